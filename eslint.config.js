@@ -1,0 +1,36 @@
+import tseslint from 'typescript-eslint';
+
+/**
+ * Layering (architecture §2): imports only go down core ← react ← components ← element;
+ * server and emulator import only core. Core never imports React, a transport SDK (except its
+ * adapter file), Express or Node built-ins. A wrong import fails `npm run lint` and so CI.
+ */
+const nodeBuiltins = ['node:*', 'fs', 'path', 'http', 'https', 'net', 'crypto', 'os', 'child_process', 'stream', 'url', 'util', 'events', 'buffer', 'zlib'];
+const pattern = (group, message) => ({ group, message });
+const restrict = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+
+const notReact = pattern(['react', 'react-dom', 'react/*', 'react-dom/*'], 'core must not import React (architecture §2)');
+const notSdk = pattern(['livekit-client', '@daily-co/daily-js'], 'transport SDKs are imported only inside their adapter file');
+const notServer = pattern(['express', 'multer', 'jose', 'pino', 'livekit-server-sdk', '@livekit/rtc-node', 'sharp', 'ws', 'express-rate-limit'], 'server-only packages stay out of browser layers');
+const notNode = pattern(nodeBuiltins, 'browser layers must not import Node built-ins');
+const up = (...layers) => pattern(layers.flatMap((l) => [`**/${l}`, `**/${l}/*`, `**/${l}/**`]), `imports only go down the layers (architecture §2)`);
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'storybook-static/**', 'node_modules/**', '.cache/**', 'test-results/**'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  { files: ['src/core/**'], rules: restrict(notReact, notSdk, notServer, notNode, up('react', 'components', 'element', 'server', 'emulator', 'testing')) },
+  { files: ['src/core/transports/rtc-a.ts'], rules: restrict(notReact, notServer, notNode, up('react', 'components', 'element', 'server', 'emulator')) },
+  { files: ['src/core/transports/rtc-b.ts'], rules: restrict(notReact, notServer, notNode, up('react', 'components', 'element', 'server', 'emulator')) },
+  { files: ['src/react/**'], rules: restrict(notSdk, notServer, notNode, up('components', 'element', 'server', 'emulator')) },
+  { files: ['src/components/**'], rules: restrict(notSdk, notServer, notNode, up('element', 'server', 'emulator')) },
+  { files: ['src/element/**'], rules: restrict(notSdk, notServer, notNode, up('server', 'emulator')) },
+  { files: ['src/testing/**'], rules: restrict(notSdk, notServer, notNode, up('react', 'components', 'element', 'server', 'emulator')) },
+  { files: ['src/server/**'], rules: restrict(notReact, notSdk, up('react', 'components', 'element', 'emulator', 'testing')) },
+  { files: ['src/emulator/**'], rules: restrict(notReact, notSdk, up('react', 'components', 'element', 'server', 'testing')) },
+);

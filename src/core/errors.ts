@@ -1,0 +1,116 @@
+import type { z } from 'zod';
+
+/**
+ * Stable error codes. One per spec §7 condition, plus client-side ones (architecture §2).
+ * | code | HTTP | when |
+ * |---|---|---|
+ * | invalid_request | 400 | invalid arguments, missing fields, bad pagination, invalid control event |
+ * | invalid_api_key | 401 | missing/wrong `X-API-Key`, or missing/invalid client token at the proxy |
+ * | insufficient_funds | 402 | agent owner has no credits |
+ * | forbidden | 403 | agent or session owned by someone else; client token of another session |
+ * | not_found | 404 | unknown agent or session |
+ * | conflict | 409 | e.g. leave-meeting could not leave |
+ * | payload_too_large | 413 | inline image ≥ 921600 bytes; upload > 4 MB |
+ * | rate_limited | 429 | proxy rate limit |
+ * | upstream_error | 500/502/503 | unexpected service error, network failure |
+ * | timeout | 504 / client | the service or the client gave up waiting |
+ * | transport_failed | client | joining or keeping the media room failed |
+ * | autoplay_blocked | client | the browser blocked audio until a user gesture |
+ * | aborted | client | the caller aborted (unmount, `end()` during start) |
+ * | invalid_event | client | a transport message was not a valid spec §6 event |
+ * | missing_peer | client | an optional peer dependency (transport SDK) is not installed |
+ */
+export type ErrorCode =
+  | 'invalid_request'
+  | 'invalid_api_key'
+  | 'insufficient_funds'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'rate_limited'
+  | 'upstream_error'
+  | 'timeout'
+  | 'transport_failed'
+  | 'autoplay_blocked'
+  | 'aborted'
+  | 'invalid_event'
+  | 'missing_peer';
+
+const CODE_BY_STATUS: Record<number, ErrorCode> = {
+  400: 'invalid_request',
+  401: 'invalid_api_key',
+  402: 'insufficient_funds',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'payload_too_large',
+  422: 'invalid_request',
+  429: 'rate_limited',
+  504: 'timeout',
+};
+
+/** HTTP status to use on the wire for a code (proxy and emulator). */
+export const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
+  invalid_request: 400,
+  invalid_api_key: 401,
+  insufficient_funds: 402,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  rate_limited: 429,
+  upstream_error: 500,
+  timeout: 504,
+};
+
+/** Maps an HTTP status to its error code; other 5xx are `upstream_error`. */
+export const codeForStatus = (status: number): ErrorCode =>
+  CODE_BY_STATUS[status] ?? (status >= 500 ? 'upstream_error' : 'invalid_request');
+
+/**
+ * The one error class of liveai-kit. `code` is stable; `detail` is the server's `{detail}` text (or ours);
+ * `status` is the HTTP status when the error came from HTTP.
+ */
+export class LiveAiError extends Error {
+  override readonly name = 'LiveAiError';
+  readonly code: ErrorCode;
+  readonly detail: string;
+  readonly status: number | undefined;
+  /** True when retrying the same call later may succeed (429, 5xx, timeouts, transport failures). */
+  readonly retryable: boolean;
+  constructor(code: ErrorCode, detail: string, options: { status?: number; cause?: unknown } = {}) {
+    super(`${code}: ${detail}`, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.detail = detail;
+    this.status = options.status;
+    this.retryable =
+      code === 'rate_limited' || code === 'upstream_error' || code === 'timeout' || code === 'transport_failed';
+  }
+  /** Builds the error of an HTTP response with a `{detail}` body (spec §7). */
+  static fromResponse(status: number, detail: string): LiveAiError {
+    return new LiveAiError(codeForStatus(status), detail, { status });
+  }
+  /** `{detail}` wire body of this error. */
+  toJSON(): { detail: string } {
+    return { detail: this.detail };
+  }
+}
+
+/** True for any liveai-kit error, optionally of one code. */
+export const isLiveAiError = (e: unknown, code?: ErrorCode): e is LiveAiError =>
+  e instanceof LiveAiError && (code === undefined || e.code === code);
+
+/** One readable line from a zod error: `field: message; field2: message`. */
+export function formatZodError(error: z.ZodError): string {
+  return error.issues
+    .map((i) => {
+      const path = i.path.map(String).join('.');
+      return path ? `${path}: ${i.message}` : i.message;
+    })
+    .join('; ');
+}
+
+/** Wraps a zod failure as `invalid_request` (400). */
+export const invalidRequest = (error: z.ZodError): LiveAiError =>
+  new LiveAiError('invalid_request', formatZodError(error), { status: 400 });

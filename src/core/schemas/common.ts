@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../constants';
+
+/** `{detail}` body of every 4xx/5xx error response (spec §2 "Error body", §7). */
+export const ErrorBodySchema = z.object({ detail: z.string() });
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+/** Session statuses (spec §3). */
+export const SessionStatusSchema = z.enum(['QUEUED', 'ACTIVE', 'COMPLETED', 'TIMED_OUT', 'FAILED']);
+export type SessionStatus = z.infer<typeof SessionStatusSchema>;
+/** Statuses after which a session never changes again. */
+export const FINAL_STATUSES: readonly SessionStatus[] = ['COMPLETED', 'TIMED_OUT', 'FAILED'];
+export const isFinalStatus = (s: SessionStatus): boolean => FINAL_STATUSES.includes(s);
+
+/** `transport_type` of session creation (spec §2). */
+export const TransportTypeSchema = z.enum(['rtc-a', 'rtc-b', 'websocket-rtc-a', 'websocket-rtc-b']);
+export type TransportType = z.infer<typeof TransportTypeSchema>;
+/** The two media transports a browser joins: `rtc-a` (LiveKit) and `rtc-b` (Daily). */
+export const MediaTransportSchema = z.enum(['rtc-a', 'rtc-b']);
+export type MediaTransport = z.infer<typeof MediaTransportSchema>;
+
+/** `provider` label of a session list item: `RTC_A` / `RTC_B` (spec §2). */
+export const ProviderSchema = z.enum(['RTC_A', 'RTC_B']);
+export type Provider = z.infer<typeof ProviderSchema>;
+
+/** ISO 8601 date-time with a timezone (spec §2 `created_at`). */
+export const DateTimeSchema = z.iso.datetime({ offset: true });
+
+/** Pagination object of the list endpoints (spec §2). */
+export const PaginationSchema = z.object({
+  page: z.number().int(),
+  limit: z.number().int(),
+  total: z.number().int(),
+  total_pages: z.number().int(),
+  has_more: z.boolean(),
+});
+export type Pagination = z.infer<typeof PaginationSchema>;
+
+const intParam = (def: number) =>
+  z.preprocess(
+    (v) => (v === undefined || v === '' ? undefined : typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : v),
+    z.number({ error: 'must be an integer' }).int('must be an integer').default(def),
+  );
+
+/**
+ * Query of the list endpoints (spec §4.1, §4.3): `page` ≥ 1 (default 1), `limit` 1–100 (default 25).
+ * The maximum offset rule (§8) is checked separately, see `checkPaginationOffset`.
+ */
+export const PaginationQuerySchema = z.object({
+  page: intParam(1).pipe(z.number().int().min(1, 'page must be >= 1')),
+  limit: intParam(DEFAULT_PAGE_LIMIT).pipe(
+    z.number().int().min(1, 'limit must be between 1 and 100').max(MAX_PAGE_LIMIT, 'limit must be between 1 and 100'),
+  ),
+});
+export type PaginationQuery = z.infer<typeof PaginationQuerySchema>;

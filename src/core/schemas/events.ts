@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+/**
+ * Events the service pushes over the media transport (spec §6): on `rtc-a` as UTF-8 JSON data messages
+ * on the event topic, on `rtc-b` as `app-message` data. Unknown extra fields are kept (`looseObject`).
+ */
+const ev = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
+  z.looseObject({ type: z.literal(type), ...shape });
+
+export const BotReadyEventSchema = ev('bot_ready', {});
+export const IdleTimeoutEventSchema = ev('idle_timeout', {});
+export const UserTranscriptionEventSchema = ev('user_transcription', { transcription: z.string() });
+export const AgentTranscriptionEventSchema = ev('agent_transcription', { transcription: z.string() });
+export const ImageChangeRequestedEventSchema = ev('image_change_requested', {});
+export const ImageCreatedEventSchema = ev('image_created', {});
+export const ImageChangeCompleteEventSchema = ev('image_change_complete', {});
+export const ImageChangeErrorEventSchema = ev('image_change_error', { error: z.unknown() });
+export const DailyErrorEventSchema = ev('daily_error', { error: z.unknown(), fatal: z.boolean() });
+export const VideoGenerationErrorEventSchema = ev('video_generation_error', {});
+
+/** Union of the ten service events of spec §6, discriminated by `type`. */
+export const AvatarEventSchema = z.discriminatedUnion('type', [
+  BotReadyEventSchema,
+  IdleTimeoutEventSchema,
+  UserTranscriptionEventSchema,
+  AgentTranscriptionEventSchema,
+  ImageChangeRequestedEventSchema,
+  ImageCreatedEventSchema,
+  ImageChangeCompleteEventSchema,
+  ImageChangeErrorEventSchema,
+  DailyErrorEventSchema,
+  VideoGenerationErrorEventSchema,
+]);
+export type AvatarEvent = z.infer<typeof AvatarEventSchema>;
+export type AvatarEventType = AvatarEvent['type'];
+/** Map from event `type` to its payload type. */
+export type AvatarEventMap = { [E in AvatarEvent as E['type']]: E };
+export const AVATAR_EVENT_TYPES = [
+  'bot_ready',
+  'idle_timeout',
+  'user_transcription',
+  'agent_transcription',
+  'image_change_requested',
+  'image_created',
+  'image_change_complete',
+  'image_change_error',
+  'daily_error',
+  'video_generation_error',
+] as const satisfies readonly AvatarEventType[];
+
+/** `chat-msg` app message: text for the agent to answer (spec §6, hosted-room flow). */
+export const ChatMessageSchema = z.object({
+  event: z.literal('chat-msg'),
+  message: z.string().trim().min(1, 'message must not be empty'),
+  name: z.string(),
+});
+/** `force-end` app message: the agent leaves at once and billing stops (spec §6). */
+export const ForceEndMessageSchema = z.object({ event: z.literal('force-end') });
+/** App messages a client sends over the transport (spec §6). */
+export const AppMessageSchema = z.discriminatedUnion('event', [ChatMessageSchema, ForceEndMessageSchema]);
+export type AppMessage = z.infer<typeof AppMessageSchema>;

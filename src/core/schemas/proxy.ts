@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { TransportTypeSchema } from './common';
+import { RtcBPropertiesSchema, SessionCreateFieldsSchema, sessionCreateProblems } from './sessions';
+
+/**
+ * What the browser holds for one session, as returned by the proxy's `POST /rooms` and `POST /sessions`,
+ * or handed to it by the app's server for the attach flow (architecture §3, §4).
+ * - `client_token`: signed, expiring, bound to `session_id`; sent as `Authorization: Bearer …`.
+ * - `room_url` + `token`: where and how the browser joins the media room (`ws(s)://` → rtc-a, `http(s)://` → rtc-b).
+ * - `websocket_address`: for `websocket-*` sessions, where PCM16 audio is streamed.
+ * Never contains the API key, the LiveKit secret or the upstream `control_url`.
+ */
+export const ClientSessionSchema = z.object({
+  session_id: z.string().min(1),
+  client_token: z.string().min(1),
+  expires_at: z.iso.datetime({ offset: true }).optional(),
+  transport: TransportTypeSchema.optional(),
+  room_url: z.url().optional(),
+  token: z.string().optional(),
+  image_url: z.url().optional(),
+  websocket_address: z.url().optional(),
+});
+export type ClientSession = z.infer<typeof ClientSessionSchema>;
+
+/**
+ * Body of the proxy's `POST /sessions` (JSON, or the multipart `payload` part). Like spec §2 session creation,
+ * except that LiveKit credentials for `rtc-a` / `websocket-rtc-a` are minted by the proxy and must not be sent.
+ */
+export const ProxySessionFieldsSchema = SessionCreateFieldsSchema.omit({ properties: true, rtc_a_properties: true, rtc_b_properties: true }).extend({
+  properties: RtcBPropertiesSchema.optional(),
+  rtc_b_properties: RtcBPropertiesSchema.optional(),
+});
+export const proxySessionProblems = (body: z.infer<typeof ProxySessionFieldsSchema>, hasImagePart = false) =>
+  sessionCreateProblems(
+    {
+      ...body,
+      // rtc-a credentials are filled in by the proxy; treat them as present for validation.
+      ...(body.transport_type === 'rtc-a' ? { properties: { rtc_a_url: 'wss://x', rtc_a_token: 'x' } } : {}),
+      ...(body.transport_type === 'websocket-rtc-a' ? { rtc_a_properties: { rtc_a_url: 'wss://x', rtc_a_token: 'x' } } : {}),
+    },
+    hasImagePart,
+  );
+export const ProxySessionRequestSchema = ProxySessionFieldsSchema.superRefine((body, ctx) => {
+  for (const p of proxySessionProblems(body)) ctx.addIssue({ code: 'custom', path: p.path.split('.'), message: p.message });
+});
+export type ProxySessionRequest = z.infer<typeof ProxySessionRequestSchema>;
+
+/** Body of the proxy's `POST /sessions/:id/end` when the token travels in the body (sendBeacon). */
+export const EndRequestSchema = z.object({ client_token: z.string().min(1).optional() });

@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { CARTOON_ASPECT_RATIO } from '../constants';
+import { DateTimeSchema, PaginationSchema, ProviderSchema, SessionStatusSchema, TransportTypeSchema } from './common';
+
+const wssUrl = z.url({ protocol: /^wss?$/, error: 'must be a ws:// or wss:// URL' });
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+
+/** `properties` for `rtc-a` / `rtc_a_properties` for `websocket-rtc-a` (spec §2). `rtc_a_token` is a secret. */
+export const RtcAPropertiesSchema = z.object({ rtc_a_url: wssUrl, rtc_a_token: z.string().min(1) });
+/** `properties` for `rtc-b` / `rtc_b_properties` for `websocket-rtc-b` (spec §2). `rtc_b_token` is a secret. */
+export const RtcBPropertiesSchema = z.object({ rtc_b_url: httpUrl, rtc_b_token: z.string().min(1) });
+
+/** Fields of session creation, before cross-field rules (spec §2 "Session creation input"). */
+export const SessionCreateFieldsSchema = z.object({
+  agent_id: z.string().min(1).optional(),
+  agent_image_url: httpUrl.optional(),
+  agent_prompt: z.string().optional(),
+  transport_type: TransportTypeSchema,
+  properties: z.union([RtcAPropertiesSchema, RtcBPropertiesSchema]).optional(),
+  rtc_a_properties: RtcAPropertiesSchema.optional(),
+  rtc_b_properties: RtcBPropertiesSchema.optional(),
+  model: z.string().optional(),
+  aspect_ratio: z.string().optional(),
+});
+
+/**
+ * Cross-field rules of session creation. Where the spec says "not shown" we chose (README "Rules"):
+ * - exactly one avatar source: `agent_id`, `agent_image_url`, or (multipart) the `image` part;
+ * - the properties object of the chosen `transport_type` is required:
+ *   `rtc-a` → `properties.rtc_a_*`, `rtc-b` → `properties.rtc_b_*`,
+ *   `websocket-rtc-a` → `rtc_a_properties`, `websocket-rtc-b` → `rtc_b_properties`;
+ * - `model: "cartoon"` accepts `aspect_ratio` `2x3` only.
+ * @param hasImagePart true when the multipart `image` part is present.
+ * @returns a list of `{path, message}` problems, empty when valid.
+ */
+export function sessionCreateProblems(
+  body: z.infer<typeof SessionCreateFieldsSchema>,
+  hasImagePart = false,
+): { path: string; message: string }[] {
+  const problems: { path: string; message: string }[] = [];
+  const sources = [body.agent_id !== undefined, body.agent_image_url !== undefined, hasImagePart].filter(Boolean).length;
+  if (sources !== 1) {
+    problems.push({
+      path: 'agent_id',
+      message:
+        sources === 0
+          ? 'one avatar source is required: agent_id, agent_image_url or an image part'
+          : 'give exactly one avatar source: agent_id, agent_image_url or an image part',
+    });
+  }
+  const t = body.transport_type;
+  const need = (key: 'properties' | 'rtc_a_properties' | 'rtc_b_properties', field: 'rtc_a' | 'rtc_b') => {
+    const p = body[key] as Record<string, unknown> | undefined;
+    const schema = field === 'rtc_a' ? RtcAPropertiesSchema : RtcBPropertiesSchema;
+    if (!p || !schema.safeParse(p).success) {
+      problems.push({ path: `${key}.${field}_url`, message: `${key} with ${field}_url and ${field}_token is required for transport_type ${t}` });
+    }
+  };
+  if (t === 'rtc-a') need('properties', 'rtc_a');
+  if (t === 'rtc-b') need('properties', 'rtc_b');
+  if (t === 'websocket-rtc-a') need('rtc_a_properties', 'rtc_a');
+  if (t === 'websocket-rtc-b') need('rtc_b_properties', 'rtc_b');
+  if (body.model === 'cartoon' && body.aspect_ratio !== undefined && body.aspect_ratio !== CARTOON_ASPECT_RATIO) {
+    problems.push({ path: 'aspect_ratio', message: `the cartoon model supports aspect_ratio ${CARTOON_ASPECT_RATIO} only` });
+  }
+  if (body.model !== 'cartoon' && body.aspect_ratio !== undefined) {
+    problems.push({ path: 'aspect_ratio', message: 'aspect_ratio applies to the cartoon model only' });
+  }
+  return problems;
+}
+
+/** JSON body of `POST /liveai/sessions` with every cross-field rule applied (spec §4.4). */
+export const CreateSessionRequestSchema = SessionCreateFieldsSchema.superRefine((body, ctx) => {
+  for (const p of sessionCreateProblems(body)) ctx.addIssue({ code: 'custom', path: p.path.split('.'), message: p.message });
+});
+export type CreateSessionRequest = z.infer<typeof CreateSessionRequestSchema>;
+
+/** `payload` part of the multipart variant: the same fields; the avatar source may be the `image` part. */
+export const MultipartPayloadSchema = SessionCreateFieldsSchema;
+
+/** 201 response of `POST /liveai/sessions` (spec §2 "Session"). `control_url` never leaves the server side. */
+export const SessionSchema = z.object({
+  session_id: z.string(),
+  control_url: z.url(),
+  room_url: z.url().optional(),
+  websocket_address: z.url().optional(),
+});
+export type Session = z.infer<typeof SessionSchema>;
+
+/** 200 response of `GET /liveai/sessions/{id}` (spec §2 "Session status"); `cost` (credits) only when COMPLETED. */
+export const SessionStatusResponseSchema = z.object({
+  session_status: SessionStatusSchema,
+  cost: z.number().optional(),
+});
+export type SessionStatusResponse = z.infer<typeof SessionStatusResponseSchema>;
+
+/** Item of `GET /liveai/sessions` (spec §2 "Session list item"). */
+export const SessionListItemSchema = z.object({
+  session_id: z.string(),
+  created_at: DateTimeSchema,
+  session_status: SessionStatusSchema,
+  credits_used: z.number().nullable().optional(),
+  provider: ProviderSchema.nullable().optional(),
+});
+export type SessionListItem = z.infer<typeof SessionListItemSchema>;
+
+/** 200 response of `GET /liveai/sessions` (spec §4.3). */
+export const SessionListSchema = z.object({ sessions: z.array(SessionListItemSchema), pagination: PaginationSchema });
+export type SessionList = z.infer<typeof SessionListSchema>;

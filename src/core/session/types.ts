@@ -1,0 +1,155 @@
+import type { LiveAiError } from '../errors';
+import type { AvatarEvent, AvatarEventMap, AvatarEventType, ClientSession, ControlEvent, ProxySessionRequest, SessionStatus, TransportType } from '../schemas';
+import type { ConnectionState, TransportLoader } from '../transports/types';
+
+/**
+ * Client phase, one value derived in core (architecture §3):
+ * `idle → creating → queued → connecting → active → ending → ended`, or `error`.
+ */
+export type Phase = 'idle' | 'creating' | 'queued' | 'connecting' | 'active' | 'ending' | 'ended' | 'error';
+
+/** Why a session ended. */
+export type EndReason =
+  | 'user' // end() was called
+  | 'unload' // page unload (sendBeacon)
+  | 'unmount' // the provider unmounted
+  | 'idle_timeout' // spec §6 idle_timeout event
+  | 'completed' // the service reported COMPLETED on its own
+  | 'timed_out' // TIMED_OUT
+  | 'failed' // FAILED or a fatal error
+  | 'remote'; // the avatar left the room
+
+/** One transcript line; `id` is increasing per session. */
+export interface TranscriptLine {
+  id: number;
+  role: 'user' | 'agent';
+  text: string;
+  /** Epoch ms when the line arrived. */
+  at: number;
+}
+
+/** Progress of an image change (spec §4.6 update-image → §6 image_change_* events). */
+export interface ImageChangeState {
+  status: 'idle' | 'sending' | 'requested' | 'created' | 'complete' | 'error';
+  error?: string;
+}
+
+/** Media state of the room, for `useMedia`. */
+export interface MediaState {
+  connection: ConnectionState;
+  videoTrack: MediaStreamTrack | null;
+  audioTrack: MediaStreamTrack | null;
+  /** True when the browser blocked audio playback; call `session.unblockAudio()` from a user gesture. */
+  audioBlocked: boolean;
+  micEnabled: boolean;
+  speakerMuted: boolean;
+  /** Speaker volume 0..1. */
+  volume: number;
+}
+
+/** The whole per-session store state (one zustand store per session, architecture §2). */
+export interface SessionState {
+  phase: Phase;
+  /** The service's status (spec §3), from polling and events. */
+  sessionStatus: SessionStatus | null;
+  sessionId: string | null;
+  transport: TransportType | null;
+  /** Placeholder / poster image of the avatar, when known. */
+  imageUrl: string | null;
+  /** Credits, only once COMPLETED (spec §2). */
+  cost: number | null;
+  error: LiveAiError | null;
+  endReason: EndReason | null;
+  /** Epoch ms when start() was called, when the session went QUEUED, and when it became active. */
+  startedAt: number | null;
+  queuedAt: number | null;
+  activeAt: number | null;
+  /** True after the spec §6 `bot_ready` event. */
+  botReady: boolean;
+  transcript: TranscriptLine[];
+  image: ImageChangeState;
+  media: MediaState;
+  /** Last event received, any type. */
+  lastEvent: AvatarEvent | null;
+}
+
+/** How the session starts (architecture §3). */
+export type SessionFlow =
+  | { kind: 'room'; agentId: string }
+  | { kind: 'session'; request: ProxySessionRequest; image?: Blob }
+  | { kind: 'attach'; session: ClientSession };
+
+/** Options of `createAvatarSession`. */
+export interface AvatarSessionOptions {
+  /** Base URL where `createAvatarProxy` is mounted, e.g. `/api/avatar` (no trailing slash needed). */
+  proxyUrl: string;
+  flow: SessionFlow;
+  /** Force a transport; otherwise chosen from the room URL (`ws(s)://` → rtc-a, `http(s)://` → rtc-b). */
+  transport?: 'rtc-a' | 'rtc-b';
+  /** rtc-a data-message topic of service events (default `liveai`). */
+  eventTopic?: string;
+  /** Custom transport loader (tests, or your own adapter). */
+  loadTransport?: TransportLoader;
+  fetch?: typeof fetch;
+  /** Status polling: first interval and maximum, in ms (default 1000 → 5000, with jitter). */
+  pollIntervalMs?: number;
+  maxPollIntervalMs?: number;
+  /** Send `reset-idle-timeout` while the user is active on the page, at most every N ms (default off). */
+  keepAliveMs?: number;
+  /** End the session with sendBeacon on page unload (default true). */
+  endOnUnload?: boolean;
+  /** Transcript lines kept in memory (default 200). */
+  maxTranscriptLines?: number;
+  /** Publish the microphone when joining (default false). */
+  micEnabled?: boolean;
+  /** Display name sent with chat messages (default `user`). */
+  userName?: string;
+}
+
+/** Typed subscription to service events; `'*'` receives every event. Returns the unsubscribe function. */
+export type OnEvent = {
+  <T extends AvatarEventType>(type: T, handler: (event: AvatarEventMap[T]) => void): () => void;
+  (type: '*', handler: (event: AvatarEvent) => void): () => void;
+};
+
+/** Input to `updateImage`: a URL, base64 / data URL, or a Blob/File to be prepared (crop 368×560, compress). */
+export type ImageInput = { url: string } | { base64: string } | { blob: Blob };
+
+/**
+ * A running session: the only writer of its store (architecture §2).
+ * All methods reject with `LiveAiError` (codes in `errors.ts`); none throw synchronously.
+ */
+export interface AvatarSession {
+  /** zustand vanilla store: `getState()`, `subscribe(listener)`. Read-only for callers. */
+  readonly store: import('zustand/vanilla').StoreApi<SessionState>;
+  readonly on: OnEvent;
+  /**
+   * Creates (or attaches) and joins. A second call while a start is in flight returns the same promise:
+   * one click, one paid session. Resolves when `active`.
+   */
+  start(): Promise<void>;
+  /** Ends: `terminate` via the proxy's `/end` (or `force-end` in rooms), leaves the room, polls to the final status. Idempotent. */
+  end(reason?: EndReason): Promise<void>;
+  /** Sends `chat-msg` (spec §6). `invalid_request` for empty text. */
+  sendChat(text: string): Promise<void>;
+  /** Sends `force-end` (spec §6). */
+  forceEnd(): Promise<void>;
+  /** Sends one control event (spec §4.6) through the proxy, validated first (400/413 rules checked client-side). */
+  control(event: ControlEvent): Promise<{ success: boolean }>;
+  /** update-image from a URL, base64, or a Blob prepared in the browser; progress in `state.image`. */
+  updateImage(input: ImageInput): Promise<void>;
+  updateAgentPrompt(prompt: string): Promise<void>;
+  updateIdlePrompt(prompt: string): Promise<void>;
+  action(name: string): Promise<void>;
+  resetIdleTimeout(): Promise<void>;
+  /** Spec §4.7, rtc-a sessions only. */
+  leaveMeeting(meetingBotId: string): Promise<{ status: 'left' }>;
+  setMicEnabled(enabled: boolean): Promise<void>;
+  setSpeakerMuted(muted: boolean): void;
+  setVolume(volume: number): void;
+  setDevice(kind: 'audioinput' | 'audiooutput' | 'videoinput', deviceId: string): Promise<void>;
+  /** Resumes blocked audio; call from a user gesture (click/tap). */
+  unblockAudio(): Promise<void>;
+  /** Stops timers and listeners; ends the session unless `{ end: false }`. */
+  dispose(options?: { end?: boolean }): void;
+}

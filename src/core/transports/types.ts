@@ -1,0 +1,64 @@
+import type { LiveAiError } from '../errors';
+import type { AppMessage, AvatarEvent, MediaTransport } from '../schemas';
+
+/** Connection state of the media room, as one value. */
+export type ConnectionState = 'disconnected' | 'connecting' | 'connected' | 'reconnecting';
+
+/** Events a transport adapter emits. Handlers never throw into the adapter. */
+export interface TransportEventMap {
+  /** A spec §6 event, already parsed with `AvatarEventSchema`. */
+  event: AvatarEvent;
+  /** A data/app message on the event topic that was not valid JSON or not a spec §6 event (`invalid_event`). */
+  invalidMessage: { error: LiveAiError; raw: unknown };
+  /** The avatar's remote video or audio track appeared (track) or went away (null). */
+  track: { kind: 'video' | 'audio'; track: MediaStreamTrack | null };
+  /** Connection state changes, including `reconnecting` → `connected` after a drop. */
+  connection: ConnectionState;
+  /** The room was left for good; `error` is set when it was not our own `disconnect()` (`transport_failed`). */
+  disconnected: { reason: string; error?: LiveAiError };
+  /** The local microphone was switched on or off. */
+  mic: { enabled: boolean };
+}
+export type TransportEventName = keyof TransportEventMap;
+
+/** Options of `Transport.connect`. */
+export interface ConnectOptions {
+  /** Room URL: `ws(s)://` LiveKit server for rtc-a, `http(s)://` Daily room for rtc-b. */
+  url: string;
+  /** Room token (a secret: never log it). */
+  token: string;
+  /** Data-message topic of service events on rtc-a (default `liveai`, spec §6). Ignored on rtc-b. */
+  eventTopic: string;
+  /** Publish the microphone on join (default false). */
+  micEnabled?: boolean;
+  signal?: AbortSignal;
+}
+
+/**
+ * One media transport adapter (architecture §1): `rtc-a` on livekit-client, `rtc-b` on daily-js.
+ * Each lives in its own lazily loaded chunk; nothing else imports the SDKs.
+ * Errors: `connect` rejects with `LiveAiError('transport_failed')` or `('aborted')`.
+ */
+export interface Transport {
+  readonly kind: MediaTransport;
+  connect(options: ConnectOptions): Promise<void>;
+  /** Leaves the room; idempotent. */
+  disconnect(): Promise<void>;
+  /** Sends an app message (`chat-msg`, `force-end`, spec §6) to the avatar. Rejects with `transport_failed` when not connected. */
+  sendAppMessage(message: AppMessage): Promise<void>;
+  /** Switches the local microphone on or off (publishes/unpublishes or mutes). */
+  setMicEnabled(enabled: boolean): Promise<void>;
+  /** Selects an input or output device by `deviceId` (`audiooutput` where the browser supports it). */
+  setDevice(kind: 'audioinput' | 'audiooutput' | 'videoinput', deviceId: string): Promise<void>;
+  /** Subscribes to an event; returns the unsubscribe function. */
+  on<K extends TransportEventName>(name: K, handler: (payload: TransportEventMap[K]) => void): () => void;
+}
+
+/** Creates a fresh transport adapter. */
+export type TransportFactory = () => Transport;
+/**
+ * Resolves the adapter for a transport kind, loading its chunk with `import()` on first use.
+ * Rejects with `LiveAiError('missing_peer')` and an install hint when the SDK is not installed.
+ * Inject your own (e.g. the fake transport of `liveai-kit/testing`) through the session options.
+ */
+export type TransportLoader = (kind: MediaTransport) => Promise<TransportFactory>;

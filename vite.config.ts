@@ -1,0 +1,47 @@
+import { builtinModules } from 'node:module';
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import pkg from './package.json' with { type: 'json' };
+
+/**
+ * Library build: one entry per public entry point (architecture §1). Every dependency and peer stays
+ * external, so `livekit-client` and `@daily-co/daily-js` are only reached through the lazily imported
+ * adapter chunks (`transports/rtc-a`, `transports/rtc-b`).
+ */
+const externals = [
+  ...Object.keys(pkg.dependencies ?? {}),
+  ...Object.keys(pkg.peerDependencies ?? {}),
+  ...builtinModules,
+];
+const isExternal = (id: string) =>
+  id.startsWith('node:') || externals.some((name) => id === name || id.startsWith(`${name}/`));
+
+export default defineConfig({
+  plugins: [react()],
+  build: {
+    target: 'es2022',
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: true,
+    minify: false,
+    cssCodeSplit: false,
+    lib: {
+      formats: ['es'],
+      entry: {
+        index: 'src/core/index.ts',
+        react: 'src/react/index.ts',
+        components: 'src/components/index.ts',
+        element: 'src/element/index.ts',
+        server: 'src/server/index.ts',
+        emulator: 'src/emulator/index.ts',
+        testing: 'src/testing/index.ts',
+        'bin/liveai-emulator': 'src/emulator/bin.ts',
+      },
+      cssFileName: 'styles',
+    },
+    rollupOptions: {
+      external: isExternal,
+      output: { chunkFileNames: 'chunks/[name]-[hash].js' },
+    },
+  },
+});
