@@ -1,0 +1,55 @@
+/**
+ * Contract between the emulator's session logic (src/emulator) and its media avatar (src/emulator/media).
+ * The media side is loaded with `import('./media/index.js')` only when `--media on`, so
+ * `@livekit/rtc-node` and `sharp` stay optional.
+ */
+
+/** Options of `joinAvatar`. */
+export interface AvatarMediaOptions {
+  /** LiveKit server URL, e.g. `ws://127.0.0.1:7880`. */
+  livekitUrl: string;
+  /** Access token for the avatar participant (a secret: never log it). */
+  token: string;
+  /** Avatar reference image bytes (any format sharp reads); center-cropped to 368×560. */
+  image: Uint8Array;
+  /** Data-message topic for events and app messages (default `liveai`, spec §6). */
+  eventTopic: string;
+  /** Video frame rate, frames/s (default 25). */
+  fps?: number;
+  /** Called with each parsed JSON data message received on `eventTopic` from another participant (e.g. `chat-msg`, `force-end`). */
+  onAppMessage?: (message: unknown, fromIdentity: string) => void;
+  /** Called when a remote (non-avatar) participant joins; used to re-send `bot_ready` to late viewers. */
+  onParticipantJoined?: (identity: string) => void;
+  /** Called once if the avatar loses the room for good (not after `close()`). */
+  onDisconnected?: (reason: string) => void;
+}
+
+/** Demeanour set by `update-agent-prompt` / `update-idle-prompt` (spec §4.6). */
+export interface Demeanour {
+  agentPrompt?: string;
+  idlePrompt?: string;
+}
+
+/** A synthetic avatar that has joined a LiveKit room and publishes video (368×560) and audio (48 kHz mono). */
+export interface AvatarMedia {
+  /** Identity of the avatar participant in the room. */
+  readonly identity: string;
+  /** Publishes a spec §6 event as a reliable UTF-8 JSON data message on the event topic (to `to` identities only when given). */
+  publishEvent(event: { type: string; [k: string]: unknown }, to?: string[]): Promise<void>;
+  /** Speaks placeholder speech for `text` with a moving mouth; resolves when playback is done. */
+  speak(text: string): Promise<void>;
+  /** Queues PCM16 mono 16 kHz samples (websocket transports) to be played lip-synced. */
+  playPcm(samples: Int16Array): void;
+  /** Replaces the reference image. Rejects if `image` is not a decodable image. */
+  setImage(image: Uint8Array): Promise<void>;
+  /** Changes idle/speaking demeanour (visible in the video). */
+  setDemeanour(demeanour: Demeanour): void;
+  /** Plays a visible whole-body motion by name (`wave`, `nod`, `jump`, `spin`, …; unknown names play a generic sway). */
+  playAction(name: string): void;
+  /** Frames published so far and the measured frame rate over the last 2 s (frames/s). */
+  stats(): { framesSent: number; fps: number };
+  /** Leaves the room and stops all timers; idempotent. */
+  close(): Promise<void>;
+}
+
+export type JoinAvatar = (options: AvatarMediaOptions) => Promise<AvatarMedia>;
