@@ -1,0 +1,48 @@
+import type { StorybookConfig } from '@storybook/react-vite';
+import type { Plugin } from 'vite';
+
+/**
+ * Storybook playground. When `LIVEAI_UPSTREAM_URL` is set (as `npm run dev` does), the companion proxy
+ * (`createAvatarProxy`) is mounted inside Storybook's own dev server at `/api/avatar`, in front of the
+ * local avatar service, so the "Live" stories run end to end. The API key and LiveKit secret stay here,
+ * in Node; the browser only ever sees client tokens and room tokens.
+ */
+function liveAiProxyPlugin(): Plugin {
+  return {
+    name: 'liveai-proxy',
+    async configureServer(server) {
+      const upstream = process.env.LIVEAI_UPSTREAM_URL;
+      if (!upstream) return;
+      const { default: express } = await import('express');
+      const { createAvatarProxy } = await server.ssrLoadModule('/src/server/index.ts');
+      const app = express();
+      app.use(
+        '/api/avatar',
+        createAvatarProxy({
+          upstream: { baseUrl: upstream, apiKey: process.env.LIVEAI_API_KEY ?? 'dev-key-alice' },
+          sessionSecret: process.env.LIVEAI_SESSION_SECRET ?? 'dev-only-session-secret-0123456789abcdef',
+          livekit: {
+            url: process.env.LIVEKIT_URL ?? 'ws://127.0.0.1:7880',
+            apiKey: process.env.LIVEKIT_API_KEY ?? 'devkey',
+            apiSecret: process.env.LIVEKIT_API_SECRET ?? 'secret',
+          },
+          admin: () => true,
+        }),
+      );
+      server.middlewares.use(app);
+    },
+  };
+}
+
+const config: StorybookConfig = {
+  stories: ['../stories/**/*.stories.@(ts|tsx)'],
+  addons: ['@storybook/addon-a11y'],
+  framework: { name: '@storybook/react-vite', options: {} },
+  core: { disableTelemetry: true, disableWhatsNewNotifications: true },
+  async viteFinal(config) {
+    config.plugins = [...(config.plugins ?? []), liveAiProxyPlugin()];
+    config.server = { ...config.server, host: '127.0.0.1' };
+    return config;
+  },
+};
+export default config;
