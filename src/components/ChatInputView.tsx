@@ -1,0 +1,66 @@
+import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { Icon } from './icons';
+import { cx } from './format';
+
+/** Props of {@link ChatInputView}. */
+export interface ChatInputViewProps {
+  /** Called with the trimmed text. If it returns a promise that rejects, the text is put back. */
+  onSend: (text: string) => void | Promise<unknown>;
+  /** True while the call is not active: the field and the button are disabled. */
+  disabled?: boolean;
+  placeholder?: string;
+  /** Placeholder while disabled. */
+  disabledPlaceholder?: string;
+  /** Accessible name of the field. */
+  label?: string;
+  /** Characters, default 2000. */
+  maxLength?: number;
+  className?: string;
+}
+
+/**
+ * Text chat beside voice (spec §6 `chat-msg`). Enter sends, Shift+Enter adds a line, IME
+ * composition is left alone. Pure view.
+ */
+export function ChatInputView(props: ChatInputViewProps) {
+  const { onSend, disabled = false, label = 'Message', maxLength = 2000, className } = props;
+  const [text, setText] = useState('');
+  const id = useId();
+  const send = () => {
+    const value = text.trim();
+    if (!value || disabled) return;
+    setText('');
+    const result = onSend(value);
+    if (result instanceof Promise) result.catch(() => setText((t) => t || value));
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key !== 'Enter' || e.shiftKey || e.nativeEvent.isComposing) return;
+    e.preventDefault();
+    send();
+  };
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    send();
+  };
+  return (
+    <form className={cx('liveai-chat', className)} onSubmit={onSubmit} data-disabled={disabled || undefined}>
+      <label htmlFor={id} className="liveai-visually-hidden">
+        {label}
+      </label>
+      <textarea
+        id={id}
+        className="liveai-chat__field"
+        rows={1}
+        value={text}
+        maxLength={maxLength}
+        disabled={disabled}
+        placeholder={disabled ? (props.disabledPlaceholder ?? 'Chat opens when the call starts') : (props.placeholder ?? 'Type a message')}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={onKeyDown}
+      />
+      <button type="submit" className="liveai-button liveai-button--icon liveai-button--primary" disabled={disabled || !text.trim()} aria-label="Send">
+        <Icon name="send" />
+      </button>
+    </form>
+  );
+}

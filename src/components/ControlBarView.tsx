@@ -1,0 +1,81 @@
+import { Icon, type IconName } from './icons';
+import { cx } from './format';
+
+/** Props of {@link ControlBarView}. A control is shown only when its handler is given. */
+export interface ControlBarViewProps {
+  micEnabled: boolean;
+  speakerMuted: boolean;
+  /** 0..1. */
+  volume: number;
+  /** Sends `reset-idle-timeout` periodically while on (spec §4.6), so idle timeouts do not end the call. */
+  keepAlive?: boolean;
+  onMicChange?: (enabled: boolean) => void;
+  onSpeakerMutedChange?: (muted: boolean) => void;
+  onVolumeChange?: (volume: number) => void;
+  onKeepAliveChange?: (on: boolean) => void;
+  onEnd?: () => void;
+  /** True while the call is not active. */
+  disabled?: boolean;
+  className?: string;
+}
+
+interface ToggleProps {
+  name: string;
+  label: string;
+  pressed: boolean;
+  icon: IconName;
+  iconPressed?: IconName;
+  disabled: boolean;
+  onChange: (pressed: boolean) => void;
+}
+
+function Toggle({ name, label, pressed, icon, iconPressed = icon, disabled, onChange }: ToggleProps) {
+  return (
+    <button
+      type="button"
+      className="liveai-button liveai-button--icon"
+      aria-label={label}
+      title={label}
+      aria-pressed={pressed}
+      data-control={name}
+      data-state={pressed ? 'on' : 'off'}
+      disabled={disabled}
+      onClick={() => onChange(!pressed)}
+    >
+      <Icon name={pressed ? iconPressed : icon} />
+    </button>
+  );
+}
+
+/** Call controls: mic, speaker mute + volume, keep-alive, end. Buttons carry `aria-pressed` and `data-state`. Pure view. */
+export function ControlBarView(p: ControlBarViewProps) {
+  const disabled = p.disabled ?? false;
+  return (
+    <div className={cx('liveai-controls', p.className)} role="group" aria-label="Call controls" data-disabled={disabled || undefined}>
+      {p.onMicChange && <Toggle name="mic" label="Microphone" pressed={p.micEnabled} icon="micOff" iconPressed="mic" disabled={disabled} onChange={p.onMicChange} />}
+      {p.onSpeakerMutedChange && (
+        <Toggle name="speaker" label="Mute speaker" pressed={p.speakerMuted} icon="speaker" iconPressed="speakerOff" disabled={disabled} onChange={p.onSpeakerMutedChange} />
+      )}
+      {p.onVolumeChange && (
+        <input
+          type="range"
+          className="liveai-controls__volume"
+          aria-label="Volume"
+          min={0}
+          max={1}
+          step={0.05}
+          value={p.speakerMuted ? 0 : p.volume}
+          disabled={disabled}
+          onChange={(e) => p.onVolumeChange?.(Number(e.target.value))}
+        />
+      )}
+      {p.onKeepAliveChange && <Toggle name="keep-alive" label="Keep alive" pressed={!!p.keepAlive} icon="keepAlive" disabled={disabled} onChange={p.onKeepAliveChange} />}
+      {p.onEnd && (
+        <button type="button" className="liveai-button liveai-button--danger" data-control="end" disabled={disabled} onClick={p.onEnd}>
+          <Icon name="end" />
+          <span>End</span>
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+import { useRef, useState } from 'react';
+import type { ImageChangeState, ImageInput } from '../core/session/types';
+import { Icon } from './icons';
+import { useImagePick } from './useImagePick';
+import { cx, explainError, type ErrorLike } from './format';
+
+/** Props of {@link ImageSwapperView}. */
+export interface ImageSwapperViewProps {
+  /** Gets `{blob}` for a file (the core crops it to 368×560 and compresses it) or `{url}`. */
+  onSubmit: (input: Extract<ImageInput, { blob: Blob } | { url: string }>) => void | Promise<unknown>;
+  /** `image.status` from the store (spec §6 `image_change_*`). */
+  status?: ImageChangeState['status'];
+  /** The failure: a `LiveAiError` (e.g. 413 `payload_too_large`) or the `image_change_error` text. */
+  error?: ErrorLike | string | null;
+  /** True while the call is not active. */
+  disabled?: boolean;
+  className?: string;
+}
+
+const STATUS: Partial<Record<ImageChangeState['status'], string>> = {
+  sending: 'Sending the image…',
+  requested: 'Imagining…',
+  created: 'Almost there…',
+  complete: 'New look applied.',
+};
+
+/** Swap the avatar's look: file, drag-and-drop, paste or URL, a 368×560 crop preview, progress and errors. Pure view. */
+export function ImageSwapperView({ onSubmit, status = 'idle', error, disabled = false, className }: ImageSwapperViewProps) {
+  const pick = useImagePick();
+  const fileRef = useRef<HTMLInputElement>(null);
+  const [url, setUrl] = useState('');
+  const busy = status === 'sending' || status === 'requested' || status === 'created';
+  const failure = status === 'error' ? explainError(typeof error === 'string' ? { code: 'image_change_error', detail: error } : (error ?? {})) : null;
+  const preview = pick.picked?.kind === 'file' ? pick.picked.preview : pick.picked?.url;
+  const apply = () => {
+    const p = pick.picked;
+    if (p) void onSubmit(p.kind === 'file' ? { blob: p.file } : { url: p.url });
+  };
+  return (
+    <div className={cx('liveai-images', className)} data-status={status} data-drag-over={pick.dragOver || undefined} onPaste={pick.zone.onPaste}>
+      <div className="liveai-images__zone" tabIndex={0} role="group" aria-label="New look: drop or paste an image here" onDragOver={pick.zone.onDragOver} onDragLeave={pick.zone.onDragLeave} onDrop={pick.zone.onDrop}>
+        <div className="liveai-images__frame">
+          {preview ? <img src={preview} alt="Preview, center-cropped to 368×560" /> : <Icon name="image" />}
+        </div>
+        <p className="liveai-images__hint">Drop or paste an image, or</p>
+        <button type="button" className="liveai-button" onClick={() => fileRef.current?.click()}>
+          Choose a file
+        </button>
+        <input ref={fileRef} type="file" accept="image/*" hidden onChange={(e) => pick.pickFile(e.target.files?.[0])} />
+      </div>
+      <form className="liveai-images__url" onSubmit={(e) => (e.preventDefault(), pick.pickUrl(url))}>
+        <input type="url" className="liveai-input" aria-label="Image URL" placeholder="https://…" value={url} onChange={(e) => setUrl(e.target.value)} />
+        <button type="submit" className="liveai-button">Preview</button>
+      </form>
+      <button type="button" className="liveai-button liveai-button--primary" disabled={disabled || busy || !pick.picked} onClick={apply}>
+        Apply new look
+      </button>
+      <div className="liveai-images__status" role="status" aria-live="polite">
+        {pick.problem ?? (failure ? `${failure.title}. ${failure.hint ?? ''} ${failure.detail ?? ''}`.trim() : STATUS[status])}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,67 @@
+import type { EndReason, Phase } from '../core/session/types';
+import { QueueProgressView, type QueueProgressViewProps } from './QueueProgressView';
+import { explainError, formatCredits, type ErrorLike } from './format';
+
+/** What the stage shows over the video in each phase (see {@link AvatarStageView}). */
+export interface StageOverlayProps {
+  phase: Phase;
+  queue?: Omit<QueueProgressViewProps, 'phase'> | undefined;
+  error?: ErrorLike | null | undefined;
+  cost?: number | null | undefined;
+  endReason?: EndReason | null | undefined;
+  onStart?: (() => void) | undefined;
+  onRetry?: (() => void) | undefined;
+  onRestart?: (() => void) | undefined;
+}
+
+const ENDED: Partial<Record<EndReason, string>> = {
+  idle_timeout: 'The avatar stopped after a period of inactivity.',
+  timed_out: 'The avatar timed out.',
+  failed: 'The session failed.',
+  remote: 'The avatar left the call.',
+};
+
+/** Overlay content by phase: start, queue progress, ending, ended (with cost), error (with retry). */
+export function StageOverlay({ phase, queue, error, cost, endReason, onStart, onRetry, onRestart }: StageOverlayProps) {
+  if (phase === 'idle') {
+    return onStart ? (
+      <button type="button" className="liveai-button liveai-button--primary" onClick={onStart}>
+        Start call
+      </button>
+    ) : null;
+  }
+  if (phase === 'creating' || phase === 'queued' || phase === 'connecting') {
+    return <QueueProgressView phase={phase} elapsedMs={0} estimateMs={10_000} progress={0} slow={false} {...queue} />;
+  }
+  if (phase === 'ending') return <p className="liveai-stage__title" role="status">Ending the call…</p>;
+  if (phase === 'ended') {
+    return (
+      <div className="liveai-stage__message" role="status">
+        <p className="liveai-stage__title">Call ended</p>
+        {endReason && ENDED[endReason] && <p>{ENDED[endReason]}</p>}
+        <p>{cost == null ? 'The cost will appear shortly.' : `This call used ${formatCredits(cost)}.`}</p>
+        {onRestart && (
+          <button type="button" className="liveai-button" onClick={onRestart}>
+            Start again
+          </button>
+        )}
+      </div>
+    );
+  }
+  if (phase === 'error') {
+    const e = explainError(error ?? {});
+    return (
+      <div className="liveai-stage__message" role="alert">
+        <p className="liveai-stage__title">{e.title}</p>
+        {e.hint && <p>{e.hint}</p>}
+        {e.detail && <p className="liveai-stage__detail">{e.detail}</p>}
+        {onRetry && (
+          <button type="button" className="liveai-button liveai-button--primary" onClick={onRetry}>
+            Try again
+          </button>
+        )}
+      </div>
+    );
+  }
+  return null;
+}

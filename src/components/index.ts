@@ -1,0 +1,15 @@
+/**
+ * liveai-kit/components: styled components (architecture §1). Each is a pure `XView` (props only)
+ * plus a connected `X` that reads the hooks of `liveai-kit/react`. Styles ship separately as
+ * `liveai-kit/styles.css` (JS never imports CSS). Safe to import during server rendering.
+ */
+export { AvatarStageView, type AvatarStageViewProps } from './AvatarStageView';
+export { QueueProgressView, type QueueProgressViewProps } from './QueueProgressView';
+export { TranscriptPanelView, type TranscriptPanelViewProps } from './TranscriptPanelView';
+export { ChatInputView, type ChatInputViewProps } from './ChatInputView';
+export { ControlBarView, type ControlBarViewProps } from './ControlBarView';
+export { ImageSwapperView, type ImageSwapperViewProps } from './ImageSwapperView';
+export { SessionListView, type SessionListViewProps } from './SessionListView';
+export type { SessionListRow } from './SessionTable';
+export { AvatarWidgetView, type AvatarWidgetViewProps, type WidgetState } from './AvatarWidgetView';
+export { explainError, formatClock, formatCredits, type ErrorLike } from './format';

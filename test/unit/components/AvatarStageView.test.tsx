@@ -1,0 +1,82 @@
+import './cleanup';
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AvatarStageView } from '../../../src/components';
+import { LiveAiError } from '../../../src/core/errors';
+
+const region = () => screen.getByRole('region', { name: 'Avatar' });
+
+describe('AvatarStageView', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('idle: poster and a Start button', async () => {
+    const onStart = vi.fn();
+    const { container } = render(<AvatarStageView phase="idle" imageUrl="https://x.test/a.png" onStart={onStart} />);
+    expect(region()).toHaveAttribute('data-phase', 'idle');
+    expect(container.querySelector('img')).toHaveAttribute('src', 'https://x.test/a.png');
+    await userEvent.click(screen.getByRole('button', { name: 'Start call' }));
+    expect(onStart).toHaveBeenCalledOnce();
+  });
+
+  it('queued: cold-start progress over the poster', () => {
+    render(<AvatarStageView phase="queued" queue={{ elapsedMs: 25_000, estimateMs: 150_000, progress: 0.2, slow: true }} />);
+    expect(screen.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '20');
+    expect(screen.getByText(/More traffic than usual/)).toBeInTheDocument();
+  });
+
+  it('active + audio blocked: "Tap to unmute" calls onUnblockAudio', async () => {
+    const onUnblockAudio = vi.fn();
+    vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
+    render(<AvatarStageView phase="active" audioBlocked onUnblockAudio={onUnblockAudio} />);
+    expect(region()).toHaveAttribute('data-audio-blocked', 'true');
+    await userEvent.click(screen.getByRole('button', { name: 'Tap to unmute' }));
+    expect(onUnblockAudio).toHaveBeenCalledOnce();
+  });
+
+  it('attaches tracks and notices when the browser refuses to play audio', async () => {
+    class FakeStream {
+      constructor(private tracks: unknown[]) {}
+      getTracks() { return this.tracks; }
+    }
+    vi.stubGlobal('MediaStream', FakeStream);
+    const blocked = Object.assign(new Error('blocked'), { name: 'NotAllowedError' });
+    vi.spyOn(HTMLMediaElement.prototype, 'play').mockRejectedValue(blocked);
+    const onAudioBlocked = vi.fn();
+    const video = { kind: 'video' } as MediaStreamTrack;
+    const audio = { kind: 'audio' } as MediaStreamTrack;
+    const { container } = render(<AvatarStageView phase="active" videoTrack={video} audioTrack={audio} onAudioBlocked={onAudioBlocked} />);
+    expect((container.querySelector('video')!.srcObject as unknown as FakeStream).getTracks()).toEqual([video]);
+    expect((container.querySelector('audio')!.srcObject as unknown as FakeStream).getTracks()).toEqual([audio]);
+    expect(region()).toHaveAttribute('data-has-video', 'true');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Tap to unmute' })).toBeInTheDocument());
+    expect(onAudioBlocked).toHaveBeenCalledOnce();
+  });
+
+  it('applies speaker mute and volume to the audio element', () => {
+    const { container } = render(<AvatarStageView phase="active" speakerMuted volume={0.3} />);
+    const audio = container.querySelector('audio')!;
+    expect(audio.muted).toBe(true);
+    expect(audio.volume).toBeCloseTo(0.3);
+  });
+
+  it('ended: shows the cost in credits and offers to start again', async () => {
+    const onRestart = vi.fn();
+    render(<AvatarStageView phase="ended" cost={1.25} endReason="idle_timeout" onRestart={onRestart} />);
+    expect(screen.getByRole('status')).toHaveTextContent('This call used 1.25 credits.');
+    expect(screen.getByText(/period of inactivity/)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Start again' }));
+    expect(onRestart).toHaveBeenCalledOnce();
+  });
+
+  it('error: explains the error with its detail and retries', async () => {
+    const onRetry = vi.fn();
+    const error = new LiveAiError('insufficient_funds', 'agent owner has insufficient funds', { status: 402 });
+    render(<AvatarStageView phase="error" error={error} onRetry={onRetry} />);
+    const alert = screen.getByRole('alert');
+    expect(alert).toHaveTextContent('Out of credits');
+    expect(alert).toHaveTextContent('agent owner has insufficient funds');
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(onRetry).toHaveBeenCalledOnce();
+  });
+});

@@ -1,0 +1,73 @@
+import './cleanup';
+import { createEvent, fireEvent, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ImageSwapperView } from '../../../src/components';
+import { LiveAiError } from '../../../src/core/errors';
+
+const png = () => new File([new Uint8Array([137, 80, 78, 71])], 'me.png', { type: 'image/png' });
+const zone = () => screen.getByRole('group', { name: /drop or paste an image/ });
+const apply = () => screen.getByRole('button', { name: 'Apply new look' });
+
+describe('ImageSwapperView', () => {
+  beforeEach(() => {
+    URL.createObjectURL = vi.fn(() => 'blob:preview');
+    URL.revokeObjectURL = vi.fn();
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  it('a chosen file shows a 368×560 crop preview and is submitted as {blob}', async () => {
+    const onSubmit = vi.fn();
+    const { container } = render(<ImageSwapperView onSubmit={onSubmit} />);
+    expect(apply()).toBeDisabled();
+    const file = png();
+    await userEvent.upload(container.querySelector('input[type=file]') as HTMLInputElement, file);
+    expect(screen.getByRole('img', { name: /368×560/ })).toHaveAttribute('src', 'blob:preview');
+    await userEvent.click(apply());
+    expect(onSubmit).toHaveBeenCalledWith({ blob: file });
+  });
+
+  it('accepts a dropped file and rejects a non-image', () => {
+    const onSubmit = vi.fn();
+    render(<ImageSwapperView onSubmit={onSubmit} />);
+    fireEvent.drop(zone(), { dataTransfer: { files: [new File(['x'], 'a.txt', { type: 'text/plain' })], getData: () => '' } });
+    expect(screen.getByRole('status')).toHaveTextContent('Choose an image file');
+    fireEvent.dragOver(zone(), { dataTransfer: { files: [] } });
+    expect(zone().parentElement).toHaveAttribute('data-drag-over', 'true');
+    fireEvent.drop(zone(), { dataTransfer: { files: [png()], getData: () => '' } });
+    expect(screen.getByRole('img')).toBeInTheDocument();
+    expect(apply()).toBeEnabled();
+  });
+
+  it('accepts a pasted image URL and a typed URL', async () => {
+    const onSubmit = vi.fn();
+    render(<ImageSwapperView onSubmit={onSubmit} />);
+    const paste = createEvent.paste(zone());
+    Object.assign(paste, { clipboardData: { files: [], getData: () => 'https://cdn.test/face.jpg' } });
+    fireEvent(zone(), paste);
+    expect(screen.getByRole('img')).toHaveAttribute('src', 'https://cdn.test/face.jpg');
+    await userEvent.type(screen.getByRole('textbox', { name: 'Image URL' }), 'https://cdn.test/other.png{Enter}');
+    await userEvent.click(apply());
+    expect(onSubmit).toHaveBeenCalledWith({ url: 'https://cdn.test/other.png' });
+  });
+
+  it('shows progress from image_change_* and disables Apply while busy', async () => {
+    const { container, rerender } = render(<ImageSwapperView onSubmit={vi.fn()} status="requested" />);
+    expect(screen.getByRole('status')).toHaveTextContent('Imagining…');
+    await userEvent.upload(container.querySelector('input[type=file]') as HTMLInputElement, png());
+    expect(apply()).toBeDisabled();
+    rerender(<ImageSwapperView onSubmit={vi.fn()} status="complete" />);
+    expect(screen.getByRole('status')).toHaveTextContent('New look applied.');
+    expect(apply()).toBeEnabled();
+  });
+
+  it('explains a 413 and an image_change_error', () => {
+    const tooBig = new LiveAiError('payload_too_large', 'decoded image is 1200000 bytes; limit is 921600 bytes', { status: 413 });
+    const { rerender } = render(<ImageSwapperView onSubmit={vi.fn()} status="error" error={tooBig} />);
+    expect(screen.getByRole('status')).toHaveTextContent('The image is too large');
+    expect(screen.getByRole('status')).toHaveTextContent('under 900 KB');
+    expect(screen.getByRole('status')).toHaveTextContent('limit is 921600 bytes');
+    rerender(<ImageSwapperView onSubmit={vi.fn()} status="error" error="could not download image" />);
+    expect(screen.getByRole('status')).toHaveTextContent('The avatar could not use this image. could not download image');
+  });
+});
