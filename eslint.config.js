@@ -12,7 +12,8 @@ const restrict = (...patterns) => ({ 'no-restricted-imports': ['error', { patter
 const notReact = pattern(['react', 'react-dom', 'react/*', 'react-dom/*'], 'core must not import React (architecture §2)');
 const notSdk = pattern(['livekit-client', '@daily-co/daily-js'], 'transport SDKs are imported only inside their adapter file');
 const notServer = pattern(['express', 'multer', 'jose', 'pino', 'livekit-server-sdk', '@livekit/rtc-node', 'sharp', 'ws', 'express-rate-limit'], 'server-only packages stay out of browser layers');
-const notNode = pattern(nodeBuiltins, 'browser layers must not import Node built-ins');
+// A regex (not gitignore-style groups), so relative files named like a built-in (./events, ./stream) stay allowed.
+const notNode = { regex: `^(node:.+|${nodeBuiltins.filter((b) => !b.includes('*')).join('|')})(/.*)?$`, message: 'browser layers must not import Node built-ins' };
 const up = (...layers) => pattern(layers.flatMap((l) => [`**/${l}`, `**/${l}/*`, `**/${l}/**`]), `imports only go down the layers (architecture §2)`);
 
 export default tseslint.config(

@@ -5,3 +5,12 @@
 export * from './constants';
 export * from './errors';
 export * from './schemas';
+export * from './events';
+export * from './store';
+export * from './session';
+export * from './proxy-client';
+export * from './keepalive';
+export * from './image';
+export * from './audio';
+export { loadTransport } from './transports/load';
+export type * from './transports/types';

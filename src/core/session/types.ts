@@ -104,12 +104,28 @@ export interface AvatarSessionOptions {
   micEnabled?: boolean;
   /** Display name sent with chat messages (default `user`). */
   userName?: string;
+  /** How long `end()` waits for a final status (and the cost), in ms (default 15000). */
+  endTimeoutMs?: number;
+  /** Time limit of each proxy request, in ms (default 30000); exceeding it is a `timeout` error. */
+  requestTimeoutMs?: number;
+}
+
+/**
+ * Second argument of `createAvatarSession`, for `liveai-kit/testing` and stories: seeds the store and
+ * optionally an already created session and a connected transport (no polling starts for a seeded session).
+ */
+export interface EngineInternals {
+  initialState?: Partial<SessionState>;
+  clientSession?: ClientSession;
+  transport?: import('../transports/types').Transport;
 }
 
 /** Typed subscription to service events; `'*'` receives every event. Returns the unsubscribe function. */
 export type OnEvent = {
   <T extends AvatarEventType>(type: T, handler: (event: AvatarEventMap[T]) => void): () => void;
   (type: '*', handler: (event: AvatarEvent) => void): () => void;
+  /** Non-fatal problems (malformed transport messages `invalid_event`, failed polls, keep-alive failures) and fatal errors. Never thrown. */
+  (type: 'error', handler: (error: LiveAiError) => void): () => void;
 };
 
 /** Input to `updateImage`: a URL, base64 / data URL, or a Blob/File to be prepared (crop 368×560, compress). */
@@ -123,6 +139,10 @@ export interface AvatarSession {
   /** zustand vanilla store: `getState()`, `subscribe(listener)`. Read-only for callers. */
   readonly store: import('zustand/vanilla').StoreApi<SessionState>;
   readonly on: OnEvent;
+  /** Same as `on('error', handler)`: errors reported without throwing (malformed messages, failed polls, fatal errors). */
+  onError(handler: (error: LiveAiError) => void): () => void;
+  /** The session handle from the proxy (ids, room URL, `websocket_address`), once created or attached; else null. */
+  getClientSession(): ClientSession | null;
   /**
    * Creates (or attaches) and joins. A second call while a start is in flight returns the same promise:
    * one click, one paid session. Resolves when `active`.

@@ -1,0 +1,164 @@
+import type { z } from 'zod';
+import { LiveAiError, formatZodError } from './errors';
+import {
+  ClientSessionSchema,
+  ControlResponseSchema,
+  ErrorBodySchema,
+  LeaveMeetingResponseSchema,
+  RoomListSchema,
+  SessionListSchema,
+  SessionStatusResponseSchema,
+  type ClientSession,
+  type ControlEvent,
+  type ControlResponse,
+  type LeaveMeetingResponse,
+  type ProxySessionRequest,
+  type RoomList,
+  type SessionList,
+  type SessionStatusResponse,
+} from './schemas';
+
+/** Options of `createProxyClient`. */
+export interface ProxyClientOptions {
+  /** Where `createAvatarProxy` is mounted, e.g. `/api/avatar` or `https://app.example/api/avatar`. */
+  proxyUrl: string;
+  fetch?: typeof fetch;
+  /** Per-request time limit in ms (default 30000); exceeding it rejects with `timeout`. */
+  timeoutMs?: number;
+  /** Extra headers on every request (e.g. your app's auth for `authorize` / `admin`). */
+  headers?: Record<string, string>;
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+/** Page query of the admin list calls (spec §4.1: page ≥ 1, limit 1–100). */
+export interface PageQuery {
+  page?: number;
+  limit?: number;
+}
+
+/**
+ * Browser → proxy client (architecture §4). Every method resolves with the zod-parsed body or rejects with
+ * `LiveAiError`: the proxy's `{detail}` and status via `LiveAiError.fromResponse` (400 `invalid_request`,
+ * 401 `invalid_api_key`, 402, 403, 404, 413, 429, 5xx `upstream_error`, 504 `timeout`), `timeout` when
+ * `timeoutMs` passes, `aborted` when the caller's signal aborts, `upstream_error` for a network failure or an
+ * unexpected body. Session calls send `Authorization: Bearer <client_token>`.
+ */
+export interface ProxyClient {
+  /** `POST /rooms {agent_id}` (spec §4.2) → the browser's session handle. */
+  createRoom(agentId: string, options?: CallOptions): Promise<ClientSession>;
+  /** `POST /sessions`: JSON, or multipart with `image` + `payload` parts when `image` is given (spec §4.4). */
+  createSession(request: ProxySessionRequest, image?: Blob, options?: CallOptions): Promise<ClientSession>;
+  /** `GET /sessions/:id` (spec §4.5) → `{session_status, cost?}`. */
+  getSession(sessionId: string, clientToken: string, options?: CallOptions): Promise<SessionStatusResponse>;
+  /** `POST /sessions/:id/control` with one control event (spec §4.6) → `{success}`. */
+  control(sessionId: string, clientToken: string, event: ControlEvent, options?: CallOptions): Promise<ControlResponse>;
+  /** `POST /sessions/:id/leave-meeting {meeting_bot_id}` (spec §4.7) → `{status: 'left'}`. */
+  leaveMeeting(sessionId: string, clientToken: string, meetingBotId: string, options?: CallOptions): Promise<LeaveMeetingResponse>;
+  /** `POST /sessions/:id/end` (the proxy sends `terminate`). */
+  end(sessionId: string, clientToken: string, options?: CallOptions): Promise<void>;
+  /**
+   * Ends on page unload: `navigator.sendBeacon` of `{client_token}` as `text/plain` (falls back to a
+   * `keepalive` fetch). Returns false when neither is available or the beacon was refused. Never throws.
+   */
+  endBeacon(sessionId: string, clientToken: string): boolean;
+  /** `GET /rooms?page&limit` (admin only). */
+  listRooms(query?: PageQuery, options?: CallOptions): Promise<RoomList>;
+  /** `GET /sessions?page&limit` (admin only). */
+  listSessions(query?: PageQuery, options?: CallOptions): Promise<SessionList>;
+}
+
+/** Creates the browser → proxy client. Throws nothing at creation. */
+export function createProxyClient(options: ProxyClientOptions): ProxyClient {
+  const base = options.proxyUrl.replace(/\/+$/, '');
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const doFetch = (...args: Parameters<typeof fetch>) => (options.fetch ?? globalThis.fetch)(...args);
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  const enc = encodeURIComponent;
+
+  async function call<T>(schema: z.ZodType<T> | null, path: string, init: RequestInit, callOptions?: CallOptions): Promise<T | undefined> {
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), timeoutMs);
+    const outer = callOptions?.signal;
+    const onAbort = () => timeout.abort();
+    if (outer?.aborted) throw new LiveAiError('aborted', 'the request was aborted');
+    outer?.addEventListener('abort', onAbort);
+    let res: Response;
+    try {
+      res = await doFetch(`${base}${path}`, { ...init, headers: { ...options.headers, ...init.headers }, signal: timeout.signal });
+    } catch (cause) {
+      if (outer?.aborted) throw new LiveAiError('aborted', 'the request was aborted', { cause });
+      if (timeout.signal.aborted) throw new LiveAiError('timeout', `no answer from the proxy within ${timeoutMs} ms`, { cause });
+      throw new LiveAiError('upstream_error', `could not reach the proxy: ${String((cause as Error)?.message ?? cause)}`, { cause });
+    } finally {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', onAbort);
+    }
+    const text = await res.text().catch(() => '');
+    let body: unknown = undefined;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = undefined;
+    }
+    if (!res.ok) {
+      const detail = ErrorBodySchema.safeParse(body);
+      throw LiveAiError.fromResponse(res.status, detail.success ? detail.data.detail : text.slice(0, 200) || res.statusText || `HTTP ${res.status}`);
+    }
+    if (schema === null) return undefined;
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) {
+      throw new LiveAiError('upstream_error', `unexpected response from the proxy: ${formatZodError(parsed.error)}`, { status: res.status });
+    }
+    return parsed.data;
+  }
+  const must = async <T>(p: Promise<T | undefined>) => (await p) as T;
+  const json = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  const page = (q: PageQuery = {}) => {
+    const params = new URLSearchParams();
+    if (q.page !== undefined) params.set('page', String(q.page));
+    if (q.limit !== undefined) params.set('limit', String(q.limit));
+    const s = params.toString();
+    return s ? `?${s}` : '';
+  };
+
+  return {
+    createRoom: (agentId, o) => must(call(ClientSessionSchema, '/rooms', json({ agent_id: agentId }), o)),
+    createSession(request, image, o) {
+      if (!image) return must(call(ClientSessionSchema, '/sessions', json(request), o));
+      const form = new FormData();
+      form.append('image', image, (image as File).name || 'avatar.jpg');
+      form.append('payload', new Blob([JSON.stringify(request)], { type: 'application/json' }));
+      return must(call(ClientSessionSchema, '/sessions', { method: 'POST', body: form }, o));
+    },
+    getSession: (id, token, o) =>
+      must(call(SessionStatusResponseSchema, `/sessions/${enc(id)}`, { method: 'GET', headers: bearer(token) }, o)),
+    control: (id, token, event, o) => must(call(ControlResponseSchema, `/sessions/${enc(id)}/control`, json(event, bearer(token)), o)),
+    leaveMeeting: (id, token, meetingBotId, o) =>
+      must(call(LeaveMeetingResponseSchema, `/sessions/${enc(id)}/leave-meeting`, json({ meeting_bot_id: meetingBotId }, bearer(token)), o)),
+    end: async (id, token, o) => {
+      await call(null, `/sessions/${enc(id)}/end`, json({}, bearer(token)), o);
+    },
+    endBeacon(id, token) {
+      const url = `${base}/sessions/${enc(id)}/end`;
+      const body = JSON.stringify({ client_token: token });
+      try {
+        const nav = typeof navigator === 'undefined' ? undefined : navigator;
+        if (nav && typeof nav.sendBeacon === 'function') return nav.sendBeacon(url, new Blob([body], { type: 'text/plain' }));
+        void doFetch(url, { method: 'POST', body, keepalive: true, headers: { 'content-type': 'text/plain' } }).catch(() => {});
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    listRooms: (q, o) => must(call(RoomListSchema, `/rooms${page(q)}`, { method: 'GET' }, o)),
+    listSessions: (q, o) => must(call(SessionListSchema, `/sessions${page(q)}`, { method: 'GET' }, o)),
+  };
+}

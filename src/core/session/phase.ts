@@ -1,0 +1,41 @@
+import type { ClientSession, MediaTransport, SessionStatus } from '../schemas';
+import type { ConnectionState } from '../transports/types';
+import type { Phase } from './types';
+
+/** Phases between `start()` and the end, which the engine derives from status and connection. */
+export const RUNNING_PHASES: readonly Phase[] = ['creating', 'queued', 'connecting', 'active'];
+export const isRunning = (phase: Phase): boolean => RUNNING_PHASES.includes(phase);
+
+/**
+ * Phase of a started session (architecture §3), pure:
+ * - no status yet → `creating` (the create call and the first status poll are under way);
+ * - `QUEUED` → `queued` (the room may already be joined, so the avatar shows the moment it is live);
+ * - `ACTIVE` → `active` once the room is connected (or there is no room to join, or it was active before
+ *   and is only reconnecting), else `connecting`.
+ * Final statuses are handled by the engine (`ended` / `error`).
+ */
+export function derivePhase(input: {
+  status: SessionStatus | null;
+  connection: ConnectionState;
+  hasRoom: boolean;
+  wasActive: boolean;
+}): 'creating' | 'queued' | 'connecting' | 'active' {
+  if (input.status === null) return 'creating';
+  if (input.status === 'QUEUED') return input.wasActive ? 'active' : 'queued';
+  if (!input.hasRoom || input.wasActive || input.connection === 'connected') return 'active';
+  return 'connecting';
+}
+
+/**
+ * Chooses the media transport of a session (architecture §3): an explicit choice wins; otherwise a `ws://` or
+ * `wss://` room URL is `rtc-a` (LiveKit) and an `http(s)://` URL is `rtc-b` (Daily). Returns null when there
+ * is no room to join (e.g. a websocket session without a viewer room).
+ */
+export function chooseTransport(session: Pick<ClientSession, 'room_url' | 'transport'>, forced?: MediaTransport): MediaTransport | null {
+  if (!session.room_url) return null;
+  if (forced) return forced;
+  const scheme = session.room_url.slice(0, session.room_url.indexOf(':')).toLowerCase();
+  if (scheme === 'ws' || scheme === 'wss') return 'rtc-a';
+  if (scheme === 'http' || scheme === 'https') return 'rtc-b';
+  return null;
+}

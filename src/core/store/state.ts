@@ -1,0 +1,42 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { MediaState, SessionState } from '../session/types';
+
+/** Media state before joining: disconnected, no tracks, mic off, speaker on at full volume. */
+export const initialMediaState = (): MediaState => ({
+  connection: 'disconnected',
+  videoTrack: null,
+  audioTrack: null,
+  audioBlocked: false,
+  micEnabled: false,
+  speakerMuted: false,
+  volume: 1,
+});
+
+/** State of a session that has not started (`phase: 'idle'`). */
+export const initialSessionState = (): SessionState => ({
+  phase: 'idle',
+  sessionStatus: null,
+  sessionId: null,
+  transport: null,
+  imageUrl: null,
+  cost: null,
+  error: null,
+  endReason: null,
+  startedAt: null,
+  queuedAt: null,
+  activeAt: null,
+  botReady: false,
+  transcript: [],
+  image: { status: 'idle' },
+  media: initialMediaState(),
+  lastEvent: null,
+});
+
+/**
+ * Creates the one zustand vanilla store of a session (architecture §2: per session, never a module singleton).
+ * `seed` overrides fields of the initial state (stories, tests); `seed.media` is merged field by field.
+ */
+export function createSessionStore(seed: Partial<SessionState> = {}): StoreApi<SessionState> {
+  const base = initialSessionState();
+  return createStore<SessionState>()(() => ({ ...base, ...seed, media: { ...base.media, ...seed.media } }));
+}

@@ -1,0 +1,139 @@
+import Daily from '@daily-co/daily-js';
+import { LiveAiError } from '../errors';
+import { createEventBus } from '../events/bus';
+import { parseAvatarEventMessage } from '../events/parse';
+import type { AppMessage } from '../schemas';
+import type { ConnectOptions, Transport, TransportEventMap } from './types';
+
+/** Event payloads of a Daily call object the adapter reads. */
+interface DailyTrackEvent {
+  participant: { local: boolean } | null;
+  track: MediaStreamTrack;
+  type: string;
+}
+
+/** The part of a daily-js call object the adapter uses (so tests can inject a fake EventEmitter). */
+export interface DailyCallLike {
+  on(event: string, handler: (event: never) => void): unknown;
+  off(event: string, handler: (event: never) => void): unknown;
+  join(properties: { url: string; token?: string; startVideoOff?: boolean; startAudioOff?: boolean }): Promise<unknown>;
+  leave(): Promise<void>;
+  destroy(): Promise<void>;
+  sendAppMessage(data: unknown, to?: string): unknown;
+  setLocalAudio(enabled: boolean): unknown;
+  setInputDevicesAsync(devices: { audioDeviceId?: string; videoDeviceId?: string }): Promise<unknown>;
+  setOutputDeviceAsync(device: { outputDeviceId: string }): Promise<unknown>;
+}
+
+const message = (e: unknown) => String((e as { errorMsg?: string; message?: string })?.errorMsg ?? (e as Error)?.message ?? e);
+
+/**
+ * rtc-b adapter on a @daily-co/daily-js call object (architecture §1). Events arrive as `app-message` data;
+ * the remote participant's tracks as `track-started` / `track-stopped`; `network-connection` interrupted →
+ * `reconnecting`, connected → `connected`; `left-meeting` we did not ask for, or a fatal `error`, is
+ * `transport_failed`. App messages go to everyone (`'*'`).
+ * @param deps.createCallObject inject a call object (tests); default `Daily.createCallObject`.
+ */
+export function createRtcBTransport(deps: { createCallObject?: () => DailyCallLike } = {}): Transport {
+  const bus = createEventBus<TransportEventMap>();
+  let call: DailyCallLike | null = null;
+  let leaving = false;
+  let joined = false;
+  let gone = false;
+  const offs: (() => void)[] = [];
+  const listen = <E>(c: DailyCallLike, event: string, fn: (e: E) => void) => {
+    c.on(event, fn as (e: never) => void);
+    offs.push(() => c.off(event, fn as (e: never) => void));
+  };
+  const lost = (reason: string, detail: string) => {
+    if (gone) return;
+    gone = true;
+    joined = false;
+    bus.emit('connection', 'disconnected');
+    bus.emit('disconnected', leaving ? { reason: 'client' } : { reason, error: new LiveAiError('transport_failed', detail) });
+  };
+
+  const wire = (c: DailyCallLike) => {
+    listen<{ data: unknown }>(c, 'app-message', (e) => {
+      const parsed = parseAvatarEventMessage(e?.data);
+      if (parsed.ok) bus.emit('event', parsed.event);
+      else bus.emit('invalidMessage', { error: parsed.error, raw: e?.data });
+    });
+    const onTrack = (present: boolean) => (e: DailyTrackEvent) => {
+      if (!e?.participant || e.participant.local || (e.type !== 'audio' && e.type !== 'video')) return;
+      bus.emit('track', { kind: e.type, track: present ? e.track : null });
+    };
+    listen(c, 'track-started', onTrack(true));
+    listen(c, 'track-stopped', onTrack(false));
+    listen<{ event: string }>(c, 'network-connection', (e) => {
+      if (!joined) return;
+      if (e?.event === 'interrupted') bus.emit('connection', 'reconnecting');
+      else if (e?.event === 'connected') bus.emit('connection', 'connected');
+    });
+    listen(c, 'left-meeting', () => lost('left-meeting', 'left the rtc-b room unexpectedly'));
+    listen(c, 'error', (e) => lost('error', `rtc-b room error: ${message(e)}`));
+  };
+
+  const requireCall = () => {
+    if (!call || !joined) throw new LiveAiError('transport_failed', 'not connected to the room');
+    return call;
+  };
+
+  const transport: Transport = {
+    kind: 'rtc-b',
+    async connect(o: ConnectOptions) {
+      if (o.signal?.aborted) throw new LiveAiError('aborted', 'join was cancelled');
+      leaving = false;
+      gone = false;
+      const c = (call = deps.createCallObject
+        ? deps.createCallObject()
+        : (Daily.createCallObject({ videoSource: false, subscribeToTracksAutomatically: true }) as unknown as DailyCallLike));
+      wire(c);
+      bus.emit('connection', 'connecting');
+      const onAbort = () => void transport.disconnect();
+      o.signal?.addEventListener('abort', onAbort, { once: true });
+      try {
+        await c.join({ url: o.url, ...(o.token ? { token: o.token } : {}), startVideoOff: true, startAudioOff: !o.micEnabled });
+      } catch (cause) {
+        if (o.signal?.aborted) throw new LiveAiError('aborted', 'join was cancelled', { cause });
+        offs.splice(0).forEach((off) => off());
+        call = null;
+        await c.destroy().catch(() => {});
+        bus.emit('connection', 'disconnected');
+        throw new LiveAiError('transport_failed', `could not join the rtc-b room: ${message(cause)}`, { cause });
+      } finally {
+        o.signal?.removeEventListener('abort', onAbort);
+      }
+      joined = true;
+      bus.emit('connection', 'connected');
+      if (o.micEnabled) bus.emit('mic', { enabled: true });
+    },
+    async disconnect() {
+      const c = call;
+      if (!c) return;
+      leaving = true;
+      call = null;
+      try {
+        await c.leave();
+      } finally {
+        lost('client', '');
+        offs.splice(0).forEach((off) => off());
+        await c.destroy().catch(() => {});
+      }
+    },
+    async sendAppMessage(msg: AppMessage) {
+      requireCall().sendAppMessage(msg, '*');
+    },
+    async setMicEnabled(enabled) {
+      requireCall().setLocalAudio(enabled);
+      bus.emit('mic', { enabled });
+    },
+    async setDevice(kind, deviceId) {
+      const c = requireCall();
+      if (kind === 'audiooutput') await c.setOutputDeviceAsync({ outputDeviceId: deviceId });
+      else await c.setInputDevicesAsync(kind === 'audioinput' ? { audioDeviceId: deviceId } : { videoDeviceId: deviceId });
+    },
+    on: (name, handler) => bus.on(name, handler),
+  };
+  return transport;
+}

@@ -1,0 +1,6 @@
+import { createContext } from 'react';
+import type { AvatarSession } from '../core/session/types';
+
+/** The session of the nearest `AvatarSessionProvider` (null outside one). */
+export const AvatarSessionContext = createContext<AvatarSession | null>(null);
+AvatarSessionContext.displayName = 'AvatarSessionContext';

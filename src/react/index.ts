@@ -1,0 +1,15 @@
+/**
+ * liveai-kit/react: headless hooks over the framework-free session engine. SSR-safe to import.
+ */
+export { AvatarSessionProvider, type AvatarSessionProviderProps } from './provider';
+export { AvatarSessionContext } from './context';
+export { useAvatarSession } from './useAvatarSession';
+export { useSessionState, shallowEqual } from './useSessionState';
+export { useSession, type UseSessionResult } from './useSession';
+export { useAvatarEvents } from './useAvatarEvents';
+export { useControl, type UseControlResult } from './useControl';
+export { useTranscript } from './useTranscript';
+export { useMedia, type UseMediaResult } from './useMedia';
+export { useMediaDevices } from './useMediaDevices';
+export { useQueueClock, queueProgress, SLOW_QUEUE_MS, type QueueClock } from './useQueueClock';
+export { useSessions, type UseSessionsOptions, type UseSessionsResult } from './useSessions';

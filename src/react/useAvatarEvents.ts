@@ -1,0 +1,27 @@
+import { useEffect, useRef } from 'react';
+import type { LiveAiError } from '../core/errors';
+import type { AvatarEvent, AvatarEventMap, AvatarEventType } from '../core/schemas';
+import { useAvatarSession } from './useAvatarSession';
+
+type Handler<T> = T extends AvatarEventType
+  ? (event: AvatarEventMap[T]) => void
+  : T extends 'error'
+    ? (error: LiveAiError) => void
+    : (event: AvatarEvent) => void;
+
+/**
+ * Subscribes to service events (spec §6) of the session: one `type`, `'*'` for all, or `'error'` for errors
+ * reported without throwing (e.g. malformed messages). The latest `handler` is always called, so it need not be
+ * memoized; the subscription lives while the component is mounted.
+ */
+export function useAvatarEvents<T extends AvatarEventType | '*' | 'error'>(type: T, handler: Handler<T>): void {
+  const session = useAvatarSession();
+  const ref = useRef(handler);
+  useEffect(() => {
+    ref.current = handler;
+  });
+  useEffect(() => {
+    const on = session.on as (t: string, h: (e: unknown) => void) => () => void;
+    return on(type, (e) => (ref.current as (e: unknown) => void)(e));
+  }, [session, type]);
+}

@@ -1,0 +1,15 @@
+import { useContext } from 'react';
+import type { AvatarSession } from '../core/session/types';
+import { AvatarSessionContext } from './context';
+
+/**
+ * The session of the nearest `AvatarSessionProvider`.
+ * @throws Error with a clear message when used outside a provider.
+ */
+export function useAvatarSession(): AvatarSession {
+  const session = useContext(AvatarSessionContext);
+  if (!session) {
+    throw new Error('useAvatarSession: no session here. Wrap this component in <AvatarSessionProvider options={…}> (liveai-kit/react).');
+  }
+  return session;
+}

@@ -1,0 +1,44 @@
+import { useMemo } from 'react';
+import type { AvatarSession, ImageChangeState } from '../core/session/types';
+import { useAvatarSession } from './useAvatarSession';
+import { useSessionState } from './useSessionState';
+
+export type UseControlResult = Pick<
+  AvatarSession,
+  | 'sendChat'
+  | 'forceEnd'
+  | 'control'
+  | 'updateImage'
+  | 'updateAgentPrompt'
+  | 'updateIdlePrompt'
+  | 'action'
+  | 'resetIdleTimeout'
+  | 'leaveMeeting'
+> & {
+  /** Progress of the last image change: sending → requested → created → complete | error. */
+  image: ImageChangeState;
+};
+
+/**
+ * Control actions of the session (spec §4.6, §4.7, §6 app messages), stable across renders, plus the image
+ * change state. Each action rejects with `LiveAiError` (validation happens before the network: 400/413 rules).
+ */
+export function useControl(): UseControlResult {
+  const session = useAvatarSession();
+  const image = useSessionState((s) => s.image);
+  const actions = useMemo(
+    () => ({
+      sendChat: session.sendChat,
+      forceEnd: session.forceEnd,
+      control: session.control,
+      updateImage: session.updateImage,
+      updateAgentPrompt: session.updateAgentPrompt,
+      updateIdlePrompt: session.updateIdlePrompt,
+      action: session.action,
+      resetIdleTimeout: session.resetIdleTimeout,
+      leaveMeeting: session.leaveMeeting,
+    }),
+    [session],
+  );
+  return useMemo(() => ({ ...actions, image }), [actions, image]);
+}

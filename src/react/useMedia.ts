@@ -1,0 +1,28 @@
+import { useMemo } from 'react';
+import type { AvatarSession, MediaState } from '../core/session/types';
+import { useAvatarSession } from './useAvatarSession';
+import { useSessionState } from './useSessionState';
+
+export type UseMediaResult = MediaState &
+  Pick<AvatarSession, 'setMicEnabled' | 'setSpeakerMuted' | 'setVolume' | 'setDevice' | 'unblockAudio'>;
+
+/**
+ * Media of the room: connection, the avatar's video/audio tracks, `audioBlocked` (show "tap to unmute" and call
+ * `unblockAudio()` from the tap), mic, speaker mute and volume (0..1), with their setters.
+ * Render `videoTrack` in a muted `<video>`: the session plays the audio itself.
+ */
+export function useMedia(): UseMediaResult {
+  const session = useAvatarSession();
+  const media = useSessionState((s) => s.media);
+  const actions = useMemo(
+    () => ({
+      setMicEnabled: session.setMicEnabled,
+      setSpeakerMuted: session.setSpeakerMuted,
+      setVolume: session.setVolume,
+      setDevice: session.setDevice,
+      unblockAudio: session.unblockAudio,
+    }),
+    [session],
+  );
+  return useMemo(() => ({ ...media, ...actions }), [media, actions]);
+}

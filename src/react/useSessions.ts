@@ -1,0 +1,62 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { LiveAiError } from '../core/errors';
+import { createProxyClient } from '../core/proxy-client';
+import type { Pagination, RoomListItem, SessionListItem } from '../core/schemas';
+
+export interface UseSessionsOptions {
+  /** Where `createAvatarProxy` is mounted. */
+  proxyUrl: string;
+  kind: 'rooms' | 'sessions';
+  /** First page (default 1) and page size (default 25, 1–100). */
+  page?: number;
+  limit?: number;
+  fetch?: typeof fetch;
+  /** Headers your `admin(req)` check needs (e.g. an auth header). */
+  headers?: Record<string, string>;
+}
+export interface UseSessionsResult<T> {
+  items: T[];
+  pagination: Pagination | null;
+  loading: boolean;
+  error: LiveAiError | null;
+  page: number;
+  setPage: (page: number) => void;
+  refresh: () => void;
+}
+
+/**
+ * Lists rooms or sessions through the proxy's admin routes (spec §4.1, §4.3), one page at a time.
+ * Errors (e.g. 403 for non-admins, 400 for a page past the 1000 offset) land in `error`.
+ */
+export function useSessions(options: UseSessionsOptions & { kind: 'rooms' }): UseSessionsResult<RoomListItem>;
+export function useSessions(options: UseSessionsOptions & { kind: 'sessions' }): UseSessionsResult<SessionListItem>;
+export function useSessions(options: UseSessionsOptions): UseSessionsResult<RoomListItem | SessionListItem> {
+  const { proxyUrl, kind, limit, fetch: f, headers } = options;
+  const [page, setPage] = useState(options.page ?? 1);
+  const [tick, setTick] = useState(0);
+  const [state, setState] = useState<Omit<UseSessionsResult<RoomListItem | SessionListItem>, 'page' | 'setPage' | 'refresh'>>({
+    items: [], pagination: null, loading: true, error: null,
+  });
+  const headersKey = JSON.stringify(headers ?? {});
+  const fetchRef = useRef(f);
+  fetchRef.current = f;
+  const client = useMemo(
+    () => createProxyClient({ proxyUrl, headers: JSON.parse(headersKey), fetch: (...a) => (fetchRef.current ?? fetch)(...a) }),
+    [proxyUrl, headersKey],
+  );
+  useEffect(() => {
+    const ac = new AbortController();
+    setState((s) => ({ ...s, loading: true, error: null }));
+    const q = { page, limit };
+    const p = kind === 'rooms'
+      ? client.listRooms(q, { signal: ac.signal }).then((r) => ({ items: r.rooms, pagination: r.pagination }))
+      : client.listSessions(q, { signal: ac.signal }).then((r) => ({ items: r.sessions, pagination: r.pagination }));
+    p.then(
+      (r) => !ac.signal.aborted && setState({ ...r, loading: false, error: null }),
+      (error: LiveAiError) => !ac.signal.aborted && setState((s) => ({ ...s, loading: false, error })),
+    );
+    return () => ac.abort();
+  }, [client, kind, page, limit, tick]);
+  const refresh = useCallback(() => setTick((t) => t + 1), []);
+  return { ...state, page, setPage, refresh };
+}

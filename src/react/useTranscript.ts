@@ -1,0 +1,15 @@
+import { useMemo } from 'react';
+import type { TranscriptLine } from '../core/session/types';
+import { useSessionState } from './useSessionState';
+
+/**
+ * The transcript (user and agent lines in arrival order, spec §6 `*_transcription`), at most the newest `limit`
+ * lines when given. Re-renders only when a line arrives.
+ */
+export function useTranscript({ limit }: { limit?: number } = {}): TranscriptLine[] {
+  const lines = useSessionState((s) => s.transcript);
+  return useMemo(
+    () => (limit !== undefined && limit >= 0 && lines.length > limit ? lines.slice(lines.length - limit) : lines),
+    [lines, limit],
+  );
+}

@@ -1,0 +1,46 @@
+import { createAvatarSession, type AvatarSession, type AvatarSessionOptions, type Phase } from '../../../src/core';
+import { FakeTransport, createFakeProxy, fakeTransportLoader, type FakeProxy } from '../../../src/testing';
+
+/** Polls `check` until it returns truthy or the deadline passes (no sleeps as synchronisation). */
+export async function until<T>(check: () => T, what = 'condition', timeoutMs = 3000): Promise<NonNullable<T>> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = check();
+    if (v) return v as NonNullable<T>;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
+export interface Harness {
+  session: AvatarSession;
+  proxy: FakeProxy;
+  transport: FakeTransport;
+  loader: ReturnType<typeof fakeTransportLoader>;
+  phases: Phase[];
+  errors: { code: string; detail: string }[];
+}
+
+/** A real engine over the fake proxy and a fake transport, recording every phase change and reported error. */
+export function harness(opts: Partial<AvatarSessionOptions> & { fake?: FakeTransport; proxy?: FakeProxy } = {}): Harness {
+  const { fake: transport = new FakeTransport(), proxy = createFakeProxy(), ...rest } = opts;
+  const loader = fakeTransportLoader(transport);
+  const session = createAvatarSession({
+    proxyUrl: 'http://proxy.test/api/avatar',
+    flow: { kind: 'room', agentId: 'agent-1' },
+    fetch: proxy.fetch,
+    loadTransport: loader,
+    pollIntervalMs: 5,
+    maxPollIntervalMs: 10,
+    endTimeoutMs: 1000,
+    endOnUnload: false,
+    ...rest,
+  });
+  const phases: Phase[] = [session.store.getState().phase];
+  session.store.subscribe((s, prev) => {
+    if (s.phase !== prev.phase) phases.push(s.phase);
+  });
+  const errors: { code: string; detail: string }[] = [];
+  session.onError((e) => errors.push({ code: e.code, detail: e.detail }));
+  return { session, proxy, transport, loader, phases, errors };
+}
