@@ -5,6 +5,7 @@
 export * from './constants';
 export * from './errors';
 export * from './schemas';
+export * from './service-client';
 export * from './events';
 export * from './store';
 export * from './session';

@@ -1,0 +1,233 @@
+import type { z } from 'zod';
+import { LiveAiError, formatZodError, invalidRequest } from './errors';
+import { ErrorBodySchema, PaginationQuerySchema, type PaginationQuery } from './schemas/common';
+import { ControlEventSchema, ControlResponseSchema, LeaveMeetingRequestSchema, LeaveMeetingResponseSchema } from './schemas/control';
+import type { ControlEvent, ControlResponse, LeaveMeetingRequest, LeaveMeetingResponse } from './schemas/control';
+import { CreateRoomRequestSchema, RoomListSchema, RoomSchema, type CreateRoomRequest, type Room, type RoomList } from './schemas/rooms';
+import { CreateSessionRequestSchema, SessionListSchema, SessionSchema, SessionStatusResponseSchema } from './schemas/sessions';
+import type { CreateSessionRequest, Session, SessionList, SessionStatusResponse } from './schemas/sessions';
+
+/** Options of {@link createServiceClient}. */
+export interface ServiceClientOptions {
+  /** Base address of the service (spec §1 `{base_url}`), http(s); the `/liveai/...` paths are appended. */
+  baseUrl: string;
+  /** The account's API key, sent as `X-API-Key` (spec §5). A secret: keep it on a server. */
+  apiKey: string;
+  /** Fetch implementation (default `globalThis.fetch`), e.g. to count or instrument calls. */
+  fetch?: typeof fetch;
+  /** Time limit of one attempt, in ms, response body included (default 15000). */
+  timeoutMs?: number;
+  /** Extra attempts for GET requests after a network error, 429 or 5xx (default 2). POSTs are never retried. */
+  retries?: number;
+  /** First back-off delay in ms (default 250); doubles per attempt, with jitter, capped at 4000 ms. */
+  backoffMs?: number;
+}
+
+/** Per-call options. */
+export interface ServiceCallOptions {
+  /** Aborts the call; it then rejects with code `aborted`. */
+  signal?: AbortSignal;
+  /** Sent as `x-request-id` to correlate logs. */
+  requestId?: string;
+}
+
+/**
+ * Typed client of every endpoint of the spec (§4). Each method validates its input with the core schema
+ * (bad input → `invalid_request` 400 before any request) and its response with zod.
+ * Errors (all `LiveAiError`): a service 4xx/5xx → `LiveAiError.fromResponse(status, detail)`;
+ * time-out → `timeout` (status 504); network failure, non-JSON or unexpected body → `upstream_error` (status 502);
+ * caller abort → `aborted`.
+ */
+export interface ServiceClient {
+  /** `GET /liveai/rooms` (spec §4.1): `page` ≥ 1, `limit` 1–100. */
+  listRooms(query?: Partial<PaginationQuery>, options?: ServiceCallOptions): Promise<RoomList>;
+  /** `POST /liveai/rooms` (spec §4.2) → Room (201); 402 no credits, 404 unknown agent. */
+  createRoom(body: CreateRoomRequest, options?: ServiceCallOptions): Promise<Room>;
+  /** `GET /liveai/sessions` (spec §4.3). */
+  listSessions(query?: Partial<PaginationQuery>, options?: ServiceCallOptions): Promise<SessionList>;
+  /** `POST /liveai/sessions` (spec §4.4), JSON or multipart `FormData` (`image` ≤ 4 MB + `payload` JSON part). */
+  createSession(body: CreateSessionRequest | FormData, options?: ServiceCallOptions): Promise<Session>;
+  /** `GET /liveai/sessions/{id}` (spec §4.5) → `{session_status, cost?}`. */
+  getSession(sessionId: string, options?: ServiceCallOptions): Promise<SessionStatusResponse>;
+  /** `POST /liveai/sessions/{id}/control` (spec §4.6) → `{success}`; 413 inline image ≥ 921600 bytes. */
+  control(sessionId: string, event: ControlEvent, options?: ServiceCallOptions): Promise<ControlResponse>;
+  /** `POST /liveai/sessions/{id}/leave-meeting` (spec §4.7) → `{status: 'left'}`. */
+  leaveMeeting(sessionId: string, body: LeaveMeetingRequest, options?: ServiceCallOptions): Promise<LeaveMeetingResponse>;
+}
+
+interface Call<T> {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: unknown;
+  schema: z.ZodType<T>;
+  options: ServiceCallOptions | undefined;
+}
+
+const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
+/** Errors about a body we did receive (non-JSON, wrong shape): retrying would not help. */
+const badBodies = new WeakSet<LiveAiError>();
+const BACKOFF_CAP_MS = 4000;
+
+/** Parses `value` with `schema` or throws `invalid_request` (400) naming the fields. */
+function input<T>(schema: z.ZodType<T>, value: unknown): T {
+  const r = schema.safeParse(value);
+  if (!r.success) throw invalidRequest(r.error);
+  return r.data;
+}
+
+function sessionPath(sessionId: string, suffix = ''): string {
+  if (typeof sessionId !== 'string' || sessionId.length === 0) {
+    throw new LiveAiError('invalid_request', 'session_id must be a non-empty string', { status: 400 });
+  }
+  return `/liveai/sessions/${encodeURIComponent(sessionId)}${suffix}`;
+}
+
+function listPath(path: string, query: Partial<PaginationQuery> | undefined): string {
+  const q = input(PaginationQuerySchema, query ?? {});
+  return `${path}?page=${q.page}&limit=${q.limit}`;
+}
+
+/**
+ * Creates the typed REST client of the avatar service (spec §4, §5, §7). Runs in browsers and Node
+ * (no Node built-ins), but the API key it needs belongs on a server.
+ * @throws LiveAiError `invalid_request` when `baseUrl` is not an http(s) URL or `apiKey` is empty.
+ */
+export function createServiceClient(options: ServiceClientOptions): ServiceClient {
+  const base = checkBaseUrl(options.baseUrl);
+  if (typeof options.apiKey !== 'string' || options.apiKey.length === 0) {
+    throw new LiveAiError('invalid_request', 'apiKey must be a non-empty string', { status: 400 });
+  }
+  const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const retries = options.retries ?? 2;
+  const backoffMs = options.backoffMs ?? 250;
+
+  async function attempt<T>(call: Call<T>): Promise<T> {
+    const headers: Record<string, string> = { 'X-API-Key': options.apiKey, Accept: 'application/json' };
+    if (call.options?.requestId) headers['x-request-id'] = call.options.requestId;
+    let body: BodyInit | undefined;
+    if (call.body instanceof FormData) body = call.body;
+    else if (call.body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(call.body);
+    }
+    const timer = new AbortController();
+    const external = call.options?.signal;
+    const onAbort = () => timer.abort();
+    external?.addEventListener('abort', onAbort);
+    const timeout = setTimeout(() => timer.abort(), timeoutMs);
+    try {
+      const res = await doFetch(`${base}${call.path}`, { method: call.method, headers, body, signal: timer.signal });
+      const text = await res.text();
+      return readResponse(call, res.status, text);
+    } catch (e) {
+      if (e instanceof LiveAiError) throw e;
+      if (external?.aborted) throw new LiveAiError('aborted', `${call.method} ${call.path} was aborted`, { cause: e });
+      if (timer.signal.aborted) {
+        throw new LiveAiError('timeout', `the avatar service did not answer ${call.method} ${call.path} within ${timeoutMs} ms`, {
+          status: 504,
+          cause: e,
+        });
+      }
+      const reason = e instanceof Error ? e.message : String(e);
+      throw new LiveAiError('upstream_error', `could not reach the avatar service (${reason})`, { status: 502, cause: e });
+    } finally {
+      clearTimeout(timeout);
+      external?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  async function request<T>(call: Call<T>): Promise<T> {
+    if (call.options?.signal?.aborted) throw new LiveAiError('aborted', `${call.method} ${call.path} was aborted`);
+    const maxAttempts = call.method === 'GET' ? Math.max(0, retries) + 1 : 1;
+    for (let n = 1; ; n++) {
+      try {
+        return await attempt(call);
+      } catch (e) {
+        if (n >= maxAttempts || !isRetryable(e)) throw e;
+        await delay(backoffDelay(backoffMs, n), call.options?.signal);
+      }
+    }
+  }
+
+  const get = <T>(path: string, schema: z.ZodType<T>, o?: ServiceCallOptions) => request({ method: 'GET', path, schema, options: o });
+  const post = <T>(path: string, body: unknown, schema: z.ZodType<T>, o?: ServiceCallOptions) =>
+    request({ method: 'POST', path, body, schema, options: o });
+
+  return {
+    listRooms: (query, o) => get(listPath('/liveai/rooms', query), RoomListSchema, o),
+    createRoom: (body, o) => post('/liveai/rooms', input(CreateRoomRequestSchema, body), RoomSchema, o),
+    listSessions: (query, o) => get(listPath('/liveai/sessions', query), SessionListSchema, o),
+    createSession: (body, o) =>
+      post('/liveai/sessions', body instanceof FormData ? body : input(CreateSessionRequestSchema, body), SessionSchema, o),
+    getSession: (id, o) => get(sessionPath(id), SessionStatusResponseSchema, o),
+    control: (id, event, o) => post(sessionPath(id, '/control'), input(ControlEventSchema, event), ControlResponseSchema, o),
+    leaveMeeting: (id, body, o) =>
+      post(sessionPath(id, '/leave-meeting'), input(LeaveMeetingRequestSchema, body), LeaveMeetingResponseSchema, o),
+  };
+}
+
+function checkBaseUrl(value: unknown): string {
+  let url: URL | undefined;
+  try {
+    url = typeof value === 'string' ? new URL(value) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new LiveAiError('invalid_request', 'baseUrl must be an http(s) URL', { status: 400 });
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
+function readResponse<T>(call: Call<T>, status: number, text: string): T {
+  let json: unknown;
+  let parsed = false;
+  try {
+    json = JSON.parse(text);
+    parsed = true;
+  } catch {
+    parsed = false;
+  }
+  if (status < 200 || status >= 300) {
+    const body = parsed ? ErrorBodySchema.safeParse(json) : undefined;
+    const detail = body?.success ? body.data.detail : `the avatar service answered ${call.method} ${call.path} with HTTP ${status}`;
+    throw LiveAiError.fromResponse(status, detail);
+  }
+  const r = parsed ? call.schema.safeParse(json) : undefined;
+  if (!r?.success) {
+    const what = r ? `an unexpected response (${formatZodError(r.error)})` : 'a non-JSON response';
+    const err = new LiveAiError('upstream_error', `the avatar service sent ${what} to ${call.method} ${call.path}`, { status: 502 });
+    badBodies.add(err);
+    throw err;
+  }
+  return r.data;
+}
+
+const isRetryable = (e: unknown): boolean =>
+  e instanceof LiveAiError &&
+  e.code !== 'timeout' &&
+  e.code !== 'aborted' &&
+  !badBodies.has(e) &&
+  e.status !== undefined &&
+  RETRY_STATUSES.has(e.status);
+
+/** Exponential back-off with "equal jitter": half the step fixed, half random. */
+function backoffDelay(baseMs: number, attempt: number): number {
+  const step = Math.min(BACKOFF_CAP_MS, baseMs * 2 ** (attempt - 1));
+  return step / 2 + Math.random() * (step / 2);
+}
+
+function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(new LiveAiError('aborted', 'the call was aborted'));
+    };
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,95 @@
+import { LiveAiError } from '../core/errors';
+import { ProxySessionFieldsSchema, proxySessionProblems, type ProxySessionRequest } from '../core/schemas/proxy';
+import type { CreateSessionRequest, Session } from '../core/schemas/sessions';
+import type { ActionContext, ProxyCall, ProxyReply } from './core';
+import { sniffImageType } from './images';
+import { mintRoomTokens, type RoomTokens } from './livekit';
+import { parseBody } from './validate';
+
+/** The parts of a `multipart/form-data` session creation (spec §2), as received by the framework adapter. */
+export interface Upload {
+  /** The `image` part: bytes (≤ 4 MB, checked by the adapter) and declared type (checked by the adapter). */
+  image?: { bytes: Uint8Array; mimetype: string; filename?: string };
+  /** The `payload` part's text (a JSON object). */
+  payload?: string;
+}
+
+/** Longest `payload` part, in bytes of text. */
+const MAX_PAYLOAD_CHARS = 64 * 1024;
+
+/**
+ * `POST /sessions` (spec §4.4 via architecture §3 flow 2): validates the JSON body or the multipart parts with
+ * `ProxySessionFieldsSchema` + `proxySessionProblems`, checks the agent allow-list, mints LiveKit tokens for
+ * `rtc-a` / `websocket-rtc-a`, calls the service, and answers 201 with the browser's `ClientSession`.
+ * @throws LiveAiError 400 (invalid body, or rtc-a without `livekit` configured), 403 (agent not allowed),
+ *   plus the upstream errors.
+ */
+export async function createSessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCall<Req>): Promise<ProxyReply> {
+  const upload = call.multipart;
+  const image = upload ? checkImage(upload) : undefined;
+  const fields = parseBody(ProxySessionFieldsSchema, upload ? parsePayload(upload.payload) : call.body, upload ? 'payload' : 'body');
+  const problems = proxySessionProblems(fields, image !== undefined);
+  if (problems.length > 0) {
+    throw new LiveAiError('invalid_request', `Invalid ${upload ? 'payload' : 'body'}: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, {
+      status: 400,
+    });
+  }
+  await ctx.agentAllowed(fields.agent_id, call.req);
+  const wantsRtcA = fields.transport_type === 'rtc-a' || fields.transport_type === 'websocket-rtc-a';
+  const lk = ctx.options.livekit;
+  if (wantsRtcA && !lk) {
+    throw new LiveAiError('invalid_request', `transport_type ${fields.transport_type} is not available: this proxy has no LiveKit server configured`, {
+      status: 400,
+    });
+  }
+  const room = wantsRtcA && lk ? await mintRoomTokens(lk) : undefined;
+  const body = upstreamBody(fields, room, lk?.url);
+  const session = await ctx.upstream.createSession(image ? formData(body, image) : body, { requestId: call.requestId });
+  const issued = await ctx.tokens.issue(session.session_id);
+  return { status: 201, body: { session_id: session.session_id, ...issued, transport: fields.transport_type, ...media(fields, session, room, lk?.url) } };
+}
+
+function checkImage(upload: Upload): { bytes: Uint8Array; type: string } {
+  if (!upload.image) throw bad('multipart requests need an image part (PNG, JPEG or WebP, at most 4 MB)');
+  if (upload.image.bytes.length === 0) throw bad('the image part is empty');
+  const type = sniffImageType(upload.image.bytes);
+  if (!type) throw bad('the image part is not a PNG, JPEG or WebP image');
+  return { bytes: upload.image.bytes, type };
+}
+
+function parsePayload(payload: string | undefined): unknown {
+  if (payload === undefined) throw bad('multipart requests need a payload part (a JSON object)');
+  if (payload.length > MAX_PAYLOAD_CHARS) throw bad('the payload part is too long');
+  try {
+    return JSON.parse(payload);
+  } catch {
+    throw bad('the payload part must be JSON');
+  }
+}
+
+/** The spec §2 body sent upstream: the validated fields plus, for rtc-a, the avatar's LiveKit credentials. */
+function upstreamBody(fields: ProxySessionRequest, room: RoomTokens | undefined, url: string | undefined): CreateSessionRequest {
+  const { properties, rtc_b_properties, ...rest } = fields;
+  if (room && url && fields.transport_type === 'rtc-a') return { ...rest, properties: { rtc_a_url: url, rtc_a_token: room.avatarToken } };
+  if (room && url) return { ...rest, rtc_a_properties: { rtc_a_url: url, rtc_a_token: room.avatarToken } };
+  return { ...rest, ...(properties ? { properties } : {}), ...(rtc_b_properties ? { rtc_b_properties } : {}) };
+}
+
+function formData(body: CreateSessionRequest, image: { bytes: Uint8Array; type: string }): FormData {
+  const form = new FormData();
+  const ext = image.type.split('/')[1] ?? 'png';
+  form.append('image', new Blob([image.bytes as Uint8Array<ArrayBuffer>], { type: image.type }), `avatar.${ext}`);
+  form.append('payload', new Blob([JSON.stringify(body)], { type: 'application/json' }), 'payload.json');
+  return form;
+}
+
+/** Where the browser joins: never the upstream `control_url`. */
+function media(fields: ProxySessionRequest, session: Session, room: RoomTokens | undefined, url: string | undefined) {
+  const ws = session.websocket_address ? { websocket_address: session.websocket_address } : {};
+  if (room && url) return { room_url: url, token: room.viewerToken, ...ws };
+  const rtcB = fields.transport_type === 'rtc-b' ? fields.properties : fields.rtc_b_properties;
+  const room_url = session.room_url ?? rtcB?.rtc_b_url;
+  return { ...(room_url ? { room_url } : {}), ...(rtcB ? { token: rtcB.rtc_b_token } : {}), ...ws };
+}
+
+const bad = (detail: string) => new LiveAiError('invalid_request', detail, { status: 400 });

@@ -1,0 +1,160 @@
+import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
+import type * as ExpressNs from 'express';
+import type MulterNs from 'multer';
+import type * as RateLimitNs from 'express-rate-limit';
+import { MAX_UPLOAD_BYTES } from '../core/constants';
+import { LiveAiError } from '../core/errors';
+import { createProxyCore, type ProxyCall, type ProxyCore } from './core';
+import { checkDeclaredImageType } from './images';
+import { requestIdFrom } from './logging';
+import type { AvatarProxyOptions, ProxyAction } from './options';
+import { loadPeer } from './peers';
+import { logFailure, toWireError } from './wire-error';
+
+type Express = typeof ExpressNs & { default?: typeof ExpressNs };
+type Locals = { requestId: string; started: number };
+
+/**
+ * The companion proxy as an Express `Router` (architecture §4, contract). Mount it anywhere:
+ * `app.use('/api/avatar', createAvatarProxy({...}))`. Routes, relative to the mount point:
+ * `POST /rooms`, `POST /sessions` (JSON or multipart `image` ≤ 4 MB + `payload`), `GET /sessions/:id`,
+ * `POST /sessions/:id/control`, `POST /sessions/:id/leave-meeting`, `POST /sessions/:id/end`,
+ * admin-only `GET /rooms` and `GET /sessions`. Every answer is JSON (`{detail}` on errors) with `x-request-id`.
+ * Set `app.set('trust proxy', …)` behind a reverse proxy so per-IP limits see the client's address.
+ * @throws LiveAiError `invalid_request` naming a bad option; `missing_peer` when express, multer or
+ *   express-rate-limit is not installed.
+ */
+export function createAvatarProxy(options: AvatarProxyOptions<Request>): Router {
+  const core = createProxyCore(options, 'createAvatarProxy');
+  const expressMod = loadPeer<Express>('express', 'createAvatarProxy');
+  const express = expressMod.default ?? expressMod;
+  const router = express.Router();
+  const json = express.json({ limit: '2mb' });
+  const text = express.text({ type: 'text/plain', limit: '16kb' });
+  const multipart = multipartParser();
+  const { perIp, perSession } = limiters(core);
+
+  router.use(requestIds(core));
+  const route = (action: ProxyAction, ...mw: RequestHandler[]) => [...mw, run(core, action)];
+  const sessionBody: RequestHandler = (req, res, next) => (req.is('multipart/form-data') ? multipart(req, res, next) : json(req, res, next));
+  router.post('/rooms', ...route('createRoom', perIp, json));
+  router.get('/rooms', ...route('listRooms', perIp));
+  router.post('/sessions', ...route('createSession', perIp, sessionBody));
+  router.get('/sessions', ...route('listSessions', perIp));
+  router.get('/sessions/:id', ...route('getSession', perSession));
+  router.post('/sessions/:id/control', ...route('control', perSession, json));
+  router.post('/sessions/:id/leave-meeting', ...route('leaveMeeting', perSession, json));
+  router.post('/sessions/:id/end', ...route('end', perSession, json, text));
+  router.use((_req: Request, res: Response) => {
+    res.status(404).json({ detail: 'Not found' });
+  });
+  router.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(err);
+    const w = toWireError(err);
+    const requestId = (res.locals as Locals).requestId ?? requestIdFrom(undefined);
+    logFailure(core.log, err, requestId, w);
+    res.setHeader('x-request-id', requestId);
+    res.status(w.status).json({ detail: w.detail });
+  });
+  return router;
+}
+
+function run(core: ProxyCore<Request>, action: ProxyAction): RequestHandler {
+  return async (req, res) => {
+    const files = req.files as Record<string, Express.Multer.File[]> | undefined;
+    const call: ProxyCall<Request> = {
+      action,
+      req,
+      requestId: (res.locals as Locals).requestId,
+      sessionId: typeof req.params.id === 'string' ? req.params.id : undefined,
+      authorization: req.get('authorization'),
+      body: req.body,
+      query: req.query as Record<string, unknown>,
+      multipart: req.is('multipart/form-data') ? multipartParts(req, files) : undefined,
+    };
+    const reply = await core.handle(call);
+    res.status(reply.status).json(reply.body);
+  };
+}
+
+/** Sets `x-request-id` on every response and logs one line per request (no bodies, no headers). */
+function requestIds(core: ProxyCore<Request>): RequestHandler {
+  return (req, res, next) => {
+    const locals = res.locals as Locals;
+    locals.requestId = requestIdFrom(req.get('x-request-id'));
+    locals.started = performance.now();
+    res.setHeader('x-request-id', locals.requestId);
+    res.setHeader('cache-control', 'no-store');
+    res.on('finish', () => {
+      const ms = Math.round((performance.now() - locals.started) * 10) / 10;
+      core.log.info({ reqId: locals.requestId, method: req.method, path: req.baseUrl + req.path, status: res.statusCode, ms }, 'avatar proxy request');
+    });
+    next();
+  };
+}
+
+function multipartParser(): RequestHandler {
+  const multerMod = loadPeer<typeof MulterNs & { default?: typeof MulterNs }>('multer', 'createAvatarProxy');
+  const multer = multerMod.default ?? multerMod;
+  const upload = multer({
+    storage: multer.memoryStorage(),
+    limits: { fileSize: MAX_UPLOAD_BYTES, files: 2, fields: 4, parts: 6, fieldSize: 64 * 1024, headerPairs: 50 },
+    fileFilter(_req, file, cb) {
+      if (file.fieldname !== 'image') return cb(null, true);
+      try {
+        checkDeclaredImageType(file.mimetype);
+        cb(null, true);
+      } catch (e) {
+        cb(e as Error);
+      }
+    },
+  }).fields([
+    { name: 'image', maxCount: 1 },
+    { name: 'payload', maxCount: 1 },
+  ]);
+  return (req, res, next) =>
+    upload(req, res, (err?: unknown) => {
+      if (!err) return next();
+      const known = err instanceof LiveAiError || (err as { name?: string }).name === 'MulterError';
+      next(known ? err : new LiveAiError('invalid_request', 'Malformed multipart body', { status: 400 }));
+    });
+}
+
+function multipartParts(req: Request, files: Record<string, Express.Multer.File[]> | undefined) {
+  const image = files?.image?.[0];
+  const payloadFile = files?.payload?.[0];
+  const field = (req.body as Record<string, unknown> | undefined)?.payload;
+  const payload = typeof field === 'string' ? field : payloadFile ? payloadFile.buffer.toString('utf8') : undefined;
+  return { image: image ? { bytes: new Uint8Array(image.buffer), mimetype: image.mimetype, filename: image.originalname } : undefined, payload };
+}
+
+function limiters(core: ProxyCore<Request>): { perIp: RequestHandler; perSession: RequestHandler } {
+  const limits = core.options.limits;
+  const pass: RequestHandler = (_req, _res, next) => next();
+  if (limits === false) return { perIp: pass, perSession: pass };
+  const mod = loadPeer<typeof RateLimitNs & { default?: typeof RateLimitNs.rateLimit }>('express-rate-limit', 'createAvatarProxy');
+  const rateLimit = mod.rateLimit ?? mod.default;
+  // A store the user gives is meant to be shared (by both limits, or by several proxy instances).
+  const shared = limits.store !== undefined;
+  const storeFor = (kind: 'ip' | 'session') =>
+    limits.store === undefined ? undefined : typeof limits.store === 'function' ? limits.store(kind) : limits.store;
+  const common = (kind: 'ip' | 'session', limit: number) => {
+    const store = storeFor(kind);
+    return {
+    windowMs: limits.windowMs,
+    limit,
+    standardHeaders: 'draft-7' as const,
+    legacyHeaders: false,
+    ...(store ? { store } : {}),
+    validate: { unsharedStore: !shared, xForwardedForHeader: false },
+    handler: (_req: Request, res: Response) => {
+      const retry = res.getHeader('retry-after');
+      res.status(429).json({ detail: `Too many requests; try again${retry ? ` in ${retry} s` : ' later'}` });
+    },
+  };
+  };
+  return {
+    perIp: rateLimit(common('ip', limits.perIp)),
+    perSession: rateLimit({ ...common('session', limits.perSession), keyGenerator: (req: Request) => `session:${String(req.params.id)}` }),
+  };
+}

@@ -1,0 +1,194 @@
+import { MAX_UPLOAD_BYTES } from '../core/constants';
+import { LiveAiError } from '../core/errors';
+import { createProxyCore, type ProxyCall } from './core';
+import { WindowStore, createLimiter } from './fetch-limiter';
+import { checkDeclaredImageType } from './images';
+import { requestIdFrom } from './logging';
+import type { AvatarProxyOptions, ProxyAction } from './options';
+import { logFailure, toWireError } from './wire-error';
+
+/** Options of {@link createAvatarHandler}: the proxy options plus where it is mounted and how to find the client IP. */
+export interface AvatarHandlerOptions extends AvatarProxyOptions<Request> {
+  /** Path prefix the handler serves, e.g. `/api/avatar` for `app/api/avatar/[...path]/route.ts` (default none). */
+  basePath?: string;
+  /**
+   * Client address for the per-IP limit. Default: the last `X-Forwarded-For` entry (the one your platform's
+   * proxy added), else `X-Real-IP`, else one shared bucket. Override it when your platform differs.
+   */
+  clientIp?: (request: Request) => string | undefined;
+}
+
+const JSON_LIMIT_BYTES = 2 * 1024 * 1024;
+const TEXT_LIMIT_BYTES = 16 * 1024;
+/** Multipart overhead allowed on top of the 4 MB image: part headers and the payload part, in bytes. */
+const MULTIPART_SLACK_BYTES = 128 * 1024;
+
+/**
+ * The same proxy as `createAvatarProxy`, as a Fetch API handler `(Request) => Promise<Response>` for
+ * frameworks without Express (Next.js route handlers, Hono, Bun, Deno, workers with Node APIs).
+ * Same routes, validation, client tokens, limits, errors and `x-request-id` (architecture §4).
+ * @throws LiveAiError `invalid_request` naming a bad option (at creation).
+ */
+export function createAvatarHandler(options: AvatarHandlerOptions): (request: Request) => Promise<Response> {
+  const { basePath = '', clientIp = defaultClientIp, ...proxyOptions } = options;
+  const core = createProxyCore(proxyOptions, 'createAvatarHandler');
+  const prefix = `/${basePath.replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, '');
+  const limits = core.options.limits;
+  const storeFor = (kind: 'ip' | 'session') =>
+    limits === false ? undefined : typeof limits.store === 'function' ? limits.store(kind) : (limits.store ?? new WindowStore());
+  const ipStore = storeFor('ip');
+  const sessionStore = limits !== false && limits.store !== undefined && typeof limits.store !== 'function' ? ipStore : storeFor('session');
+  const ipLimit = limits && ipStore ? createLimiter(ipStore, limits.windowMs, limits.perIp) : undefined;
+  const sessionLimit = limits && sessionStore ? createLimiter(sessionStore, limits.windowMs, limits.perSession) : undefined;
+
+  return async (request) => {
+    const requestId = requestIdFrom(request.headers.get('x-request-id'));
+    const started = performance.now();
+    const url = new URL(request.url);
+    let status = 500;
+    try {
+      const path = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : undefined;
+      const match = path === undefined ? undefined : matchRoute(request.method, path);
+      if (!match) throw new LiveAiError('not_found', 'Not found', { status: 404 });
+      const limiter = match.sessionId === undefined ? ipLimit : sessionLimit;
+      const key = match.sessionId === undefined ? `ip:${clientIp(request) ?? 'unknown'}` : `session:${match.sessionId}`;
+      const wait = limiter ? await limiter.hit(key) : 0;
+      if (wait > 0) {
+        status = 429;
+        return reply(429, { detail: `Too many requests; try again in ${wait} s` }, requestId, { 'retry-after': String(wait) });
+      }
+      const call: ProxyCall<Request> = {
+        ...match,
+        req: request,
+        requestId,
+        authorization: request.headers.get('authorization'),
+        query: Object.fromEntries(url.searchParams),
+        ...(await readBody(request, match.action)),
+      };
+      const result = await core.handle(call);
+      status = result.status;
+      return reply(result.status, result.body, requestId);
+    } catch (err) {
+      const w = toWireError(err);
+      status = w.status;
+      logFailure(core.log, err, requestId, w);
+      return reply(w.status, { detail: w.detail }, requestId);
+    } finally {
+      const ms = Math.round((performance.now() - started) * 10) / 10;
+      core.log.info({ reqId: requestId, method: request.method, path: url.pathname, status, ms }, 'avatar proxy request');
+    }
+  };
+}
+
+/** Route table of architecture §4, on a path relative to the mount point. */
+export function matchRoute(method: string, path: string): { action: ProxyAction; sessionId?: string } | undefined {
+  const parts = path.split('/').slice(1);
+  if (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
+  const [a, rawId, c, ...rest] = parts;
+  if (rest.length > 0 || a !== 'sessions' && a !== 'rooms') return undefined;
+  if (rawId === undefined) {
+    if (method === 'POST') return { action: a === 'rooms' ? 'createRoom' : 'createSession' };
+    if (method === 'GET') return { action: a === 'rooms' ? 'listRooms' : 'listSessions' };
+    return undefined;
+  }
+  if (a !== 'sessions' || rawId === '') return undefined;
+  let sessionId: string;
+  try {
+    sessionId = decodeURIComponent(rawId);
+  } catch {
+    throw new LiveAiError('invalid_request', 'Malformed URL', { status: 400 });
+  }
+  if (c === undefined) return method === 'GET' ? { action: 'getSession', sessionId } : undefined;
+  const action = c === 'control' ? 'control' : c === 'leave-meeting' ? 'leaveMeeting' : c === 'end' ? 'end' : undefined;
+  return method === 'POST' && action ? { action, sessionId } : undefined;
+}
+
+async function readBody(request: Request, action: ProxyAction): Promise<Pick<ProxyCall<Request>, 'body' | 'multipart'>> {
+  if (request.method !== 'POST' || !request.body) return {};
+  const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type === 'multipart/form-data' && action === 'createSession') {
+    const bytes = await readLimited(request, MAX_UPLOAD_BYTES + MULTIPART_SLACK_BYTES, 'The image is larger than 4 MB (4194304 bytes)');
+    return { multipart: await parseMultipart(bytes, request.headers.get('content-type')!) };
+  }
+  if (type === 'application/json' || type.endsWith('+json')) {
+    const text = decode(await readLimited(request, JSON_LIMIT_BYTES, 'The body is too large'));
+    if (text.trim() === '') return {};
+    try {
+      return { body: JSON.parse(text) };
+    } catch {
+      throw new LiveAiError('invalid_request', 'The body is not valid JSON', { status: 400 });
+    }
+  }
+  if (type === 'text/plain' && action === 'end') return { body: decode(await readLimited(request, TEXT_LIMIT_BYTES, 'The body is too large')) };
+  return {};
+}
+
+async function parseMultipart(bytes: Uint8Array, contentType: string) {
+  let form: FormData;
+  try {
+    form = await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { 'content-type': contentType } }).formData();
+  } catch {
+    throw new LiveAiError('invalid_request', 'Malformed multipart body', { status: 400 });
+  }
+  for (const name of form.keys()) {
+    if (name !== 'image' && name !== 'payload') throw new LiveAiError('invalid_request', 'Unexpected multipart part: send only "image" and "payload"', { status: 400 });
+  }
+  const image = form.get('image');
+  const payload = form.get('payload');
+  if (image !== null && typeof image === 'string') throw new LiveAiError('invalid_request', 'The image part must be a file', { status: 400 });
+  if (image) {
+    checkDeclaredImageType(image.type);
+    if (image.size > MAX_UPLOAD_BYTES) throw new LiveAiError('payload_too_large', 'The image is larger than 4 MB (4194304 bytes)', { status: 413 });
+  }
+  return {
+    image: image ? { bytes: new Uint8Array(await image.arrayBuffer()), mimetype: image.type, filename: image.name } : undefined,
+    payload: payload === null ? undefined : typeof payload === 'string' ? payload : await payload.text(),
+  };
+}
+
+/** Reads the body, refusing (413) as soon as it passes `limit` bytes, so a huge upload is never buffered. */
+async function readLimited(request: Request, limit: number, tooLarge: string): Promise<Uint8Array> {
+  const declared = Number(request.headers.get('content-length'));
+  const fail = () => new LiveAiError('payload_too_large', tooLarge, { status: 413 });
+  if (Number.isFinite(declared) && declared > limit) throw fail();
+  const reader = request.body!.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    let step: ReadableStreamReadResult<Uint8Array>;
+    try {
+      step = await reader.read();
+    } catch {
+      throw new LiveAiError('invalid_request', 'The request body could not be read', { status: 400 });
+    }
+    if (step.done) break;
+    size += step.value.length;
+    if (size > limit) {
+      void reader.cancel().catch(() => {});
+      throw fail();
+    }
+    chunks.push(step.value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+function defaultClientIp(request: Request): string | undefined {
+  const xff = request.headers.get('x-forwarded-for');
+  const last = xff?.split(',').map((s) => s.trim()).filter(Boolean).pop();
+  return last ?? request.headers.get('x-real-ip') ?? undefined;
+}
+
+function reply(status: number, body: unknown, requestId: string, extra: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-request-id': requestId, ...extra },
+  });
+}

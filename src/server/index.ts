@@ -1,0 +1,10 @@
+/**
+ * liveai-kit/server: the companion proxy (architecture §4). Node only. It keeps the API key and the LiveKit
+ * secret on your server, gives each browser a client token bound to its session, validates every body with
+ * the core schemas before the service is called, and answers only JSON (`{detail}` on errors).
+ */
+export { createAvatarProxy } from './express';
+export { createAvatarHandler, type AvatarHandlerOptions } from './fetch';
+export type { AvatarProxyOptions, ProxyAction, RateLimitOptions } from './options';
+export { REDACT_PATHS } from './logging';
+export { AVATAR_TOKEN_TTL_S, VIEWER_TOKEN_TTL_S } from './livekit';

@@ -1,0 +1,54 @@
+import { LiveAiError } from '../core/errors';
+
+/** LiveKit credentials of the proxy (options.livekit). `apiSecret` never leaves this process. */
+export interface LivekitConfig {
+  url: string;
+  apiKey: string;
+  apiSecret: string;
+}
+
+/** Tokens for one `rtc-a` room: the avatar's goes to the service, the viewer's to the browser. */
+export interface RoomTokens {
+  /** `liveai-<uuid>`. */
+  roomName: string;
+  /** For the avatar (identity `liveai-avatar-…`): join, publish, subscribe, data. */
+  avatarToken: string;
+  /** For the browser (identity `viewer-…`): join, subscribe, publish the microphone only, data (chat). */
+  viewerToken: string;
+}
+
+/** Avatar token lifetime, s: the longest cold start (150 s, spec §3) plus a wide margin. */
+export const AVATAR_TOKEN_TTL_S = 600;
+/** Viewer token lifetime, s: only needed to join (LiveKit refreshes it while connected). */
+export const VIEWER_TOKEN_TTL_S = 600;
+
+/**
+ * Mints the two LiveKit access tokens of a fresh room with `livekit-server-sdk` (architecture §3 flow 2).
+ * @throws LiveAiError `missing_peer` when livekit-server-sdk is not installed.
+ */
+export async function mintRoomTokens(lk: LivekitConfig): Promise<RoomTokens> {
+  let sdk: typeof import('livekit-server-sdk');
+  try {
+    sdk = await import('livekit-server-sdk');
+  } catch (cause) {
+    throw new LiveAiError('missing_peer', 'rtc-a sessions need livekit-server-sdk: npm install livekit-server-sdk', { cause });
+  }
+  const { AccessToken, TrackSource } = sdk;
+  const id = crypto.randomUUID();
+  const roomName = `liveai-${id}`;
+  const avatar = new AccessToken(lk.apiKey, lk.apiSecret, { identity: `liveai-avatar-${id.slice(0, 8)}`, ttl: AVATAR_TOKEN_TTL_S });
+  avatar.addGrant({ roomJoin: true, room: roomName, canPublish: true, canSubscribe: true, canPublishData: true });
+  const viewer = new AccessToken(lk.apiKey, lk.apiSecret, {
+    identity: `viewer-${crypto.randomUUID().slice(0, 8)}`,
+    ttl: VIEWER_TOKEN_TTL_S,
+  });
+  viewer.addGrant({
+    roomJoin: true,
+    room: roomName,
+    canSubscribe: true,
+    canPublish: true,
+    canPublishSources: [TrackSource.MICROPHONE],
+    canPublishData: true,
+  });
+  return { roomName, avatarToken: await avatar.toJwt(), viewerToken: await viewer.toJwt() };
+}

@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import type { Logger } from 'pino';
+import type { Store } from 'express-rate-limit';
+import { LiveAiError, formatZodError } from '../core/errors';
+
+/** What a request asks the proxy to do; passed to `authorize(req, action)`. */
+export type ProxyAction =
+  | 'createRoom'
+  | 'createSession'
+  | 'getSession'
+  | 'control'
+  | 'leaveMeeting'
+  | 'end'
+  | 'listRooms'
+  | 'listSessions';
+
+type MaybePromise<T> = T | Promise<T>;
+
+/** Rate limits (express-rate-limit). `false` turns them off (e.g. when a gateway in front limits already). */
+export interface RateLimitOptions {
+  /** Length of one counting window, in ms (default 60000). */
+  windowMs?: number;
+  /** Requests per client IP per window on the create and admin routes (default 20). */
+  perIp?: number;
+  /** Requests per session id per window on the session routes (default 120). */
+  perSession?: number;
+  /**
+   * Counter store shared by several proxy instances (e.g. a Redis store for express-rate-limit).
+   * One instance serves both limits (their keys differ); a factory gets one store per limit.
+   * Default: an in-memory store per proxy.
+   */
+  store?: Store | ((kind: 'ip' | 'session') => Store);
+}
+
+/**
+ * Options of `createAvatarProxy` / `createAvatarHandler` (architecture §4). `Req` is the framework's request
+ * (Express `Request`, or the Fetch API `Request`), handed to your `authorize`, `admin` and `agents` callbacks.
+ */
+export interface AvatarProxyOptions<Req> {
+  /** The avatar service: base URL (spec §1), API key (spec §5, never leaves the server), time limit per call in ms (default 15000). */
+  upstream: { baseUrl: string; apiKey: string; timeoutMs?: number; retries?: number; fetch?: typeof fetch };
+  /** Key that signs client tokens (HS256): at least 32 bytes. Keep it secret; share it between instances. */
+  sessionSecret: string | Uint8Array;
+  /**
+   * Which avatars may be started. An array: only these `agent_id`s (custom images refused).
+   * A function: called with the `agent_id` (or `undefined` for a custom image) — return true to allow.
+   * Default: any agent or image.
+   */
+  agents?: readonly string[] | ((agentId: string | undefined, req: Req) => MaybePromise<boolean>);
+  /** Your app's authorization for each action (e.g. check a login cookie). false → 403. Default: allow. */
+  authorize?: (req: Req, action: ProxyAction) => MaybePromise<boolean>;
+  /** Who may list rooms and sessions (`GET /rooms`, `GET /sessions`). Default: nobody. */
+  admin?: (req: Req) => MaybePromise<boolean>;
+  /** LiveKit server for `rtc-a` / `websocket-rtc-a` sessions: ws(s) URL, API key and secret (the secret stays here). */
+  livekit?: { url: string; apiKey: string; apiSecret: string };
+  /** Rate limits; see {@link RateLimitOptions}. */
+  rateLimit?: RateLimitOptions | false;
+  /** pino logger (default: silent). The proxy logs through a child with secrets redacted. */
+  logger?: Logger;
+  /** Lifetime of a client token, in seconds (default 7200; 60 s to 7 days). */
+  tokenTtlSeconds?: number;
+}
+
+const fn = <T>(name: string) => z.custom<T>((v) => typeof v === 'function', { message: `${name} must be a function` });
+const byteLength = (s: string | Uint8Array) => (typeof s === 'string' ? new TextEncoder().encode(s).length : s.length);
+const isStore = (v: unknown) => typeof v === 'function' || (typeof v === 'object' && v !== null && 'increment' in v);
+
+const OptionsSchema = z.object({
+  upstream: z.object(
+    {
+      baseUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+      apiKey: z.string({ error: 'must be a string' }).min(1, 'must not be empty'),
+      timeoutMs: z.number().int().min(1).max(600_000).optional(),
+      retries: z.number().int().min(0).max(5).optional(),
+      fetch: fn<typeof fetch>('upstream.fetch').optional(),
+    },
+    { error: 'upstream {baseUrl, apiKey} is required' },
+  ),
+  sessionSecret: z
+    .union([z.string(), z.instanceof(Uint8Array)], { error: 'must be a string or a Uint8Array' })
+    .refine((s) => byteLength(s) >= 32, 'must be at least 32 bytes (e.g. 32 random bytes as hex)'),
+  agents: z.union([z.array(z.string().min(1)).readonly(), fn('agents')]).optional(),
+  authorize: fn('authorize').optional(),
+  admin: fn('admin').optional(),
+  livekit: z
+    .object({
+      url: z.url({ protocol: /^wss?$/, error: 'must be a ws:// or wss:// URL' }),
+      apiKey: z.string().min(1, 'must not be empty'),
+      apiSecret: z.string().min(1, 'must not be empty'),
+    })
+    .optional(),
+  rateLimit: z
+    .union([
+      z.literal(false),
+      z.object({
+        windowMs: z.number().int().min(1).optional(),
+        perIp: z.number().int().min(1).optional(),
+        perSession: z.number().int().min(1).optional(),
+        store: z.custom<RateLimitOptions['store']>(isStore, { message: 'must be an express-rate-limit Store or a factory' }).optional(),
+      }),
+    ])
+    .optional(),
+  logger: z.custom<Logger>((v) => typeof v === 'object' && v !== null && typeof (v as Logger).child === 'function', {
+    message: 'must be a pino logger',
+  }).optional(),
+  tokenTtlSeconds: z.number().int().min(60).max(7 * 24 * 3600).optional(),
+});
+
+/** Options after validation, with defaults filled in. */
+export interface ResolvedOptions<Req> extends AvatarProxyOptions<Req> {
+  secretKey: Uint8Array;
+  tokenTtlSeconds: number;
+  limits: { windowMs: number; perIp: number; perSession: number; store: RateLimitOptions['store'] } | false;
+}
+
+/**
+ * Validates the options once, at creation.
+ * @throws LiveAiError `invalid_request` naming the option, e.g. `sessionSecret: must be at least 32 bytes`.
+ *   Values (secrets) are never echoed in the message.
+ */
+export function resolveOptions<Req>(raw: AvatarProxyOptions<Req>, factory: string): ResolvedOptions<Req> {
+  const r = OptionsSchema.safeParse(raw);
+  if (!r.success) throw new LiveAiError('invalid_request', `${factory}: invalid options: ${formatZodError(r.error)}`);
+  const o = raw;
+  const rl = o.rateLimit;
+  return {
+    ...o,
+    secretKey: typeof o.sessionSecret === 'string' ? new TextEncoder().encode(o.sessionSecret) : o.sessionSecret,
+    tokenTtlSeconds: o.tokenTtlSeconds ?? 7200,
+    limits:
+      rl === false
+        ? false
+        : { windowMs: rl?.windowMs ?? 60_000, perIp: rl?.perIp ?? 20, perSession: rl?.perSession ?? 120, store: rl?.store },
+  };
+}
