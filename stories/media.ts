@@ -1,0 +1,42 @@
+import { AVATAR_IMAGE } from './fixtures';
+
+/**
+ * Real MediaStreamTracks for stories, made in the browser without a camera or network:
+ * a 368×560 canvas drawing the avatar image with a moving mouth (video) and a silent WebAudio
+ * tone (audio). Returns nulls where the browser lacks the APIs.
+ */
+export async function fakeAvatarTracks(image = AVATAR_IMAGE): Promise<{ video: MediaStreamTrack | null; audio: MediaStreamTrack | null }> {
+  if (typeof document === 'undefined' || !('captureStream' in HTMLCanvasElement.prototype)) return { video: null, audio: null };
+  const img = new Image();
+  img.src = image;
+  await img.decode().catch(() => undefined);
+  const canvas = Object.assign(document.createElement('canvas'), { width: 368, height: 560 });
+  const ctx = canvas.getContext('2d')!;
+  const draw = (t: number) => {
+    ctx.drawImage(img, 0, 0, 368, 560);
+    ctx.fillStyle = '#7a2e22';
+    ctx.beginPath();
+    ctx.ellipse(184, 310, 20, 4 + 6 * Math.abs(Math.sin(t / 160)), 0, 0, Math.PI * 2);
+    ctx.fill();
+  };
+  draw(0);
+  const video = canvas.captureStream(25).getVideoTracks()[0] ?? null;
+  const tick = (t: number) => {
+    if (video?.readyState === 'ended') return;
+    draw(t);
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+  let audio: MediaStreamTrack | null = null;
+  if (typeof AudioContext !== 'undefined') {
+    const ac = new AudioContext();
+    const gain = ac.createGain();
+    gain.gain.value = 0;
+    const dest = ac.createMediaStreamDestination();
+    const osc = ac.createOscillator();
+    osc.connect(gain).connect(dest);
+    osc.start();
+    audio = dest.stream.getAudioTracks()[0] ?? null;
+  }
+  return { video, audio };
+}

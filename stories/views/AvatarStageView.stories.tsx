@@ -1,0 +1,129 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, fn, waitFor } from 'storybook/test';
+import { AvatarStageView, TranscriptPanelView } from '../../src/components';
+import { AVATAR_IMAGE, TRANSCRIPT } from '../fixtures';
+import { fakeAvatarTracks } from '../media';
+
+const PHASES = ['idle', 'creating', 'queued', 'connecting', 'active', 'ending', 'ended', 'error'] as const;
+const END_REASONS = ['user', 'unload', 'unmount', 'idle_timeout', 'completed', 'timed_out', 'failed', 'remote'] as const;
+
+const meta = {
+  title: 'Views/AvatarStageView',
+  component: AvatarStageView,
+  decorators: [(Story) => <div className="sb-stage"><Story /></div>],
+  args: {
+    phase: 'idle',
+    imageUrl: AVATAR_IMAGE,
+    audioBlocked: false,
+    speakerMuted: false,
+    volume: 1,
+    label: 'Avatar',
+    onStart: fn(),
+    onRetry: fn(),
+    onRestart: fn(),
+    onUnblockAudio: fn(),
+    onAudioBlocked: fn(),
+  },
+  argTypes: {
+    phase: { control: 'select', options: PHASES },
+    imageUrl: { control: 'text' },
+    audioBlocked: { control: 'boolean' },
+    speakerMuted: { control: 'boolean' },
+    volume: { control: { type: 'range', min: 0, max: 1, step: 0.05 } },
+    queue: { control: 'object' },
+    error: { control: 'object' },
+    cost: { control: 'number' },
+    endReason: { control: 'select', options: END_REASONS },
+    label: { control: 'text' },
+    className: { control: 'text' },
+    videoTrack: { control: false },
+    audioTrack: { control: false },
+    children: { control: false },
+  },
+} satisfies Meta<typeof AvatarStageView>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const Idle: Story = {
+  play: async ({ canvas, args, userEvent }) => {
+    await userEvent.click(canvas.getByRole('button', { name: 'Start call' }));
+    await expect(args.onStart).toHaveBeenCalledOnce();
+  },
+};
+
+export const Creating: Story = {
+  args: { phase: 'creating', queue: { elapsedMs: 800, estimateMs: 10_000, progress: 0.08, slow: false } },
+  play: async ({ canvas }) => expect(canvas.getByText('Calling…')).toBeVisible(),
+};
+
+export const Queued: Story = {
+  args: { phase: 'queued', queue: { elapsedMs: 6000, estimateMs: 15_000, progress: 0.4, slow: false } },
+  play: async ({ canvas }) => expect(canvas.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '40'),
+};
+
+export const QueuedColdStart: Story = {
+  args: { phase: 'queued', queue: { elapsedMs: 48_000, estimateMs: 150_000, progress: 0.32, slow: true } },
+  play: async ({ canvas }) => expect(canvas.getByRole('status')).toHaveTextContent('More traffic than usual…'),
+};
+
+export const Connecting: Story = {
+  args: { phase: 'connecting', queue: { elapsedMs: 9000, estimateMs: 10_000, progress: 0.9, slow: false } },
+  play: async ({ canvas }) => expect(canvas.getByText('Connecting…')).toBeVisible(),
+};
+
+export const Active: Story = {
+  args: { phase: 'active' },
+  loaders: [async () => fakeAvatarTracks()],
+  render: (args, { loaded }) => <AvatarStageView {...args} videoTrack={loaded.video} audioTrack={loaded.audio} />,
+  play: async ({ canvasElement }) => {
+    const video = canvasElement.querySelector('video')!;
+    await waitFor(() => expect(video.readyState).toBeGreaterThanOrEqual(2), { timeout: 5000 });
+    await expect(canvasElement.querySelector('[data-has-video]')).not.toBeNull();
+  },
+};
+
+export const ActiveWithCaptions: Story = {
+  args: { phase: 'active', children: <TranscriptPanelView lines={TRANSCRIPT} mode="caption" /> },
+  play: async ({ canvas }) => expect(canvas.getByText(/Anything else I can help with/)).toBeVisible(),
+};
+
+export const AudioBlocked: Story = {
+  args: { phase: 'active', audioBlocked: true },
+  play: async ({ canvas, args, userEvent }) => {
+    await userEvent.click(canvas.getByRole('button', { name: 'Tap to unmute' }));
+    await expect(args.onUnblockAudio).toHaveBeenCalledOnce();
+  },
+};
+
+export const Ending: Story = {
+  args: { phase: 'ending' },
+  play: async ({ canvas }) => expect(canvas.getByRole('status')).toHaveTextContent('Ending the call…'),
+};
+
+export const Ended: Story = {
+  args: { phase: 'ended', cost: 1.25, endReason: 'user' },
+  play: async ({ canvas, args, userEvent }) => {
+    await expect(canvas.getByRole('status')).toHaveTextContent('This call used 1.25 credits.');
+    await userEvent.click(canvas.getByRole('button', { name: 'Start again' }));
+    await expect(args.onRestart).toHaveBeenCalledOnce();
+  },
+};
+
+export const EndedByIdleTimeout: Story = {
+  args: { phase: 'ended', cost: null, endReason: 'idle_timeout' },
+  play: async ({ canvas }) => expect(canvas.getByRole('status')).toHaveTextContent('period of inactivity'),
+};
+
+export const ErrorOutOfCredits: Story = {
+  args: { phase: 'error', error: { code: 'insufficient_funds', detail: 'Agent owner has insufficient funds' } },
+  play: async ({ canvas, args, userEvent }) => {
+    await expect(canvas.getByRole('alert')).toHaveTextContent('Out of credits');
+    await userEvent.click(canvas.getByRole('button', { name: 'Try again' }));
+    await expect(args.onRetry).toHaveBeenCalledOnce();
+  },
+};
+
+export const ErrorBusy: Story = {
+  args: { phase: 'error', error: { code: 'rate_limited', detail: 'Too many requests: concurrency limit reached' } },
+  play: async ({ canvas }) => expect(canvas.getByRole('alert')).toHaveTextContent('The avatar is busy right now'),
+};

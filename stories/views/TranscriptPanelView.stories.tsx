@@ -1,0 +1,59 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, waitFor } from 'storybook/test';
+import { AvatarStageView, TranscriptPanelView } from '../../src/components';
+import { AVATAR_IMAGE, LONG_TRANSCRIPT, TRANSCRIPT } from '../fixtures';
+
+const meta = {
+  title: 'Views/TranscriptPanelView',
+  component: TranscriptPanelView,
+  decorators: [(Story) => <div className="sb-narrow"><Story /></div>],
+  args: { lines: TRANSCRIPT, mode: 'conversation', userLabel: 'You', agentLabel: 'Ada', label: 'Transcript' },
+  argTypes: {
+    lines: { control: 'object' },
+    mode: { control: 'inline-radio', options: ['conversation', 'caption'] },
+    userLabel: { control: 'text' },
+    agentLabel: { control: 'text' },
+    emptyText: { control: 'text' },
+    label: { control: 'text' },
+    className: { control: 'text' },
+  },
+} satisfies Meta<typeof TranscriptPanelView>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const Conversation: Story = {
+  play: async ({ canvas }) => {
+    await expect(canvas.getByRole('log', { name: 'Transcript' })).toHaveAttribute('aria-live', 'polite');
+    await expect(canvas.getAllByRole('listitem')).toHaveLength(TRANSCRIPT.length);
+  },
+};
+
+export const Empty: Story = {
+  args: { lines: [] },
+  play: async ({ canvas }) => expect(canvas.getByText('The conversation will appear here.')).toBeVisible(),
+};
+
+export const LongFollowsLatest: Story = {
+  args: { lines: LONG_TRANSCRIPT },
+  play: async ({ canvas }) => {
+    const log = canvas.getByRole('log');
+    await waitFor(() => expect(log.scrollTop + log.clientHeight).toBeGreaterThanOrEqual(log.scrollHeight - 2));
+  },
+};
+
+export const Caption: Story = {
+  args: { mode: 'caption' },
+  play: async ({ canvas }) => expect(canvas.getByText(/Anything else I can help with/)).toBeVisible(),
+};
+
+export const CaptionOverStage: Story = {
+  args: { mode: 'caption' },
+  render: (args) => (
+    <div className="sb-stage">
+      <AvatarStageView phase="active" imageUrl={AVATAR_IMAGE}>
+        <TranscriptPanelView {...args} />
+      </AvatarStageView>
+    </div>
+  ),
+  play: async ({ canvas }) => expect(canvas.getByText(/Anything else I can help with/)).toBeVisible(),
+};
