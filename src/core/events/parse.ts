@@ -15,8 +15,9 @@ let decoder: TextDecoder | undefined;
 export function parseAvatarEventMessage(data: unknown): ParsedMessage {
   let value: unknown = data;
   try {
-    if (data instanceof ArrayBuffer) value = new Uint8Array(data);
-    if (value instanceof Uint8Array) value = (decoder ??= new TextDecoder()).decode(value);
+    // Realm-independent checks: payloads may come from another frame or test realm.
+    if (Object.prototype.toString.call(data) === '[object ArrayBuffer]') value = new Uint8Array(data as ArrayBuffer);
+    if (ArrayBuffer.isView(value)) value = (decoder ??= new TextDecoder()).decode(value as Uint8Array);
     if (typeof value === 'string') value = JSON.parse(value);
   } catch {
     return { ok: false, error: new LiveAiError('invalid_event', 'transport message is not valid UTF-8 JSON') };

@@ -76,7 +76,7 @@ export function reduceEvent(
     }
     default: {
       const image = imageStateFor(state.image, event);
-      if (image) patch.image = image;
+      if (image && (image.status !== state.image.status || image.error !== state.image.error)) patch.image = image;
     }
   }
   return patch;

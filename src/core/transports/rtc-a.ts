@@ -7,8 +7,8 @@ import type { ConnectOptions, Transport, TransportEventMap } from './types';
 
 /** The part of a livekit-client `Room` the adapter uses (so tests can inject a fake). */
 export interface RoomLike {
-  on(event: string, listener: (...args: never[]) => void): unknown;
-  off(event: string, listener: (...args: never[]) => void): unknown;
+  on(event: string, listener: (...args: unknown[]) => void): unknown;
+  off(event: string, listener: (...args: unknown[]) => void): unknown;
   connect(url: string, token: string): Promise<void>;
   disconnect(): Promise<void>;
   switchActiveDevice(kind: MediaDeviceKind, deviceId: string): Promise<boolean>;
@@ -48,7 +48,7 @@ export function createRtcATransport(deps: { createRoom?: () => RoomLike } = {}):
   let leaving = false;
   let connected = false;
   const offs: (() => void)[] = [];
-  const listen = (r: RoomLike, event: string, fn: (...args: never[]) => void) => {
+  const listen = (r: RoomLike, event: string, fn: (...args: unknown[]) => void) => {
     r.on(event, fn);
     offs.push(() => r.off(event, fn));
   };

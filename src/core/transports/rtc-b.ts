@@ -14,8 +14,8 @@ interface DailyTrackEvent {
 
 /** The part of a daily-js call object the adapter uses (so tests can inject a fake EventEmitter). */
 export interface DailyCallLike {
-  on(event: string, handler: (event: never) => void): unknown;
-  off(event: string, handler: (event: never) => void): unknown;
+  on(event: string, handler: (event: unknown) => void): unknown;
+  off(event: string, handler: (event: unknown) => void): unknown;
   join(properties: { url: string; token?: string; startVideoOff?: boolean; startAudioOff?: boolean }): Promise<unknown>;
   leave(): Promise<void>;
   destroy(): Promise<void>;
@@ -42,8 +42,8 @@ export function createRtcBTransport(deps: { createCallObject?: () => DailyCallLi
   let gone = false;
   const offs: (() => void)[] = [];
   const listen = <E>(c: DailyCallLike, event: string, fn: (e: E) => void) => {
-    c.on(event, fn as (e: never) => void);
-    offs.push(() => c.off(event, fn as (e: never) => void));
+    c.on(event, fn as (e: unknown) => void);
+    offs.push(() => c.off(event, fn as (e: unknown) => void));
   };
   const lost = (reason: string, detail: string) => {
     if (gone) return;

@@ -3,11 +3,11 @@ import { FakeTransport, createFakeProxy, fakeTransportLoader, type FakeProxy } f
 
 /** Polls `check` until it returns truthy or the deadline passes (no sleeps as synchronisation). */
 export async function until<T>(check: () => T, what = 'condition', timeoutMs = 3000): Promise<NonNullable<T>> {
-  const end = Date.now() + timeoutMs;
+  const end = performance.now() + timeoutMs;
   for (;;) {
     const v = check();
     if (v) return v as NonNullable<T>;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 2));
   }
 }
@@ -44,3 +44,9 @@ export function harness(opts: Partial<AvatarSessionOptions> & { fake?: FakeTrans
   session.onError((e) => errors.push({ code: e.code, detail: e.detail }));
   return { session, proxy, transport, loader, phases, errors };
 }
+
+/** Attaches a handler at once (no unhandled rejection) and resolves with the error, or 'ok'. */
+export const settle = (p: Promise<unknown>): Promise<unknown> => p.then(
+  () => 'ok',
+  (e: unknown) => e,
+);

@@ -1,0 +1,154 @@
+import { EventEmitter } from 'node:events';
+import { describe, expect, it, vi } from 'vitest';
+import type { TransportEventMap } from '../../../src/core';
+import { createRtcBTransport, type DailyCallLike } from '../../../src/core/transports/rtc-b';
+
+/** A fake daily-js call object: an EventEmitter with the methods the adapter uses. */
+class FakeDailyCall extends EventEmitter implements DailyCallLike {
+  joinArgs: unknown[] = [];
+  appMessages: [unknown, string | undefined][] = [];
+  localAudio: boolean[] = [];
+  inputs: unknown[] = [];
+  outputs: unknown[] = [];
+  left = 0;
+  destroyed = 0;
+  failJoin: Error | null = null;
+  async join(p: unknown) {
+    this.joinArgs.push(p);
+    if (this.failJoin) throw this.failJoin;
+    this.emit('joined-meeting', {});
+    return {};
+  }
+  async leave() {
+    this.left++;
+    this.emit('left-meeting', { action: 'left-meeting' });
+  }
+  async destroy() {
+    this.destroyed++;
+  }
+  sendAppMessage(data: unknown, to?: string) {
+    this.appMessages.push([data, to]);
+    return this;
+  }
+  setLocalAudio(on: boolean) {
+    this.localAudio.push(on);
+    return this;
+  }
+  async setInputDevicesAsync(d: unknown) {
+    this.inputs.push(d);
+    return {};
+  }
+  async setOutputDeviceAsync(d: unknown) {
+    this.outputs.push(d);
+    return {};
+  }
+}
+
+function setup() {
+  const call = new FakeDailyCall();
+  const t = createRtcBTransport({ createCallObject: () => call });
+  const log: { [K in keyof TransportEventMap]?: TransportEventMap[K][] } = {};
+  for (const k of ['event', 'invalidMessage', 'track', 'connection', 'disconnected', 'mic'] as const) {
+    (t.on as (k: string, h: (p: unknown) => void) => void)(k, (p) => void ((log[k] ??= []) as unknown[]).push(p));
+  }
+  return { call, t, log };
+}
+const opts = { url: 'https://acme.daily.co/room-1', token: 'room-token', eventTopic: 'liveai' };
+const track = (id: string) => ({ id, kind: id.startsWith('v') ? 'video' : 'audio' }) as unknown as MediaStreamTrack;
+
+describe('rtc-b adapter (fake DailyCall)', () => {
+  it('joins with url and token, camera off, mic per option; connection connecting → connected', async () => {
+    const { call, t, log } = setup();
+    await t.connect({ ...opts, micEnabled: false });
+    expect(t.kind).toBe('rtc-b');
+    expect(call.joinArgs).toEqual([{ url: opts.url, token: 'room-token', startVideoOff: true, startAudioOff: true }]);
+    expect(log.connection).toEqual(['connecting', 'connected']);
+  });
+
+  it('parses app-message data into events; junk becomes invalidMessage', async () => {
+    const { call, t, log } = setup();
+    await t.connect(opts);
+    call.emit('app-message', { action: 'app-message', data: { type: 'agent_transcription', transcription: 'Hello!' }, fromId: 'bot' });
+    call.emit('app-message', { action: 'app-message', data: '{"type":"bot_ready"}', fromId: 'bot' });
+    call.emit('app-message', { action: 'app-message', data: { hello: 'world' }, fromId: 'x' });
+    expect(log.event).toEqual([{ type: 'agent_transcription', transcription: 'Hello!' }, { type: 'bot_ready' }]);
+    expect(log.invalidMessage).toHaveLength(1);
+    expect(log.invalidMessage![0]!.error.code).toBe('invalid_event');
+  });
+
+  it('remote tracks start and stop; local and screen tracks are ignored', async () => {
+    const { call, t, log } = setup();
+    await t.connect(opts);
+    const v = track('v1');
+    const a = track('a1');
+    call.emit('track-started', { participant: { local: false }, track: v, type: 'video' });
+    call.emit('track-started', { participant: { local: false }, track: a, type: 'audio' });
+    call.emit('track-started', { participant: { local: true }, track: track('a-local'), type: 'audio' });
+    call.emit('track-started', { participant: { local: false }, track: track('v-screen'), type: 'screenVideo' });
+    call.emit('track-stopped', { participant: { local: false }, track: v, type: 'video' });
+    call.emit('track-stopped', { participant: null, track: a, type: 'audio' });
+    expect(log.track).toEqual([
+      { kind: 'video', track: v },
+      { kind: 'audio', track: a },
+      { kind: 'video', track: null },
+    ]);
+  });
+
+  it('network-connection interrupted → reconnecting, connected → connected', async () => {
+    const { call, t, log } = setup();
+    await t.connect(opts);
+    call.emit('network-connection', { type: 'signaling', event: 'interrupted' });
+    call.emit('network-connection', { type: 'signaling', event: 'connected' });
+    expect(log.connection).toEqual(['connecting', 'connected', 'reconnecting', 'connected']);
+  });
+
+  it('a fatal error or an unexpected left-meeting is disconnected with transport_failed', async () => {
+    const { call, t, log } = setup();
+    await t.connect(opts);
+    call.emit('error', { action: 'error', errorMsg: 'Meeting has ended' });
+    call.emit('left-meeting', {});
+    expect(log.disconnected).toHaveLength(1);
+    expect(log.disconnected![0]!.error).toMatchObject({ code: 'transport_failed', detail: expect.stringMatching(/Meeting has ended/) });
+    expect(log.connection!.at(-1)).toBe('disconnected');
+  });
+
+  it('our own disconnect leaves, destroys and reports no error; idempotent', async () => {
+    const { call, t, log } = setup();
+    await t.connect(opts);
+    await t.disconnect();
+    await t.disconnect();
+    expect([call.left, call.destroyed]).toEqual([1, 1]);
+    expect(log.disconnected).toEqual([{ reason: 'client' }]);
+  });
+
+  it('a failed join rejects transport_failed and destroys the call object', async () => {
+    const { call, t } = setup();
+    call.failJoin = new Error('room not found');
+    await expect(t.connect(opts)).rejects.toMatchObject({ code: 'transport_failed', detail: expect.stringMatching(/room not found/) });
+    expect(call.destroyed).toBe(1);
+  });
+
+  it('sends app messages to everyone, switches the mic and devices; not connected → transport_failed', async () => {
+    const { call, t, log } = setup();
+    await expect(t.sendAppMessage({ event: 'force-end' })).rejects.toMatchObject({ code: 'transport_failed' });
+    await t.connect({ ...opts, micEnabled: true });
+    await t.sendAppMessage({ event: 'chat-msg', message: 'hi', name: 'Ann' });
+    await t.setMicEnabled(false);
+    await t.setDevice('audioinput', 'mic-1');
+    await t.setDevice('videoinput', 'cam-1');
+    await t.setDevice('audiooutput', 'spk-1');
+    expect(call.appMessages).toEqual([[{ event: 'chat-msg', message: 'hi', name: 'Ann' }, '*']]);
+    expect(call.localAudio).toEqual([false]);
+    expect(log.mic).toEqual([{ enabled: true }, { enabled: false }]);
+    expect(call.inputs).toEqual([{ audioDeviceId: 'mic-1' }, { videoDeviceId: 'cam-1' }]);
+    expect(call.outputs).toEqual([{ outputDeviceId: 'spk-1' }]);
+  });
+
+  it('an aborted signal cancels the join', async () => {
+    const { t } = setup();
+    const ac = new AbortController();
+    ac.abort();
+    await expect(t.connect({ ...opts, signal: ac.signal })).rejects.toMatchObject({ code: 'aborted' });
+    vi.restoreAllMocks();
+  });
+});
