@@ -1,0 +1,200 @@
+#!/usr/bin/env node
+// Avatar media benchmark (architecture §5, §7): N synthetic avatars (the emulator's `--media on` avatars) in N
+// LiveKit rooms, one subscriber per room counting decoded video frames. Prints per-avatar fps, min and median.
+//
+//   node scripts/bench-avatars.mjs [--n 8] [--seconds 10] [--warmup 3] [--json]
+//
+// It re-runs itself inside the private network namespace (scripts/netns-run.sh) when needed: rtc-node offers
+// no loopback ICE candidates (architecture §6). The avatars run in this process (like the emulator, which
+// serves every session from one process); the subscribers run in a child process (like viewers elsewhere).
+// Nothing here is a test assertion: it only measures. Tokens are never printed.
+import { spawn } from 'node:child_process';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '..');
+const self = fileURLToPath(import.meta.url);
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length === 0 ? 0 : s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+/** Runs `node scripts/bench-avatars.mjs …args` (inside the namespace) and resolves with its JSON result. */
+function runChild(args, { input, netns }) {
+  const cmd = netns ? [resolve(here, 'netns-run.sh'), process.execPath, self, ...args] : [process.execPath, self, ...args];
+  return new Promise((ok, fail) => {
+    const child = spawn(cmd[0], cmd.slice(1), { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('error', fail);
+    child.on('exit', (code) => {
+      const line = out.trim().split('\n').pop() ?? '';
+      try {
+        ok(JSON.parse(line));
+      } catch {
+        fail(new Error(`bench child exited with ${code} without a result`));
+      }
+    });
+    child.stdin.end(input ?? '');
+  });
+}
+
+const readStdin = async () => {
+  let s = '';
+  for await (const c of process.stdin) s += c;
+  return s;
+};
+
+/** Subscriber side (child process): joins each room, counts decoded frames during the measuring window. */
+async function subscribe({ url, rooms, warmupMs, measureMs }) {
+  const { Room, RoomEvent, TrackKind, VideoStream } = await import('@livekit/rtc-node');
+  const counters = rooms.map(() => ({ frames: 0, width: 0, height: 0, counting: false }));
+  const viewers = await Promise.all(
+    rooms.map(async ({ token }, i) => {
+      const room = new Room();
+      room.on(RoomEvent.TrackSubscribed, async (track) => {
+        if (track.kind !== TrackKind.KIND_VIDEO) return;
+        const c = counters[i];
+        for await (const ev of new VideoStream(track)) {
+          c.width = ev.frame.width;
+          c.height = ev.frame.height;
+          if (c.counting) c.frames++;
+        }
+      });
+      await room.connect(url, token, { autoSubscribe: true, dynacast: false });
+      return room;
+    }),
+  );
+  await new Promise((r) => setTimeout(r, warmupMs));
+  for (const c of counters) c.counting = true;
+  const t0 = performance.now();
+  await new Promise((r) => setTimeout(r, measureMs));
+  const seconds = (performance.now() - t0) / 1000;
+  const result = counters.map((c) => ({ fps: c.frames / seconds, frames: c.frames, width: c.width, height: c.height }));
+  await Promise.all(viewers.map((v) => v.disconnect().catch(() => {})));
+  return result;
+}
+
+async function testImage(k) {
+  const sharp = (await import('sharp')).default;
+  const hue = (k * 47) % 360;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="368" height="560">
+    <rect width="368" height="560" fill="hsl(${hue},45%,80%)"/>
+    <ellipse cx="184" cy="270" rx="125" ry="165" fill="#f0c8a4"/>
+    <circle cx="118" cy="213" r="15" fill="#fff"/><circle cx="250" cy="213" r="15" fill="#fff"/>
+    <circle cx="118" cy="213" r="8" fill="#2a2a2a"/><circle cx="250" cy="213" r="8" fill="#2a2a2a"/>
+    <rect x="60" y="470" width="248" height="120" rx="60" fill="hsl(${(hue + 180) % 360},40%,45%)"/></svg>`;
+  return new Uint8Array(await sharp(Buffer.from(svg)).png().toBuffer());
+}
+
+/** Avatar side (inside the namespace): LiveKit, N avatars speaking now and then, subscribers in a child. */
+async function benchInNamespace({ n, seconds, warmup }) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  const { joinAvatar } = await import('../src/emulator/media/index.ts');
+  const { AccessToken } = await import('livekit-server-sdk');
+  const { installLivekit, startLivekit, LIVEKIT_KEYS } = await import('./livekit.mjs');
+  installLivekit({ quiet: true });
+  const lk = await startLivekit();
+  const token = (room, identity) => {
+    const t = new AccessToken(LIVEKIT_KEYS.apiKey, LIVEKIT_KEYS.apiSecret, { identity, ttl: '10m' });
+    t.addGrant({ room, roomJoin: true, canPublish: true, canSubscribe: true, canPublishData: true });
+    return t.toJwt();
+  };
+  const avatars = [];
+  try {
+    for (let k = 0; k < n; k++) {
+      const room = `bench-${k}`;
+      avatars.push(
+        await joinAvatar({ livekitUrl: lk.url, token: await token(room, `liveai-avatar-bench-${k}`), image: await testImage(k), eventTopic: 'liveai' }),
+      );
+    }
+    // Half the avatars talk and everyone moves now and then, so the numbers include speech and actions.
+    const chatter = setInterval(() => {
+      avatars.forEach((a, k) => {
+        if (k % 2 === 0) void a.speak('Hello there! This is a benchmark sentence with a few syllables.');
+        if (Math.random() < 0.3) a.playAction(['wave', 'nod', 'jump', 'spin', 'bow'][k % 5]);
+      });
+    }, 4000);
+    const rooms = await Promise.all(avatars.map((_, k) => token(`bench-${k}`, `bench-viewer-${k}`).then((t) => ({ token: t }))));
+    // Sent frame rate (stats().fps, a 2 s window) and this process's CPU, sampled inside the measuring window.
+    const samples = avatars.map(() => []);
+    let cpu = null;
+    const windowStart = setTimeout(() => {
+      cpu = { usage: process.cpuUsage(), at: performance.now() };
+    }, warmup * 1000 + 1000);
+    const sampler = setInterval(() => {
+      if (cpu) avatars.forEach((a, k) => samples[k].push(a.stats().fps));
+    }, 2000);
+    const cpuEnd = setTimeout(() => {
+      const u = process.cpuUsage(cpu.usage);
+      cpu = { ...cpu, percent: ((u.user + u.system) / 1000 / (performance.now() - cpu.at)) * 100 };
+      clearInterval(sampler);
+    }, (warmup + seconds) * 1000 - 500);
+    const measured = await runChild(['--subscribe'], {
+      netns: false,
+      input: JSON.stringify({ url: lk.url, rooms, warmupMs: warmup * 1000, measureMs: seconds * 1000 }),
+    });
+    clearInterval(chatter);
+    clearInterval(sampler);
+    clearTimeout(windowStart);
+    clearTimeout(cpuEnd);
+    const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+    const fps = measured.map((m) => m.fps);
+    return {
+      n,
+      seconds,
+      perAvatar: measured.map((m, k) => ({ ...m, sentFps: mean(samples[k]), framesSent: avatars[k].stats().framesSent })),
+      min: Math.min(...fps),
+      median: median(fps),
+      avatarProcessCpuPercent: cpu?.percent ?? null,
+    };
+  } finally {
+    await Promise.all(avatars.map((a) => a.close()));
+    await lk.stop();
+  }
+}
+
+/**
+ * Measures received frame rates of `n` avatars over `seconds` (after `warmup` s). Resolves with
+ * `{n, seconds, perAvatar: [{fps, frames, width, height, sentFps, framesSent}], min, median}` (fps = frames/s).
+ * Runs inside the network namespace, re-spawning itself through scripts/netns-run.sh when called outside.
+ */
+export async function measureAvatarFps({ n = 8, seconds = 10, warmup = 3 } = {}) {
+  if (process.env.LIVEAI_IN_NETNS === '1') return benchInNamespace({ n, seconds, warmup });
+  return runChild(['--n', String(n), '--seconds', String(seconds), '--warmup', String(warmup), '--json'], { netns: true });
+}
+
+function printTable(r) {
+  console.log(`avatar fps over ${r.seconds} s, ${r.n} avatars in ${r.n} rooms (one subscriber each)`);
+  console.log('avatar  received fps  frames  size      sent fps');
+  r.perAvatar.forEach((a, k) =>
+    console.log(`${String(k).padEnd(7)} ${a.fps.toFixed(2).padStart(12)}  ${String(a.frames).padStart(6)}  ${`${a.width}x${a.height}`.padEnd(8)}  ${a.sentFps.toFixed(2).padStart(8)}`),
+  );
+  console.log(`min ${r.min.toFixed(2)} fps, median ${r.median.toFixed(2)} fps`);
+  if (r.avatarProcessCpuPercent !== null) console.log(`avatar process CPU ${r.avatarProcessCpuPercent.toFixed(0)} % of one core (rendering, encoding, audio)`);
+}
+
+if (process.argv[1] === self) {
+  const { values } = parseArgs({
+    options: {
+      n: { type: 'string', default: '8' },
+      seconds: { type: 'string', default: '10' },
+      warmup: { type: 'string', default: '3' },
+      json: { type: 'boolean', default: false },
+      subscribe: { type: 'boolean', default: false },
+    },
+  });
+  if (values.subscribe) {
+    console.log(JSON.stringify(await subscribe(JSON.parse(await readStdin()))));
+    process.exit(0);
+  }
+  const result = await measureAvatarFps({ n: Number(values.n), seconds: Number(values.seconds), warmup: Number(values.warmup) });
+  if (values.json) console.log(JSON.stringify(result));
+  else printTable(result);
+  process.exit(0);
+}

@@ -1,0 +1,218 @@
+import {
+  AudioFrame,
+  AudioSource,
+  DisconnectReason,
+  LocalAudioTrack,
+  LocalVideoTrack,
+  type RemoteParticipant,
+  Room,
+  RoomEvent,
+  TrackPublishOptions,
+  TrackSource,
+  VideoBufferType,
+  VideoFrame,
+  VideoSource,
+} from '@livekit/rtc-node';
+import { LiveAiError } from '../../core/errors';
+import { AudioPlayer } from './audio-player';
+import { AUDIO_SAMPLE_RATE, DEFAULT_FPS, FRAME_HEIGHT, FRAME_WIDTH } from './face';
+import { FramePacer, RateMeter } from './pacer';
+import { decodePortrait, type Portrait } from './portrait';
+import { AvatarRenderer } from './renderer';
+import { ArrayPcmSource, Upsampler3x } from './resample';
+import { SpeechStream } from './speech';
+import type { AvatarMedia, AvatarMediaOptions, Demeanour } from './types';
+
+/** Identities starting with this are avatars (ours or another session's): not reported as joined viewers. */
+export const AVATAR_IDENTITY_PREFIX = 'liveai-avatar-';
+/** Audio buffered inside the native source, ms: bounds the lip-sync latency the mouth compensates for. */
+const AUDIO_QUEUE_MS = 100;
+
+const encoder = new TextEncoder();
+
+/** The published avatar of one session. Created by `joinAvatar` (index.ts) once the room is connected. */
+export class LiveKitAvatar implements AvatarMedia {
+  readonly identity: string;
+  private readonly renderer: AvatarRenderer;
+  private readonly videoFrame: VideoFrame;
+  private readonly player: AudioPlayer;
+  private readonly pacer: FramePacer;
+  private readonly meter = new RateMeter(2000);
+  private readonly upsampler = new Upsampler3x();
+  private readonly decoder = new TextDecoder('utf-8', { fatal: true });
+  private closing: Promise<void> | null = null;
+  private lost = false;
+  private trackSids: string[] = [];
+
+  private constructor(
+    private readonly room: Room,
+    private readonly video: VideoSource,
+    private readonly audio: AudioSource,
+    portrait: Portrait,
+    private readonly opts: AvatarMediaOptions,
+  ) {
+    this.identity = room.localParticipant?.identity ?? '';
+    this.renderer = new AvatarRenderer(portrait, hashSeed(this.identity));
+    this.videoFrame = new VideoFrame(this.renderer.frame, FRAME_WIDTH, FRAME_HEIGHT, VideoBufferType.RGBA);
+    this.player = new AudioPlayer(
+      {
+        capture: (data) => audio.captureFrame(new AudioFrame(data, AUDIO_SAMPLE_RATE, 1, data.length)),
+        queuedMs: () => audio.queuedDuration,
+      },
+      () => performance.now(),
+    );
+    this.pacer = new FramePacer(opts.fps ?? DEFAULT_FPS, this.onFrame);
+  }
+
+  /** Creates the sources, publishes camera + microphone tracks, wires room events and starts both loops. */
+  static async start(room: Room, portrait: Portrait, opts: AvatarMediaOptions): Promise<LiveKitAvatar> {
+    const lp = room.localParticipant;
+    if (!lp) throw new LiveAiError('transport_failed', 'the avatar is not connected to the room');
+    const fps = opts.fps ?? DEFAULT_FPS;
+    const video = new VideoSource(FRAME_WIDTH, FRAME_HEIGHT);
+    const audio = new AudioSource(AUDIO_SAMPLE_RATE, 1, AUDIO_QUEUE_MS);
+    const avatar = new LiveKitAvatar(room, video, audio, portrait, opts);
+    avatar.wire();
+    avatar.pacer.start();
+    avatar.player.start();
+    try {
+      const vTrack = LocalVideoTrack.createVideoTrack('avatar-video', video);
+      const aTrack = LocalAudioTrack.createAudioTrack('avatar-audio', audio);
+      const vPub = await lp.publishTrack(
+        vTrack,
+        new TrackPublishOptions({
+          source: TrackSource.SOURCE_CAMERA,
+          simulcast: false,
+          videoEncoding: { maxBitrate: 900_000n, maxFramerate: fps },
+        }),
+      );
+      const aPub = await lp.publishTrack(aTrack, new TrackPublishOptions({ source: TrackSource.SOURCE_MICROPHONE }));
+      avatar.trackSids = [vPub.sid, aPub.sid].filter((s): s is string => !!s);
+    } catch (e) {
+      await avatar.close();
+      throw e;
+    }
+    return avatar;
+  }
+
+  private wire(): void {
+    const { room, opts } = this;
+    room.on(RoomEvent.DataReceived, (payload: Uint8Array, participant?: RemoteParticipant, _kind?: unknown, topic?: string) => {
+      if (topic !== opts.eventTopic || !opts.onAppMessage || this.closing) return;
+      let message: unknown;
+      try {
+        message = JSON.parse(this.decoder.decode(payload));
+      } catch {
+        return; // malformed: not JSON or not UTF-8
+      }
+      safely(() => opts.onAppMessage?.(message, participant?.identity ?? ''));
+    });
+    room.on(RoomEvent.ParticipantConnected, (p: RemoteParticipant) => {
+      if (!p.identity.startsWith(AVATAR_IDENTITY_PREFIX)) safely(() => opts.onParticipantJoined?.(p.identity));
+    });
+    room.on(RoomEvent.Disconnected, (reason: DisconnectReason) => {
+      if (this.closing || this.lost) return;
+      this.lost = true;
+      this.stopLoops();
+      safely(() => opts.onDisconnected?.(DisconnectReason[reason] ?? String(reason)));
+    });
+  }
+
+  private readonly onFrame = (nowMs: number): void => {
+    this.renderer.render(nowMs, this.player.levelAt(nowMs));
+    try {
+      this.video.captureFrame(this.videoFrame);
+    } catch {
+      return; // source closed while shutting down
+    }
+    this.meter.mark(nowMs);
+  };
+
+  private get active(): boolean {
+    return !this.closing && !this.lost;
+  }
+
+  async publishEvent(event: { type: string; [k: string]: unknown }, to?: string[]): Promise<void> {
+    const lp = this.room.localParticipant;
+    if (!this.active || !lp) return;
+    try {
+      await lp.publishData(encoder.encode(JSON.stringify(event)), {
+        reliable: true,
+        topic: this.opts.eventTopic,
+        ...(to && to.length > 0 ? { destination_identities: to } : {}),
+      });
+    } catch (e) {
+      throw new LiveAiError('transport_failed', `could not publish the ${event.type} event: ${errorText(e)}`, { cause: e });
+    }
+  }
+
+  speak(text: string): Promise<void> {
+    if (!this.active || !text.trim()) return Promise.resolve();
+    return new Promise((resolve) => this.player.enqueue(new SpeechStream(text), resolve));
+  }
+
+  playPcm(samples: Int16Array): void {
+    if (!this.active || !(samples instanceof Int16Array) || samples.length === 0) return;
+    if (!this.player.busy) this.upsampler.reset();
+    this.player.enqueue(new ArrayPcmSource(this.upsampler.push(samples)));
+  }
+
+  /** Decodes first (rejecting with `invalid_request` on bad bytes), then swaps the image and cuts off playing audio (spec §4.6). */
+  async setImage(image: Uint8Array): Promise<void> {
+    const portrait = await decodePortrait(image);
+    if (!this.active) return;
+    this.renderer.setPortrait(portrait);
+    this.player.clear();
+  }
+
+  setDemeanour(demeanour: Demeanour): void {
+    this.renderer.setDemeanour(demeanour ?? {});
+  }
+
+  playAction(name: string): void {
+    this.renderer.playAction(String(name ?? ''), performance.now());
+  }
+
+  stats(): { framesSent: number; fps: number } {
+    return { framesSent: this.meter.total, fps: this.meter.rate(performance.now()) };
+  }
+
+  close(): Promise<void> {
+    return (this.closing ??= this.shutdown());
+  }
+
+  private stopLoops(): Promise<void> {
+    this.pacer.stop();
+    return this.player.stop();
+  }
+
+  private async shutdown(): Promise<void> {
+    await this.stopLoops();
+    const lp = this.room.localParticipant;
+    if (!this.lost && lp) {
+      for (const sid of this.trackSids) await lp.unpublishTrack(sid).catch(() => {});
+    }
+    await this.room.disconnect().catch(() => {});
+    await this.video.close().catch(() => {});
+    await this.audio.close().catch(() => {});
+  }
+}
+
+function safely(fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    /* a caller's handler must never break the room's event loop */
+  }
+}
+
+/** First line of an error's message (never includes the token: rtc-node errors do not echo it). */
+export function errorText(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '';
+}
+
+function hashSeed(s: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return h >>> 0;
+}

@@ -1,0 +1,102 @@
+import { composeFrame, layoutRows, newRowLayout, type PaddedImage } from './compose';
+import { easeStyle, NEUTRAL_STYLE, stylesFromDemeanour, type Style } from './demeanour';
+import { ACTION_MS, faceGeometry, type FaceGeometry } from './face';
+import { actionKind, applyAction, BlinkSchedule, idlePose, type ActionName } from './motion';
+import { drawEyelids, drawMouth, drawWavingArm, overlayRects, restoreRect, type Rect } from './overlays';
+import type { Portrait } from './portrait';
+import type { Demeanour } from './types';
+
+/** The image being animated: the pristine portrait and a working copy the overlays draw on. */
+interface Scene {
+  portrait: Portrait;
+  work: PaddedImage;
+}
+
+/** How long after the last voiced audio the avatar still counts as speaking (demeanour), ms. */
+const SPEAKING_HOLD_MS = 600;
+
+/**
+ * Renders the synthetic avatar frame by frame into one reused RGBA buffer (`frame`, 368×560×4 bytes).
+ * Per frame it redraws only the eye and mouth regions, then moves whole rows (see `composeFrame`); no per-pixel
+ * pass over the frame except during `spin`. Deterministic for a given seed and sequence of calls.
+ */
+export class AvatarRenderer {
+  readonly frame: Uint8Array;
+  private scene: Scene;
+  private readonly geometry: FaceGeometry;
+  private readonly rects: Rect[];
+  private readonly layout;
+  private readonly cols: Int32Array;
+  private readonly view: PaddedImage;
+  private readonly blink: BlinkSchedule;
+  private styles = { idle: NEUTRAL_STYLE, speaking: NEUTRAL_STYLE };
+  private readonly style: Style = { ...NEUTRAL_STYLE };
+  private action: { kind: ActionName; startMs: number } | null = null;
+  private mouth = 0;
+  private lastVoicedMs = -Infinity;
+  private lastMs: number | null = null;
+  private phaseS = 0;
+
+  constructor(portrait: Portrait, seed = 1) {
+    this.scene = AvatarRenderer.scene(portrait);
+    this.geometry = faceGeometry(portrait.width, portrait.height);
+    this.rects = overlayRects(this.geometry);
+    this.layout = newRowLayout(portrait.height);
+    this.cols = new Int32Array(portrait.width);
+    this.frame = new Uint8Array(new ArrayBuffer(portrait.width * portrait.height * 4));
+    this.view = { width: portrait.width, height: portrait.height, margin: 0, stride: portrait.width, pixels: this.frame };
+    this.blink = new BlinkSchedule(seed);
+  }
+
+  private static scene(portrait: Portrait): Scene {
+    return { portrait, work: { ...portrait, pixels: portrait.pixels.slice() } };
+  }
+
+  /** Swaps the reference image at once (same 368×560 size); the next frame shows it. */
+  setPortrait(portrait: Portrait): void {
+    this.scene = AvatarRenderer.scene(portrait);
+  }
+
+  /** Sets the prompts that shape idle/speaking style (see `demeanour.ts`); changes ease in over ~0.5 s. */
+  setDemeanour(d: Demeanour): void {
+    this.styles = stylesFromDemeanour(d);
+  }
+
+  /** Starts a whole-body action at `nowMs` (replacing a running one); unknown names play `sway`. */
+  playAction(name: string, nowMs: number): void {
+    this.action = { kind: actionKind(name), startMs: nowMs };
+  }
+
+  /** True while an action is playing at `nowMs`. */
+  actionActive(nowMs: number): boolean {
+    return this.action !== null && nowMs - this.action.startMs < ACTION_MS;
+  }
+
+  /**
+   * Renders the frame at `nowMs` (monotonic ms) with the speech level `level` (0 silent … 1 loud, the envelope of
+   * the audio playing now) and returns {@link frame} (the same buffer every call).
+   */
+  render(nowMs: number, level: number): Uint8Array {
+    const dt = this.lastMs === null ? 0 : Math.min(0.2, Math.max(0, (nowMs - this.lastMs) / 1000));
+    this.lastMs = nowMs;
+    if (level > 0.05) this.lastVoicedMs = nowMs;
+    const speaking = nowMs - this.lastVoicedMs < SPEAKING_HOLD_MS;
+    easeStyle(this.style, speaking ? this.styles.speaking : this.styles.idle, Math.min(1, dt * 4));
+    this.phaseS += dt * this.style.speed;
+    const target = Math.max(0, Math.min(1, level));
+    this.mouth += (target - this.mouth) * (target > this.mouth ? 0.75 : 0.45);
+
+    const { portrait, work } = this.scene;
+    for (const r of this.rects) restoreRect(work, portrait, r);
+    drawEyelids(work, this.geometry, portrait.lids, this.blink.closedness(nowMs));
+    drawMouth(work, this.geometry, portrait.lip, this.mouth, this.style.smile);
+
+    const pose = idlePose(this.phaseS, this.style.amount);
+    if (this.action && this.actionActive(nowMs)) applyAction(pose, this.action.kind, nowMs - this.action.startMs);
+    else this.action = null;
+    layoutRows(pose, work.height, work.margin, this.layout);
+    composeFrame(work, this.layout, pose.hscale, this.frame, this.cols);
+    if (pose.wave !== null) drawWavingArm(this.view, pose.wave, portrait.skin);
+    return this.frame;
+  }
+}

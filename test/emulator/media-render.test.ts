@@ -1,0 +1,325 @@
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { isLiveAiError } from '../../src/core/errors';
+import { AudioPlayer, type AudioSink } from '../../src/emulator/media/audio-player';
+import { composeFrame, layoutRows, newRowLayout } from '../../src/emulator/media/compose';
+import { styleFromPrompt, stylesFromDemeanour } from '../../src/emulator/media/demeanour';
+import { faceGeometry, FRAME_HEIGHT as H, FRAME_WIDTH as W } from '../../src/emulator/media/face';
+import { actionKind, BlinkSchedule, BLINK_MS, idlePose, type Pose } from '../../src/emulator/media/motion';
+import { drawMouth } from '../../src/emulator/media/overlays';
+import { nextDelay, RateMeter } from '../../src/emulator/media/pacer';
+import { decodePortrait, portraitFromRgba, type Portrait } from '../../src/emulator/media/portrait';
+import { AvatarRenderer } from '../../src/emulator/media/renderer';
+import { ArrayPcmSource, Upsampler3x } from '../../src/emulator/media/resample';
+import { mouthLevel, rms, SpeechStream, syllabify, synthesizeSpeech } from '../../src/emulator/media/speech';
+
+const g = faceGeometry();
+const still: Pose = { dx: 0, dy: 0, shear: 0, breath: 0, nod: 0, bow: 0, hscale: 1, wave: null };
+
+/** A light face on a light background: nothing dark near the mouth, so a dark mouth is easy to count. */
+async function facePng(bg = '#9ec5e8'): Promise<Uint8Array> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}"><rect width="${W}" height="${H}" fill="${bg}"/>
+    <ellipse cx="184" cy="270" rx="125" ry="165" fill="#f0c8a4"/>
+    <circle cx="118" cy="213" r="14" fill="#fff"/><circle cx="250" cy="213" r="14" fill="#fff"/>
+    <circle cx="118" cy="213" r="7" fill="#222"/><circle cx="250" cy="213" r="7" fill="#222"/></svg>`;
+  return new Uint8Array(await sharp(Buffer.from(svg)).png().toBuffer());
+}
+
+/** Solid-colour RGBA portrait with a vertical gradient in red (row index) and column index in green. */
+function gradientPortrait(): Portrait {
+  const rgba = new Uint8Array(W * H * 4);
+  for (let y = 0; y < H; y++)
+    for (let x = 0; x < W; x++) rgba.set([y % 256, x % 256, 100, 255], (y * W + x) * 4);
+  return portraitFromRgba(rgba, W, H);
+}
+
+const px = (buf: Uint8Array, x: number, y: number, w = W) => Array.from(buf.subarray((y * w + x) * 4, (y * w + x) * 4 + 3));
+const luma = (buf: Uint8Array, i: number) => 0.299 * (buf[i] as number) + 0.587 * (buf[i + 1] as number) + 0.114 * (buf[i + 2] as number);
+/** Dark pixels (luma < 90) in a box around the mouth of an unpadded frame. */
+function darkAroundMouth(frame: Uint8Array): number {
+  let n = 0;
+  for (let y = Math.round(H * 0.55); y < Math.round(H * 0.72); y++)
+    for (let x = Math.round(W * 0.33); x < Math.round(W * 0.67); x++) if (luma(frame, (y * W + x) * 4) < 90) n++;
+  return n;
+}
+/** Centroid of the very dark pixels (red < 60: only the pupils of {@link facePng}). */
+function pupils(frame: Uint8Array): { x: number; y: number } {
+  let sx = 0;
+  let sy = 0;
+  let n = 0;
+  for (let y = 0; y < H; y++)
+    for (let x = 0; x < W; x++)
+      if ((frame[(y * W + x) * 4] as number) < 60) {
+        sx += x;
+        sy += y;
+        n++;
+      }
+  return n ? { x: sx / n, y: sy / n } : { x: 0, y: 0 };
+}
+/** Fraction of pixels where some channel differs by more than 24 between two frames. */
+function changedFraction(a: Uint8Array, b: Uint8Array): number {
+  let n = 0;
+  const d = (i: number) => Math.abs((a[i] as number) - (b[i] as number));
+  for (let i = 0; i < a.length; i += 4) if (Math.max(d(i), d(i + 1), d(i + 2)) > 24) n++;
+  return n / (a.length / 4);
+}
+
+describe('reference image decoding', () => {
+  it('decodes to a 368×560 padded portrait and centre-crops a wide image', async () => {
+    const wide = await sharp({ create: { width: 1000, height: 560, channels: 3, background: '#ff0000' } })
+      .composite([{ input: { create: { width: 500, height: 560, channels: 3, background: '#0000ff' } }, left: 500, top: 0 }])
+      .png()
+      .toBuffer();
+    const p = await decodePortrait(new Uint8Array(wide));
+    expect([p.width, p.height, p.stride]).toEqual([W, H, W + 2 * p.margin]);
+    const at = (x: number, y: number) => Array.from(p.pixels.subarray((y * p.stride + x + p.margin) * 4, (y * p.stride + x + p.margin) * 4 + 3));
+    expect(at(10, 100)).toEqual([255, 0, 0]); // left of centre: red
+    expect(at(W - 10, 100)).toEqual([0, 0, 255]); // right of centre: blue
+    expect(Array.from(p.pixels.subarray(0, 3))).toEqual([255, 0, 0]); // left padding repeats the edge
+  });
+
+  it('rejects bytes that are not an image, and empty bytes, with invalid_request', async () => {
+    await expect(decodePortrait(new TextEncoder().encode('definitely not an image'))).rejects.toSatisfy((e) => isLiveAiError(e, 'invalid_request'));
+    await expect(decodePortrait(new Uint8Array(0))).rejects.toThrow(/empty/);
+  });
+});
+
+describe('row layout and composition', () => {
+  it('copies the image unchanged for a still pose and shifts rows for dx/dy', () => {
+    const p = gradientPortrait();
+    const out = new Uint8Array(W * H * 4);
+    const cols = new Int32Array(W);
+    composeFrame(p, layoutRows(still, H, p.margin, newRowLayout(H)), 1, out, cols);
+    expect(px(out, 50, 200)).toEqual([200, 50, 100]);
+    composeFrame(p, layoutRows({ ...still, dx: 5, dy: 10 }, H, p.margin, newRowLayout(H)), 1, out, cols);
+    expect(px(out, 55, 210)).toEqual([200, 50, 100]); // content moved right 5 and down 10
+    expect(px(out, 2, 0)).toEqual([0, 0, 100]); // exposed top-left repeats the edge
+  });
+
+  it('mirrors the picture half-way through a spin (hscale −1)', () => {
+    const p = gradientPortrait();
+    const out = new Uint8Array(W * H * 4);
+    composeFrame(p, layoutRows(still, H, p.margin, newRowLayout(H)), -1, out, new Int32Array(W));
+    expect(px(out, 10, 30)).toEqual([30, (W - 1 - 10) % 256, 100]);
+  });
+});
+
+describe('blinks', () => {
+  it('blinks every 3–6 s for about 150 ms', () => {
+    const b = new BlinkSchedule(7);
+    const starts: number[] = [];
+    let closedMs = 0;
+    let was = false;
+    for (let t = 0; t < 120_000; t += 5) {
+      const c = b.closedness(t) > 0;
+      if (c && !was) starts.push(t);
+      if (c) closedMs += 5;
+      was = c;
+    }
+    const gaps = starts.slice(1).map((s, i) => s - (starts[i] as number));
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(3000);
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(6000 + BLINK_MS);
+    expect(closedMs / starts.length).toBeGreaterThan(120);
+    expect(closedMs / starts.length).toBeLessThan(170);
+  });
+});
+
+describe('mouth and demeanour', () => {
+  it('opens a dark mouth in proportion to the level', () => {
+    const counts = [0, 0.5, 1].map((open) => {
+      const p = gradientPortrait();
+      p.pixels.fill(230);
+      drawMouth(p, g, [180, 90, 90], open, 0);
+      let n = 0;
+      for (let i = 0; i < p.pixels.length; i += 4) if (luma(p.pixels, i) < 90) n++;
+      return n;
+    });
+    expect(counts[0]).toBe(0);
+    expect(counts[1]).toBeGreaterThan(300);
+    expect(counts[2]).toBeGreaterThan((counts[1] as number) * 1.5);
+  });
+
+  it('bends the mouth corners up for a smile and down for a frown', () => {
+    const cornerRow = (smile: number) => {
+      const p = gradientPortrait();
+      p.pixels.fill(230);
+      drawMouth(p, g, [20, 20, 20], 0, smile);
+      const x = g.mouth.x - g.mouthHalfWidth + 1 + p.margin;
+      for (let y = 0; y < H; y++) if ((p.pixels[(y * p.stride + x) * 4] as number) < 100) return y;
+      return -1;
+    };
+    expect(cornerRow(1)).toBeLessThan(cornerRow(0) - 3);
+    expect(cornerRow(-1)).toBeGreaterThan(cornerRow(0) + 3);
+  });
+
+  it('maps prompt words to style', () => {
+    expect(styleFromPrompt('You are a happy, cheerful guide').smile).toBeGreaterThan(0.5);
+    expect(styleFromPrompt('sad and gloomy').smile).toBeLessThan(0);
+    expect(styleFromPrompt('stay calm and relaxed').speed).toBeLessThan(0.7);
+    expect(styleFromPrompt('ENERGETIC host').amount).toBeGreaterThan(1.5);
+    expect(styleFromPrompt('a tax adviser')).toEqual(styleFromPrompt(undefined));
+    const s = stylesFromDemeanour({ idlePrompt: 'calm' });
+    expect(s.speaking.speed).toBeLessThan(1); // falls back to the idle prompt
+  });
+});
+
+describe('renderer', () => {
+  it('keeps idle motion gentle, opens the mouth while speaking and blinks', async () => {
+    const portrait = await decodePortrait(await facePng());
+    const r = new AvatarRenderer(portrait, 3);
+    const pose = idlePose(3, 1);
+    expect(Math.abs(pose.dx) + Math.abs(pose.dy)).toBeLessThan(10);
+    let silent = 0;
+    let talking = 0;
+    let t = 0;
+    for (; t < 2000; t += 40) silent = Math.max(silent, darkAroundMouth(r.render(t, 0)));
+    for (; t < 4000; t += 40) talking = Math.max(talking, darkAroundMouth(r.render(t, t % 400 < 200 ? 1 : 0.2)));
+    expect(silent).toBeLessThan(20);
+    expect(talking).toBeGreaterThan(400);
+  });
+
+  it('plays every whole-body action visibly and falls back to sway for unknown names', async () => {
+    const portrait = await decodePortrait(await facePng());
+    expect(actionKind(' Wave ')).toBe('wave');
+    expect(actionKind('moonwalk')).toBe('sway');
+    /** Largest change over the action against an idle twin: pupils' displacement (px) and changed area. */
+    const peak = (action: string | null) => {
+      const r = new AvatarRenderer(portrait, 1);
+      const idle = new AvatarRenderer(portrait, 1);
+      if (action) r.playAction(action, 0);
+      const out = { dx: 0, dy: 0, area: 0 };
+      for (let t = 0; t <= 1500; t += 60) {
+        const a = pupils(r.render(t, 0));
+        const b = pupils(idle.render(t, 0));
+        out.dx = Math.max(out.dx, Math.abs(a.x - b.x));
+        out.dy = Math.max(out.dy, Math.abs(a.y - b.y));
+        out.area = Math.max(out.area, changedFraction(r.frame, idle.frame));
+      }
+      return out;
+    };
+    expect(peak(null)).toEqual({ dx: 0, dy: 0, area: 0 });
+    expect(peak('wave').area).toBeGreaterThan(0.04); // an arm appears
+    expect(peak('nod').dy).toBeGreaterThan(15);
+    expect(peak('jump').dy).toBeGreaterThan(50);
+    expect(peak('bow').dy).toBeGreaterThan(50);
+    expect(peak('spin').area).toBeGreaterThan(0.2); // the face (~30 % of the frame) turns edge-on
+    expect(peak('moonwalk').dx).toBeGreaterThan(15);
+  });
+
+  it('shows a new portrait on the next frame after setPortrait', async () => {
+    const r = new AvatarRenderer(await decodePortrait(await facePng('#9ec5e8')));
+    const before = px(r.render(0, 0), 5, 5);
+    r.setPortrait(await decodePortrait(await facePng('#205020')));
+    expect(px(r.render(40, 0), 5, 5)).not.toEqual(before);
+    expect(px(r.frame, 5, 5)).toEqual([32, 80, 32]);
+  });
+});
+
+describe('placeholder speech', () => {
+  it('has one syllable per vowel group with word and sentence pauses', () => {
+    const s = syllabify('Hello world. Hi!');
+    expect(s.map((x) => x.vowel)).toEqual(['e', 'o', 'o', 'i']);
+    expect(s.every((x) => x.durMs >= 150 && x.durMs <= 250)).toBe(true);
+    expect(s[1]?.gapMs).toBe(90);
+    expect(s[2]?.gapMs).toBe(380);
+  });
+
+  it('is voiced in syllables with gaps, and its length follows the text', () => {
+    const pcm = synthesizeSpeech('The quick brown fox jumps over the lazy dog');
+    const seconds = pcm.length / 48_000;
+    expect(seconds).toBeGreaterThan(2);
+    expect(seconds).toBeLessThan(5);
+    const levels: number[] = [];
+    for (let i = 0; i + 480 <= pcm.length; i += 480) levels.push(mouthLevel(rms(pcm, i, i + 480)));
+    expect(levels.filter((l) => l > 0.8).length / levels.length).toBeGreaterThan(0.4);
+    expect(levels.filter((l) => l < 0.3).length).toBeGreaterThan(8); // the gaps close the mouth
+    expect(synthesizeSpeech('').length).toBe(0);
+  });
+
+  it('streams in pieces identical to the whole', () => {
+    const whole = synthesizeSpeech('streaming works fine');
+    const s = new SpeechStream('streaming works fine');
+    const parts = new Int16Array(whole.length);
+    let at = 0;
+    for (let got = 1; got > 0; at += got) got = s.read(parts, at, Math.min(333, parts.length - at));
+    expect(at).toBe(whole.length);
+    expect(parts).toEqual(whole);
+  });
+
+  it('maps RMS to a mouth level logarithmically', () => {
+    expect(mouthLevel(0)).toBe(0);
+    expect(mouthLevel(0.001)).toBe(0);
+    expect(mouthLevel(0.02)).toBeGreaterThan(0.3);
+    expect(mouthLevel(0.2)).toBe(1);
+  });
+
+  it('upsamples 16 kHz to 48 kHz seamlessly across chunks', () => {
+    const up = new Upsampler3x();
+    const a = up.push(Int16Array.from([0, 300]));
+    const b = up.push(Int16Array.from([600]));
+    expect(Array.from(a)).toEqual([0, 0, 0, 100, 200, 300]);
+    expect(Array.from(b)).toEqual([400, 500, 600]);
+  });
+});
+
+describe('audio player', () => {
+  /** A sink that takes frames on the next macrotask and reports 20 ms queued. */
+  function fakeSink() {
+    const frames: Int16Array[] = [];
+    const sink: AudioSink = {
+      capture: (d) => new Promise((r) => setImmediate(() => (frames.push(d), r()))),
+      queuedMs: () => 20,
+    };
+    return { sink, frames };
+  }
+
+  it('plays silence when idle, then the clip in 10 ms frames, and reports done', async () => {
+    const { sink, frames } = fakeSink();
+    let now = 0;
+    const player = new AudioPlayer(sink, () => now);
+    player.start();
+    await expect.poll(() => frames.length).toBeGreaterThan(2);
+    expect(frames.every((f) => f.every((v) => v === 0))).toBe(true);
+    const clip = synthesizeSpeech('hello');
+    const done = new Promise<void>((r) => player.enqueue(new ArrayPcmSource(clip), r));
+    expect(player.busy).toBe(true);
+    await expect.poll(() => frames.some((f) => f.length === 480 && f.some((v) => v !== 0))).toBe(true);
+    now = 1e9; // lets the after-playout timer fire at once
+    await done;
+    await player.stop();
+    const voiced = frames.filter((f) => f.length === 480).reduce((n, f) => n + f.length, 0);
+    expect(voiced).toBeGreaterThanOrEqual(clip.length);
+  });
+
+  it('reports the level of the frame being heard and cuts off on clear()', async () => {
+    const { sink } = fakeSink();
+    const now = 1000;
+    const player = new AudioPlayer(sink, () => now);
+    const loud = new Int16Array(48_000).fill(12_000);
+    let cut = false;
+    player.enqueue(new ArrayPcmSource(loud), () => (cut = true));
+    player.start();
+    await expect.poll(() => player.levelAt(now + 20)).toBe(1);
+    expect(player.levelAt(now - 100)).toBe(0);
+    player.clear();
+    expect(cut).toBe(true);
+    expect(player.levelAt(now + 20)).toBe(0);
+    await player.stop();
+  });
+});
+
+describe('frame pacing', () => {
+  it('schedules by absolute time and skips ticks after a stall', () => {
+    expect(nextDelay(0, 40, 1, 3)).toEqual({ n: 1, ms: 37 });
+    expect(nextDelay(0, 40, 5, 205)).toEqual({ n: 5, ms: 0 }); // slightly late: no skipping, no drift
+    expect(nextDelay(0, 40, 2, 1000)).toEqual({ n: 26, ms: 40 }); // stalled: resume on the grid
+  });
+
+  it('measures the rate over the last 2 s', () => {
+    const m = new RateMeter(2000);
+    for (let t = 0; t < 5000; t += 40) m.mark(t);
+    expect(m.total).toBe(125);
+    expect(m.rate(4999)).toBeCloseTo(25, 0);
+    expect(m.rate(9000)).toBe(0);
+  });
+});
