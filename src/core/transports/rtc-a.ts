@@ -87,7 +87,7 @@ export function createRtcATransport(deps: { createRoom?: () => RoomLike } = {}):
       if (o.signal?.aborted) throw new LiveAiError('aborted', 'join was cancelled');
       topic = o.eventTopic;
       leaving = false;
-      const r = (room = deps.createRoom ? deps.createRoom() : (new Room({ adaptiveStream: true }) as unknown as RoomLike));
+      const r = (room = deps.createRoom ? deps.createRoom() : (new Room() as unknown as RoomLike));
       wire(r);
       bus.emit('connection', 'connecting');
       const onAbort = () => void transport.disconnect();

@@ -2,10 +2,10 @@ import { createAvatarSession, type AvatarSession, type AvatarSessionOptions, typ
 import { FakeTransport, createFakeProxy, fakeTransportLoader, type FakeProxy } from '../../../src/testing';
 
 /** Polls `check` until it returns truthy or the deadline passes (no sleeps as synchronisation). */
-export async function until<T>(check: () => T, what = 'condition', timeoutMs = 3000): Promise<NonNullable<T>> {
+export async function until<T>(check: () => T | Promise<T>, what = 'condition', timeoutMs = 3000): Promise<NonNullable<T>> {
   const end = performance.now() + timeoutMs;
   for (;;) {
-    const v = check();
+    const v = await check();
     if (v) return v as NonNullable<T>;
     if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 2));
