@@ -154,15 +154,16 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   const post = <T>(path: string, body: unknown, schema: z.ZodType<T>, o?: ServiceCallOptions) =>
     request({ method: 'POST', path, body, schema, options: o });
 
+  // Methods are async so that invalid input rejects (never throws synchronously).
   return {
-    listRooms: (query, o) => get(listPath('/liveai/rooms', query), RoomListSchema, o),
-    createRoom: (body, o) => post('/liveai/rooms', input(CreateRoomRequestSchema, body), RoomSchema, o),
-    listSessions: (query, o) => get(listPath('/liveai/sessions', query), SessionListSchema, o),
-    createSession: (body, o) =>
+    listRooms: async (query, o) => get(listPath('/liveai/rooms', query), RoomListSchema, o),
+    createRoom: async (body, o) => post('/liveai/rooms', input(CreateRoomRequestSchema, body), RoomSchema, o),
+    listSessions: async (query, o) => get(listPath('/liveai/sessions', query), SessionListSchema, o),
+    createSession: async (body, o) =>
       post('/liveai/sessions', body instanceof FormData ? body : input(CreateSessionRequestSchema, body), SessionSchema, o),
-    getSession: (id, o) => get(sessionPath(id), SessionStatusResponseSchema, o),
-    control: (id, event, o) => post(sessionPath(id, '/control'), input(ControlEventSchema, event), ControlResponseSchema, o),
-    leaveMeeting: (id, body, o) =>
+    getSession: async (id, o) => get(sessionPath(id), SessionStatusResponseSchema, o),
+    control: async (id, event, o) => post(sessionPath(id, '/control'), input(ControlEventSchema, event), ControlResponseSchema, o),
+    leaveMeeting: async (id, body, o) =>
       post(sessionPath(id, '/leave-meeting'), input(LeaveMeetingRequestSchema, body), LeaveMeetingResponseSchema, o),
   };
 }

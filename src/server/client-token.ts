@@ -18,8 +18,36 @@ export interface ClientTokens {
   verify(token: string | undefined, sessionId: string): Promise<void>;
 }
 
-/** Creates the client-token signer/verifier for `secret` (≥ 32 bytes) and a lifetime in seconds. */
-export function createClientTokens(secret: Uint8Array, ttlSeconds: number): ClientTokens {
+/** Verified tokens kept in memory (token → {sub, exp in s}); a browser polls with the same token. */
+const CACHE_MAX = 10_000;
+
+/**
+ * Creates the client-token signer/verifier for `secret` (≥ 32 bytes) and a lifetime in seconds.
+ * The HMAC key is imported once (WebCrypto), and tokens already verified are remembered until they expire,
+ * so a status poll costs a map lookup instead of an HMAC.
+ */
+export function createClientTokens(secretBytes: Uint8Array, ttlSeconds: number): ClientTokens {
+  let keyPromise: Promise<CryptoKey> | undefined;
+  const key = () =>
+    (keyPromise ??= crypto.subtle.importKey('raw', secretBytes as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']));
+  const verified = new Map<string, { sub: string | undefined; exp: number }>();
+  const remember = (token: string, sub: string | undefined, exp: number) => {
+    if (verified.size >= CACHE_MAX) verified.delete(verified.keys().next().value as string);
+    verified.set(token, { sub, exp });
+  };
+  /** `sub` of a valid token, from the cache or by verifying it. @throws 401 when invalid or expired. */
+  async function subjectOf(token: string): Promise<string | undefined> {
+    const known = verified.get(token);
+    if (known && known.exp * 1000 > Date.now()) return known.sub;
+    verified.delete(token);
+    try {
+      const { payload } = await jwtVerify(token, await key(), { algorithms: ['HS256'], issuer: ISSUER, audience: AUDIENCE });
+      remember(token, payload.sub, payload.exp ?? 0);
+      return payload.sub;
+    } catch (e) {
+      throw e instanceof joseErrors.JWTExpired ? expired() : invalid();
+    }
+  }
   return {
     async issue(sessionId) {
       const now = Math.floor(Date.now() / 1000);
@@ -31,7 +59,7 @@ export function createClientTokens(secret: Uint8Array, ttlSeconds: number): Clie
         .setAudience(AUDIENCE)
         .setIssuedAt(now)
         .setExpirationTime(exp)
-        .sign(secret);
+        .sign(await key());
       return { client_token, expires_at: new Date(exp * 1000).toISOString() };
     },
     async verify(token, sessionId) {
@@ -39,16 +67,7 @@ export function createClientTokens(secret: Uint8Array, ttlSeconds: number): Clie
         throw new LiveAiError('invalid_api_key', 'Missing client token: send Authorization: Bearer <client_token>', { status: 401 });
       }
       if (token.length > MAX_TOKEN_CHARS) throw invalid();
-      let sub: string | undefined;
-      try {
-        const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'], issuer: ISSUER, audience: AUDIENCE });
-        sub = payload.sub;
-      } catch (e) {
-        if (e instanceof joseErrors.JWTExpired) {
-          throw new LiveAiError('invalid_api_key', 'Client token expired: create a new session', { status: 401 });
-        }
-        throw invalid();
-      }
+      const sub = await subjectOf(token);
       if (sub !== sessionId) {
         throw new LiveAiError('forbidden', 'This client token belongs to another session', { status: 403 });
       }
@@ -56,6 +75,7 @@ export function createClientTokens(secret: Uint8Array, ttlSeconds: number): Clie
   };
 }
 
+const expired = () => new LiveAiError('invalid_api_key', 'Client token expired: create a new session', { status: 401 });
 const invalid = () => new LiveAiError('invalid_api_key', 'Invalid client token', { status: 401 });
 
 /** Token from an `Authorization: Bearer <token>` header; undefined when absent. @throws 401 for another scheme. */
