@@ -10,6 +10,11 @@ export interface AudioOutput {
   attach(track: MediaStreamTrack | null): void;
   /** Re-binds the current track and plays again (after a reconnect). */
   reattach(): void;
+  /**
+   * Creates the element and calls `play()` on it at once; call synchronously inside a user gesture (the start
+   * click) so browsers that tie autoplay to the element (iOS Safari) also allow the track that arrives later.
+   */
+  prime(): void;
   setMuted(muted: boolean): void;
   /** Volume 0..1. */
   setVolume(volume: number): void;
@@ -67,6 +72,15 @@ export function createAudioOutput(onBlocked: (blocked: boolean) => void, initial
     },
     reattach() {
       if (track) bind();
+    },
+    prime() {
+      const a = element();
+      if (!a || track) return;
+      try {
+        (a.play() as Promise<void> | undefined)?.catch(() => {});
+      } catch {
+        // Not allowed or no source yet: the later track retries play().
+      }
     },
     setMuted(m) {
       muted = m;

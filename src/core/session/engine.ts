@@ -368,6 +368,7 @@ export function createAvatarSession(options: AvatarSessionOptions, internals: En
       if (phase === 'ending' || isRunning(phase)) {
         return Promise.reject(new LiveAiError('invalid_request', `cannot start while ${phase}`, { status: 400 }));
       }
+      audio.prime(); // synchronously, inside the click that called start()
       startPromise = run().finally(() => {
         startPromise = null;
       });

@@ -244,13 +244,23 @@ describe('events and state', () => {
     vi.stubGlobal('MediaStream', class { constructor(readonly tracks: unknown[]) {} });
     await activeHarness();
     const track = { kind: 'audio', id: 'a1' } as unknown as MediaStreamTrack;
+    const primed = play.mock.calls.length;
     h!.transport.emitTrack('audio', track);
-    expect(play).toHaveBeenCalledTimes(1);
+    expect(play).toHaveBeenCalledTimes(primed + 1);
     h!.transport.setConnection('reconnecting');
     expect(h!.session.store.getState()).toMatchObject({ phase: 'active', media: { connection: 'reconnecting' } });
     h!.transport.setConnection('connected');
-    expect(play).toHaveBeenCalledTimes(2);
+    expect(play).toHaveBeenCalledTimes(primed + 2);
     expect(h!.session.store.getState().media.audioTrack).toBe(track);
+  });
+
+  it('start() primes the audio element synchronously (inside the click), before any track arrives', async () => {
+    const play = vi.spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(() => Promise.resolve());
+    vi.stubGlobal('MediaStream', class { constructor(readonly tracks: unknown[]) {} });
+    h = harness({ proxy: createFakeProxy({ initialStatus: 'ACTIVE' }) });
+    const started = h.session.start();
+    expect(play).toHaveBeenCalledTimes(1);
+    await started;
   });
 
   it('autoplay blocked → media.audioBlocked; unblockAudio() from a gesture plays and clears it', async () => {
