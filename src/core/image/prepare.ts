@@ -89,7 +89,11 @@ export async function prepareImage(blob: Blob, options: PrepareImageOptions = {}
       return b.type === wanted ? b : encode(canvas!, 'image/jpeg', q);
     }, maxBytes);
     if (!found) {
-      throw new LiveAiError('payload_too_large', `the image does not compress under ${maxBytes} bytes`, { status: 413 });
+      throw new LiveAiError(
+        'payload_too_large',
+        `the image does not compress under ${maxBytes} bytes even at the lowest quality; inline images must be under ${INLINE_IMAGE_LIMIT_BYTES} bytes and liveai-kit cannot host larger ones: upload it yourself and pass { url }`,
+        { status: 413 },
+      );
     }
     const out = found.result;
     const base64 = bytesToBase64(new Uint8Array(await blobToArrayBuffer(out)));
