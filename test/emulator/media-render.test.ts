@@ -6,7 +6,7 @@ import { composeFrame, layoutRows, newRowLayout } from '../../src/emulator/media
 import { styleFromPrompt, stylesFromDemeanour } from '../../src/emulator/media/demeanour';
 import { faceGeometry, FRAME_HEIGHT as H, FRAME_WIDTH as W } from '../../src/emulator/media/face';
 import { actionKind, BlinkSchedule, BLINK_MS, idlePose, type Pose } from '../../src/emulator/media/motion';
-import { drawMouth } from '../../src/emulator/media/overlays';
+import { drawEyelids, drawMouth } from '../../src/emulator/media/overlays';
 import { nextDelay, RateMeter } from '../../src/emulator/media/pacer';
 import { decodePortrait, portraitFromRgba, type Portrait } from '../../src/emulator/media/portrait';
 import { AvatarRenderer } from '../../src/emulator/media/renderer';
@@ -55,6 +55,12 @@ function pupils(frame: Uint8Array): { x: number; y: number } {
         n++;
       }
   return n ? { x: sx / n, y: sy / n } : { x: 0, y: 0 };
+}
+/** Pure white pixels (the whites of the eyes of {@link facePng}). */
+function whitePixels(frame: Uint8Array): number {
+  let n = 0;
+  for (let i = 0; i < frame.length; i += 4) if ((frame[i] as number) > 245 && (frame[i + 2] as number) > 245) n++;
+  return n;
 }
 /** Fraction of pixels where some channel differs by more than 24 between two frames. */
 function changedFraction(a: Uint8Array, b: Uint8Array): number {
@@ -139,7 +145,7 @@ describe('mouth and demeanour', () => {
     expect(counts[2]).toBeGreaterThan((counts[1] as number) * 1.5);
   });
 
-  it('bends the mouth corners up for a smile and down for a frown', () => {
+  it('bends the mouth corners up for a smile and down for a frown, and leaves a neutral closed mouth alone', () => {
     const cornerRow = (smile: number) => {
       const p = gradientPortrait();
       p.pixels.fill(230);
@@ -148,8 +154,10 @@ describe('mouth and demeanour', () => {
       for (let y = 0; y < H; y++) if ((p.pixels[(y * p.stride + x) * 4] as number) < 100) return y;
       return -1;
     };
-    expect(cornerRow(1)).toBeLessThan(cornerRow(0) - 3);
-    expect(cornerRow(-1)).toBeGreaterThan(cornerRow(0) + 3);
+    expect(cornerRow(0)).toBe(-1); // neutral and closed: the image's own mouth is left alone
+    expect(cornerRow(1)).toBeGreaterThan(0);
+    expect(cornerRow(1)).toBeLessThan(g.mouth.y - 4); // corners up
+    expect(cornerRow(-1)).toBeGreaterThan(g.mouth.y + 4); // corners down
   });
 
   it('maps prompt words to style', () => {
@@ -172,10 +180,26 @@ describe('renderer', () => {
     let silent = 0;
     let talking = 0;
     let t = 0;
+    const whites: number[] = [];
     for (; t < 2000; t += 40) silent = Math.max(silent, darkAroundMouth(r.render(t, 0)));
     for (; t < 4000; t += 40) talking = Math.max(talking, darkAroundMouth(r.render(t, t % 400 < 200 ? 1 : 0.2)));
+    for (; t < 10_000; t += 20) whites.push(whitePixels(r.render(t, 0)));
     expect(silent).toBeLessThan(20);
     expect(talking).toBeGreaterThan(400);
+    // The whites of the eyes disappear during a blink (at least one in 6 s) and are back otherwise.
+    expect(Math.min(...whites)).toBeLessThan(Math.max(...whites) * 0.2);
+    expect(whites.filter((w) => w < Math.max(...whites) * 0.5).length).toBeLessThan(whites.length * 0.1);
+  });
+
+  it('draws the eyelids where the face layout puts the eyes', () => {
+    const g13 = faceGeometry(W, H, { eyeDx: 0.13 });
+    expect(g13.eyes.map((e) => e.x)).toEqual([Math.round(W * 0.37), Math.round(W * 0.63)]);
+    const p = gradientPortrait();
+    p.pixels.fill(255);
+    drawEyelids(p, g13, [[10, 10, 10], [10, 10, 10]], 1);
+    const dark = (x: number, y: number) => (p.pixels[(y * p.stride + x + p.margin) * 4] as number) < 100;
+    expect(dark(g13.eyes[0]!.x, g13.eyes[0]!.y)).toBe(true);
+    expect(dark(g.eyes[0]!.x - 10, g.eyes[0]!.y)).toBe(false); // the default spot is left alone
   });
 
   it('plays every whole-body action visibly and falls back to sway for unknown names', async () => {

@@ -159,7 +159,7 @@ export class LiveKitAvatar implements AvatarMedia {
 
   /** Decodes first (rejecting with `invalid_request` on bad bytes), then swaps the image and cuts off playing audio (spec §4.6). */
   async setImage(image: Uint8Array): Promise<void> {
-    const portrait = await decodePortrait(image);
+    const portrait = await decodePortrait(image, this.opts.faceLayout);
     if (!this.active) return;
     this.renderer.setPortrait(portrait);
     this.player.clear();

@@ -1,4 +1,5 @@
 import { AVATAR_HEIGHT_PX, AVATAR_WIDTH_PX } from '../../core/constants';
+import type { FaceLayout } from './types';
 
 /** Video frame width in px (spec §2: avatar images are 368×560). */
 export const FRAME_WIDTH = AVATAR_WIDTH_PX;
@@ -31,14 +32,20 @@ export const FACE_LAYOUT = {
   mouthMaxOpen: 0.03,
   /** How far the mouth corners move up (smile) or down (frown) at full demeanour. */
   mouthCornerLift: 0.013,
-} as const;
+};
 
 /** An RGB colour, 0–255 per channel. */
 export type Rgb = readonly [number, number, number];
 
-/** Feature positions in px of a frame of `width`×`height` (unpadded coordinates). */
-export function faceGeometry(width = FRAME_WIDTH, height = FRAME_HEIGHT) {
-  const L = FACE_LAYOUT;
+/**
+ * Feature positions in px of a frame of `width`×`height` (unpadded coordinates), from {@link FACE_LAYOUT} with
+ * `layout` overriding it (values outside the frame are clamped to it).
+ */
+export function faceGeometry(width = FRAME_WIDTH, height = FRAME_HEIGHT, layout: FaceLayout = {}) {
+  const L = { ...FACE_LAYOUT };
+  for (const [k, v] of Object.entries(layout) as Array<[keyof FaceLayout, number | undefined]>) {
+    if (typeof v === 'number' && Number.isFinite(v) && k in L) L[k] = Math.min(k === 'eyeY' || k === 'mouthY' ? 0.95 : 0.45, Math.max(0.005, v));
+  }
   return {
     eyes: [
       { x: Math.round(width * (0.5 - L.eyeDx)), y: Math.round(height * L.eyeY) },

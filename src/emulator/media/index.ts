@@ -8,7 +8,7 @@ import { errorText, LiveKitAvatar } from './avatar';
 import { decodePortrait } from './portrait';
 import type { AvatarMediaOptions, JoinAvatar } from './types';
 
-export type { AvatarMedia, AvatarMediaOptions, Demeanour, JoinAvatar } from './types';
+export type { AvatarMedia, AvatarMediaOptions, Demeanour, FaceLayout, JoinAvatar } from './types';
 export { AVATAR_IDENTITY_PREFIX } from './avatar';
 export { FACE_LAYOUT, FRAME_HEIGHT, FRAME_WIDTH } from './face';
 export { decodePortrait } from './portrait';
@@ -33,7 +33,7 @@ function check(o: AvatarMediaOptions): void {
  */
 export const joinAvatar: JoinAvatar = async (options) => {
   check(options);
-  const portrait = await decodePortrait(options.image);
+  const portrait = await decodePortrait(options.image, options.faceLayout);
   const room = new Room();
   try {
     await room.connect(options.livekitUrl, options.token, { autoSubscribe: false, dynacast: false });

@@ -75,10 +75,14 @@ export function drawEyelids(img: PaddedImage, g: FaceGeometry, lids: readonly [R
   });
 }
 
+/** Below this |smile| a closed mouth is not drawn at all, so the image's own mouth shows at rest. */
+export const VISIBLE_SMILE = 0.25;
+
 /**
- * Draws the mouth centred on `g.mouth`: `open` 0 (closed lips: a curved line) … 1 (open by `g.mouthMaxOpen` px
- * each way, dark inside, teeth when more than 40 % open); `smile` −1…1 bends the corners down/up by up to
- * `g.mouthCornerLift` px. Writes only inside {@link overlayRects}.
+ * Draws the mouth centred on `g.mouth`: `open` 0 (closed) … 1 (open by `g.mouthMaxOpen` px each way, dark inside,
+ * teeth when more than 40 % open); `smile` −1…1 bends the corners down/up by up to `g.mouthCornerLift` px. A closed
+ * mouth is drawn as a curved lip line only when |smile| ≥ {@link VISIBLE_SMILE}; otherwise the image's own mouth
+ * stays visible. Writes only inside {@link overlayRects}.
  */
 export function drawMouth(img: PaddedImage, g: FaceGeometry, lip: Rgb, open: number, smile: number): void {
   const { x: mx, y: my } = g.mouth;
@@ -90,7 +94,7 @@ export function drawMouth(img: PaddedImage, g: FaceGeometry, lip: Rgb, open: num
     const hh = oh * Math.sqrt(Math.max(0, 1 - u * u));
     const x = mx + i;
     if (hh < 1) {
-      column(img, x, c - 1.5, c + 1.5, lip);
+      if (Math.abs(smile) >= VISIBLE_SMILE) column(img, x, c - 1.5, c + 1.5, lip);
       continue;
     }
     column(img, x, c - hh, c + hh, MOUTH_INSIDE);

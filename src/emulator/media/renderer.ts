@@ -1,15 +1,16 @@
 import { composeFrame, layoutRows, newRowLayout, type PaddedImage } from './compose';
 import { easeStyle, NEUTRAL_STYLE, stylesFromDemeanour, type Style } from './demeanour';
-import { ACTION_MS, faceGeometry, type FaceGeometry } from './face';
+import { ACTION_MS } from './face';
 import { actionKind, applyAction, BlinkSchedule, idlePose, type ActionName } from './motion';
 import { drawEyelids, drawMouth, drawWavingArm, overlayRects, restoreRect, type Rect } from './overlays';
 import type { Portrait } from './portrait';
 import type { Demeanour } from './types';
 
-/** The image being animated: the pristine portrait and a working copy the overlays draw on. */
+/** The image being animated: the pristine portrait, a working copy the overlays draw on, the overlay areas. */
 interface Scene {
   portrait: Portrait;
   work: PaddedImage;
+  rects: Rect[];
 }
 
 /** How long after the last voiced audio the avatar still counts as speaking (demeanour), ms. */
@@ -23,8 +24,6 @@ const SPEAKING_HOLD_MS = 600;
 export class AvatarRenderer {
   readonly frame: Uint8Array;
   private scene: Scene;
-  private readonly geometry: FaceGeometry;
-  private readonly rects: Rect[];
   private readonly layout;
   private readonly cols: Int32Array;
   private readonly view: PaddedImage;
@@ -39,8 +38,6 @@ export class AvatarRenderer {
 
   constructor(portrait: Portrait, seed = 1) {
     this.scene = AvatarRenderer.scene(portrait);
-    this.geometry = faceGeometry(portrait.width, portrait.height);
-    this.rects = overlayRects(this.geometry);
     this.layout = newRowLayout(portrait.height);
     this.cols = new Int32Array(portrait.width);
     this.frame = new Uint8Array(new ArrayBuffer(portrait.width * portrait.height * 4));
@@ -49,7 +46,7 @@ export class AvatarRenderer {
   }
 
   private static scene(portrait: Portrait): Scene {
-    return { portrait, work: { ...portrait, pixels: portrait.pixels.slice() } };
+    return { portrait, work: { ...portrait, pixels: portrait.pixels.slice() }, rects: overlayRects(portrait.geometry) };
   }
 
   /** Swaps the reference image at once (same 368×560 size); the next frame shows it. */
@@ -86,10 +83,10 @@ export class AvatarRenderer {
     const target = Math.max(0, Math.min(1, level));
     this.mouth += (target - this.mouth) * (target > this.mouth ? 0.75 : 0.45);
 
-    const { portrait, work } = this.scene;
-    for (const r of this.rects) restoreRect(work, portrait, r);
-    drawEyelids(work, this.geometry, portrait.lids, this.blink.closedness(nowMs));
-    drawMouth(work, this.geometry, portrait.lip, this.mouth, this.style.smile);
+    const { portrait, work, rects } = this.scene;
+    for (const r of rects) restoreRect(work, portrait, r);
+    drawEyelids(work, portrait.geometry, portrait.lids, this.blink.closedness(nowMs));
+    drawMouth(work, portrait.geometry, portrait.lip, this.mouth, this.style.smile);
 
     const pose = idlePose(this.phaseS, this.style.amount);
     if (this.action && this.actionActive(nowMs)) applyAction(pose, this.action.kind, nowMs - this.action.startMs);

@@ -22,6 +22,26 @@ export interface AvatarMediaOptions {
   onParticipantJoined?: (identity: string) => void;
   /** Called once if the avatar loses the room for good (not after `close()`). */
   onDisconnected?: (reason: string) => void;
+  /**
+   * Where the synthetic eyes and mouth are drawn, as fractions of the frame (default: eyes at 38 % height,
+   * ±18 % of the width from the centre; mouth at 63 % height, centred). Pass the landmarks of the image when known.
+   */
+  faceLayout?: FaceLayout;
+}
+
+/** Face landmarks as fractions of the 368×560 frame: `x` of the width, `y` of the height. */
+export interface FaceLayout {
+  /** Height of the eye centres (default 0.38). */
+  eyeY?: number;
+  /** Distance of each eye centre from the vertical centre line (default 0.18). */
+  eyeDx?: number;
+  /** Eye half-width (default 0.065) and half-height (default 0.028). */
+  eyeRx?: number;
+  eyeRy?: number;
+  /** Height of the mouth centre (default 0.63). */
+  mouthY?: number;
+  /** Mouth half-width (default 0.085). */
+  mouthHalfWidth?: number;
 }
 
 /** Demeanour set by `update-agent-prompt` / `update-idle-prompt` (spec §4.6). */
