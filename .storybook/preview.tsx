@@ -4,7 +4,7 @@ import './preview.css';
 
 /** Wraps every story in a themed page; the toolbar switches light / dark / auto. */
 const withTheme: Decorator = (Story, ctx) => (
-  <div className="sb-liveai" data-theme={ctx.globals.theme ?? 'light'} data-layout={ctx.parameters.layout}>
+  <div className="sb-liveai" data-theme={ctx.globals.theme ?? 'light'}>
     <Story />
   </div>
 );

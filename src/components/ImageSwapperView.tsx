@@ -1,13 +1,15 @@
 import { useRef, useState } from 'react';
 import type { ImageChangeState, ImageInput } from '../core/session/types';
 import { Icon } from './icons';
-import { useImagePick } from './useImagePick';
+import { useImagePick, type PrepareImage } from './useImagePick';
 import { cx, explainError, type ErrorLike } from './format';
 
 /** Props of {@link ImageSwapperView}. */
 export interface ImageSwapperViewProps {
-  /** Gets `{blob}` for a file (the core crops it to 368×560 and compresses it) or `{url}`. */
-  onSubmit: (input: Extract<ImageInput, { blob: Blob } | { url: string }>) => void | Promise<unknown>;
+  /** Gets `{base64}` of a prepared file, `{blob}` of a file (the core crops it to 368×560 and compresses it), or `{url}`. */
+  onSubmit: (input: ImageInput) => void | Promise<unknown>;
+  /** Prepares a picked file for an exact 368×560 preview (e.g. the core's `prepareImage`); else a CSS center-crop preview. */
+  prepare?: PrepareImage;
   /** `image.status` from the store (spec §6 `image_change_*`). */
   status?: ImageChangeState['status'];
   /** The failure: a `LiveAiError` (e.g. 413 `payload_too_large`) or the `image_change_error` text. */
@@ -25,8 +27,8 @@ const STATUS: Partial<Record<ImageChangeState['status'], string>> = {
 };
 
 /** Swap the avatar's look: file, drag-and-drop, paste or URL, a 368×560 crop preview, progress and errors. Pure view. */
-export function ImageSwapperView({ onSubmit, status = 'idle', error, disabled = false, className }: ImageSwapperViewProps) {
-  const pick = useImagePick();
+export function ImageSwapperView({ onSubmit, prepare, status = 'idle', error, disabled = false, className }: ImageSwapperViewProps) {
+  const pick = useImagePick(prepare);
   const fileRef = useRef<HTMLInputElement>(null);
   const [url, setUrl] = useState('');
   const busy = status === 'sending' || status === 'requested' || status === 'created';
@@ -34,7 +36,7 @@ export function ImageSwapperView({ onSubmit, status = 'idle', error, disabled = 
   const preview = pick.picked?.kind === 'file' ? pick.picked.preview : pick.picked?.url;
   const apply = () => {
     const p = pick.picked;
-    if (p) void onSubmit(p.kind === 'file' ? { blob: p.file } : { url: p.url });
+    if (p) void onSubmit(p.kind === 'url' ? { url: p.url } : p.base64 ? { base64: p.base64 } : { blob: p.file });
   };
   return (
     <div className={cx('liveai-images', className)} data-status={status} data-drag-over={pick.dragOver || undefined} onPaste={pick.zone.onPaste}>

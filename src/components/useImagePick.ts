@@ -1,16 +1,20 @@
 import { useEffect, useState, type ClipboardEvent, type DragEvent } from 'react';
 
-/** What the user picked: a file (with an object URL for the preview) or a public URL. */
-export type PickedImage = { kind: 'file'; file: File; preview: string | null } | { kind: 'url'; url: string };
+/** What the user picked: an image blob (with an object URL for the preview, base64 once prepared) or a public URL. */
+export type PickedImage = { kind: 'file'; file: Blob; preview: string | null; base64?: string } | { kind: 'url'; url: string };
 
-const objectUrl = (f: File): string | null => (typeof URL.createObjectURL === 'function' ? URL.createObjectURL(f) : null);
+/** Crops/compresses a picked file, e.g. the core's `prepareImage` (368×560 JPEG, base64 under 900 KB). */
+export type PrepareImage = (file: Blob) => Promise<{ blob: Blob; base64?: string }>;
+
+const objectUrl = (f: Blob): string | null => (typeof URL.createObjectURL === 'function' ? URL.createObjectURL(f) : null);
 const isHttpUrl = (s: string) => /^https?:\/\/\S+$/i.test(s.trim());
 
 /**
  * Picking an image by file input, drag-and-drop, paste (file or URL) or a typed URL.
- * Rejects non-images with a readable message; revokes object URLs it made.
+ * Rejects non-images with a readable message; with `prepare`, the preview shows the prepared (cropped)
+ * image. Revokes object URLs it made.
  */
-export function useImagePick() {
+export function useImagePick(prepare?: PrepareImage) {
   const [picked, setPicked] = useState<PickedImage | null>(null);
   const [dragOver, setDragOver] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
@@ -24,6 +28,10 @@ export function useImagePick() {
     if (!file.type.startsWith('image/')) return setProblem('Choose an image file (JPEG, PNG or WebP).');
     setProblem(null);
     setPicked({ kind: 'file', file, preview: objectUrl(file) });
+    prepare?.(file).then(
+      (p) => setPicked((cur) => (cur?.kind === 'file' && cur.file === file ? { kind: 'file', file: p.blob, preview: objectUrl(p.blob), base64: p.base64 } : cur)),
+      () => setProblem('This image could not be read. Try a JPEG, PNG or WebP file.'),
+    );
   };
   const pickUrl = (url: string) => {
     if (!isHttpUrl(url)) return setProblem('Enter a public http(s) address of an image.');

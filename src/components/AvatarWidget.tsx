@@ -1,0 +1,59 @@
+import type { AvatarSession, AvatarSessionOptions } from '../core/session/types';
+import { AvatarSessionProvider } from '../react';
+import { AvatarWidgetBody } from './AvatarWidgetBody';
+import type { WidgetState } from './AvatarWidgetView';
+import type { WidgetCallbacks } from './useWidgetCallbacks';
+
+/** Props of {@link AvatarWidget}. */
+export interface AvatarWidgetProps extends WidgetCallbacks {
+  /** Where `createAvatarProxy` is mounted, e.g. `/api/avatar`. */
+  proxyUrl?: string;
+  /** Agent of the hosted room (spec §4.2). Without `proxyUrl` + `agentId` (or `session`) nothing renders. */
+  agentId?: string;
+  /** More session options (e.g. `keepAliveMs`, `flow`, `transport`); read when the session is created. */
+  options?: Partial<AvatarSessionOptions>;
+  /** Use this session instead of creating one (tests, stories, the attach flow). */
+  session?: AvatarSession;
+  /** Default `floating`. */
+  variant?: 'floating' | 'inline';
+  /** Uncontrolled start state (default: floating → `minimized`, inline → `active`). */
+  initialState?: WidgetState;
+  /** Controlled state; pair with `onStateChange`. */
+  state?: WidgetState;
+  onStateChange?: (state: WidgetState) => void;
+  /** Default `auto` (follows `prefers-color-scheme`). */
+  theme?: 'light' | 'dark' | 'auto';
+  /** Name shown in the header (default `Avatar`). */
+  title?: string;
+  /** Poster shown before the session knows its image (368×560 portrait). */
+  imageUrl?: string;
+  /** Ends the call this long after it became active, ms; a countdown shows in the last 30 s. */
+  maxDurationMs?: number;
+  /** A call minimized (or hidden) this long is ended, ms (default 30000). */
+  minimizedEndMs?: number;
+  /** Default: floating → `caption` over the video, inline → `conversation` beside it. */
+  transcriptMode?: 'caption' | 'conversation';
+  /** Show the "Change look" image swapper (default false). */
+  imageSwapper?: boolean;
+  /** Receives the session whenever the widget gets one (e.g. to call its methods). */
+  onSession?: (session: AvatarSession) => void;
+  className?: string;
+}
+
+/**
+ * The drop-in widget: start → queue progress → live avatar with transcript, chat and controls → end with
+ * the cost. Creates its own session (one store per widget, so several widgets stay independent) unless
+ * `session` is given. Ends 30 s after being minimized during a call; ends at `maxDurationMs`.
+ */
+export function AvatarWidget(props: AvatarWidgetProps) {
+  const { proxyUrl, agentId, session, options } = props;
+  if (!session && !(proxyUrl && agentId)) return null;
+  const created: AvatarSessionOptions | undefined = session
+    ? undefined
+    : { proxyUrl: proxyUrl!, flow: { kind: 'room', agentId: agentId! }, ...options };
+  return (
+    <AvatarSessionProvider key={session ? 'given' : `${proxyUrl}|${agentId}`} session={session} options={created}>
+      <AvatarWidgetBody {...props} />
+    </AvatarSessionProvider>
+  );
+}

@@ -1,0 +1,65 @@
+import { useEffect, useState } from 'react';
+import { useAvatarSession, useSession } from '../react';
+import { AvatarStage } from './AvatarStage';
+import type { AvatarWidgetProps } from './AvatarWidget';
+import { AvatarWidgetView, type WidgetState } from './AvatarWidgetView';
+import { ChatInput } from './ChatInput';
+import { ControlBar } from './ControlBar';
+import { ImageSwapper } from './ImageSwapper';
+import { TranscriptPanel } from './TranscriptPanel';
+import { useDeadline } from './useDeadline';
+import { useWidgetCallbacks } from './useWidgetCallbacks';
+
+const RUNNING = new Set(['creating', 'queued', 'connecting', 'active']);
+
+/** Inside the provider: state, timers (minimized end, max duration), callbacks, and the composed parts. */
+export function AvatarWidgetBody(p: AvatarWidgetProps) {
+  const session = useAvatarSession();
+  const { phase, activeAt, end } = useSession();
+  const variant = p.variant ?? 'floating';
+  const title = p.title ?? 'Avatar';
+  const [own, setOwn] = useState<WidgetState>(p.initialState ?? (variant === 'inline' ? 'active' : 'minimized'));
+  const state = p.state ?? own;
+  const setState = (next: WidgetState) => {
+    setOwn(next);
+    p.onStateChange?.(next);
+  };
+  useWidgetCallbacks(session, p);
+  const { onSession } = p;
+  useEffect(() => onSession?.(session), [session, onSession]);
+
+  const away = state !== 'active' && RUNNING.has(phase);
+  const [awaySince, setAwaySince] = useState<number | null>(null);
+  useEffect(() => setAwaySince(away ? Date.now() : null), [away]);
+  const endCall = () => void end('user');
+  const minimizedEndMs = useDeadline(awaySince === null ? null : awaySince + (p.minimizedEndMs ?? 30_000), endCall);
+  const maxDeadline = phase === 'active' && activeAt !== null && p.maxDurationMs ? activeAt + p.maxDurationMs : null;
+  const remainingMs = useDeadline(maxDeadline, endCall, 30_000);
+
+  const caption = (p.transcriptMode ?? (variant === 'inline' ? 'conversation' : 'caption')) === 'caption';
+  return (
+    <AvatarWidgetView
+      variant={variant}
+      state={state}
+      onStateChange={setState}
+      theme={p.theme ?? 'auto'}
+      phase={phase}
+      title={title}
+      className={p.className}
+      remainingMs={remainingMs}
+      minimizedEndMs={minimizedEndMs}
+      stage={<AvatarStage imageUrl={p.imageUrl} label={`${title} video`}>{caption && <TranscriptPanel mode="caption" agentLabel={title} />}</AvatarStage>}
+      transcript={caption ? undefined : <TranscriptPanel agentLabel={title} />}
+      extra={
+        p.imageSwapper ? (
+          <details className="liveai-widget__extra">
+            <summary>Change look</summary>
+            <ImageSwapper />
+          </details>
+        ) : undefined
+      }
+      chat={<ChatInput />}
+      controls={<ControlBar />}
+    />
+  );
+}

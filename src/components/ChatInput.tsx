@@ -1,0 +1,16 @@
+import { useControl, useSession } from '../react';
+import { ChatInputView, type ChatInputViewProps } from './ChatInputView';
+
+/** Props of {@link ChatInput}. */
+export type ChatInputProps = Omit<ChatInputViewProps, 'onSend' | 'disabled'> & {
+  /** Called after a message was sent (e.g. for analytics). */
+  onSent?: (text: string) => void;
+};
+
+/** Chat with the avatar (spec §6 `chat-msg`); enabled only while the session is active. */
+export function ChatInput({ onSent, ...props }: ChatInputProps) {
+  const { phase } = useSession();
+  const { sendChat } = useControl();
+  const send = (text: string) => sendChat(text).then(() => onSent?.(text));
+  return <ChatInputView {...props} onSend={send} disabled={phase !== 'active'} />;
+}

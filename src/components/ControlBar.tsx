@@ -1,0 +1,50 @@
+import { useEffect, useState } from 'react';
+import { useControl, useMedia, useSession } from '../react';
+import { ControlBarView } from './ControlBarView';
+
+/** Props of {@link ControlBar}. */
+export interface ControlBarProps {
+  /** Controls to leave out. */
+  hide?: readonly ('mic' | 'speaker' | 'volume' | 'keepAlive' | 'end')[];
+  /** Keep-alive on at first (default false). */
+  keepAlive?: boolean;
+  /** While keep-alive is on, `reset-idle-timeout` is sent this often, ms (default 30000). */
+  keepAliveIntervalMs?: number;
+  className?: string;
+}
+
+/**
+ * Mic, speaker mute and volume, keep-alive and end for the nearest session. The pressed states come from
+ * the store (the truth), not from local guesses. Keep-alive sends `reset-idle-timeout` (spec §4.6) at once
+ * and then every `keepAliveIntervalMs` while on and active.
+ */
+export function ControlBar({ hide = [], keepAlive: initialKeepAlive = false, keepAliveIntervalMs = 30_000, className }: ControlBarProps) {
+  const { phase, end } = useSession();
+  const m = useMedia();
+  const { resetIdleTimeout } = useControl();
+  const [keepAlive, setKeepAlive] = useState(initialKeepAlive);
+  const active = phase === 'active';
+  useEffect(() => {
+    if (!keepAlive || !active) return;
+    const ping = () => void resetIdleTimeout().catch(() => undefined);
+    ping();
+    const id = setInterval(ping, keepAliveIntervalMs);
+    return () => clearInterval(id);
+  }, [keepAlive, active, keepAliveIntervalMs, resetIdleTimeout]);
+  const show = (name: (typeof hide)[number]) => !hide.includes(name);
+  return (
+    <ControlBarView
+      className={className}
+      disabled={!active}
+      micEnabled={m.micEnabled}
+      speakerMuted={m.speakerMuted}
+      volume={m.volume}
+      keepAlive={keepAlive}
+      onMicChange={show('mic') ? (on) => void m.setMicEnabled(on).catch(() => undefined) : undefined}
+      onSpeakerMutedChange={show('speaker') ? m.setSpeakerMuted : undefined}
+      onVolumeChange={show('volume') ? m.setVolume : undefined}
+      onKeepAliveChange={show('keepAlive') ? setKeepAlive : undefined}
+      onEnd={show('end') ? () => void end('user') : undefined}
+    />
+  );
+}

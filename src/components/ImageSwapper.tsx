@@ -1,0 +1,36 @@
+import { useState } from 'react';
+import type { LiveAiError } from '../core/errors';
+import { prepareImage } from '../core/image';
+import type { ImageInput } from '../core/session/types';
+import { useControl, useSession } from '../react';
+import { ImageSwapperView, type ImageSwapperViewProps } from './ImageSwapperView';
+
+/** Props of {@link ImageSwapper}. */
+export type ImageSwapperProps = Pick<ImageSwapperViewProps, 'className'> & {
+  /** Use the core's `prepareImage` for an exact 368×560 preview and inline upload (default true). */
+  prepare?: boolean;
+};
+
+/**
+ * Changes the avatar's look during a call (spec §4.6 `update-image`), with progress from the
+ * `image_change_*` events (spec §6) and errors explained (a 413 keeps its code; event errors their text).
+ */
+export function ImageSwapper({ prepare = true, className }: ImageSwapperProps) {
+  const { phase } = useSession();
+  const { updateImage, image } = useControl();
+  const [error, setError] = useState<LiveAiError | null>(null);
+  const submit = (input: ImageInput) => {
+    setError(null);
+    return updateImage(input).catch((e: LiveAiError) => setError(e));
+  };
+  return (
+    <ImageSwapperView
+      className={className}
+      onSubmit={submit}
+      prepare={prepare ? prepareImage : undefined}
+      status={image.status}
+      error={image.status === 'error' ? (error ?? image.error ?? null) : null}
+      disabled={phase !== 'active'}
+    />
+  );
+}

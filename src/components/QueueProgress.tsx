@@ -1,0 +1,12 @@
+import { useQueueClock, useSession } from '../react';
+import { QueueProgressView } from './QueueProgressView';
+
+const WAITING = new Set(['creating', 'queued', 'connecting']);
+
+/** Cold-start progress of the nearest session; renders nothing unless it is being created, queued or connecting. */
+export function QueueProgress({ className }: { className?: string }) {
+  const { phase } = useSession();
+  const clock = useQueueClock();
+  if (!WAITING.has(phase)) return null;
+  return <QueueProgressView phase={phase} {...clock} className={className} />;
+}

@@ -1,0 +1,37 @@
+import { useState } from 'react';
+import { useSessions, type UseSessionsOptions, type UseSessionsResult } from '../react';
+import { SessionListView } from './SessionListView';
+import type { SessionListRow } from './SessionTable';
+
+/** Props of {@link SessionList}. */
+export interface SessionListProps extends Omit<UseSessionsOptions, 'kind' | 'page'> {
+  /** Tab shown first (default `rooms`). */
+  initialKind?: 'rooms' | 'sessions';
+  className?: string;
+}
+
+/**
+ * Admin list of hosted rooms and sessions (spec §4.1, §4.3) through the proxy's admin routes
+ * (`admin(req)` must allow the caller; a 403 is shown as an error). Switching tabs goes back to page 1.
+ */
+export function SessionList({ initialKind = 'rooms', className, ...options }: SessionListProps) {
+  const [kind, setKind] = useState(initialKind);
+  const list = useSessions({ ...options, kind } as UseSessionsOptions & { kind: 'rooms' }) as UseSessionsResult<SessionListRow>;
+  return (
+    <SessionListView
+      className={className}
+      kind={kind}
+      onKindChange={(k) => {
+        setKind(k);
+        list.setPage(1);
+      }}
+      items={list.items}
+      pagination={list.pagination}
+      page={list.page}
+      onPageChange={list.setPage}
+      loading={list.loading}
+      error={list.error}
+      onRefresh={list.refresh}
+    />
+  );
+}

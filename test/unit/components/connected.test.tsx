@@ -1,0 +1,97 @@
+import './cleanup';
+import { act, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { AvatarStage, ChatInput, ControlBar, ImageSwapper, QueueProgress, SessionList, TranscriptPanel } from '../../../src/components';
+import { AvatarSessionProvider } from '../../../src/react';
+import { createFakeProxy, createTestSession, type TestSession } from '../../../src/testing';
+
+const withSession = (session: TestSession, ui: React.ReactNode) => render(<AvatarSessionProvider session={session}>{ui}</AvatarSessionProvider>);
+const phase = (s: TestSession) => s.store.getState().phase;
+
+describe('connected components', () => {
+  it('AvatarStage + QueueProgress: start → queued with progress → active → end shows the cost', async () => {
+    const session = createTestSession();
+    withSession(session, (
+      <>
+        <AvatarStage />
+        <QueueProgress />
+        <ControlBar />
+      </>
+    ));
+    await userEvent.click(screen.getByRole('button', { name: 'Start call' }));
+    await waitFor(() => expect(phase(session)).toBe('queued'));
+    expect(screen.getAllByRole('progressbar')).toHaveLength(2);
+    session.proxy.setStatus(session.store.getState().sessionId!, 'ACTIVE');
+    await waitFor(() => expect(screen.getByRole('region', { name: 'Avatar' })).toHaveAttribute('data-phase', 'active'));
+    expect(screen.queryByRole('progressbar')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'End' }));
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('This call used 1.25 credits.'));
+  });
+
+  it('AvatarStage shows "Tap to unmute" from the store and calls unblockAudio', async () => {
+    const session = createTestSession({ initialState: { phase: 'active', media: { audioBlocked: true } as never } });
+    let unblocked = 0;
+    session.unblockAudio = async () => void unblocked++;
+    withSession(session, <AvatarStage />);
+    await userEvent.click(screen.getByRole('button', { name: 'Tap to unmute' }));
+    expect(unblocked).toBe(1);
+  });
+
+  it('ChatInput is disabled until active, then sends chat-msg over the transport', async () => {
+    const idle = createTestSession();
+    const { unmount } = withSession(idle, <ChatInput />);
+    expect(screen.getByRole('textbox')).toBeDisabled();
+    unmount();
+    const session = createTestSession({ initialState: { phase: 'active' } });
+    withSession(session, <ChatInput />);
+    await userEvent.type(screen.getByRole('textbox'), 'Hello avatar{Enter}');
+    await waitFor(() => expect(session.transport.sentMessages).toContainEqual(expect.objectContaining({ event: 'chat-msg', message: 'Hello avatar' })));
+  });
+
+  it('TranscriptPanel shows transcription events as they arrive', async () => {
+    const session = createTestSession({ initialState: { phase: 'active' } });
+    withSession(session, <TranscriptPanel />);
+    act(() => session.transport.emitEvent({ type: 'agent_transcription', transcription: 'Nice to meet you' }));
+    expect(await screen.findByText('Nice to meet you')).toBeInTheDocument();
+  });
+
+  it('ControlBar: mic state is the truth from the store; keep-alive sends reset-idle-timeout', async () => {
+    const session = createTestSession({ initialState: { phase: 'active' } });
+    withSession(session, <ControlBar />);
+    const mic = screen.getByRole('button', { name: 'Microphone' });
+    expect(mic).toHaveAttribute('aria-pressed', 'false');
+    await userEvent.click(mic);
+    await waitFor(() => expect(mic).toHaveAttribute('aria-pressed', 'true'));
+    expect(session.transport.micEnabled).toBe(true);
+    await userEvent.click(screen.getByRole('button', { name: 'Keep alive' }));
+    const id = session.store.getState().sessionId!;
+    await waitFor(() => expect(session.proxy.sessions.get(id)?.controls).toContainEqual({ event: 'reset-idle-timeout' }));
+  });
+
+  it('ImageSwapper sends update-image and follows image_change_* events', async () => {
+    const session = createTestSession({ initialState: { phase: 'active' } });
+    withSession(session, <ImageSwapper prepare={false} />);
+    await userEvent.type(screen.getByRole('textbox', { name: 'Image URL' }), 'https://cdn.test/new.png{Enter}');
+    await userEvent.click(screen.getByRole('button', { name: 'Apply new look' }));
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('Imagining…'));
+    act(() => session.transport.emitEvent({ type: 'image_change_complete' }));
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('New look applied.'));
+    act(() => session.transport.emitEvent({ type: 'image_change_error', error: 'could not download the image' }));
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('could not download the image'));
+  });
+
+  it('SessionList lists rooms and sessions through the proxy, with pagination', async () => {
+    const proxy = createFakeProxy();
+    for (let i = 0; i < 3; i++) proxy.seedSession({ kind: 'room' });
+    proxy.seedSession({ kind: 'session' });
+    render(<SessionList proxyUrl="http://proxy.fake.test" fetch={proxy.fetch} limit={2} />);
+    await waitFor(() => expect(screen.getAllByRole('row')).toHaveLength(3));
+    expect(screen.getByText('Page 1 of 2 · 3 total')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(screen.getByText('Page 2 of 2 · 3 total')).toBeInTheDocument());
+    await userEvent.click(screen.getByRole('tab', { name: 'Sessions' }));
+    await waitFor(() => expect(screen.getByText('Page 1 of 1 · 1 total')).toBeInTheDocument());
+    expect(screen.getByRole('columnheader', { name: 'Provider' })).toBeInTheDocument();
+  });
+});
