@@ -27,6 +27,8 @@ import type { AvatarMedia, AvatarMediaOptions, Demeanour } from './types';
 export const AVATAR_IDENTITY_PREFIX = 'liveai-avatar-';
 /** Audio buffered inside the native source, ms: bounds the lip-sync latency the mouth compensates for. */
 const AUDIO_QUEUE_MS = 100;
+/** Most PCM (`playPcm`) waiting to be played, in 48 kHz samples (60 s); chunks beyond it are dropped. */
+const MAX_PCM_BACKLOG = 60 * AUDIO_SAMPLE_RATE;
 
 const encoder = new TextEncoder();
 
@@ -43,6 +45,7 @@ export class LiveKitAvatar implements AvatarMedia {
   private closing: Promise<void> | null = null;
   private lost = false;
   private trackSids: string[] = [];
+  private pcmBacklog = 0;
 
   private constructor(
     private readonly room: Room,
@@ -151,10 +154,14 @@ export class LiveKitAvatar implements AvatarMedia {
     return new Promise((resolve) => this.player.enqueue(new SpeechStream(text), resolve));
   }
 
+  /** Resamples 16 kHz → 48 kHz and queues; a backlog over 60 s (a sender faster than real time) drops chunks. */
   playPcm(samples: Int16Array): void {
     if (!this.active || !(samples instanceof Int16Array) || samples.length === 0) return;
+    if (this.pcmBacklog + samples.length * 3 > MAX_PCM_BACKLOG) return;
     if (!this.player.busy) this.upsampler.reset();
-    this.player.enqueue(new ArrayPcmSource(this.upsampler.push(samples)));
+    const up = this.upsampler.push(samples);
+    this.pcmBacklog += up.length;
+    this.player.enqueue(new ArrayPcmSource(up), () => (this.pcmBacklog -= up.length));
   }
 
   /** Decodes first (rejecting with `invalid_request` on bad bytes), then swaps the image and cuts off playing audio (spec §4.6). */

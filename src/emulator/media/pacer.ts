@@ -35,8 +35,11 @@ export class FramePacer {
 
   private readonly tick = (): void => {
     if (!this.running) return;
-    const now = this.now();
-    this.onTick(now);
+    try {
+      this.onTick(this.now());
+    } catch {
+      /* one bad frame must not stop the video */
+    }
     const delay = nextDelay(this.t0, this.periodMs, ++this.n, this.now());
     this.n = delay.n;
     this.timer = setTimeout(this.tick, delay.ms);
