@@ -14,7 +14,7 @@ let proxy: Awaited<ReturnType<typeof listen>>;
 let proxyUrl: string;
 
 beforeAll(async () => {
-  emulator = await startEmulator(200);
+  emulator = await startEmulator(1500); // long enough that the first status poll sees QUEUED even on a busy machine
   proxy = await listen(proxyApp(proxyOptions(emulator.url, { admin: (req) => req.headers['x-admin'] === 'yes' })));
   proxyUrl = `${proxy.url}/api/avatar`;
 });
