@@ -1,7 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import type * as ExpressNs from 'express';
 import type MulterNs from 'multer';
-import type * as RateLimitNs from 'express-rate-limit';
 import { MAX_UPLOAD_BYTES } from '../core/constants';
 import { LiveAiError } from '../core/errors';
 import { createProxyCore, type ProxyCall, type ProxyCore } from './core';
@@ -10,6 +9,7 @@ import { requestIdFrom } from './logging';
 import type { AvatarProxyOptions, ProxyAction } from './options';
 import { loadPeer } from './peers';
 import { logFailure, toWireError } from './wire-error';
+import { limiters } from './express-limits';
 
 type Express = typeof ExpressNs & { default?: typeof ExpressNs };
 type Locals = { requestId: string; started: number };
@@ -123,38 +123,11 @@ function multipartParser(): RequestHandler {
 function multipartParts(req: Request, files: Record<string, Express.Multer.File[]> | undefined) {
   const image = files?.image?.[0];
   const payloadFile = files?.payload?.[0];
-  const field = (req.body as Record<string, unknown> | undefined)?.payload;
+  const fields = (req.body ?? {}) as Record<string, unknown>;
+  if (Object.keys(fields).some((k) => k !== 'payload')) {
+    throw new LiveAiError('invalid_request', 'Unexpected multipart part: send only "image" and "payload"', { status: 400 });
+  }
+  const field = fields.payload;
   const payload = typeof field === 'string' ? field : payloadFile ? payloadFile.buffer.toString('utf8') : undefined;
   return { image: image ? { bytes: new Uint8Array(image.buffer), mimetype: image.mimetype, filename: image.originalname } : undefined, payload };
-}
-
-function limiters(core: ProxyCore<Request>): { perIp: RequestHandler; perSession: RequestHandler } {
-  const limits = core.options.limits;
-  const pass: RequestHandler = (_req, _res, next) => next();
-  if (limits === false) return { perIp: pass, perSession: pass };
-  const mod = loadPeer<typeof RateLimitNs & { default?: typeof RateLimitNs.rateLimit }>('express-rate-limit', 'createAvatarProxy');
-  const rateLimit = mod.rateLimit ?? mod.default;
-  // A store the user gives is meant to be shared (by both limits, or by several proxy instances).
-  const shared = limits.store !== undefined;
-  const storeFor = (kind: 'ip' | 'session') =>
-    limits.store === undefined ? undefined : typeof limits.store === 'function' ? limits.store(kind) : limits.store;
-  const common = (kind: 'ip' | 'session', limit: number) => {
-    const store = storeFor(kind);
-    return {
-    windowMs: limits.windowMs,
-    limit,
-    standardHeaders: 'draft-7' as const,
-    legacyHeaders: false,
-    ...(store ? { store } : {}),
-    validate: { unsharedStore: !shared, xForwardedForHeader: false },
-    handler: (_req: Request, res: Response) => {
-      const retry = res.getHeader('retry-after');
-      res.status(429).json({ detail: `Too many requests; try again${retry ? ` in ${retry} s` : ' later'}` });
-    },
-  };
-  };
-  return {
-    perIp: rateLimit(common('ip', limits.perIp)),
-    perSession: rateLimit({ ...common('session', limits.perSession), keyGenerator: (req: Request) => `session:${String(req.params.id)}` }),
-  };
 }

@@ -1,8 +1,7 @@
-import { MAX_UPLOAD_BYTES } from '../core/constants';
 import { LiveAiError } from '../core/errors';
 import { createProxyCore, type ProxyCall } from './core';
 import { WindowStore, createLimiter } from './fetch-limiter';
-import { checkDeclaredImageType } from './images';
+import { readBody } from './fetch-body';
 import { requestIdFrom } from './logging';
 import type { AvatarProxyOptions, ProxyAction } from './options';
 import { logFailure, toWireError } from './wire-error';
@@ -17,11 +16,6 @@ export interface AvatarHandlerOptions extends AvatarProxyOptions<Request> {
    */
   clientIp?: (request: Request) => string | undefined;
 }
-
-const JSON_LIMIT_BYTES = 2 * 1024 * 1024;
-const TEXT_LIMIT_BYTES = 16 * 1024;
-/** Multipart overhead allowed on top of the 4 MB image: part headers and the payload part, in bytes. */
-const MULTIPART_SLACK_BYTES = 128 * 1024;
 
 /**
  * The same proxy as `createAvatarProxy`, as a Fetch API handler `(Request) => Promise<Response>` for
@@ -102,83 +96,6 @@ export function matchRoute(method: string, path: string): { action: ProxyAction;
   const action = c === 'control' ? 'control' : c === 'leave-meeting' ? 'leaveMeeting' : c === 'end' ? 'end' : undefined;
   return method === 'POST' && action ? { action, sessionId } : undefined;
 }
-
-async function readBody(request: Request, action: ProxyAction): Promise<Pick<ProxyCall<Request>, 'body' | 'multipart'>> {
-  if (request.method !== 'POST' || !request.body) return {};
-  const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type === 'multipart/form-data' && action === 'createSession') {
-    const bytes = await readLimited(request, MAX_UPLOAD_BYTES + MULTIPART_SLACK_BYTES, 'The image is larger than 4 MB (4194304 bytes)');
-    return { multipart: await parseMultipart(bytes, request.headers.get('content-type')!) };
-  }
-  if (type === 'application/json' || type.endsWith('+json')) {
-    const text = decode(await readLimited(request, JSON_LIMIT_BYTES, 'The body is too large'));
-    if (text.trim() === '') return {};
-    try {
-      return { body: JSON.parse(text) };
-    } catch {
-      throw new LiveAiError('invalid_request', 'The body is not valid JSON', { status: 400 });
-    }
-  }
-  if (type === 'text/plain' && action === 'end') return { body: decode(await readLimited(request, TEXT_LIMIT_BYTES, 'The body is too large')) };
-  return {};
-}
-
-async function parseMultipart(bytes: Uint8Array, contentType: string) {
-  let form: FormData;
-  try {
-    form = await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { 'content-type': contentType } }).formData();
-  } catch {
-    throw new LiveAiError('invalid_request', 'Malformed multipart body', { status: 400 });
-  }
-  for (const name of form.keys()) {
-    if (name !== 'image' && name !== 'payload') throw new LiveAiError('invalid_request', 'Unexpected multipart part: send only "image" and "payload"', { status: 400 });
-  }
-  const image = form.get('image');
-  const payload = form.get('payload');
-  if (image !== null && typeof image === 'string') throw new LiveAiError('invalid_request', 'The image part must be a file', { status: 400 });
-  if (image) {
-    checkDeclaredImageType(image.type);
-    if (image.size > MAX_UPLOAD_BYTES) throw new LiveAiError('payload_too_large', 'The image is larger than 4 MB (4194304 bytes)', { status: 413 });
-  }
-  return {
-    image: image ? { bytes: new Uint8Array(await image.arrayBuffer()), mimetype: image.type, filename: image.name } : undefined,
-    payload: payload === null ? undefined : typeof payload === 'string' ? payload : await payload.text(),
-  };
-}
-
-/** Reads the body, refusing (413) as soon as it passes `limit` bytes, so a huge upload is never buffered. */
-async function readLimited(request: Request, limit: number, tooLarge: string): Promise<Uint8Array> {
-  const declared = Number(request.headers.get('content-length'));
-  const fail = () => new LiveAiError('payload_too_large', tooLarge, { status: 413 });
-  if (Number.isFinite(declared) && declared > limit) throw fail();
-  const reader = request.body!.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    let step: ReadableStreamReadResult<Uint8Array>;
-    try {
-      step = await reader.read();
-    } catch {
-      throw new LiveAiError('invalid_request', 'The request body could not be read', { status: 400 });
-    }
-    if (step.done) break;
-    size += step.value.length;
-    if (size > limit) {
-      void reader.cancel().catch(() => {});
-      throw fail();
-    }
-    chunks.push(step.value);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
-}
-
-const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
 function defaultClientIp(request: Request): string | undefined {
   const xff = request.headers.get('x-forwarded-for');

@@ -51,9 +51,12 @@ export function toWireError(err: unknown): WireError {
     if (status >= 400 && status < 500) return { status, detail: err.detail, code: err.code, upstream: false, unexpected: false };
     return { status: 500, detail: 'Internal error in the avatar proxy', code: err.code, upstream: false, unexpected: true };
   }
-  const e = (err ?? {}) as { type?: unknown; code?: unknown; name?: unknown; status?: unknown; statusCode?: unknown };
+  const e = (err ?? {}) as { type?: unknown; code?: unknown; field?: unknown; name?: unknown; status?: unknown; statusCode?: unknown };
   if (typeof e.type === 'string' && BODY_PARSER[e.type]) return mine(...BODY_PARSER[e.type]!);
-  if (e.name === 'MulterError' && typeof e.code === 'string') return mine(...(MULTER[e.code] ?? [400, 'Malformed multipart body']));
+  if (e.name === 'MulterError' && typeof e.code === 'string') {
+    if (e.code === 'LIMIT_FILE_SIZE' && e.field === 'payload') return mine(413, 'The payload part is too large');
+    return mine(...(MULTER[e.code] ?? [400, 'Malformed multipart body']));
+  }
   const status = Number(e.status ?? e.statusCode);
   if (Number.isInteger(status) && status >= 400 && status < 500) return mine(status, status === 404 ? 'Not found' : 'Bad request');
   return { status: 500, detail: 'Internal error in the avatar proxy', code: 'internal', upstream: false, unexpected: true };

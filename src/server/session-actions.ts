@@ -1,0 +1,93 @@
+import type { z } from 'zod';
+import { INLINE_IMAGE_LIMIT_BYTES } from '../core/constants';
+import { LiveAiError } from '../core/errors';
+import { EndRequestSchema, LeaveMeetingRequestSchema } from '../core/schemas';
+import * as control from '../core/schemas/control';
+import { CONTROL_EVENT_NAMES, ControlEventSchema, decodedBase64Bytes, inlineImageTooLarge, type ControlEvent } from '../core/schemas/control';
+import { bearerToken } from './client-token';
+import type { ActionContext, ProxyCall, ProxyReply } from './core';
+import { parseBody } from './validate';
+
+const MAX_ID_CHARS = 256;
+// Control characters are never part of a session id.
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+
+/**
+ * The routes of one session (architecture §4): checks the id and the client token (401/403) before
+ * `authorize`, validates the body (400/413), then calls the service: get (spec §4.5), control (§4.6),
+ * leave-meeting (§4.7), end (= control `terminate`; the token may come in the body, for `sendBeacon`).
+ */
+export async function sessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCall<Req>): Promise<ProxyReply> {
+  const id = checkSessionId(call.sessionId);
+  const o = { requestId: call.requestId };
+  let token = bearerToken(call.authorization);
+  if (call.action === 'end' && token === undefined) token = endBodyToken(call.body);
+  await ctx.tokens.verify(token, id);
+  await ctx.allow(call);
+  switch (call.action) {
+    case 'getSession':
+      return { status: 200, body: await ctx.upstream.getSession(id, o) };
+    case 'control': {
+      const b = call.body as { event?: unknown; image_base64?: unknown } | undefined;
+      if (b?.event === 'update-image' && typeof b.image_base64 === 'string' && inlineImageTooLarge(b.image_base64)) {
+        throw new LiveAiError(
+          'payload_too_large',
+          `image_base64 decodes to ${decodedBase64Bytes(b.image_base64)} bytes; the limit is under ${INLINE_IMAGE_LIMIT_BYTES} bytes (host larger images and send image_url)`,
+          { status: 413 },
+        );
+      }
+      const event = parseControlEvent(call.body);
+      return { status: 200, body: await ctx.upstream.control(id, event, o) };
+    }
+    case 'leaveMeeting': {
+      const body = parseBody(LeaveMeetingRequestSchema, call.body);
+      return { status: 200, body: await ctx.upstream.leaveMeeting(id, body, o) };
+    }
+    case 'end':
+      return { status: 200, body: await ctx.upstream.control(id, { event: 'terminate' }, o) };
+    default:
+      throw new LiveAiError('not_found', 'Not found', { status: 404 });
+  }
+}
+
+const CONTROL_SCHEMAS = {
+  terminate: control.TerminateEventSchema,
+  'update-image': control.UpdateImageEventSchema,
+  'update-agent-prompt': control.UpdateAgentPromptEventSchema,
+  'update-idle-prompt': control.UpdateIdlePromptEventSchema,
+  action: control.ActionEventSchema,
+  'reset-idle-timeout': control.ResetIdleTimeoutEventSchema,
+} as const;
+
+/** One control event (spec §4.6), checked against its own schema for a precise `detail`. */
+function parseControlEvent(body: unknown): ControlEvent {
+  const name = (body as { event?: unknown } | null | undefined)?.event;
+  if (typeof body === 'object' && body !== null && typeof name === 'string' && Object.hasOwn(CONTROL_SCHEMAS, name)) {
+    parseBody(CONTROL_SCHEMAS[name as keyof typeof CONTROL_SCHEMAS] as z.ZodType<unknown>, body);
+    return parseBody(ControlEventSchema, body);
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) parseBody(ControlEventSchema, undefined);
+  throw badRequest(`Invalid body: event must be one of ${CONTROL_EVENT_NAMES.join(', ')}`);
+}
+
+/** The `client_token` of an `/end` body: a JSON object, or its text (text/plain from `navigator.sendBeacon`). */
+function endBodyToken(body: unknown): string | undefined {
+  let value = body;
+  if (typeof body === 'string') {
+    if (body.trim() === '') return undefined;
+    try {
+      value = JSON.parse(body);
+    } catch {
+      throw badRequest('The body of /end must be JSON like {"client_token": "…"}');
+    }
+  }
+  if (value === undefined || value === null) return undefined;
+  return parseBody(EndRequestSchema, value).client_token;
+}
+
+function checkSessionId(id: string | undefined): string {
+  if (!id || id.length > MAX_ID_CHARS || CONTROL_CHARS.test(id)) throw badRequest('Invalid session id');
+  return id;
+}
+
+const badRequest = (detail: string) => new LiveAiError('invalid_request', detail, { status: 400 });
