@@ -85,7 +85,7 @@ function requestIds(core: ProxyCore<Request>): RequestHandler {
     locals.started = performance.now();
     res.setHeader('x-request-id', locals.requestId);
     res.setHeader('cache-control', 'no-store');
-    res.on('finish', () => {
+    res.once('close', () => {
       const ms = Math.round((performance.now() - locals.started) * 10) / 10;
       core.log.info({ reqId: locals.requestId, method: req.method, path: req.baseUrl + req.path, status: res.statusCode, ms }, 'avatar proxy request');
     });

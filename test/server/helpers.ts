@@ -1,0 +1,102 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import express, { type Express, type Request } from 'express';
+import sharp from 'sharp';
+import { createEmulator } from '../../src/emulator/index';
+import { createAvatarProxy, type AvatarProxyOptions } from '../../src/server/index';
+
+/** Built-in emulator seed (docs/emulator.md): alice owns agent-demo, bob agent-bob, broke has 0 credits. */
+export const ALICE = 'dev-key-alice';
+export const SECRET = 'proxy-test-session-secret-0123456789-abcdef';
+/** A distinctive LiveKit secret, to prove it never leaks. */
+export const LIVEKIT = { url: 'ws://127.0.0.1:7880', apiKey: 'devkey', apiSecret: 'lk-secret-Zq9wX4vK7pL2mN8bR5tY' };
+
+export type Emulator = Awaited<ReturnType<typeof createEmulator>>;
+
+/** The real local service, without media (sessions go ACTIVE without a room). */
+export function startEmulator(queueMs = 30): Promise<Emulator> {
+  return createEmulator({ port: 0, media: false, queueMs });
+}
+
+/** A fetch that counts the calls the proxy makes to the service. */
+export function countingFetch() {
+  const state = { calls: 0, paths: [] as string[] };
+  const f: typeof fetch = (input, init) => {
+    state.calls += 1;
+    state.paths.push(`${init?.method ?? 'GET'} ${new URL(String(input)).pathname}`);
+    return fetch(input, init);
+  };
+  return Object.assign(state, { fetch: f });
+}
+
+/** Options of a proxy in front of `emulator`, rate limits off unless given. */
+export function proxyOptions(emulatorUrl: string, extra: Partial<AvatarProxyOptions<Request>> = {}): AvatarProxyOptions<Request> {
+  const { upstream, ...rest } = extra;
+  return {
+    upstream: { baseUrl: emulatorUrl, apiKey: ALICE, ...upstream },
+    sessionSecret: SECRET,
+    livekit: LIVEKIT,
+    rateLimit: false,
+    ...rest,
+  };
+}
+
+/** An Express app with the proxy mounted at `/api/avatar`, as a user would write it. */
+export function proxyApp(options: AvatarProxyOptions<Request>): Express {
+  const app = express();
+  app.use('/api/avatar', createAvatarProxy(options));
+  return app;
+}
+
+/** Listens on 127.0.0.1 on a free port. */
+export async function listen(app: Express): Promise<{ url: string; server: Server; close(): Promise<void> }> {
+  const server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** Sets the emulator's fault injection (POST /__emulator/faults). */
+export async function setFaults(emulatorUrl: string, faults: Record<string, unknown>): Promise<void> {
+  const res = await fetch(`${emulatorUrl}/__emulator/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(faults),
+  });
+  if (!res.ok) throw new Error(`faults: HTTP ${res.status} ${await res.text()}`);
+}
+
+/** A real PNG of `width`×`height` px made with sharp. */
+export function png(width = 368, height = 560): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: { r: 40, g: 120, b: 200 } } })
+    .png()
+    .toBuffer();
+}
+
+/** A port on 127.0.0.1 that nothing listens on (bound, then closed). */
+export async function closedPort(): Promise<number> {
+  const l = await listen(express());
+  const port = Number(new URL(l.url).port);
+  await l.close();
+  return port;
+}
+
+/** Polls `check` until it returns a value other than undefined, or throws after `ms`. */
+export async function waitFor<T>(check: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error('waitFor: condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
