@@ -1,0 +1,143 @@
+import { createElement } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import css from '../components/styles/index.css?inline';
+import { AvatarWidget, type AvatarWidgetProps, type WidgetState } from '../components';
+import { OBSERVED_ATTRIBUTES, propsFromAttributes } from './attributes';
+import { LiveAiError } from '../core/errors';
+import type { AvatarSession, Phase, TranscriptLine } from '../core/session/types';
+
+const HOST_CSS = ':host{display:block}:host(:not([inline])){display:contents}';
+
+/**
+ * Builds the `<liveai-avatar>` class. Called only in a browser (by `defineLiveAiAvatar`), so importing this
+ * package never evaluates `class extends HTMLElement` where `HTMLElement` does not exist.
+ */
+export function createLiveAiAvatarClass() {
+  return class LiveAiAvatarElement extends HTMLElement {
+    static observedAttributes = OBSERVED_ATTRIBUTES;
+    #root: Root | null = null;
+    #mount: HTMLDivElement;
+    #unmountTimer: ReturnType<typeof setTimeout> | undefined;
+    #session: AvatarSession | null = null;
+    #waiters: ((s: AvatarSession) => void)[] = [];
+    /** Open/minimized/hidden once changed by the user or `start()`; before that `initial-state` applies. */
+    #state: WidgetState | null = null;
+    #options: AvatarWidgetProps['options'];
+
+    constructor() {
+      super();
+      const shadow = this.attachShadow({ mode: 'open' });
+      const style = document.createElement('style');
+      style.textContent = HOST_CSS + css;
+      this.#mount = document.createElement('div');
+      shadow.append(style, this.#mount);
+    }
+    connectedCallback() {
+      clearTimeout(this.#unmountTimer);
+      this.#root ??= createRoot(this.#mount);
+      this.#render();
+    }
+    disconnectedCallback() {
+      // Deferred, so moving the element in the DOM keeps its session.
+      this.#unmountTimer = setTimeout(() => {
+        this.#root?.unmount();
+        this.#root = null;
+        this.#session = null;
+      }, 0);
+    }
+    attributeChangedCallback() {
+      if (this.#root) this.#render();
+    }
+
+    #emit = (type: string, detail: unknown) => this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+    #setState = (state: WidgetState) => {
+      this.#state = state;
+      this.#render();
+    };
+    #render() {
+      this.#root?.render(
+        createElement(AvatarWidget, {
+          ...propsFromAttributes(this),
+          state: this.#state ?? undefined,
+          options: this.#options,
+          onStateChange: this.#setState,
+          onSession: (s) => {
+            this.#session = s;
+            for (const w of this.#waiters.splice(0)) w(s);
+          },
+          onPhaseChange: (phase) => this.#emit('liveai-phase', { phase }),
+          onTranscript: (line) => this.#emit('liveai-transcript', line),
+          onError: (error) => this.#emit('liveai-error', { code: error.code, detail: error.detail, error }),
+          onImageChange: (image) => this.#emit('liveai-image-change', image),
+          onEnd: (info) => this.#emit('liveai-ended', info),
+        }),
+      );
+    }
+    /** The session once the widget has one; rejects when `agent-id` / `proxy-url` are missing. */
+    #ready(): Promise<AvatarSession> {
+      if (this.#session) return Promise.resolve(this.#session);
+      if (!this.getAttribute('agent-id') || !this.getAttribute('proxy-url')) {
+        return Promise.reject(new LiveAiError('invalid_request', '<liveai-avatar> needs the agent-id and proxy-url attributes'));
+      }
+      return new Promise((resolve) => this.#waiters.push(resolve));
+    }
+    #store = () => this.#session?.store.getState();
+
+    /**
+     * Extra session options as a JS property (e.g. `keepAliveMs`, `transport`, or a custom `fetch`); read
+     * when the session is created, so set it before the element is connected or `agent-id` changes.
+     */
+    get options(): AvatarWidgetProps['options'] {
+      return this.#options;
+    }
+    set options(value: AvatarWidgetProps['options']) {
+      this.#options = value;
+      if (this.#root) this.#render();
+    }
+    /** Opens the widget and starts a call; resolves when active, rejects with `LiveAiError`. */
+    async start(): Promise<void> {
+      this.#setState('active');
+      await (await this.#ready()).start();
+    }
+    /** Ends the call (idempotent). */
+    async end(): Promise<void> {
+      await this.#session?.end('user');
+    }
+    mute(): void {
+      this.#session?.setSpeakerMuted(true);
+    }
+    unmute(): void {
+      this.#session?.setSpeakerMuted(false);
+    }
+    /** Speaker muted, from the session's store. */
+    isMuted(): boolean {
+      return this.#store()?.media.speakerMuted ?? false;
+    }
+    async micOn(): Promise<void> {
+      await (await this.#ready()).setMicEnabled(true);
+    }
+    async micOff(): Promise<void> {
+      await (await this.#ready()).setMicEnabled(false);
+    }
+    /** Whether the microphone is really on, from the session's store (not a guess). */
+    isMicOn(): boolean {
+      return this.#store()?.media.micEnabled ?? false;
+    }
+    /** Sends a chat message (spec §6 `chat-msg`); rejects unless active. */
+    async sendMessage(text: string): Promise<void> {
+      await (await this.#ready()).sendChat(text);
+    }
+    get phase(): Phase {
+      return this.#store()?.phase ?? 'idle';
+    }
+    get sessionId(): string | null {
+      return this.#store()?.sessionId ?? null;
+    }
+    get transcript(): TranscriptLine[] {
+      return [...(this.#store()?.transcript ?? [])];
+    }
+  };
+}
+
+/** The `<liveai-avatar>` element type (for `document.querySelector('liveai-avatar') as LiveAiAvatarElement`). */
+export type LiveAiAvatarElement = InstanceType<ReturnType<typeof createLiveAiAvatarClass>>;

@@ -1,0 +1,25 @@
+/**
+ * liveai-kit/element: the `<liveai-avatar>` custom element for pages without React (architecture §1).
+ * Importing it registers the element in a browser (guarded: registering twice is a no-op); in Node the
+ * import does nothing and never touches `window` or `HTMLElement`.
+ *
+ * ```html
+ * <liveai-avatar agent-id="agent-123" proxy-url="/api/avatar"></liveai-avatar>
+ * ```
+ */
+import { createLiveAiAvatarClass } from './element-class';
+
+export { type LiveAiAvatarElement } from './element-class';
+export { OBSERVED_ATTRIBUTES } from './attributes';
+
+/**
+ * Registers `<liveai-avatar>` (or `tagName`) once. Returns true when this call defined it; false in Node,
+ * without custom elements, or when the name is already taken.
+ */
+export function defineLiveAiAvatar(tagName = 'liveai-avatar'): boolean {
+  if (typeof window === 'undefined' || typeof customElements === 'undefined' || customElements.get(tagName)) return false;
+  customElements.define(tagName, createLiveAiAvatarClass());
+  return true;
+}
+
+defineLiveAiAvatar();

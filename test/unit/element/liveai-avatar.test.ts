@@ -1,0 +1,121 @@
+import { waitFor } from '@testing-library/dom';
+import { afterEach, describe, expect, it } from 'vitest';
+import { defineLiveAiAvatar, type LiveAiAvatarElement } from '../../../src/element';
+import { createFakeProxy, FakeTransport, fakeTransportLoader, type FakeProxy } from '../../../src/testing';
+
+function make(attrs: Record<string, string>, proxy: FakeProxy = createFakeProxy(), transport = new FakeTransport()) {
+  const el = document.createElement('liveai-avatar') as LiveAiAvatarElement;
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  el.options = { fetch: proxy.fetch, loadTransport: fakeTransportLoader(transport), pollIntervalMs: 20, endOnUnload: false };
+  document.body.append(el);
+  return { el, proxy, transport };
+}
+const shadow = (el: HTMLElement) => el.shadowRoot!;
+const widget = (el: HTMLElement) => shadow(el).querySelector<HTMLElement>('.liveai-widget');
+const button = (el: HTMLElement, name: RegExp) =>
+  [...shadow(el).querySelectorAll('button')].find((b) => name.test(b.getAttribute('aria-label') ?? b.textContent ?? ''));
+/** Makes the fake proxy report ACTIVE for the element's session. */
+async function activate(el: LiveAiAvatarElement, proxy: FakeProxy) {
+  await waitFor(() => expect(el.phase).toBe('queued'));
+  proxy.setStatus(el.sessionId!, 'ACTIVE');
+  await waitFor(() => expect(el.phase).toBe('active'));
+}
+
+describe('<liveai-avatar>', () => {
+  afterEach(() => document.body.replaceChildren());
+
+  it('is registered once; defining again is a guarded no-op', () => {
+    expect(customElements.get('liveai-avatar')).toBeDefined();
+    expect(defineLiveAiAvatar()).toBe(false);
+    expect(defineLiveAiAvatar('my-avatar')).toBe(true);
+    expect(document.createElement('my-avatar').shadowRoot).toBeTruthy();
+  });
+
+  it('renders the widget in a shadow root with styles, from its attributes', async () => {
+    const { el } = make({ 'agent-id': 'agent-1', 'proxy-url': 'http://proxy.fake.test', inline: '', theme: 'dark', 'avatar-title': 'Ada' });
+    await waitFor(() => expect(widget(el)).not.toBeNull());
+    expect(shadow(el).querySelector('style')).not.toBeNull();
+    expect(widget(el)).toHaveAttribute('data-variant', 'inline');
+    expect(widget(el)).toHaveAttribute('data-theme', 'dark');
+    expect(widget(el)).toHaveAttribute('data-state', 'active');
+    el.setAttribute('theme', 'light');
+    await waitFor(() => expect(widget(el)).toHaveAttribute('data-theme', 'light'));
+  });
+
+  it('initial-state: minimized shows the launcher; hidden renders nothing', async () => {
+    const { el } = make({ 'agent-id': 'a', 'proxy-url': 'http://proxy.fake.test', 'initial-state': 'minimized' });
+    await waitFor(() => expect(widget(el)).toHaveAttribute('data-state', 'minimized'));
+    expect(widget(el)).toHaveAttribute('data-variant', 'floating');
+    const { el: hidden } = make({ 'agent-id': 'a', 'proxy-url': 'http://proxy.fake.test', 'initial-state': 'hidden' });
+    await waitFor(() => expect(hidden.isMicOn()).toBe(false));
+    expect(widget(hidden)).toBeNull();
+  });
+
+  it('start(), events, sendMessage, transcript, mic and mute truth, end()', async () => {
+    const { el, proxy, transport } = make({ 'agent-id': 'agent-1', 'proxy-url': 'http://proxy.fake.test' });
+    const events: { type: string; detail: unknown }[] = [];
+    for (const t of ['liveai-phase', 'liveai-transcript', 'liveai-error', 'liveai-image-change', 'liveai-ended']) {
+      document.addEventListener(t, (e) => events.push({ type: e.type, detail: (e as CustomEvent).detail }));
+    }
+    expect(el.phase).toBe('idle');
+    const started = el.start();
+    await activate(el, proxy);
+    await started;
+    expect(widget(el)).toHaveAttribute('data-state', 'active');
+    expect(events.filter((e) => e.type === 'liveai-phase').map((e) => (e.detail as { phase: string }).phase)).toEqual(['creating', 'queued', 'active']);
+
+    await el.sendMessage('Hello');
+    expect(transport.sentMessages).toContainEqual(expect.objectContaining({ event: 'chat-msg', message: 'Hello' }));
+    transport.emitEvent({ type: 'agent_transcription', transcription: 'Hi, nice to meet you' });
+    expect(el.transcript.map((l) => l.text)).toEqual(['Hi, nice to meet you']);
+    expect(events).toContainEqual({ type: 'liveai-transcript', detail: expect.objectContaining({ role: 'agent', text: 'Hi, nice to meet you' }) });
+    transport.emitEvent({ type: 'image_change_requested' });
+    expect(events).toContainEqual({ type: 'liveai-image-change', detail: { status: 'requested' } });
+
+    expect(el.isMicOn()).toBe(false);
+    await el.micOn();
+    expect(el.isMicOn()).toBe(true);
+    expect(transport.micEnabled).toBe(true);
+    await el.micOff();
+    expect(el.isMicOn()).toBe(false);
+    el.mute();
+    expect(el.isMuted()).toBe(true);
+    await waitFor(() => expect(button(el, /Mute speaker/)).toHaveAttribute('aria-pressed', 'true'));
+    el.unmute();
+    expect(el.isMuted()).toBe(false);
+
+    await el.end();
+    expect(el.phase).toBe('ended');
+    expect(events).toContainEqual({ type: 'liveai-ended', detail: { reason: 'user', cost: 1.25, sessionId: el.sessionId } });
+  });
+
+  it('reports errors as liveai-error events with code and detail', async () => {
+    const proxy = createFakeProxy({ agents: ['someone-else'] });
+    const { el } = make({ 'agent-id': 'missing', 'proxy-url': 'http://proxy.fake.test' }, proxy);
+    const errors: { code: string; detail: string }[] = [];
+    el.addEventListener('liveai-error', (e) => errors.push((e as CustomEvent).detail));
+    await expect(el.start()).rejects.toMatchObject({ code: 'not_found' });
+    expect(errors[0]).toMatchObject({ code: 'not_found', detail: 'Agent not found' });
+    expect(el.phase).toBe('error');
+  });
+
+  it('start() without agent-id or proxy-url rejects with a clear error', async () => {
+    const { el } = make({ 'proxy-url': 'http://proxy.fake.test' });
+    await expect(el.start()).rejects.toMatchObject({ code: 'invalid_request', detail: expect.stringContaining('agent-id') });
+  });
+
+  it('two elements on one page are independent', async () => {
+    const proxy = createFakeProxy();
+    const a = make({ 'agent-id': 'agent-a', 'proxy-url': 'http://proxy.fake.test', inline: '' }, proxy);
+    const b = make({ 'agent-id': 'agent-b', 'proxy-url': 'http://proxy.fake.test', inline: '' }, proxy);
+    const started = a.el.start();
+    await activate(a.el, proxy);
+    await started;
+    await a.el.micOn();
+    expect(b.el.phase).toBe('idle');
+    expect(b.el.isMicOn()).toBe(false);
+    expect(b.transport.connectCalls).toHaveLength(0);
+    expect(a.el.sessionId).not.toBeNull();
+    expect(b.el.sessionId).toBeNull();
+  });
+});
