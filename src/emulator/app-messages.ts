@@ -1,0 +1,39 @@
+import { LiveAiError, invalidRequest } from '../core/errors';
+import { AppMessageSchema, isFinalStatus } from '../core/schemas';
+import type { EmulatorContext } from './context';
+import { emitEvent } from './event-log';
+import { finish, touch } from './lifecycle';
+import type { SessionRecord } from './store';
+
+/** The avatar's short placeholder answer to a `chat-msg`. */
+export function replyTo(message: string, name: string): string {
+  const who = name.trim() ? `, ${name.trim().slice(0, 40)}` : '';
+  const text = message.trim().replace(/\s+/g, ' ');
+  const quoted = text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  return `Thanks${who}! You said: "${quoted}". I am the local emulator avatar.`;
+}
+
+/**
+ * Handles an app message from a room participant (spec §6 hosted-room flow):
+ * - `chat-msg` (ACTIVE only): emits `user_transcription` {transcription: message}, then `agent_transcription`
+ *   with a short reply which the media avatar speaks; counts as activity;
+ * - `force-end`: the avatar leaves, the session ends COMPLETED and billing stops.
+ * @throws LiveAiError `invalid_request` for an invalid message, `conflict` (409) when the session cannot take it.
+ */
+export function handleAppMessage(ctx: EmulatorContext, rec: SessionRecord, raw: unknown): { accepted: true } {
+  const parsed = AppMessageSchema.safeParse(raw);
+  if (!parsed.success) throw invalidRequest(parsed.error);
+  const msg = parsed.data;
+  if (isFinalStatus(rec.status)) throw new LiveAiError('conflict', `session ${rec.id} has ended (${rec.status})`, { status: 409 });
+  if (msg.event === 'force-end') {
+    finish(ctx, rec, 'COMPLETED', 'force-end');
+    return { accepted: true };
+  }
+  if (rec.status !== 'ACTIVE') throw new LiveAiError('conflict', `session ${rec.id} is ${rec.status}; chat-msg needs an ACTIVE session`, { status: 409 });
+  touch(ctx, rec);
+  const reply = replyTo(msg.message, msg.name);
+  emitEvent(ctx, rec, { type: 'user_transcription', transcription: msg.message });
+  emitEvent(ctx, rec, { type: 'agent_transcription', transcription: reply });
+  rec.media?.speak(reply).catch((e: unknown) => ctx.options.logger.warn({ session_id: rec.id, err: String(e) }, 'speak failed'));
+  return { accepted: true };
+}

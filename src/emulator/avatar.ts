@@ -1,0 +1,82 @@
+import { LiveAiError } from '../core/errors';
+import type { EmulatorContext } from './context';
+import { emitEvent } from './event-log';
+import { handleAppMessage } from './app-messages';
+import { fetchImage, toAvatarPng } from './images';
+import { activate, finish } from './lifecycle';
+import type { JoinAvatar } from './media/types';
+import type { SessionRecord } from './store';
+
+let loaded: Promise<JoinAvatar> | null = null;
+
+/**
+ * Loads the media avatar (`./media/index.js`, export `joinAvatar`) once, lazily, so `@livekit/rtc-node`
+ * is only needed with media on.
+ * @throws LiveAiError `missing_peer` when the module or its dependencies cannot be loaded.
+ */
+export function loadJoinAvatar(): Promise<JoinAvatar> {
+  loaded ??= import('./media/index.js').then(
+    (mod: { joinAvatar?: JoinAvatar }) => {
+      if (typeof mod.joinAvatar !== 'function') throw new Error('./media/index.js has no joinAvatar export');
+      return mod.joinAvatar;
+    },
+    (e: unknown) => {
+      loaded = null;
+      throw new LiveAiError('missing_peer', `media avatar unavailable (is @livekit/rtc-node installed?): ${(e as Error).message}`, { cause: e });
+    },
+  );
+  return loaded;
+}
+
+const withTimeout = <T>(p: Promise<T>, ms: number, what: string): Promise<T> =>
+  new Promise<T>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+    p.then(
+      (v) => (clearTimeout(t), resolve(v)),
+      (e: unknown) => (clearTimeout(t), reject(e as Error)),
+    );
+  });
+
+/**
+ * Media on: the avatar joins `rec.join` (LiveKit URL + token) with the session's image, then the session goes
+ * ACTIVE (`bot_ready` is published). App messages (`chat-msg`, `force-end`) and late joiners are wired here.
+ * Any failure (module missing, image not decodable, LiveKit unreachable, `joinTimeoutMs`) → FAILED.
+ */
+export async function joinMedia(ctx: EmulatorContext, rec: SessionRecord): Promise<void> {
+  const target = rec.join;
+  if (!target) return activate(ctx, rec);
+  try {
+    const joinAvatar = await loadJoinAvatar();
+    const image = rec.image.bytes ?? (await toAvatarPng(await fetchImage(ctx, rec.image.url ?? '')));
+    const media = await withTimeout(
+      joinAvatar({
+        livekitUrl: target.url,
+        token: target.token,
+        image,
+        eventTopic: ctx.options.eventTopic,
+        onAppMessage: (message, from) => {
+          try {
+            handleAppMessage(ctx, rec, message);
+          } catch (e) {
+            ctx.options.logger.debug({ session_id: rec.id, from, err: String(e) }, 'ignored an invalid app message');
+          }
+        },
+        onParticipantJoined: (identity) => {
+          if (rec.status === 'ACTIVE') emitEvent(ctx, rec, { type: 'bot_ready' }, [identity]);
+        },
+        onDisconnected: (reason) => finish(ctx, rec, 'FAILED', `the avatar lost the room: ${reason}`),
+      }),
+      ctx.options.joinTimeoutMs,
+      'joining the room',
+    );
+    if (rec.status !== 'QUEUED') {
+      await media.close();
+      return;
+    }
+    rec.media = media;
+    activate(ctx, rec);
+  } catch (e) {
+    ctx.options.logger.warn({ session_id: rec.id, err: (e as Error).message }, 'the avatar could not join');
+    finish(ctx, rec, 'FAILED', `join failed: ${(e as Error).message}`);
+  }
+}

@@ -1,0 +1,41 @@
+import pino from 'pino';
+import { CliError, USAGE, parseCli } from './cli';
+import { createEmulator } from './index';
+import { isLiveAiError } from '../core/errors';
+
+/**
+ * `liveai-emulator`: starts the local avatar service and prints `listening on http://HOST:PORT`.
+ * Exit codes: 0 after SIGINT/SIGTERM, 1 when it cannot start (port in use, bad seed file), 2 for bad flags.
+ */
+async function main(argv: string[]): Promise<void> {
+  let parsed: ReturnType<typeof parseCli>;
+  try {
+    parsed = parseCli(argv);
+  } catch (e) {
+    if (!(e instanceof CliError)) throw e;
+    process.stderr.write(`liveai-emulator: ${e.message}\n\n${USAGE}\n`);
+    process.exit(2);
+  }
+  if (parsed.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const logger = pino({ level: process.env.LIVEAI_LOG_LEVEL ?? 'warn' }, pino.destination(2));
+  const emulator = await createEmulator({ ...parsed.options, logger }).catch((e: unknown) => {
+    process.stderr.write(`liveai-emulator: cannot start: ${isLiveAiError(e) ? e.detail : (e as Error).message}\n`);
+    process.exit(isLiveAiError(e, 'invalid_request') ? 2 : 1);
+  });
+  if (parsed.options.seed === undefined) {
+    process.stdout.write('built-in seed (no --seed given):\n');
+    for (const a of emulator.state.seed.accounts) {
+      process.stdout.write(`  api key ${a.api_key}  credits ${a.credits}  agents ${a.agents.map((g) => g.agent_id).join(', ')}\n`);
+    }
+  }
+  process.stdout.write(`media ${parsed.options.media ? 'on' : 'off'}\n`);
+  process.stdout.write(`listening on ${emulator.url}\n`);
+  const stop = () => void emulator.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+void main(process.argv.slice(2));

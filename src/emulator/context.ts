@@ -1,0 +1,15 @@
+import type { Faults } from './faults';
+import type { ResolvedOptions } from './options';
+import type { Store } from './store';
+
+/** Everything the routes and the state machine share. */
+export interface EmulatorContext {
+  options: ResolvedOptions;
+  store: Store;
+  /** Mutable fault settings (`/__emulator/faults`). */
+  faults: Faults;
+  /** Generated PNGs served at `/liveai/assets/<name>.png`. */
+  assets: Map<string, Buffer>;
+  /** `http://host:port` once listening. */
+  baseUrl: () => string;
+}

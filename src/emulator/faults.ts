@@ -1,0 +1,20 @@
+import { z } from 'zod';
+
+/**
+ * Fault injection (docs/emulator.md "Fault injection"). Applied to the spec's `/liveai/...` routes only:
+ * - `latencyMs`: delay before every request is handled, ms;
+ * - `failRate` (0..1): share of requests answered 500 `{detail}` (never control or leave-meeting, spec §7);
+ * - `dropRate` (0..1): share of requests whose socket is destroyed without an answer;
+ * - `nextSessionOutcome`: the next created session or room ends `FAILED` / `TIMED_OUT` instead of going `ACTIVE`.
+ */
+export const FaultsSchema = z.strictObject({
+  latencyMs: z.number().int().min(0).max(60_000),
+  failRate: z.number().min(0).max(1),
+  dropRate: z.number().min(0).max(1),
+  nextSessionOutcome: z.enum(['fail', 'timeout']).nullable(),
+});
+export type Faults = z.infer<typeof FaultsSchema>;
+/** Body of `POST /__emulator/faults`: any subset of the fields. */
+export const FaultsPatchSchema = FaultsSchema.partial();
+
+export const NO_FAULTS: Faults = { latencyMs: 0, failRate: 0, dropRate: 0, nextSessionOutcome: null };

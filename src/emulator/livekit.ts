@@ -1,0 +1,31 @@
+import { randomBytes } from 'node:crypto';
+import { AccessToken, RoomServiceClient } from 'livekit-server-sdk';
+import type { LivekitConfig } from './options';
+
+/** Name of the LiveKit room of a hosted session: `liveai-room-<session_id>`. */
+export const roomNameFor = (sessionId: string): string => `liveai-room-${sessionId}`;
+/** Identity of the avatar participant of a session. */
+export const avatarIdentityFor = (sessionId: string): string => `liveai-avatar-${sessionId}`;
+
+/**
+ * Mints a LiveKit access token (a secret) for `identity` in `room` with publish, subscribe and data rights.
+ * @param ttl token lifetime, e.g. `'6h'`.
+ */
+export async function mintToken(lk: LivekitConfig, room: string, identity: string, ttl = '6h'): Promise<string> {
+  const at = new AccessToken(lk.apiKey, lk.apiSecret, { identity, ttl });
+  at.addGrant({ roomJoin: true, room, canPublish: true, canSubscribe: true, canPublishData: true });
+  return at.toJwt();
+}
+
+/** Viewer identity of a hosted room: `user-<8 hex>`. */
+export const viewerIdentity = (): string => `user-${randomBytes(4).toString('hex')}`;
+
+/**
+ * Creates the room on the LiveKit server (HTTP API at the same host as `lk.url`).
+ * @throws Error when the server cannot be reached within `timeoutMs`.
+ */
+export async function createLivekitRoom(lk: LivekitConfig, name: string, timeoutMs: number): Promise<void> {
+  const http = lk.url.replace(/^ws(s?):/, 'http$1:');
+  const client = new RoomServiceClient(http, lk.apiKey, lk.apiSecret, { requestTimeout: Math.ceil(timeoutMs / 1000) });
+  await client.createRoom({ name, emptyTimeout: 600, departureTimeout: 30 });
+}

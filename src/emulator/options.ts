@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { LiveAiError, formatZodError } from '../core/errors';
+import { DEFAULT_EVENT_TOPIC, IMAGE_CHANGE_TYPICAL_MS } from '../core/constants';
+import { FaultsPatchSchema, NO_FAULTS, type Faults } from './faults';
+import { silentLogger, type EmulatorLogger } from './logger';
+import type { SeedInput } from './seed';
+
+/** LiveKit server the avatar joins and hosted rooms are created on. `apiSecret` is a secret. */
+export interface LivekitConfig {
+  url: string;
+  apiKey: string;
+  apiSecret: string;
+}
+
+/** Options of `createEmulator` (architecture §5). Times in ms unless the name says `S` (seconds). */
+export interface EmulatorOptions {
+  /** Interface to listen on. Default `127.0.0.1`. */
+  host?: string;
+  /** TCP port; 0 picks a free one. Default 4010. */
+  port?: number;
+  /** Seed object or path to a seed JSON file. Default: the built-in seed. */
+  seed?: SeedInput | string;
+  /** Join a real LiveKit room with a synthetic avatar. Default false (the bin defaults to on). */
+  media?: boolean;
+  /** Default `{url: 'ws://127.0.0.1:7880', apiKey: 'devkey', apiSecret: 'secret'}`. */
+  livekit?: Partial<LivekitConfig>;
+  /** Time a session spends QUEUED, ms. Default 1500. */
+  queueMs?: number;
+  /** Delay from `image_created` to `image_change_complete`, ms. Default 600. */
+  imageChangeMs?: number;
+  /** Idle timeout, seconds (fractions allowed). Default 300. */
+  idleTimeoutS?: number;
+  /** Data-message topic of events (spec §6). Default `liveai`. */
+  eventTopic?: string;
+  /** Credits charged per minute of ACTIVE time, pro rata. Default 1. */
+  creditsPerMinute?: number;
+  /** Timeout of image downloads (update-image, agent_image_url), ms. Default 5000. */
+  imageFetchTimeoutMs?: number;
+  /**
+   * Which hosts image downloads may reach: `any` (default) or `loopback` (localhost / 127.0.0.0/8 / ::1 only,
+   * no redirects; used by the tests so that fuzzed URLs never leave the machine).
+   */
+  imageHosts?: 'any' | 'loopback';
+  /** Longest wait for the media avatar to join, ms. Default 20000. */
+  joinTimeoutMs?: number;
+  /** Initial fault injection, see `Faults`. */
+  faults?: Partial<Faults>;
+  /** pino-compatible logger; silent by default. */
+  logger?: EmulatorLogger;
+}
+
+export interface ResolvedOptions {
+  host: string;
+  port: number;
+  seed: SeedInput | string | undefined;
+  media: boolean;
+  livekit: LivekitConfig;
+  queueMs: number;
+  imageChangeMs: number;
+  idleTimeoutS: number;
+  eventTopic: string;
+  creditsPerMinute: number;
+  imageFetchTimeoutMs: number;
+  imageHosts: 'any' | 'loopback';
+  joinTimeoutMs: number;
+  faults: Faults;
+  logger: EmulatorLogger;
+}
+
+const ms = z.number().int().min(0).max(24 * 3600 * 1000);
+const NumbersSchema = z.object({
+  host: z.string().min(1).default('127.0.0.1'),
+  port: z.number().int().min(0).max(65535).default(4010),
+  media: z.boolean().default(false),
+  queueMs: ms.default(1500),
+  imageChangeMs: ms.default(IMAGE_CHANGE_TYPICAL_MS),
+  idleTimeoutS: z.number().positive().max(24 * 3600).default(300),
+  eventTopic: z.string().min(1).default(DEFAULT_EVENT_TOPIC),
+  creditsPerMinute: z.number().min(0).finite().default(1),
+  imageFetchTimeoutMs: ms.min(1).default(5000),
+  imageHosts: z.enum(['any', 'loopback']).default('any'),
+  joinTimeoutMs: ms.min(1).default(20_000),
+  livekit: z
+    .object({ url: z.url({ protocol: /^(wss?|https?)$/ }), apiKey: z.string().min(1), apiSecret: z.string().min(1) })
+    .partial()
+    .default({}),
+  faults: FaultsPatchSchema.default({}),
+});
+
+/**
+ * Applies defaults and validates the options.
+ * @throws LiveAiError `invalid_request` naming the bad option.
+ */
+export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
+  const { seed, logger, ...rest } = options;
+  const parsed = NumbersSchema.safeParse(rest);
+  if (!parsed.success) throw new LiveAiError('invalid_request', `invalid emulator options: ${formatZodError(parsed.error)}`);
+  const o = parsed.data;
+  return {
+    ...o,
+    seed,
+    logger: logger ?? silentLogger,
+    livekit: { url: 'ws://127.0.0.1:7880', apiKey: 'devkey', apiSecret: 'secret', ...o.livekit },
+    faults: { ...NO_FAULTS, ...o.faults },
+  };
+}

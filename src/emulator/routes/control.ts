@@ -1,0 +1,105 @@
+import { Router, type Request } from 'express';
+import { INLINE_IMAGE_LIMIT_BYTES } from '../../core/constants';
+import {
+  ActionEventSchema,
+  CONTROL_EVENT_NAMES,
+  LEAVE_MEETING_DETAILS,
+  LeaveMeetingRequestSchema,
+  ResetIdleTimeoutEventSchema,
+  TerminateEventSchema,
+  UpdateAgentPromptEventSchema,
+  UpdateIdlePromptEventSchema,
+  UpdateImageEventSchema,
+  decodedBase64Bytes,
+  isFinalStatus,
+  type ControlEvent,
+  type ControlEventName,
+} from '../../core/schemas';
+import { formatZodError } from '../../core/errors';
+import type { z } from 'zod';
+import { applyControl } from '../control';
+import type { EmulatorContext } from '../context';
+import { finish } from '../lifecycle';
+import { accountOf, invalidKeyDetail, keyAccount, requireApiKey } from '../http/auth';
+import { jsonBody, objectBody } from '../http/body';
+import { httpError, methodNotAllowed } from '../http/errors';
+import type { SessionRecord } from '../store';
+import { ownSession } from './sessions';
+
+const SCHEMAS: Record<ControlEventName, z.ZodType<ControlEvent>> = {
+  terminate: TerminateEventSchema,
+  'update-image': UpdateImageEventSchema,
+  'update-agent-prompt': UpdateAgentPromptEventSchema,
+  'update-idle-prompt': UpdateIdlePromptEventSchema,
+  action: ActionEventSchema,
+  'reset-idle-timeout': ResetIdleTimeoutEventSchema,
+};
+
+/** Validates a control body (spec §4.6) → the event; 400 naming the problem, 413 for a too large inline image. */
+export function parseControlEvent(body: Record<string, unknown>): ControlEvent {
+  const name = body.event;
+  if (name === undefined) throw httpError(400, `event is required; one of ${CONTROL_EVENT_NAMES.join(', ')}`);
+  if (typeof name !== 'string' || !(CONTROL_EVENT_NAMES as readonly string[]).includes(name)) {
+    throw httpError(400, `unknown event ${JSON.stringify(name).slice(0, 80)}; expected one of ${CONTROL_EVENT_NAMES.join(', ')}`);
+  }
+  const parsed = SCHEMAS[name as ControlEventName].safeParse(body);
+  if (!parsed.success) throw httpError(400, `invalid ${name} event: ${formatZodError(parsed.error)}`);
+  const event = parsed.data;
+  if (event.event === 'update-image' && event.image_base64 !== undefined) {
+    const bytes = decodedBase64Bytes(event.image_base64);
+    if (bytes >= INLINE_IMAGE_LIMIT_BYTES) {
+      throw httpError(413, `image_base64 decodes to ${bytes} bytes; inline images must be under ${INLINE_IMAGE_LIMIT_BYTES} bytes (send larger images as image_url)`);
+    }
+  }
+  return event;
+}
+
+/**
+ * Session of the control endpoint (spec §4.6, §5.4): no key needed; a key that is present must be valid (401)
+ * and belong to the session's account (403).
+ */
+function controlledSession(ctx: EmulatorContext, req: Request): SessionRecord {
+  const id = String(req.params.session_id);
+  const rec = ctx.store.sessions.get(id);
+  if (!rec) throw httpError(404, `session ${JSON.stringify(id)} not found`);
+  const account = keyAccount(ctx, req);
+  if (account === undefined) throw httpError(401, invalidKeyDetail(req.get('x-api-key')));
+  if (account && account.apiKey !== rec.ownerKey) throw httpError(403, `session ${JSON.stringify(id)} does not belong to this account`);
+  return rec;
+}
+
+const LEAVE_STATUS = { failed: 409, not_configured: 503, timeout: 504 } as const;
+const LEAVE_DETAIL = { failed: LEAVE_MEETING_DETAILS.failed, not_configured: LEAVE_MEETING_DETAILS.notConfigured, timeout: LEAVE_MEETING_DETAILS.timedOut } as const;
+
+/** `POST /liveai/sessions/{id}/control` (spec §4.6) and `POST /liveai/sessions/{id}/leave-meeting` (spec §4.7). */
+export function controlRouter(ctx: EmulatorContext): Router {
+  const r = Router();
+  r.route('/sessions/:session_id/control')
+    .post(jsonBody, (req, res) => {
+      const rec = controlledSession(ctx, req);
+      const event = parseControlEvent(objectBody(req));
+      if (isFinalStatus(rec.status)) {
+        if (event.event === 'terminate') return void res.json({ success: true });
+        throw httpError(400, `session ${rec.id} has ended (${rec.status}); only terminate is accepted`);
+      }
+      applyControl(ctx, rec, event);
+      res.json({ success: true });
+    })
+    .all(methodNotAllowed(['POST']));
+  r.route('/sessions/:session_id/leave-meeting')
+    .post(requireApiKey(ctx, LEAVE_MEETING_DETAILS.invalidKey), jsonBody, (req, res) => {
+      const body = req.body as unknown;
+      const parsed = LeaveMeetingRequestSchema.safeParse(body ?? {});
+      if (!parsed.success) throw httpError(400, LEAVE_MEETING_DETAILS.missing);
+      const rec = ownSession(ctx, accountOf(req), String(req.params.session_id));
+      if (rec.transport !== 'rtc-a') throw httpError(400, `leave-meeting works only for sessions on the rtc-a transport (this one is ${rec.transport ?? 'a hosted room'})`);
+      const outcome = rec.meetingBots.get(parsed.data.meeting_bot_id);
+      if (outcome === undefined || isFinalStatus(rec.status)) throw httpError(409, LEAVE_MEETING_DETAILS.couldNot);
+      if (outcome !== 'left') throw httpError(LEAVE_STATUS[outcome], LEAVE_DETAIL[outcome]);
+      rec.meetingBots.delete(parsed.data.meeting_bot_id);
+      if (rec.meetingBots.size === 0) finish(ctx, rec, 'COMPLETED', 'left the meeting');
+      res.json({ status: 'left' });
+    })
+    .all(methodNotAllowed(['POST']));
+  return r;
+}

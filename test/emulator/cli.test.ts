@@ -1,0 +1,66 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { CliError, parseCli } from '../../src/emulator/cli';
+
+const TSX = ['node_modules/.bin/tsx', 'src/emulator/bin.ts'];
+
+describe('liveai-emulator flags (architecture §5)', () => {
+  it('maps every flag to createEmulator options; media defaults to on', () => {
+    const { options } = parseCli([
+      '--host', '0.0.0.0', '--port', '0', '--seed', 's.json', '--livekit-url', 'ws://10.203.0.1:7880', '--livekit-api-key', 'k',
+      '--livekit-api-secret', 's', '--queue-ms', '5', '--image-change-ms', '7', '--idle-timeout-s', '0.5', '--fail-rate', '0.25',
+      '--drop-rate', '0', '--latency-ms', '3', '--next-session-outcome', 'timeout', '--image-hosts', 'loopback',
+    ]);
+    expect(options).toEqual({
+      host: '0.0.0.0', port: 0, seed: 's.json', media: true, livekit: { url: 'ws://10.203.0.1:7880', apiKey: 'k', apiSecret: 's' },
+      queueMs: 5, imageChangeMs: 7, idleTimeoutS: 0.5, imageHosts: 'loopback',
+      faults: { latencyMs: 3, failRate: 0.25, dropRate: 0, nextSessionOutcome: 'timeout' },
+    });
+    expect(parseCli(['--media', 'off']).options.media).toBe(false);
+  });
+
+  it.each([
+    [['--bogus'], /Unknown option/],
+    [['--port', '70000'], /--port/],
+    [['--port', 'abc'], /--port/],
+    [['--media', 'maybe'], /--media must be on or off/],
+    [['--queue-ms', '-1'], /--queue-ms/],
+    [['--fail-rate', '1.5'], /--fail-rate/],
+    [['--next-session-outcome', 'explode'], /--next-session-outcome/],
+    [['stray'], /positional/i],
+    [['--port'], /argument missing/i],
+  ])('rejects %j with a clear message', (argv, message) => {
+    expect(() => parseCli(argv)).toThrow(CliError);
+    expect(() => parseCli(argv)).toThrow(message);
+  });
+
+  it('exits with code 2 and the usage on a bad flag', () => {
+    const r = spawnSync(TSX[0]!, [TSX[1]!, '--media', 'sometimes'], { encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--media must be on or off/);
+    expect(r.stderr).toMatch(/Usage: liveai-emulator/);
+  });
+
+  it('prints the built-in seed and "listening on http://HOST:PORT" when ready', async () => {
+    const child = spawn(TSX[0]!, [TSX[1]!, '--port', '0', '--media', 'off'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+        if (m) resolve(m[1]!);
+      });
+      child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+    });
+    try {
+      expect(out).toMatch(/dev-key-alice.*agent-demo, agent-cartoon/);
+      expect(out).toMatch(/dev-key-broke\s+credits 0/);
+      const res = await fetch(`${url}/liveai/sessions`, { headers: { 'X-API-Key': 'dev-key-bob' } });
+      expect(res.status).toBe(200);
+    } finally {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  });
+});
