@@ -154,10 +154,17 @@ export const controlCases: Case[] = [
     },
   },
   {
-    name: '§4.6 every control event counts as activity on a websocket-rtc-b session too',
-    run: async ({ h }) => {
+    name: '§4.6 any accepted control event (here action and update-idle-prompt) counts as activity and postpones the idle timeout',
+    run: async ({ fresh }) => {
+      const h = await fresh({ idleTimeoutS: 0.6 });
       const id = await h.activeSession(bodies.wsB());
-      for (const event of [{ event: 'reset-idle-timeout' }, { event: 'action', action: 'nod' }]) expect((await h.control(id, event)).status).toBe(200);
+      for (let i = 0; i < 6; i++) {
+        const event = i % 2 ? { event: 'action', action: 'nod' } : { event: 'update-idle-prompt', idle_prompt: `calm ${i}` };
+        expect((await h.control(id, event)).status).toBe(200);
+        await new Promise((r) => setTimeout(r, 150)); // pacing of the user's actions, not synchronisation
+      }
+      expect(h.emu.state.session(id)?.session_status).toBe('ACTIVE');
+      await h.event(id, 'idle_timeout');
     },
   },
 ];
