@@ -1,0 +1,112 @@
+#!/usr/bin/env node
+// Proxy overhead: `GET /sessions/:id` through liveai-kit/server vs `GET /liveai/sessions/{id}` on the local
+// service directly, on loopback, with autocannon. The service and the proxy each run in their own process
+// (as in production), autocannon in this one; direct and proxied runs alternate to even out machine noise.
+//   node scripts/bench-proxy.mjs [--duration 5] [--connections 10] [--rounds 2]
+// `benchProxy()` is exported for `npm run bench`: latency percentiles in ms, throughput in req/s.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const API_KEY = 'dev-key-alice';
+const SELF = fileURLToPath(import.meta.url);
+
+/** Starts this script in `--serve` mode in a child process (TypeScript through tsx); resolves its URL. */
+function serve(kind, ...args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', SELF, '--serve', kind, ...args], {
+      cwd: fileURLToPath(new URL('../', import.meta.url)),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    child.once('exit', (code) => reject(new Error(`${kind} exited with code ${code}`)));
+    child.stdout.on('data', (buf) => {
+      const m = /READY (\S+)/.exec(String(buf));
+      if (m) resolve({ url: m[1], stop: () => child.kill('SIGTERM') });
+    });
+  });
+}
+
+async function measure(url, headers, { duration, connections }) {
+  const r = await autocannon({ url, headers, connections, duration });
+  // autocannon's histogram has 1 ms resolution; for a closed loop, mean latency = connections / throughput (Little's law).
+  return { mean: (connections * 1000) / r.requests.average, p50: r.latency.p50, p99: r.latency.p99, rps: r.requests.average, errors: r.errors + r.timeouts + r.non2xx };
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const summarise = (runs) => ({
+  mean: Math.round(median(runs.map((r) => r.mean)) * 100) / 100,
+  p50: median(runs.map((r) => r.p50)),
+  p99: median(runs.map((r) => r.p99)),
+  rps: Math.round(median(runs.map((r) => r.rps))),
+  errors: runs.reduce((n, r) => n + r.errors, 0),
+});
+
+/**
+ * Measures the latency the proxy adds to `GET /sessions/:id` (client-token check, upstream call, validation).
+ * @param {{duration?: number, connections?: number, rounds?: number}} options seconds per run (default 5),
+ *   concurrent connections (default 10), alternating rounds per target (default 2; medians are reported)
+ * @returns {Promise<{direct: Stats, proxy: Stats, overheadMs: {mean:number, p50:number, p99:number}}>} where
+ *   Stats = {mean, p50, p99 (latency, ms), rps (req/s), errors (count)}
+ */
+export async function benchProxy({ duration = 5, connections = 10, rounds = 2 } = {}) {
+  const emulator = await serve('emulator');
+  let proxy;
+  try {
+    proxy = await serve('proxy', emulator.url);
+    const res = await fetch(`${proxy.url}/sessions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ agent_id: 'agent-demo', transport_type: 'rtc-b', properties: { rtc_b_url: 'https://r.test/x', rtc_b_token: 't' } }),
+    });
+    const session = await res.json();
+    if (res.status !== 201) throw new Error(`could not create a session: ${res.status} ${JSON.stringify(session)}`);
+    const targets = {
+      direct: [`${emulator.url}/liveai/sessions/${session.session_id}`, { 'x-api-key': API_KEY }],
+      proxy: [`${proxy.url}/sessions/${session.session_id}`, { authorization: `Bearer ${session.client_token}` }],
+    };
+    for (const [url, headers] of Object.values(targets)) await measure(url, headers, { duration: 1, connections }); // warm-up
+    const runs = { direct: [], proxy: [] };
+    for (let i = 0; i < rounds; i++) {
+      for (const [name, [url, headers]] of Object.entries(targets)) runs[name].push(await measure(url, headers, { duration, connections }));
+    }
+    const direct = summarise(runs.direct);
+    const prox = summarise(runs.proxy);
+    const overheadMs = { mean: Math.round((prox.mean - direct.mean) * 100) / 100, p50: prox.p50 - direct.p50, p99: prox.p99 - direct.p99 };
+    return { direct, proxy: prox, overheadMs };
+  } finally {
+    proxy?.stop();
+    emulator.stop();
+  }
+}
+
+/** `--serve emulator` / `--serve proxy <upstream>`: one server per process, prints `READY <url>`. */
+async function serveMode(kind, upstream) {
+  for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => process.exit(0));
+  if (kind === 'emulator') {
+    const { createEmulator } = await import('../src/emulator/index.ts');
+    const emulator = await createEmulator({ port: 0, media: false, queueMs: 10 });
+    console.log(`READY ${emulator.url}`);
+    return;
+  }
+  const { default: express } = await import('express');
+  const { createAvatarProxy } = await import('../src/server/index.ts');
+  const app = express();
+  app.use('/api/avatar', createAvatarProxy({ upstream: { baseUrl: upstream, apiKey: API_KEY }, sessionSecret: 'bench-session-secret-0123456789abcdef-xyz', rateLimit: false }));
+  const server = app.listen(0, '127.0.0.1', () => console.log(`READY http://127.0.0.1:${server.address().port}/api/avatar`));
+}
+
+if (process.argv[1] === SELF) {
+  const arg = (name, def) => {
+    const i = process.argv.indexOf(`--${name}`);
+    return i > 0 ? process.argv[i + 1] : def;
+  };
+  if (arg('serve')) {
+    await serveMode(arg('serve'), process.argv[process.argv.indexOf('--serve') + 2]);
+  } else {
+    const r = await benchProxy({ duration: Number(arg('duration', 5)), connections: Number(arg('connections', 10)), rounds: Number(arg('rounds', 2)) });
+    console.log('GET /sessions/:id on loopback (autocannon; service, proxy and load generator in separate processes)');
+    console.table({ direct: r.direct, 'through proxy': r.proxy });
+    console.log(`added latency: mean ${r.overheadMs.mean} ms, p50 ${r.overheadMs.p50} ms, p99 ${r.overheadMs.p99} ms`);
+    process.exit(0);
+  }
+}
