@@ -1,7 +1,21 @@
-import pino from 'pino';
 import { CliError, USAGE, parseCli } from './cli';
 import { createEmulator } from './index';
 import { isLiveAiError } from '../core/errors';
+import type { EmulatorLogger } from './logger';
+
+/** A pino logger on stderr when pino is installed (optional peer), else warnings and errors as plain lines. */
+function stderrLogger(level: string): Promise<EmulatorLogger> {
+  const line = (lvl: string) => (obj: object | string, msg?: string) => void process.stderr.write(`${lvl} ${msg ?? ''} ${JSON.stringify(obj)}\n`);
+  const quiet = () => undefined;
+  const plain: EmulatorLogger = { debug: quiet, info: quiet, warn: line('warn'), error: line('error') };
+  return import('pino').then(
+    ({ default: pino }): EmulatorLogger => {
+      const log = pino({ level }, pino.destination(2));
+      return { debug: (o, m) => log.debug(o, m), info: (o, m) => log.info(o, m), warn: (o, m) => log.warn(o, m), error: (o, m) => log.error(o, m) };
+    },
+    () => plain,
+  );
+}
 
 /**
  * `liveai-emulator`: starts the local avatar service and prints `listening on http://HOST:PORT`.
@@ -20,7 +34,7 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  const logger = pino({ level: process.env.LIVEAI_LOG_LEVEL ?? 'warn' }, pino.destination(2));
+  const logger = await stderrLogger(process.env.LIVEAI_LOG_LEVEL ?? 'warn');
   const emulator = await createEmulator({ ...parsed.options, logger }).catch((e: unknown) => {
     process.stderr.write(`liveai-emulator: cannot start: ${isLiveAiError(e) ? e.detail : (e as Error).message}\n`);
     process.exit(isLiveAiError(e, 'invalid_request') ? 2 : 1);
