@@ -28,7 +28,7 @@ export function TranscriptPanelView(props: TranscriptPanelViewProps) {
   const who = (l: TranscriptLine) => (l.role === 'user' ? userLabel : agentLabel);
   if (mode === 'caption') {
     return (
-      <div className={cx('liveai-captions', className)} aria-live="polite" aria-label={label} data-mode="caption">
+      <div className={cx('liveai-captions', className)} role="status" aria-live="polite" aria-label={label} data-mode="caption">
         {last && (
           <p className="liveai-captions__line" data-role={last.role} key={last.id}>
             <span className="liveai-visually-hidden">{who(last)}: </span>

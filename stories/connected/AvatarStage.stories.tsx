@@ -1,0 +1,61 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, waitFor } from 'storybook/test';
+import { AvatarStage, TranscriptPanel } from '../../src/components';
+import { fakeAvatarTracks } from '../media';
+import { activate, storySession, WithSession, type Loaded } from '../session';
+
+const meta = {
+  title: 'Connected/AvatarStage',
+  component: AvatarStage,
+  decorators: [(Story) => <div className="sb-stage"><Story /></div>],
+  args: { label: 'Avatar' },
+  argTypes: { label: { control: 'text' }, imageUrl: { control: 'text' }, className: { control: 'text' }, children: { control: false } },
+  loaders: [async () => ({ session: storySession() })],
+  render: (args, { loaded }) => (
+    <WithSession session={(loaded as Loaded).session}>
+      <AvatarStage {...args} />
+    </WithSession>
+  ),
+} satisfies Meta<typeof AvatarStage>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const StartToLive: Story = {
+  play: async ({ canvas, canvasElement, loaded, userEvent }) => {
+    const { session } = loaded as Loaded;
+    await userEvent.click(canvas.getByRole('button', { name: 'Start call' }));
+    await waitFor(() => expect(canvas.getByRole('progressbar')).toBeVisible());
+    activate(session);
+    const { video } = await fakeAvatarTracks();
+    session.transport.emitTrack('video', video);
+    await waitFor(() => expect(canvasElement.querySelector('[data-has-video]')).not.toBeNull());
+  },
+};
+
+export const LiveWithCaptions: Story = {
+  loaders: [async () => ({ session: storySession({ phase: 'active', sessionStatus: 'ACTIVE' }) })],
+  render: (args, { loaded }) => (
+    <WithSession session={(loaded as Loaded).session}>
+      <AvatarStage {...args}>
+        <TranscriptPanel mode="caption" />
+      </AvatarStage>
+    </WithSession>
+  ),
+  play: async ({ canvas, loaded }) => {
+    (loaded as Loaded).session.transport.emitEvent({ type: 'agent_transcription', transcription: 'Hello! Ask me anything.' });
+    await waitFor(() => expect(canvas.getByText('Hello! Ask me anything.')).toBeVisible());
+  },
+};
+
+export const AudioBlocked: Story = {
+  loaders: [async () => ({ session: storySession({ phase: 'active', sessionStatus: 'ACTIVE', media: { connection: 'connected', videoTrack: null, audioTrack: null, audioBlocked: true, micEnabled: false, speakerMuted: false, volume: 1 } }) })],
+  play: async ({ canvas }) => expect(canvas.getByRole('button', { name: 'Tap to unmute' })).toBeVisible(),
+};
+
+export const Failed: Story = {
+  loaders: [async () => ({ session: storySession({}, { agents: ['someone-else'] }) })],
+  play: async ({ canvas, userEvent }) => {
+    await userEvent.click(canvas.getByRole('button', { name: 'Start call' }));
+    await waitFor(() => expect(canvas.getByRole('alert')).toHaveTextContent('Not found'));
+  },
+};

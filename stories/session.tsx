@@ -1,0 +1,28 @@
+import { useEffect, type ReactNode } from 'react';
+import type { SessionState } from '../src/core/session/types';
+import { AvatarSessionProvider } from '../src/react';
+import { createFakeProxy, createTestSession, type FakeProxyOptions, type TestSession } from '../src/testing';
+import { AVATAR_IMAGE } from './fixtures';
+
+/**
+ * A real session engine over the fake proxy and fake transport of `liveai-kit/testing`, seeded with
+ * `initialState` (stories of connected components). Images are data URLs, so nothing leaves the page.
+ */
+export function storySession(initialState: Partial<SessionState> = {}, proxy: FakeProxyOptions = {}): TestSession {
+  return createTestSession({
+    proxy: createFakeProxy({ imageUrl: AVATAR_IMAGE, ...proxy }),
+    initialState: { imageUrl: AVATAR_IMAGE, ...initialState },
+  });
+}
+
+/** Provides `session` to the story and disposes it when the story unmounts. */
+export function WithSession({ session, children }: { session: TestSession; children: ReactNode }) {
+  useEffect(() => () => session.dispose({ end: false }), [session]);
+  return <AvatarSessionProvider session={session}>{children}</AvatarSessionProvider>;
+}
+
+/** Moves a fake-proxy session from QUEUED to ACTIVE. */
+export const activate = (session: TestSession) => session.proxy.setStatus(session.store.getState().sessionId!, 'ACTIVE');
+
+/** `loaded` of the stories' loaders. */
+export type Loaded = { session: TestSession };
