@@ -59,7 +59,7 @@ export function AvatarWidgetBody(p: AvatarWidgetProps) {
         ) : undefined
       }
       chat={<ChatInput />}
-      controls={<ControlBar />}
+      controls={RUNNING.has(phase) ? <ControlBar /> : undefined}
     />
   );
 }

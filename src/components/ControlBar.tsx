@@ -2,6 +2,8 @@ import { useEffect, useState } from 'react';
 import { useControl, useMedia, useSession } from '../react';
 import { ControlBarView } from './ControlBarView';
 
+const RUNNING = new Set(['creating', 'queued', 'connecting', 'active']);
+
 /** Props of {@link ControlBar}. */
 export interface ControlBarProps {
   /** Controls to leave out. */
@@ -16,7 +18,7 @@ export interface ControlBarProps {
 /**
  * Mic, speaker mute and volume, keep-alive and end for the nearest session. The pressed states come from
  * the store (the truth), not from local guesses. Keep-alive sends `reset-idle-timeout` (spec §4.6) at once
- * and then every `keepAliveIntervalMs` while on and active.
+ * and then every `keepAliveIntervalMs` while on and active. End also cancels a call that is still queued.
  */
 export function ControlBar({ hide = [], keepAlive: initialKeepAlive = false, keepAliveIntervalMs = 30_000, className }: ControlBarProps) {
   const { phase, end } = useSession();
@@ -36,6 +38,7 @@ export function ControlBar({ hide = [], keepAlive: initialKeepAlive = false, kee
     <ControlBarView
       className={className}
       disabled={!active}
+      endDisabled={!RUNNING.has(phase)}
       micEnabled={m.micEnabled}
       speakerMuted={m.speakerMuted}
       volume={m.volume}

@@ -16,6 +16,8 @@ export interface ControlBarViewProps {
   onEnd?: () => void;
   /** True while the call is not active. */
   disabled?: boolean;
+  /** Disables End; defaults to `disabled` (set false to allow cancelling a queued call). */
+  endDisabled?: boolean;
   className?: string;
 }
 
@@ -71,7 +73,7 @@ export function ControlBarView(p: ControlBarViewProps) {
       )}
       {p.onKeepAliveChange && <Toggle name="keep-alive" label="Keep alive" pressed={!!p.keepAlive} icon="keepAlive" disabled={disabled} onChange={p.onKeepAliveChange} />}
       {p.onEnd && (
-        <button type="button" className="liveai-button liveai-button--danger" data-control="end" disabled={disabled} onClick={p.onEnd}>
+        <button type="button" className="liveai-button liveai-button--danger" data-control="end" disabled={p.endDisabled ?? disabled} onClick={p.onEnd}>
           <Icon name="end" />
           <span>End</span>
         </button>

@@ -69,6 +69,15 @@ describe('connected components', () => {
     await waitFor(() => expect(session.proxy.sessions.get(id)?.controls).toContainEqual({ event: 'reset-idle-timeout' }));
   });
 
+  it('ControlBar: End cancels a queued call while the other controls wait for active', async () => {
+    const session = createTestSession({ initialState: { phase: 'queued', sessionStatus: 'QUEUED' } });
+    withSession(session, <ControlBar />);
+    expect(screen.getByRole('button', { name: 'Microphone' })).toBeDisabled();
+    await userEvent.click(screen.getByRole('button', { name: 'End' }));
+    await waitFor(() => expect(phase(session)).toBe('ended'));
+    expect(screen.getByRole('button', { name: 'End' })).toBeDisabled();
+  });
+
   it('ImageSwapper sends update-image and follows image_change_* events', async () => {
     const session = createTestSession({ initialState: { phase: 'active' } });
     withSession(session, <ImageSwapper prepare={false} />);
