@@ -58,7 +58,15 @@ export function ImageSwapperView({ onSubmit, prepare, status = 'idle', error, di
         Apply new look
       </button>
       <div className="liveai-images__status" role="status" aria-live="polite">
-        {pick.problem ?? (failure ? `${failure.title}. ${failure.hint ?? ''} ${failure.detail ?? ''}`.trim() : STATUS[status])}
+        {pick.problem ??
+          (failure ? (
+            <>
+              <strong>{failure.title}.</strong> {failure.hint}
+              {failure.detail && <span className="liveai-images__detail">{failure.detail}</span>}
+            </>
+          ) : (
+            STATUS[status]
+          ))}
       </div>
     </div>
   );

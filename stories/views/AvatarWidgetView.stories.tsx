@@ -29,7 +29,11 @@ function Composed(args: AvatarWidgetViewProps) {
       }
       transcript={caption ? undefined : <TranscriptPanelView lines={active ? TRANSCRIPT : []} />}
       chat={<ChatInputView onSend={fn()} disabled={!active} />}
-      controls={<ControlBarView micEnabled speakerMuted={false} volume={1} disabled={!active} onMicChange={fn()} onSpeakerMutedChange={fn()} onEnd={fn()} />}
+      controls={
+        ['creating', 'queued', 'connecting', 'active'].includes(args.phase) ? (
+          <ControlBarView micEnabled speakerMuted={false} volume={1} disabled={!active} endDisabled={false} onMicChange={fn()} onSpeakerMutedChange={fn()} onEnd={fn()} />
+        ) : undefined
+      }
     />
   );
 }

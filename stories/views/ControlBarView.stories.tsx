@@ -44,6 +44,7 @@ const meta = {
     volume: { control: { type: 'range', min: 0, max: 1, step: 0.05 } },
     keepAlive: { control: 'boolean' },
     disabled: { control: 'boolean' },
+    endDisabled: { control: 'boolean' },
     className: { control: 'text' },
   },
 } satisfies Meta<typeof ControlBarView>;
@@ -75,6 +76,14 @@ export const KeyboardEnd: Story = {
     canvas.getByRole('button', { name: 'End' }).focus();
     await userEvent.keyboard('{Enter}');
     await expect(args.onEnd).toHaveBeenCalledOnce();
+  },
+};
+
+export const QueuedCanCancel: Story = {
+  args: { disabled: true, endDisabled: false },
+  play: async ({ canvas }) => {
+    await expect(canvas.getByRole('button', { name: 'Microphone' })).toBeDisabled();
+    await expect(canvas.getByRole('button', { name: 'End' })).toBeEnabled();
   },
 };
 
