@@ -1,3 +1,4 @@
+import './scripts/node-polyfills.mjs';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 

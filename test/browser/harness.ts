@@ -1,0 +1,135 @@
+import { resolve } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { createServer as createViteServer, type ViteDevServer } from 'vite';
+import react from '@vitejs/plugin-react';
+import { inject } from 'vitest';
+import { createEmulator } from '../../src/emulator/index';
+import { createAvatarProxy } from '../../src/server/index';
+
+export const ROOT = resolve(__dirname, '../..');
+export const API_KEY = 'dev-key-alice';
+export const SESSION_SECRET = 'browser-suite-session-secret-0123456789abcdef';
+
+/** Chromium flags of architecture §6. */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--use-fake-ui-for-media-stream',
+  '--use-fake-device-for-media-stream',
+  '--autoplay-policy=no-user-gesture-required',
+  '--allow-loopback-in-peer-connection',
+  '--disable-features=WebRtcHideLocalIpsWithMdns',
+];
+
+export interface Stack {
+  /** http://127.0.0.1:PORT — test pages under /test/browser/pages/, the proxy under /api/avatar. */
+  baseUrl: string;
+  emulatorUrl: string;
+  emulator: Awaited<ReturnType<typeof createEmulator>>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the real local service (media on, joining the suite's LiveKit server), the real proxy and a Vite
+ * dev server for the test pages, all on 127.0.0.1 inside the namespace.
+ */
+export async function startStack(options: { queueMs?: number; imageChangeMs?: number; media?: boolean } = {}): Promise<Stack> {
+  const livekit = { url: inject('livekitUrl'), apiKey: inject('livekitApiKey'), apiSecret: inject('livekitApiSecret') };
+  const emulator = await createEmulator({
+    port: 0,
+    media: options.media ?? true,
+    queueMs: options.queueMs ?? 300,
+    imageChangeMs: options.imageChangeMs ?? 600,
+    livekit,
+  });
+  const vite: ViteDevServer = await createViteServer({
+    root: ROOT,
+    configFile: false,
+    plugins: [react()],
+    server: { middlewareMode: true, hmr: false },
+    appType: 'mpa',
+    logLevel: 'error',
+    optimizeDeps: { noDiscovery: false },
+  });
+  const app = express();
+  app.use(
+    '/api/avatar',
+    createAvatarProxy({
+      upstream: { baseUrl: emulator.url, apiKey: API_KEY },
+      sessionSecret: SESSION_SECRET,
+      livekit,
+      admin: () => true,
+    }),
+  );
+  app.use(vite.middlewares);
+  const server = await new Promise<import('node:http').Server>((r) => {
+    const s = app.listen(0, '127.0.0.1', () => r(s));
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    emulatorUrl: emulator.url,
+    emulator,
+    async close() {
+      await new Promise((r) => server.close(() => r(undefined)));
+      server.closeAllConnections?.();
+      await vite.close();
+      await emulator.close();
+    },
+  };
+}
+
+/** Launches Debian Chromium with a fresh profile and camera/microphone granted. */
+export async function launchBrowser(): Promise<{ browser: Browser; context: BrowserContext }> {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    // Playwright gives every launch a fresh, empty temporary --user-data-dir of its own.
+    args: CHROMIUM_ARGS,
+  });
+  const context = await browser.newContext({ viewport: { width: 900, height: 820 } });
+  await context.grantPermissions(['camera', 'microphone']);
+  // Collect every RTCPeerConnection so the test can read getStats().
+  await context.addInitScript(() => {
+    const w = window as unknown as { __pcs: RTCPeerConnection[]; RTCPeerConnection: typeof RTCPeerConnection };
+    w.__pcs = [];
+    const Orig = w.RTCPeerConnection;
+    w.RTCPeerConnection = class extends Orig {
+      constructor(config?: RTCConfiguration) {
+        super(config);
+        w.__pcs.push(this);
+      }
+    } as typeof RTCPeerConnection;
+  });
+  return { browser, context };
+}
+
+/** Inbound RTP stats of every peer connection on the page: video frames and audio samples. */
+export const inboundStatsScript = async () => {
+  const w = window as unknown as { __pcs: RTCPeerConnection[] };
+  let framesDecoded = 0;
+  let frameWidth = 0;
+  let frameHeight = 0;
+  let totalSamplesReceived = 0;
+  for (const pc of w.__pcs) {
+    if (pc.connectionState === 'closed') continue;
+    const stats = await pc.getStats();
+    stats.forEach((s: Record<string, unknown>) => {
+      if (s.type !== 'inbound-rtp') return;
+      if (s.kind === 'video') {
+        framesDecoded += Number(s.framesDecoded ?? 0);
+        frameWidth = Math.max(frameWidth, Number(s.frameWidth ?? 0));
+        frameHeight = Math.max(frameHeight, Number(s.frameHeight ?? 0));
+      }
+      if (s.kind === 'audio') totalSamplesReceived += Number(s.totalSamplesReceived ?? 0);
+    });
+  }
+  return { framesDecoded, frameWidth, frameHeight, totalSamplesReceived };
+};
