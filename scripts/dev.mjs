@@ -69,6 +69,7 @@ try {
     ['tsx', 'src/emulator/bin.ts', '--media', 'on', '--port', String(EMULATOR_PORT), '--livekit-url', lk.url,
       '--livekit-api-key', LIVEKIT_KEYS.apiKey, '--livekit-api-secret', LIVEKIT_KEYS.apiSecret],
     /listening on http/,
+    { NODE_ENV: 'production' }, // @livekit/rtc-node prints debug lines otherwise
   );
   children.push(emulator);
 
