@@ -1,0 +1,83 @@
+// Row 5 of `npm run bench` (run with `npx tsx`, inside the network namespace): the real LiveKit path with queue
+// time 0. Starts LiveKit, the local service (media on), the proxy and a Vite dev server with the widget page, then
+// per run opens a fresh Chromium page, clicks "Start call" and measures click → first decoded frame and
+// updateImage() → image_change_complete (ms). Prints one JSON line: { runs: [{ firstFrameMs, imageChangeMs }] }.
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import express from 'express';
+import sharp from 'sharp';
+import { chromium } from 'playwright-core';
+import { createServer as createViteServer } from 'vite';
+import react from '@vitejs/plugin-react';
+import { createEmulator } from '../../src/emulator/index';
+import { createAvatarProxy } from '../../src/server/index';
+import { installLivekit, LIVEKIT_KEYS, startLivekit } from '../livekit.mjs';
+import { CHROMIUM_ARGS } from './image.mjs';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const RUNS = Number(process.argv[process.argv.indexOf('--runs') + 1] || 5);
+const MEDIA_ARGS = ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', '--autoplay-policy=no-user-gesture-required',
+  '--allow-loopback-in-peer-connection', '--disable-features=WebRtcHideLocalIpsWithMdns'];
+
+async function face(bg: string): Promise<string> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="368" height="560"><rect width="368" height="560" fill="${bg}"/>
+    <ellipse cx="184" cy="270" rx="125" ry="165" fill="#f0c8a4"/></svg>`;
+  return (await sharp(Buffer.from(svg)).jpeg().toBuffer()).toString('base64');
+}
+
+installLivekit({ quiet: true });
+const lk = await startLivekit();
+const livekit = { url: lk.url, apiKey: LIVEKIT_KEYS.apiKey, apiSecret: LIVEKIT_KEYS.apiSecret };
+// imageChangeMs 0: the service's simulated generation delay is left out, the rest of the path is real.
+const emulator = await createEmulator({ port: 0, media: true, queueMs: 0, imageChangeMs: 0, livekit });
+const vite = await createViteServer({ root: ROOT, configFile: false, plugins: [react()], server: { middlewareMode: true, hmr: false }, appType: 'mpa', logLevel: 'error' });
+const app = express();
+app.use('/api/avatar', createAvatarProxy({ upstream: { baseUrl: emulator.url, apiKey: 'dev-key-alice' }, sessionSecret: 'bench-e2e-session-secret-0123456789abcdef', livekit, rateLimit: false }));
+app.use(vite.middlewares);
+const server = await new Promise<import('node:http').Server>((r) => {
+  const s = app.listen(0, '127.0.0.1', () => r(s));
+});
+const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...CHROMIUM_ARGS, ...MEDIA_ARGS] });
+const runs: Array<{ firstFrameMs: number; imageChangeMs: number }> = [];
+type Probe = { startClickedAt: number | null; firstFrameAt: number | null; events: Array<{ at: number; event: { type: string } }>; errors: string[]; session: { updateImage(i: { base64: string }): Promise<void>; end(): Promise<unknown> } | null };
+try {
+  for (let i = 0; i <= RUNS; i++) {
+    const context = await browser.newContext({ viewport: { width: 900, height: 820 } });
+    await context.grantPermissions(['camera', 'microphone']);
+    const page = await context.newPage();
+    await page.goto(`${base}/scripts/bench/widget.html`);
+    await page.getByRole('button', { name: /Start call/ }).click({ timeout: 60_000 });
+    await page.waitForFunction(() => (window as unknown as { __bench: Probe }).__bench.firstFrameAt !== null, null, { timeout: 60_000 });
+    const image = await face(`hsl(${(i * 67) % 360},50%,70%)`);
+    const imageChangeMs = await page.evaluate(async (base64) => {
+      const p = (window as unknown as { __bench: Probe }).__bench;
+      const t0 = performance.now();
+      await p.session!.updateImage({ base64 });
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const done = p.events.find((e) => e.at >= t0 && e.event.type === 'image_change_complete');
+        if (done) return done.at - t0;
+        if (Date.now() > deadline) throw new Error(`no image_change_complete; errors: ${p.errors.join('; ')}`);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    }, image);
+    const firstFrameMs = await page.evaluate(() => {
+      const p = (window as unknown as { __bench: Probe }).__bench;
+      return p.firstFrameAt! - p.startClickedAt!;
+    });
+    await page.evaluate(() => (window as unknown as { __bench: Probe }).__bench.session?.end()).catch(() => {});
+    await context.close();
+    if (i > 0) runs.push({ firstFrameMs, imageChangeMs }); // run 0 warms up Vite, Chromium and LiveKit
+    process.stderr.write(`e2e run ${i}: first frame ${firstFrameMs.toFixed(0)} ms, image change ${imageChangeMs.toFixed(0)} ms\n`);
+  }
+  console.log(JSON.stringify({ runs }));
+} finally {
+  await browser.close();
+  await new Promise((r) => server.close(() => r(undefined)));
+  server.closeAllConnections?.();
+  await vite.close();
+  await emulator.close();
+  await lk.stop();
+}
+process.exit(0);
