@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /**
  * Stable error codes. One per spec §7 condition, plus client-side ones (architecture §2).

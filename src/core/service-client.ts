@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { LiveAiError, formatZodError, invalidRequest } from './errors';
 import { ErrorBodySchema, PaginationQuerySchema, type PaginationQuery } from './schemas/common';
 import { ControlEventSchema, ControlResponseSchema, LeaveMeetingRequestSchema, LeaveMeetingResponseSchema } from './schemas/control';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Fault injection (docs/emulator.md "Fault injection"). Applied to the spec's `/liveai/...` routes only:

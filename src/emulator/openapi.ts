@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CARTOON_ASPECT_RATIO, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, MAX_UPLOAD_BYTES } from '../core/constants';
 import {
   ControlEventSchema,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { LiveAiError, formatZodError } from '../core/errors';
 import { DEFAULT_EVENT_TOPIC, IMAGE_CHANGE_TYPICAL_MS } from '../core/constants';
 import { FaultsPatchSchema, NO_FAULTS, type Faults } from './faults';

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import { LiveAiError, formatZodError } from '../core/errors';
 
 /** One agent of a seed account. `image_url` is absolute, or relative to the emulator base URL. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Logger } from 'pino';
 import type { Store } from 'express-rate-limit';
 import { LiveAiError, formatZodError } from '../core/errors';

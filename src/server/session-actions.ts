@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { INLINE_IMAGE_LIMIT_BYTES } from '../core/constants';
 import { LiveAiError } from '../core/errors';
 import { EndRequestSchema, LeaveMeetingRequestSchema } from '../core/schemas';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../constants';
 
 /** `{detail}` body of every 4xx/5xx error response (spec §2 "Error body", §7). */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { INLINE_IMAGE_LIMIT_BYTES } from '../constants';
 
 const nonEmpty = (field: string) => z.string().trim().min(1, `${field} must not be empty`);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Events the service pushes over the media transport (spec §6): on `rtc-a` as UTF-8 JSON data messages

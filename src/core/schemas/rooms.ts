@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DateTimeSchema, PaginationSchema, SessionStatusSchema } from './common';
 
 /** Body of `POST /liveai/rooms` (spec §4.2). */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CARTOON_ASPECT_RATIO } from '../constants';
 import { DateTimeSchema, PaginationSchema, ProviderSchema, SessionStatusSchema, TransportTypeSchema } from './common';
 

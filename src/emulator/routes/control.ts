@@ -16,7 +16,7 @@ import {
   type ControlEventName,
 } from '../../core/schemas';
 import { formatZodError } from '../../core/errors';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { applyControl } from '../control';
 import type { EmulatorContext } from '../context';
 import { finish } from '../lifecycle';

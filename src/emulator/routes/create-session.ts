@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { RtcAPropertiesSchema, Session, SessionCreateFieldsSchema } from '../../core/schemas';
 import { joinMedia } from '../avatar';
 import type { EmulatorContext } from '../context';

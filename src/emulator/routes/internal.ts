@@ -1,5 +1,5 @@
 import express, { Router } from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { formatZodError } from '../../core/errors';
 import { isFinalStatus } from '../../core/schemas';
 import { handleAppMessage } from '../app-messages';
