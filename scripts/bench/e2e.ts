@@ -1,21 +1,26 @@
 // Row 5 of `npm run bench` (run with `npx tsx`, inside the network namespace): the real LiveKit path with queue
 // time 0. Starts LiveKit, the local service (media on), the proxy and a Vite dev server with the widget page, then
 // per run opens a fresh Chromium page, clicks "Start call" and measures click → first decoded frame and
-// updateImage() → image_change_complete (ms). Prints one JSON line: { runs: [{ firstFrameMs, imageChangeMs }] }.
+// updateImage() → image_change_complete (ms). Baseline, same run: a bare Node client (rtc-node) doing the same through
+// the proxy: POST /rooms → join → first decoded frame, and POST control update-image → image_change_complete.
+// Prints one JSON line: { runs: [{ firstFrameMs, imageChangeMs }], baseline: [{ firstFrameMs, imageChangeMs }] }.
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import express from 'express';
 import sharp from 'sharp';
 import { chromium } from 'playwright-core';
+import { Room, RoomEvent, TrackKind, VideoStream, type RemoteTrack } from '@livekit/rtc-node';
 import { createServer as createViteServer } from 'vite';
 import react from '@vitejs/plugin-react';
 import { createEmulator } from '../../src/emulator/index';
 import { createAvatarProxy } from '../../src/server/index';
+// @ts-expect-error -- plain ESM script without types
 import { installLivekit, LIVEKIT_KEYS, startLivekit } from '../livekit.mjs';
-import { CHROMIUM_ARGS } from './image.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const RUNS = Number(process.argv[process.argv.indexOf('--runs') + 1] || 5);
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const MEDIA_ARGS = ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', '--autoplay-policy=no-user-gesture-required',
   '--allow-loopback-in-peer-connection', '--disable-features=WebRtcHideLocalIpsWithMdns'];
 
@@ -23,6 +28,57 @@ async function face(bg: string): Promise<string> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="368" height="560"><rect width="368" height="560" fill="${bg}"/>
     <ellipse cx="184" cy="270" rx="125" ry="165" fill="#f0c8a4"/></svg>`;
   return (await sharp(Buffer.from(svg)).jpeg().toBuffer()).toString('base64');
+}
+
+/** The baseline: no browser, no React — the proxy's REST routes and an rtc-node subscriber. */
+async function nodeRun(base: string, image: string): Promise<{ firstFrameMs: number; imageChangeMs: number }> {
+  const t0 = performance.now();
+  const res = await fetch(`${base}/api/avatar/rooms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ agent_id: 'agent-demo' }) });
+  const s = (await res.json()) as { session_id: string; client_token: string; room_url: string; token: string };
+  if (res.status !== 201) throw new Error(`POST /rooms: ${res.status}`);
+  const room = new Room();
+  const events: Array<{ at: number; type: string }> = [];
+  let firstFrameAt = 0;
+  const gotFrame = new Promise<void>((ok) =>
+    room.on(RoomEvent.TrackSubscribed, (track: RemoteTrack) => {
+      if (track.kind !== TrackKind.KIND_VIDEO) return;
+      void (async () => {
+        const reader = new VideoStream(track).getReader();
+        for (let r = await reader.read(); !r.done; r = await reader.read()) {
+          if (!firstFrameAt) {
+            firstFrameAt = performance.now();
+            ok();
+          }
+        }
+      })();
+    }),
+  );
+  room.on(RoomEvent.DataReceived, (payload: Uint8Array) => {
+    try {
+      events.push({ at: performance.now(), type: (JSON.parse(new TextDecoder().decode(payload)) as { type: string }).type });
+    } catch {
+      /* not an event */
+    }
+  });
+  try {
+    await room.connect(s.room_url, s.token, { autoSubscribe: true, dynacast: false });
+    await Promise.race([gotFrame, new Promise((_, no) => setTimeout(() => no(new Error('no frame within 60 s')), 60_000))]);
+    const firstFrameMs = firstFrameAt - t0;
+    const t1 = performance.now();
+    const auth = { 'content-type': 'application/json', authorization: `Bearer ${s.client_token}` };
+    const c = await fetch(`${base}/api/avatar/sessions/${s.session_id}/control`, { method: 'POST', headers: auth, body: JSON.stringify({ event: 'update-image', image_base64: image }) });
+    if (c.status !== 200) throw new Error(`update-image: ${c.status}`);
+    const deadline = Date.now() + 30_000;
+    let done: { at: number } | undefined;
+    while (!(done = events.find((e) => e.at >= t1 && e.type === 'image_change_complete'))) {
+      if (Date.now() > deadline) throw new Error('no image_change_complete');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await fetch(`${base}/api/avatar/sessions/${s.session_id}/end`, { method: 'POST', headers: auth }).catch(() => {});
+    return { firstFrameMs, imageChangeMs: done.at - t1 };
+  } finally {
+    await room.disconnect().catch(() => {});
+  }
 }
 
 installLivekit({ quiet: true });
@@ -40,6 +96,7 @@ const server = await new Promise<import('node:http').Server>((r) => {
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...CHROMIUM_ARGS, ...MEDIA_ARGS] });
 const runs: Array<{ firstFrameMs: number; imageChangeMs: number }> = [];
+const baseline: typeof runs = [];
 type Probe = { startClickedAt: number | null; firstFrameAt: number | null; events: Array<{ at: number; event: { type: string } }>; errors: string[]; session: { updateImage(i: { base64: string }): Promise<void>; end(): Promise<unknown> } | null };
 try {
   for (let i = 0; i <= RUNS; i++) {
@@ -68,10 +125,14 @@ try {
     });
     await page.evaluate(() => (window as unknown as { __bench: Probe }).__bench.session?.end()).catch(() => {});
     await context.close();
-    if (i > 0) runs.push({ firstFrameMs, imageChangeMs }); // run 0 warms up Vite, Chromium and LiveKit
-    process.stderr.write(`e2e run ${i}: first frame ${firstFrameMs.toFixed(0)} ms, image change ${imageChangeMs.toFixed(0)} ms\n`);
+    const b = await nodeRun(base, image);
+    if (i > 0) { // run 0 warms up Vite, Chromium and LiveKit
+      runs.push({ firstFrameMs, imageChangeMs });
+      baseline.push(b);
+    }
+    process.stderr.write(`e2e run ${i}: widget ${firstFrameMs.toFixed(0)} / ${imageChangeMs.toFixed(0)} ms; node ${b.firstFrameMs.toFixed(0)} / ${b.imageChangeMs.toFixed(0)} ms\n`);
   }
-  console.log(JSON.stringify({ runs }));
+  console.log(JSON.stringify({ runs, baseline }));
 } finally {
   await browser.close();
   await new Promise((r) => server.close(() => r(undefined)));

@@ -8,18 +8,14 @@ import { join } from 'node:path';
 export function measureRenders(root, { runs = 5 } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'liveai-renders-'));
   try {
-    const results = [];
-    for (let i = 0; i < runs; i++) {
-      const out = join(dir, `r${i}.json`);
-      const r = spawnSync('npx', ['vitest', 'run', '--config', 'scripts/bench/renders.config.mjs', '--reporter=dot'], {
-        cwd: root,
-        env: { ...process.env, LIVEAI_BENCH_OUT: out },
-        encoding: 'utf8',
-      });
-      if (r.status !== 0) throw new Error(`renders bench failed:\n${r.stdout}\n${r.stderr}`);
-      results.push(JSON.parse(readFileSync(out, 'utf8')));
-    }
-    return results;
+    const out = join(dir, 'renders.json');
+    const r = spawnSync('npx', ['vitest', 'run', '--config', 'scripts/bench/renders.config.mjs', '--reporter=dot'], {
+      cwd: root,
+      env: { ...process.env, LIVEAI_BENCH_OUT: out, LIVEAI_BENCH_RUNS: String(runs) },
+      encoding: 'utf8',
+    });
+    if (r.status !== 0) throw new Error(`renders bench failed:\n${r.stdout}\n${r.stderr}`);
+    return JSON.parse(readFileSync(out, 'utf8'));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,0 +1,171 @@
+#!/usr/bin/env node
+// `npm run bench`: liveai-kit's benchmarks, each against a baseline measured in the same run, medians over ≥ 5 runs.
+// Prints a Markdown table and writes it to docs/benchmarks.md with the command and the date.
+//   npm run bench [-- --quick] [-- --only size,proxy,image,renders,e2e,avatars]
+// 1 bundle sizes (gzip) vs budgets and the anchors; 2 proxy overhead (autocannon); 3 image preparation in Chromium;
+// 4 re-renders per 1000 transcript events (jsdom); 5 real LiveKit path in Chromium; 6 synthetic avatars' fps.
+// Everything runs inside a private network namespace (scripts/netns-run.sh): rtc-node needs it (architecture §6).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const argv = process.argv.slice(2);
+if (process.env.LIVEAI_IN_NETNS !== '1') {
+  const r = spawnSync(join(ROOT, 'scripts/netns-run.sh'), [process.execPath, fileURLToPath(import.meta.url), ...argv], { stdio: 'inherit', cwd: ROOT });
+  process.exit(r.status ?? 1);
+}
+process.chdir(ROOT);
+
+const { values } = parseArgs({ args: argv, options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, out: { type: 'string', default: 'docs/benchmarks.md' } } });
+const QUICK = values.quick;
+const RUNS = QUICK ? 3 : 5;
+const only = values.only ? new Set(values.only.split(',')) : null;
+const want = (k) => !only || only.has(k);
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const kb = (b) => `${(b / 1024).toFixed(1)} KB`;
+const ms = (x) => `${x < 10 ? x.toFixed(1) : Math.round(x)} ms`;
+const ratio = (a, b) => (b ? `${(a / b).toFixed(2)}×` : '—');
+const rows = [];
+const notes = [];
+const row = (group, measure, ours, baseline, r, reference = '') => rows.push({ group, measure, ours, baseline, ratio: r, reference });
+const step = (name) => console.error(`\n[bench] ${name} (${new Date().toISOString().slice(11, 19)})`);
+
+async function sizes() {
+  step('1 bundle sizes');
+  if (!existsSync('dist/index.js') || !existsSync('dist/standalone/liveai-avatar.js')) {
+    const b = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
+    if (b.status !== 0) throw new Error('npm run build failed');
+  }
+  const { measureSizes } = await import('./bench/size.mjs');
+  const { rows: sz, rtcB } = await measureSizes(ROOT);
+  for (const s of sz) {
+    const base = s.budgetBytes ?? null;
+    const verdict = base === null ? '' : s.gzBytes <= base ? ' ✅ within budget' : ' ❌ over budget';
+    const anchor = s.anchorBytes ? `${s.anchor}: ${kb(s.anchorBytes)} (ours ${ratio(s.gzBytes, s.anchorBytes)})` : s.anchor;
+    const baseline = base === null ? (s.anchorBytes ? `anchor ${kb(s.anchorBytes)}` : '—') : `budget ${kb(base)}`;
+    const r = base === null ? (s.anchorBytes ? ratio(s.gzBytes, s.anchorBytes) : '—') : `${ratio(s.gzBytes, base)}${verdict}`;
+    row('1 size (gzip, static imports, externals excluded)', s.name, kb(s.gzBytes), baseline, r, anchor);
+  }
+  row('1 size', 'rtc-b path loads LiveKit code?', rtcB.ok ? 'no ✅' : `yes ❌ (${rtcB.offenders.join(', ')})`, 'must be no', '—', `${rtcB.checked.length} files of the entries' + rtc-b chunks' static graphs grepped`);
+  notes.push('Sizes are deterministic (one measurement). gzip level 9 of each file, summed over the entry and every chunk it imports statically; lazy transport chunks are not counted except where said.');
+}
+
+async function proxy() {
+  step('2 proxy overhead (autocannon)');
+  const { measureProxy } = await import('./bench/proxy.mjs');
+  const r = await measureProxy({ duration: QUICK ? 2 : 4, connections: 10, rounds: RUNS });
+  for (const [name, k] of [['GET /sessions/:id', 'get'], ['POST /sessions/:id/control', 'control']]) {
+    const { direct: d, proxy: p } = r[k];
+    row('2 proxy (10 connections, loopback)', `${name} req/s`, String(p.rps), `${d.rps} direct`, ratio(p.rps, d.rps));
+    row('2 proxy', `${name} latency p50 / p99`, `${p.p50} / ${p.p99} ms`, `${d.p50} / ${d.p99} ms direct`, `${ratio(p.p50, d.p50)} / ${ratio(p.p99, d.p99)}`, `errors: ${p.errors + d.errors}`);
+  }
+  notes.push(`Proxy: ${RUNS} alternating rounds of ${QUICK ? 2 : 4} s per target; service, proxy and autocannon in three processes on a 2-core machine shared with other work, so absolute numbers are noisy; medians reported.`);
+}
+
+async function image() {
+  step('3 image preparation in Chromium');
+  const { measureImagePrep } = await import('./bench/image.mjs');
+  const r = await measureImagePrep(ROOT, { runs: RUNS });
+  const o = median(r.ours.map((x) => x.ms));
+  const b = median(r.bic.map((x) => x.ms));
+  row('3 image (12 MP JPEG → 368×560 ≤ 921600 B, Chromium)', 'prepareImage time', ms(o), `${ms(b)} browser-image-compression`, ratio(o, b), `output ${r.ours[0].bytes} B vs ${r.bic[0].bytes} B; source ${(r.sourceBytes / 1e6).toFixed(1)} MB`);
+  notes.push('Image: browser-image-compression does not crop, so its time includes a resize to cover 368×560 (maxWidthOrHeight 747, useWebWorker false: its worker loads the library from a CDN) plus a canvas crop and JPEG encode.');
+}
+
+async function renders() {
+  step('4 re-renders (jsdom, React Profiler)');
+  const { measureRenders } = await import('./bench/renders.mjs');
+  const r = measureRenders(ROOT, { runs: RUNS });
+  const m = (k) => median(r.map((x) => x.counts[k]));
+  const base = m('WholeStore');
+  row('4 renders per 1000 transcript events', 'AvatarStage', String(m('AvatarStage')), `${base} whole-store component`, ratio(m('AvatarStage'), base));
+  row('4 renders', 'TranscriptPanel', String(m('TranscriptPanel')), `${base} whole-store component`, ratio(m('TranscriptPanel'), base), 'one render per line that arrives is the floor');
+}
+
+function runTsx(args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npx', ['tsx', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('exit', (code) => {
+      const line = out.split('\n').reverse().find((l) => l.startsWith('{"runs"'));
+      if (code === 0 && line) resolve(JSON.parse(line));
+      else reject(new Error(`npx tsx ${args.join(' ')} exited with ${code}`));
+    });
+  });
+}
+
+async function e2e() {
+  step('5 real LiveKit path (Chromium, queue 0)');
+  const r = await runTsx(['scripts/bench/e2e.ts', '--runs', String(RUNS)]);
+  const f = median(r.runs.map((x) => x.firstFrameMs));
+  const fb = median(r.baseline.map((x) => x.firstFrameMs));
+  const i = median(r.runs.map((x) => x.imageChangeMs));
+  const ib = median(r.baseline.map((x) => x.imageChangeMs));
+  row('5 real LiveKit (widget in Chromium, queue 0)', 'Start call → first decoded frame', ms(f), `${ms(fb)} bare rtc-node client`, ratio(f, fb));
+  row('5 real LiveKit', 'updateImage → image_change_complete', ms(i), `${ms(ib)} bare rtc-node client`, ratio(i, ib), "service's simulated generation delay set to 0");
+  notes.push('Real LiveKit: baseline is a Node client (no browser, no React) doing the same through the proxy: POST /rooms → rtc-node join → first frame; POST control update-image → image_change_complete on the data channel. One warm-up run is dropped.');
+}
+
+async function avatars() {
+  step('6 synthetic avatars (fps)');
+  const { measureAvatarFps } = await import('./bench-avatars.mjs');
+  const seconds = QUICK ? 5 : 10;
+  const one = await measureAvatarFps({ n: 1, seconds, warmup: 2 });
+  for (const n of QUICK ? [8] : [8, 10]) {
+    const r = await measureAvatarFps({ n, seconds, warmup: 3 });
+    const ok = r.min >= 24 ? '✅ ≥ 24 fps' : '❌ under 24 fps';
+    row('6 concurrent synthetic avatars', `${n} avatars: min / median fps`, `${r.min.toFixed(1)} / ${r.median.toFixed(1)}`, `${one.median.toFixed(1)} (1 avatar)`, `${ratio(r.min, one.median)} ${ok}`, r.avatarProcessCpuPercent == null ? '' : `avatar process ${r.avatarProcessCpuPercent.toFixed(0)} % of one core`);
+  }
+  notes.push(`Avatars: received fps over one ${seconds} s window per count (per-avatar fps; min and median across avatars); baseline a single avatar measured the same way.`);
+}
+
+const steps = { size: sizes, proxy, image, renders, e2e, avatars };
+const failures = [];
+const t0 = Date.now();
+for (const [name, fn] of Object.entries(steps)) {
+  if (!want(name)) continue;
+  try {
+    await fn();
+  } catch (e) {
+    failures.push(`${name}: ${e.message}`);
+    console.error(`[bench] ${name} failed: ${e.stack ?? e.message}`);
+  }
+}
+
+const command = `npm run bench${argv.length ? ` -- ${argv.join(' ')}` : ''}`;
+const table = [
+  '| row | measure | liveai-kit (median) | baseline (same run) | ratio | reference |',
+  '|---|---|---|---|---|---|',
+  ...rows.map((r) => `| ${r.group} | ${r.measure} | ${r.ours} | ${r.baseline} | ${r.ratio} | ${r.reference} |`),
+].join('\n');
+const md = `# Benchmarks
+
+Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)} (${new Date().toISOString()}), ${RUNS} runs per measured row
+(medians), in ${Math.round((Date.now() - t0) / 1000)} s. Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version},
+Debian Chromium, LiveKit server from scripts/livekit.mjs, inside a private network namespace (scripts/netns-run.sh).
+Ratios are liveai-kit ÷ baseline (for sizes: size ÷ budget where there is one, else size ÷ the anchor's published size). Anchor numbers come from shared/design/anchors.md.
+
+${table}
+
+${notes.map((n) => `- ${n}`).join('\n')}
+
+Run it yourself: \`npm run bench\` (all rows, 5 runs, a few minutes; re-runs itself in a network namespace),
+\`npm run bench -- --quick\` (3 runs, shorter windows), \`npm run bench -- --only size,renders\` (some rows; this file
+is then left unchanged). The pieces live in scripts/bench/ (size.mjs, proxy.mjs, image.mjs + image page,
+renders.bench.tsx, e2e.ts + widget page) and scripts/bench-proxy.mjs, scripts/bench-avatars.mjs.
+${failures.length ? `\n**Not measured in this run:**\n\n${failures.map((f) => `- ${f}`).join('\n')}\n` : ''}`;
+console.log(`\n${table}\n`);
+if (failures.length) console.log(`failed: ${failures.join('; ')}`);
+if (!only) writeFileSync(values.out, md);
+else console.error(`[bench] --only given: ${values.out} left unchanged`);
+process.exit(failures.length ? 1 : 0);

@@ -1,0 +1,77 @@
+// Row 2 of `npm run bench`: proxy overhead. GET /sessions/:id comes from benchProxy() (scripts/bench-proxy.mjs);
+// POST …/control (`reset-idle-timeout`, spec §4.6) is measured here the same way: service and proxy each in their
+// own process (bench-proxy.mjs --serve), autocannon in this one, direct and proxied runs alternating.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { benchProxy } from '../bench-proxy.mjs';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BENCH_PROXY = fileURLToPath(new URL('../bench-proxy.mjs', import.meta.url));
+const API_KEY = 'dev-key-alice';
+
+function serve(...args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', BENCH_PROXY, '--serve', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    child.once('exit', (code) => reject(new Error(`${args[0]} exited with code ${code}`)));
+    child.stdout.on('data', (buf) => {
+      const m = /READY (\S+)/.exec(String(buf));
+      if (m) resolve({ url: m[1], stop: () => child.kill('SIGTERM') });
+    });
+  });
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** One autocannon run; returns { rps (req/s), p50, p99 (ms), errors (count) }. */
+async function measure(opts) {
+  const r = await autocannon(opts);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts + r.non2xx };
+}
+
+/** POST …/control, direct vs proxied: `{ direct: Stats[], proxy: Stats[] }`, one entry per round. */
+async function benchControl({ duration, connections, rounds }) {
+  const emulator = await serve('emulator');
+  let proxy;
+  try {
+    proxy = await serve('proxy', emulator.url);
+    const res = await fetch(`${proxy.url}/sessions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ agent_id: 'agent-demo', transport_type: 'rtc-b', properties: { rtc_b_url: 'https://r.test/x', rtc_b_token: 't' } }),
+    });
+    const s = await res.json();
+    if (res.status !== 201) throw new Error(`could not create a session: ${res.status}`);
+    const body = JSON.stringify({ event: 'reset-idle-timeout' });
+    // The control route needs an ACTIVE session (queueMs is 10 in --serve mode).
+    for (let t = Date.now(); Date.now() - t < 10_000; ) {
+      const st = await (await fetch(`${emulator.url}/liveai/sessions/${s.session_id}`, { headers: { 'x-api-key': API_KEY } })).json();
+      if (st.session_status === 'ACTIVE') break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const targets = {
+      direct: { url: `${emulator.url}/liveai/sessions/${s.session_id}/control`, headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' } },
+      proxy: { url: `${proxy.url}/sessions/${s.session_id}/control`, headers: { authorization: `Bearer ${s.client_token}`, 'content-type': 'application/json' } },
+    };
+    for (const t of Object.values(targets)) await measure({ ...t, method: 'POST', body, connections, duration: 1 });
+    const runs = { direct: [], proxy: [] };
+    for (let i = 0; i < rounds; i++) {
+      for (const [name, t] of Object.entries(targets)) runs[name].push(await measure({ ...t, method: 'POST', body, connections, duration }));
+    }
+    return runs;
+  } finally {
+    proxy?.stop();
+    emulator.stop();
+  }
+}
+
+/**
+ * Resolves `{ get: {direct, proxy}, control: {direct, proxy} }`, each side `{ rps, p50, p99, errors }` (medians over
+ * `rounds` runs of `duration` s with `connections` connections; errors summed).
+ */
+export async function measureProxy({ duration = 5, connections = 10, rounds = 5 } = {}) {
+  const get = await benchProxy({ duration, connections, rounds });
+  const c = await benchControl({ duration, connections, rounds });
+  const sum = (rs) => ({ rps: Math.round(median(rs.map((r) => r.rps))), p50: median(rs.map((r) => r.p50)), p99: median(rs.map((r) => r.p99)), errors: rs.reduce((n, r) => n + r.errors, 0) });
+  return { get: { direct: get.direct, proxy: get.proxy }, control: { direct: sum(c.direct), proxy: sum(c.proxy) } };
+}
