@@ -50,7 +50,7 @@ async function sizes() {
   for (const s of sz) {
     const base = s.budgetBytes ?? null;
     const verdict = base === null ? '' : s.gzBytes <= base ? ' ✅ within budget' : ' ❌ over budget';
-    const anchor = s.anchorBytes ? `${s.anchor}: ${kb(s.anchorBytes)} (ours ${ratio(s.gzBytes, s.anchorBytes)})` : s.anchor;
+    const anchor = [s.anchorBytes ? `${s.anchor} ${kb(s.anchorBytes)} → ours ${ratio(s.gzBytes, s.anchorBytes)}` : s.anchor, s.anchorNote].filter(Boolean).join('; ');
     const baseline = base === null ? (s.anchorBytes ? `anchor ${kb(s.anchorBytes)}` : '—') : `budget ${kb(base)}`;
     const r = base === null ? (s.anchorBytes ? ratio(s.gzBytes, s.anchorBytes) : '—') : `${ratio(s.gzBytes, base)}${verdict}`;
     row('1 size (gzip, static imports, externals excluded)', s.name, kb(s.gzBytes), baseline, r, anchor);
@@ -153,7 +153,8 @@ const md = `# Benchmarks
 Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)} (${new Date().toISOString()}), ${RUNS} runs per measured row
 (medians), in ${Math.round((Date.now() - t0) / 1000)} s. Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version},
 Debian Chromium, LiveKit server from scripts/livekit.mjs, inside a private network namespace (scripts/netns-run.sh).
-Ratios are liveai-kit ÷ baseline (for sizes: size ÷ budget where there is one, else size ÷ the anchor's published size). Anchor numbers come from shared/design/anchors.md.
+Ratios are liveai-kit ÷ baseline (for sizes: size ÷ budget where there is one, else size ÷ the anchor's published size);
+below 1 is better for sizes, times, latencies and render counts, above 1 is better for req/s and fps. Anchor numbers come from shared/design/anchors.md.
 
 ${table}
 
