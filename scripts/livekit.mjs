@@ -44,20 +44,22 @@ export function installLivekit({ quiet = false } = {}) {
  * Writes the config of architecture §6. With `nodeIp` null (a laptop, no namespace) LiveKit picks the host's
  * own interface addresses instead of the veth one.
  */
-export function writeConfig({ nodeIp = '10.203.0.1', port = LIVEKIT_PORT } = {}) {
+export function writeConfig({ nodeIp = '10.203.0.1', port = LIVEKIT_PORT, rtcTcpPort = 7881, rtcUdpPort = 7882 } = {}) {
   const rtc = nodeIp
-    ? `rtc:\n  node_ip: ${nodeIp}\n  ips:\n    includes: [${nodeIp}/32]\n  use_external_ip: false\n  enable_loopback_candidate: true\n  tcp_port: 7881\n  udp_port: 7882\n`
-    : `rtc:\n  use_external_ip: false\n  enable_loopback_candidate: true\n  tcp_port: 7881\n  udp_port: 7882\n`;
+    ? `rtc:\n  node_ip: ${nodeIp}\n  ips:\n    includes: [${nodeIp}/32]\n  use_external_ip: false\n  enable_loopback_candidate: true\n  tcp_port: ${rtcTcpPort}\n  udp_port: ${rtcUdpPort}\n`
+    : `rtc:\n  use_external_ip: false\n  enable_loopback_candidate: true\n  tcp_port: ${rtcTcpPort}\n  udp_port: ${rtcUdpPort}\n`;
   const yaml = `port: ${port}\nbind_addresses: [127.0.0.1]\n${rtc}turn:\n  enabled: false\nkeys:\n  ${LIVEKIT_KEYS.apiKey}: ${LIVEKIT_KEYS.apiSecret}\nlogging:\n  level: warn\n`;
-  const file = join(LIVEKIT_DIR, nodeIp ? 'livekit.yaml' : 'livekit-host.yaml');
+  // A second server on another port (reliability tests) gets its own config file.
+  const suffix = port === LIVEKIT_PORT ? '' : `-${port}`;
+  const file = join(LIVEKIT_DIR, `${nodeIp ? 'livekit' : 'livekit-host'}${suffix}.yaml`);
   mkdirSync(LIVEKIT_DIR, { recursive: true });
   writeFileSync(file, yaml);
   return file;
 }
 
 /** Starts livekit-server and resolves once it answers HTTP on its port. Returns `{process, url, stop()}`. */
-export async function startLivekit({ nodeIp = process.env.LIVEAI_IN_NETNS === '1' ? '10.203.0.1' : null, port = LIVEKIT_PORT, stdio = 'ignore' } = {}) {
-  const config = writeConfig({ nodeIp, port });
+export async function startLivekit({ nodeIp = process.env.LIVEAI_IN_NETNS === '1' ? '10.203.0.1' : null, port = LIVEKIT_PORT, stdio = 'ignore', rtcTcpPort = 7881, rtcUdpPort = 7882 } = {}) {
+  const config = writeConfig({ nodeIp, port, rtcTcpPort, rtcUdpPort });
   const child = spawn(LIVEKIT_BIN, ['--config', config], { stdio });
   let exited = null;
   child.on('exit', (code) => (exited = code));
