@@ -35,14 +35,29 @@ process.on('SIGTERM', () => stopAll(0));
 /** Spawns a child and resolves when a line of its output matches `ready`. */
 function startChild(name, cmd, args, ready, env = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: false });
+    // Each child leads its own process group, so stopping it also stops what `npx` started under it.
+    const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const signalGroup = (sig) => {
+      try {
+        process.kill(-child.pid, sig);
+      } catch {
+        /* already gone */
+      }
+    };
+    const stop = () =>
+      new Promise((r) => {
+        if (child.exitCode !== null || child.signalCode !== null) return r();
+        child.once('exit', () => r());
+        signalGroup('SIGINT');
+        setTimeout(() => signalGroup('SIGKILL'), 3000).unref();
+      });
     let done = false;
     const onData = (buf) => {
       const text = buf.toString();
       for (const line of text.split('\n')) if (line.trim()) console.log(`[${name}] ${line}`);
       if (!done && ready.test(text)) {
         done = true;
-        resolve({ stop: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once('exit', r), child.kill('SIGINT')))) });
+        resolve({ stop });
       }
     };
     child.stdout.on('data', onData);
