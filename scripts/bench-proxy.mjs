@@ -42,6 +42,22 @@ const summarise = (runs) => ({
 });
 
 /**
+ * Creates one rtc-b session through the proxy at `proxyUrl` (rtc-b needs no LiveKit) for the benchmarks.
+ * @returns {Promise<{session_id: string, client_token: string}>} the proxy's create response
+ * @throws Error when the proxy does not answer 201
+ */
+export async function createBenchSession(proxyUrl) {
+  const res = await fetch(`${proxyUrl}/sessions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ agent_id: 'agent-demo', transport_type: 'rtc-b', properties: { rtc_b_url: 'https://r.test/x', rtc_b_token: 't' } }),
+  });
+  const session = await res.json();
+  if (res.status !== 201) throw new Error(`could not create a session: ${res.status} ${JSON.stringify(session)}`);
+  return session;
+}
+
+/**
  * Measures the latency the proxy adds to `GET /sessions/:id` (client-token check, upstream call, validation).
  * @param {{duration?: number, connections?: number, rounds?: number}} options seconds per run (default 5),
  *   concurrent connections (default 10), alternating rounds per target (default 2; medians are reported)
@@ -53,13 +69,7 @@ export async function benchProxy({ duration = 5, connections = 10, rounds = 2 } 
   let proxy;
   try {
     proxy = await serve('proxy', emulator.url);
-    const res = await fetch(`${proxy.url}/sessions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ agent_id: 'agent-demo', transport_type: 'rtc-b', properties: { rtc_b_url: 'https://r.test/x', rtc_b_token: 't' } }),
-    });
-    const session = await res.json();
-    if (res.status !== 201) throw new Error(`could not create a session: ${res.status} ${JSON.stringify(session)}`);
+    const session = await createBenchSession(proxy.url);
     const targets = {
       direct: [`${emulator.url}/liveai/sessions/${session.session_id}`, { 'x-api-key': API_KEY }],
       proxy: [`${proxy.url}/sessions/${session.session_id}`, { authorization: `Bearer ${session.client_token}` }],

@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { benchProxy } from '../bench-proxy.mjs';
+import { benchProxy, createBenchSession } from '../bench-proxy.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BENCH_PROXY = fileURLToPath(new URL('../bench-proxy.mjs', import.meta.url));
@@ -35,13 +35,7 @@ async function benchControl({ duration, connections, rounds }) {
   let proxy;
   try {
     proxy = await serve('proxy', emulator.url);
-    const res = await fetch(`${proxy.url}/sessions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ agent_id: 'agent-demo', transport_type: 'rtc-b', properties: { rtc_b_url: 'https://r.test/x', rtc_b_token: 't' } }),
-    });
-    const s = await res.json();
-    if (res.status !== 201) throw new Error(`could not create a session: ${res.status}`);
+    const s = await createBenchSession(proxy.url);
     const body = JSON.stringify({ event: 'reset-idle-timeout' });
     // The control route needs an ACTIVE session (queueMs is 10 in --serve mode).
     for (let t = Date.now(); Date.now() - t < 10_000; ) {
