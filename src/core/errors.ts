@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 
 /**
  * Stable error codes. One per spec §7 condition, plus client-side ones (architecture §2).
@@ -102,7 +102,7 @@ export const isLiveAiError = (e: unknown, code?: ErrorCode): e is LiveAiError =>
   e instanceof LiveAiError && (code === undefined || e.code === code);
 
 /** One readable line from a zod error: `field: message; field2: message`. */
-export function formatZodError(error: z.ZodError): string {
+export function formatZodError(error: z.core.$ZodError): string {
   return error.issues
     .map((i) => {
       const path = i.path.map(String).join('.');
@@ -112,5 +112,5 @@ export function formatZodError(error: z.ZodError): string {
 }
 
 /** Wraps a zod failure as `invalid_request` (400). */
-export const invalidRequest = (error: z.ZodError): LiveAiError =>
+export const invalidRequest = (error: z.core.$ZodError): LiveAiError =>
   new LiveAiError('invalid_request', formatZodError(error), { status: 400 });

@@ -1,11 +1,11 @@
 /**
  * liveai-kit core: framework-free, runs in browsers and Node. No React, no transport SDK,
- * no Node built-ins are imported from here (architecture §2).
+ * no Node built-ins are imported from here (architecture §2). The API-key client `createServiceClient` is
+ * server-only and lives in `liveai-kit/server`.
  */
 export * from './constants';
 export * from './errors';
 export * from './schemas';
-export * from './service-client';
 export * from './events';
 export * from './store';
 export * from './session';

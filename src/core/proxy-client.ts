@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { LiveAiError, formatZodError } from './errors';
 import {
   ClientSessionSchema,
@@ -79,7 +79,7 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
   const enc = encodeURIComponent;
 
-  async function call<T>(schema: z.ZodType<T> | null, path: string, init: RequestInit, callOptions?: CallOptions): Promise<T | undefined> {
+  async function call<T>(schema: z.ZodMiniType<T> | null, path: string, init: RequestInit, callOptions?: CallOptions): Promise<T | undefined> {
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), timeoutMs);
     const outer = callOptions?.signal;

@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { LiveAiError, formatZodError, invalidRequest } from './errors';
 import { ErrorBodySchema, PaginationQuerySchema, type PaginationQuery } from './schemas/common';
 import { ControlEventSchema, ControlResponseSchema, LeaveMeetingRequestSchema, LeaveMeetingResponseSchema } from './schemas/control';
@@ -59,7 +59,7 @@ interface Call<T> {
   method: 'GET' | 'POST';
   path: string;
   body?: unknown;
-  schema: z.ZodType<T>;
+  schema: z.ZodMiniType<T>;
   options: ServiceCallOptions | undefined;
 }
 
@@ -69,7 +69,7 @@ const badBodies = new WeakSet<LiveAiError>();
 const BACKOFF_CAP_MS = 4000;
 
 /** Parses `value` with `schema` or throws `invalid_request` (400) naming the fields. */
-function input<T>(schema: z.ZodType<T>, value: unknown): T {
+function input<T>(schema: z.ZodMiniType<T>, value: unknown): T {
   const r = schema.safeParse(value);
   if (!r.success) throw invalidRequest(r.error);
   return r.data;
@@ -88,8 +88,8 @@ function listPath(path: string, query: Partial<PaginationQuery> | undefined): st
 }
 
 /**
- * Creates the typed REST client of the avatar service (spec §4, §5, §7). Runs in browsers and Node
- * (no Node built-ins), but the API key it needs belongs on a server.
+ * Creates the typed REST client of the avatar service (spec §4, §5, §7). Server-only: it holds the API key,
+ * so it is exported from `liveai-kit/server`, never from a browser entry (it has no Node built-ins itself).
  * @throws LiveAiError `invalid_request` when `baseUrl` is not an http(s) URL or `apiKey` is empty.
  */
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {
@@ -150,8 +150,8 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     }
   }
 
-  const get = <T>(path: string, schema: z.ZodType<T>, o?: ServiceCallOptions) => request({ method: 'GET', path, schema, options: o });
-  const post = <T>(path: string, body: unknown, schema: z.ZodType<T>, o?: ServiceCallOptions) =>
+  const get = <T>(path: string, schema: z.ZodMiniType<T>, o?: ServiceCallOptions) => request({ method: 'GET', path, schema, options: o });
+  const post = <T>(path: string, body: unknown, schema: z.ZodMiniType<T>, o?: ServiceCallOptions) =>
     request({ method: 'POST', path, body, schema, options: o });
 
   // Methods are async so that invalid input rejects (never throws synchronously).

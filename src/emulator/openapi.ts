@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { CARTOON_ASPECT_RATIO, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, MAX_UPLOAD_BYTES } from '../core/constants';
 import {
   ControlEventSchema,
@@ -27,7 +27,7 @@ const urlPatterns = ({ zodSchema, jsonSchema }: { zodSchema: unknown; jsonSchema
 };
 
 /** JSON Schema (2020-12, the dialect of OpenAPI 3.1) of a zod schema, as requests (`input`) or responses (`output`). */
-export function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
+export function jsonSchema(schema: z.core.$ZodType, io: 'input' | 'output'): Json {
   const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', reused: 'inline', override: urlPatterns }) as Json;
   delete out.$schema;
   return out;

@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { INLINE_IMAGE_LIMIT_BYTES } from '../core/constants';
 import { LiveAiError } from '../core/errors';
 import { EndRequestSchema, LeaveMeetingRequestSchema } from '../core/schemas';
@@ -63,7 +63,7 @@ const CONTROL_SCHEMAS = {
 function parseControlEvent(body: unknown): ControlEvent {
   const name = (body as { event?: unknown } | null | undefined)?.event;
   if (typeof body === 'object' && body !== null && typeof name === 'string' && Object.hasOwn(CONTROL_SCHEMAS, name)) {
-    parseBody(CONTROL_SCHEMAS[name as keyof typeof CONTROL_SCHEMAS] as z.ZodType<unknown>, body);
+    parseBody(CONTROL_SCHEMAS[name as keyof typeof CONTROL_SCHEMAS] as z.ZodMiniType<unknown>, body);
     return parseBody(ControlEventSchema, body);
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) parseBody(ControlEventSchema, undefined);

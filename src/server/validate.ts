@@ -1,11 +1,11 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { LiveAiError, formatZodError } from '../core/errors';
 
 /**
  * Parses untrusted input with a core schema before anything reaches the service (bad input costs no credits).
  * @throws LiveAiError `invalid_request` (400) naming the fields, or saying the body is missing.
  */
-export function parseBody<T>(schema: z.ZodType<T>, value: unknown, where: 'body' | 'query' | 'payload' = 'body'): T {
+export function parseBody<T>(schema: z.ZodMiniType<T>, value: unknown, where: 'body' | 'query' | 'payload' = 'body'): T {
   if (where !== 'query' && (value === undefined || value === null || typeof value !== 'object' || Array.isArray(value))) {
     const detail = where === 'payload' ? 'The payload part must be a JSON object' : 'The body must be a JSON object (Content-Type: application/json)';
     throw new LiveAiError('invalid_request', detail, { status: 400 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import express from 'express';
-import { createServiceClient, isLiveAiError, LiveAiError, type ServiceClient } from '../../src/core/index';
+import { isLiveAiError, LiveAiError } from '../../src/core/index';
+import { createServiceClient, type ServiceClient } from '../../src/server/index';
 import { ALICE, closedPort, countingFetch, listen, png, setFaults, startEmulator, waitFor, type Emulator } from './helpers';
 
 /** The core's typed REST client of the spec, against the real local service. */

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../constants';
 
 /** `{detail}` body of every 4xx/5xx error response (spec §2 "Error body", §7). */
@@ -28,18 +28,24 @@ export const DateTimeSchema = z.iso.datetime({ offset: true });
 
 /** Pagination object of the list endpoints (spec §2). */
 export const PaginationSchema = z.object({
-  page: z.number().int(),
-  limit: z.number().int(),
-  total: z.number().int(),
-  total_pages: z.number().int(),
+  page: z.int(),
+  limit: z.int(),
+  total: z.int(),
+  total_pages: z.int(),
   has_more: z.boolean(),
 });
 export type Pagination = z.infer<typeof PaginationSchema>;
 
-const intParam = (def: number) =>
-  z.preprocess(
-    (v) => (v === undefined || v === '' ? undefined : typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : v),
-    z.number({ error: 'must be an integer' }).int('must be an integer').default(def),
+/** A query-string integer: digits become a number, absent or empty becomes `def`, anything else fails. */
+const intParam = (def: number, ...checks: z.core.$ZodCheck<number>[]) =>
+  z.pipe(
+    z.pipe(
+      z.transform((v: unknown) =>
+        v === undefined || v === '' ? undefined : typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : v,
+      ),
+      z._default(z.int('must be an integer'), def),
+    ),
+    z.int().check(...checks),
   );
 
 /**
@@ -47,9 +53,7 @@ const intParam = (def: number) =>
  * The maximum offset rule (§8) is checked separately, see `checkPaginationOffset`.
  */
 export const PaginationQuerySchema = z.object({
-  page: intParam(1).pipe(z.number().int().min(1, 'page must be >= 1')),
-  limit: intParam(DEFAULT_PAGE_LIMIT).pipe(
-    z.number().int().min(1, 'limit must be between 1 and 100').max(MAX_PAGE_LIMIT, 'limit must be between 1 and 100'),
-  ),
+  page: intParam(1, z.gte(1, 'page must be >= 1')),
+  limit: intParam(DEFAULT_PAGE_LIMIT, z.gte(1, 'limit must be between 1 and 100'), z.lte(MAX_PAGE_LIMIT, 'limit must be between 1 and 100')),
 });
 export type PaginationQuery = z.infer<typeof PaginationQuerySchema>;

@@ -1,7 +1,7 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { INLINE_IMAGE_LIMIT_BYTES } from '../constants';
 
-const nonEmpty = (field: string) => z.string().trim().min(1, `${field} must not be empty`);
+const nonEmpty = (field: string) => z.string().check(z.trim(), z.minLength(1, `${field} must not be empty`));
 
 /**
  * Strips an optional data-URL prefix (`data:image/png;base64,`) and returns the bare base64 text
@@ -37,13 +37,15 @@ export const TerminateEventSchema = z.object({ event: z.literal('terminate') });
 export const UpdateImageEventSchema = z
   .object({
     event: z.literal('update-image'),
-    image_url: z.url({ protocol: /^https?$/ }).optional(),
-    image_base64: z.string().refine(isBase64, 'image_base64 must be base64 or a base64 data URL').optional(),
+    image_url: z.optional(z.url({ protocol: /^https?$/ })),
+    image_base64: z.optional(z.string().check(z.refine(isBase64, 'image_base64 must be base64 or a base64 data URL'))),
   })
-  .refine((e) => (e.image_url === undefined) !== (e.image_base64 === undefined), {
-    message: 'update-image needs exactly one of image_url or image_base64',
-    path: ['image_url'],
-  });
+  .check(
+    z.refine((e) => (e.image_url === undefined) !== (e.image_base64 === undefined), {
+      message: 'update-image needs exactly one of image_url or image_base64',
+      path: ['image_url'],
+    }),
+  );
 /** `update-agent-prompt` (spec §4.6). */
 export const UpdateAgentPromptEventSchema = z.object({ event: z.literal('update-agent-prompt'), agent_prompt: nonEmpty('agent_prompt') });
 /** `update-idle-prompt` (spec §4.6). */

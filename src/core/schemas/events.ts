@@ -1,10 +1,10 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * Events the service pushes over the media transport (spec §6): on `rtc-a` as UTF-8 JSON data messages
  * on the event topic, on `rtc-b` as `app-message` data. Unknown extra fields are kept (`looseObject`).
  */
-const ev = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
+const ev = <T extends string, S extends z.core.$ZodLooseShape>(type: T, shape: S) =>
   z.looseObject({ type: z.literal(type), ...shape });
 
 export const BotReadyEventSchema = ev('bot_ready', {});
@@ -51,7 +51,7 @@ export const AVATAR_EVENT_TYPES = [
 /** `chat-msg` app message: text for the agent to answer (spec §6, hosted-room flow). */
 export const ChatMessageSchema = z.object({
   event: z.literal('chat-msg'),
-  message: z.string().trim().min(1, 'message must not be empty'),
+  message: z.string().check(z.trim(), z.minLength(1, 'message must not be empty')),
   name: z.string(),
 });
 /** `force-end` app message: the agent leaves at once and billing stops (spec §6). */

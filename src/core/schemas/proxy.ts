@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { TransportTypeSchema } from './common';
 import { RtcBPropertiesSchema, SessionCreateFieldsSchema, sessionCreateProblems } from './sessions';
 
@@ -11,14 +11,14 @@ import { RtcBPropertiesSchema, SessionCreateFieldsSchema, sessionCreateProblems 
  * Never contains the API key, the LiveKit secret or the upstream `control_url`.
  */
 export const ClientSessionSchema = z.object({
-  session_id: z.string().min(1),
-  client_token: z.string().min(1),
-  expires_at: z.iso.datetime({ offset: true }).optional(),
-  transport: TransportTypeSchema.optional(),
-  room_url: z.url().optional(),
-  token: z.string().optional(),
-  image_url: z.url().optional(),
-  websocket_address: z.url().optional(),
+  session_id: z.string().check(z.minLength(1)),
+  client_token: z.string().check(z.minLength(1)),
+  expires_at: z.optional(z.iso.datetime({ offset: true })),
+  transport: z.optional(TransportTypeSchema),
+  room_url: z.optional(z.url()),
+  token: z.optional(z.string()),
+  image_url: z.optional(z.url()),
+  websocket_address: z.optional(z.url()),
 });
 export type ClientSession = z.infer<typeof ClientSessionSchema>;
 
@@ -26,10 +26,10 @@ export type ClientSession = z.infer<typeof ClientSessionSchema>;
  * Body of the proxy's `POST /sessions` (JSON, or the multipart `payload` part). Like spec §2 session creation,
  * except that LiveKit credentials for `rtc-a` / `websocket-rtc-a` are minted by the proxy and must not be sent.
  */
-export const ProxySessionFieldsSchema = SessionCreateFieldsSchema.omit({ properties: true, rtc_a_properties: true, rtc_b_properties: true }).extend({
-  properties: RtcBPropertiesSchema.optional(),
-  rtc_b_properties: RtcBPropertiesSchema.optional(),
-});
+export const ProxySessionFieldsSchema = z.extend(
+  z.omit(SessionCreateFieldsSchema, { properties: true, rtc_a_properties: true, rtc_b_properties: true }),
+  { properties: z.optional(RtcBPropertiesSchema), rtc_b_properties: z.optional(RtcBPropertiesSchema) },
+);
 export const proxySessionProblems = (body: z.infer<typeof ProxySessionFieldsSchema>, hasImagePart = false) =>
   sessionCreateProblems(
     {
@@ -40,10 +40,12 @@ export const proxySessionProblems = (body: z.infer<typeof ProxySessionFieldsSche
     },
     hasImagePart,
   );
-export const ProxySessionRequestSchema = ProxySessionFieldsSchema.superRefine((body, ctx) => {
-  for (const p of proxySessionProblems(body)) ctx.addIssue({ code: 'custom', path: p.path.split('.'), message: p.message });
-});
+export const ProxySessionRequestSchema = ProxySessionFieldsSchema.check(
+  z.superRefine((body, ctx) => {
+    for (const p of proxySessionProblems(body)) ctx.addIssue({ code: 'custom', path: p.path.split('.'), message: p.message });
+  }),
+);
 export type ProxySessionRequest = z.infer<typeof ProxySessionRequestSchema>;
 
 /** Body of the proxy's `POST /sessions/:id/end` when the token travels in the body (sendBeacon). */
-export const EndRequestSchema = z.object({ client_token: z.string().min(1).optional() });
+export const EndRequestSchema = z.object({ client_token: z.optional(z.string().check(z.minLength(1))) });

@@ -1,8 +1,8 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { DateTimeSchema, PaginationSchema, SessionStatusSchema } from './common';
 
 /** Body of `POST /liveai/rooms` (spec §4.2). */
-export const CreateRoomRequestSchema = z.object({ agent_id: z.string().min(1, 'agent_id must not be empty') });
+export const CreateRoomRequestSchema = z.object({ agent_id: z.string().check(z.minLength(1, 'agent_id must not be empty')) });
 export type CreateRoomRequest = z.infer<typeof CreateRoomRequestSchema>;
 
 /** 201 response of `POST /liveai/rooms` (spec §2 "Room"). `token` is a room credential: never log it. */
@@ -20,7 +20,7 @@ export const RoomListItemSchema = z.object({
   session_id: z.string(),
   created_at: DateTimeSchema,
   session_status: SessionStatusSchema,
-  credits_used: z.number().nullable().optional(),
+  credits_used: z.optional(z.nullable(z.number())),
 });
 export type RoomListItem = z.infer<typeof RoomListItemSchema>;
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { CARTOON_ASPECT_RATIO } from '../constants';
 import { DateTimeSchema, PaginationSchema, ProviderSchema, SessionStatusSchema, TransportTypeSchema } from './common';
 
@@ -6,21 +6,21 @@ const wssUrl = z.url({ protocol: /^wss?$/, error: 'must be a ws:// or wss:// URL
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 
 /** `properties` for `rtc-a` / `rtc_a_properties` for `websocket-rtc-a` (spec §2). `rtc_a_token` is a secret. */
-export const RtcAPropertiesSchema = z.object({ rtc_a_url: wssUrl, rtc_a_token: z.string().min(1) });
+export const RtcAPropertiesSchema = z.object({ rtc_a_url: wssUrl, rtc_a_token: z.string().check(z.minLength(1)) });
 /** `properties` for `rtc-b` / `rtc_b_properties` for `websocket-rtc-b` (spec §2). `rtc_b_token` is a secret. */
-export const RtcBPropertiesSchema = z.object({ rtc_b_url: httpUrl, rtc_b_token: z.string().min(1) });
+export const RtcBPropertiesSchema = z.object({ rtc_b_url: httpUrl, rtc_b_token: z.string().check(z.minLength(1)) });
 
 /** Fields of session creation, before cross-field rules (spec §2 "Session creation input"). */
 export const SessionCreateFieldsSchema = z.object({
-  agent_id: z.string().min(1).optional(),
-  agent_image_url: httpUrl.optional(),
-  agent_prompt: z.string().optional(),
+  agent_id: z.optional(z.string().check(z.minLength(1))),
+  agent_image_url: z.optional(httpUrl),
+  agent_prompt: z.optional(z.string()),
   transport_type: TransportTypeSchema,
-  properties: z.union([RtcAPropertiesSchema, RtcBPropertiesSchema]).optional(),
-  rtc_a_properties: RtcAPropertiesSchema.optional(),
-  rtc_b_properties: RtcBPropertiesSchema.optional(),
-  model: z.string().optional(),
-  aspect_ratio: z.string().optional(),
+  properties: z.optional(z.union([RtcAPropertiesSchema, RtcBPropertiesSchema])),
+  rtc_a_properties: z.optional(RtcAPropertiesSchema),
+  rtc_b_properties: z.optional(RtcBPropertiesSchema),
+  model: z.optional(z.string()),
+  aspect_ratio: z.optional(z.string()),
 });
 
 /**
@@ -70,9 +70,11 @@ export function sessionCreateProblems(
 }
 
 /** JSON body of `POST /liveai/sessions` with every cross-field rule applied (spec §4.4). */
-export const CreateSessionRequestSchema = SessionCreateFieldsSchema.superRefine((body, ctx) => {
-  for (const p of sessionCreateProblems(body)) ctx.addIssue({ code: 'custom', path: p.path.split('.'), message: p.message });
-});
+export const CreateSessionRequestSchema = SessionCreateFieldsSchema.check(
+  z.superRefine((body, ctx) => {
+    for (const p of sessionCreateProblems(body)) ctx.addIssue({ code: 'custom', path: p.path.split('.'), message: p.message });
+  }),
+);
 export type CreateSessionRequest = z.infer<typeof CreateSessionRequestSchema>;
 
 /** `payload` part of the multipart variant: the same fields; the avatar source may be the `image` part. */
@@ -82,15 +84,15 @@ export const MultipartPayloadSchema = SessionCreateFieldsSchema;
 export const SessionSchema = z.object({
   session_id: z.string(),
   control_url: z.url(),
-  room_url: z.url().optional(),
-  websocket_address: z.url().optional(),
+  room_url: z.optional(z.url()),
+  websocket_address: z.optional(z.url()),
 });
 export type Session = z.infer<typeof SessionSchema>;
 
 /** 200 response of `GET /liveai/sessions/{id}` (spec §2 "Session status"); `cost` (credits) only when COMPLETED. */
 export const SessionStatusResponseSchema = z.object({
   session_status: SessionStatusSchema,
-  cost: z.number().optional(),
+  cost: z.optional(z.number()),
 });
 export type SessionStatusResponse = z.infer<typeof SessionStatusResponseSchema>;
 
@@ -99,8 +101,8 @@ export const SessionListItemSchema = z.object({
   session_id: z.string(),
   created_at: DateTimeSchema,
   session_status: SessionStatusSchema,
-  credits_used: z.number().nullable().optional(),
-  provider: ProviderSchema.nullable().optional(),
+  credits_used: z.optional(z.nullable(z.number())),
+  provider: z.optional(z.nullable(ProviderSchema)),
 });
 export type SessionListItem = z.infer<typeof SessionListItemSchema>;
 

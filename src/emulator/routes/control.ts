@@ -16,7 +16,7 @@ import {
   type ControlEventName,
 } from '../../core/schemas';
 import { formatZodError } from '../../core/errors';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { applyControl } from '../control';
 import type { EmulatorContext } from '../context';
 import { finish } from '../lifecycle';
@@ -26,7 +26,7 @@ import { httpError, methodNotAllowed } from '../http/errors';
 import type { SessionRecord } from '../store';
 import { ownSession } from './sessions';
 
-const SCHEMAS: Record<ControlEventName, z.ZodType<ControlEvent>> = {
+const SCHEMAS: Record<ControlEventName, z.ZodMiniType<ControlEvent>> = {
   terminate: TerminateEventSchema,
   'update-image': UpdateImageEventSchema,
   'update-agent-prompt': UpdateAgentPromptEventSchema,
