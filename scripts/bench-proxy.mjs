@@ -2,7 +2,8 @@
 // Proxy overhead: `GET /sessions/:id` through liveai-kit/server vs `GET /liveai/sessions/{id}` on the local
 // service directly, on loopback, with autocannon. The service and the proxy each run in their own process
 // (as in production), autocannon in this one; direct and proxied runs alternate to even out machine noise.
-//   node scripts/bench-proxy.mjs [--duration 5] [--connections 10] [--rounds 2]
+//   node scripts/bench-proxy.mjs [--duration 5] [--connections 10] [--rounds 2] [--cpu-prof-dir DIR]
+// (--cpu-prof-dir: the proxy process runs with node --cpu-prof and leaves its .cpuprofile in DIR.)
 // `benchProxy()` is exported for `npm run bench`: latency percentiles in ms, throughput in req/s.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -13,16 +14,29 @@ const SELF = fileURLToPath(import.meta.url);
 
 /** Starts this script in `--serve` mode in a child process (TypeScript through tsx); resolves its URL. */
 function serve(kind, ...args) {
+  // `--cpu-prof-dir DIR` (or LIVEAI_BENCH_PROF=DIR): the proxy process writes a .cpuprofile there when it stops.
+  const profDir = process.env.LIVEAI_BENCH_PROF;
+  const prof = kind === 'proxy' && profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', SELF, '--serve', kind, ...args], {
+    const child = spawn(process.execPath, [...prof, '--import', 'tsx', SELF, '--serve', kind, ...args], {
       cwd: fileURLToPath(new URL('../', import.meta.url)),
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     child.once('exit', (code) => reject(new Error(`${kind} exited with code ${code}`)));
     child.stdout.on('data', (buf) => {
       const m = /READY (\S+)/.exec(String(buf));
-      if (m) resolve({ url: m[1], stop: () => child.kill('SIGTERM') });
+      if (m) resolve({ url: m[1], stop: () => stopChild(child) });
     });
+  });
+}
+
+/** SIGTERM, resolved once the child has exited (so a CPU profile is on disk). */
+function stopChild(child) {
+  child.removeAllListeners('exit');
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
   });
 }
 
@@ -84,8 +98,8 @@ export async function benchProxy({ duration = 5, connections = 10, rounds = 2 } 
     const overheadMs = { mean: Math.round((prox.mean - direct.mean) * 100) / 100, p50: prox.p50 - direct.p50, p99: prox.p99 - direct.p99 };
     return { direct, proxy: prox, overheadMs };
   } finally {
-    proxy?.stop();
-    emulator.stop();
+    await proxy?.stop();
+    await emulator.stop();
   }
 }
 
@@ -110,6 +124,7 @@ if (process.argv[1] === SELF) {
     const i = process.argv.indexOf(`--${name}`);
     return i > 0 ? process.argv[i + 1] : def;
   };
+  if (arg('cpu-prof-dir')) process.env.LIVEAI_BENCH_PROF = arg('cpu-prof-dir');
   if (arg('serve')) {
     await serveMode(arg('serve'), process.argv[process.argv.indexOf('--serve') + 2]);
   } else {

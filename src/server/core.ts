@@ -9,6 +9,7 @@ import { upstreamErrors } from './wire-error';
 import { CreateRoomRequestSchema, PaginationQuerySchema } from '../core/schemas';
 import { MAX_PAGINATION_OFFSET } from '../core/constants';
 import { sessionAction } from './session-actions';
+import { createUpstreamFetch } from './upstream-fetch';
 
 export type { Upload };
 
@@ -39,6 +40,8 @@ export interface ProxyReply {
 export interface ProxyCore<Req> {
   options: ResolvedOptions<Req>;
   log: ProxyLog;
+  /** False when no logger was given: the adapters then skip the per-request log line entirely. */
+  logsRequests: boolean;
   handle(call: ProxyCall<Req>): Promise<ProxyReply>;
 }
 
@@ -58,7 +61,8 @@ export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: stri
     createServiceClient({
       baseUrl: options.upstream.baseUrl,
       apiKey: options.upstream.apiKey,
-      fetch: options.upstream.fetch,
+      // Default: undici request() over a keep-alive pool (see upstream-fetch.ts), else the global fetch.
+      fetch: options.upstream.fetch ?? createUpstreamFetch(options.upstream.baseUrl),
       timeoutMs: options.upstream.timeoutMs,
       retries: options.upstream.retries,
     }),
@@ -80,7 +84,7 @@ export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: stri
       if (!ok) throw forbidden(agentId === undefined ? 'Custom avatar images are not allowed here' : 'This agent is not allowed here');
     },
   };
-  return { options, log: proxyLogger(options.logger), handle: (call) => handle(ctx, call) };
+  return { options, log: proxyLogger(options.logger), logsRequests: options.logger !== undefined, handle: (call) => handle(ctx, call) };
 }
 
 /** Marks every error of the service client as the service's (see `toWireError`). */

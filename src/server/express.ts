@@ -13,6 +13,7 @@ import { limiters } from './express-limits';
 
 type Express = typeof ExpressNs & { default?: typeof ExpressNs };
 type Locals = { requestId: string; started: number };
+type Files = Record<string, Express.Multer.File[]> | undefined;
 
 /**
  * The companion proxy as an Express `Router` (architecture §4, contract). Mount it anywhere:
@@ -46,7 +47,7 @@ export function createAvatarProxy(options: AvatarProxyOptions<Request>): Router 
   router.post('/sessions/:id/leave-meeting', ...route('leaveMeeting', perSession, json));
   router.post('/sessions/:id/end', ...route('end', perSession, json, text));
   router.use((_req: Request, res: Response) => {
-    res.status(404).json({ detail: 'Not found' });
+    sendJson(res, 404, { detail: 'Not found' });
   });
   router.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(err);
@@ -54,41 +55,57 @@ export function createAvatarProxy(options: AvatarProxyOptions<Request>): Router 
     const requestId = (res.locals as Locals).requestId ?? requestIdFrom(undefined);
     logFailure(core.log, err, requestId, w);
     res.setHeader('x-request-id', requestId);
-    res.status(w.status).json({ detail: w.detail });
+    sendJson(res, w.status, { detail: w.detail });
   });
   return router;
 }
 
 function run(core: ProxyCore<Request>, action: ProxyAction): RequestHandler {
+  const listing = action === 'listRooms' || action === 'listSessions';
   return async (req, res) => {
-    const files = req.files as Record<string, Express.Multer.File[]> | undefined;
+    const multipart = action === 'createSession' && req.is('multipart/form-data') ? multipartParts(req, req.files as Files) : undefined;
     const call: ProxyCall<Request> = {
       action,
       req,
       requestId: (res.locals as Locals).requestId,
       sessionId: typeof req.params.id === 'string' ? req.params.id : undefined,
-      authorization: req.get('authorization'),
+      authorization: req.headers.authorization,
       body: req.body,
-      query: req.query as Record<string, unknown>,
-      multipart: req.is('multipart/form-data') ? multipartParts(req, files) : undefined,
+      // Express parses the query string on each read of req.query: only the list routes need it.
+      query: listing ? (req.query as Record<string, unknown>) : undefined,
+      multipart,
     };
     const reply = await core.handle(call);
-    res.status(reply.status).json(reply.body);
+    sendJson(res, reply.status, reply.body);
   };
+}
+
+/**
+ * Writes `body` as JSON in one `end()`: no ETag (answers are `no-store`), no content-type lookup, which
+ * `res.json()` would do on every request.
+ */
+function sendJson(res: Response, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.setHeader('content-length', Buffer.byteLength(text));
+  res.end(text);
 }
 
 /** Sets `x-request-id` on every response and logs one line per request (no bodies, no headers). */
 function requestIds(core: ProxyCore<Request>): RequestHandler {
   return (req, res, next) => {
     const locals = res.locals as Locals;
-    locals.requestId = requestIdFrom(req.get('x-request-id'));
-    locals.started = performance.now();
+    locals.requestId = requestIdFrom(req.headers['x-request-id']);
     res.setHeader('x-request-id', locals.requestId);
     res.setHeader('cache-control', 'no-store');
-    res.once('close', () => {
-      const ms = Math.round((performance.now() - locals.started) * 10) / 10;
-      core.log.info({ reqId: locals.requestId, method: req.method, path: req.baseUrl + req.path, status: res.statusCode, ms }, 'avatar proxy request');
-    });
+    if (core.logsRequests) {
+      locals.started = performance.now();
+      res.once('close', () => {
+        const ms = Math.round((performance.now() - locals.started) * 10) / 10;
+        core.log.info({ reqId: locals.requestId, method: req.method, path: req.baseUrl + req.path, status: res.statusCode, ms }, 'avatar proxy request');
+      });
+    }
     next();
   };
 }
@@ -120,7 +137,7 @@ function multipartParser(): RequestHandler {
     });
 }
 
-function multipartParts(req: Request, files: Record<string, Express.Multer.File[]> | undefined) {
+function multipartParts(req: Request, files: Files) {
   const image = files?.image?.[0];
   const payloadFile = files?.payload?.[0];
   const fields = (req.body ?? {}) as Record<string, unknown>;

@@ -1,0 +1,72 @@
+import { createRequire } from 'node:module';
+import type * as Undici from 'undici';
+
+const requireFrom = createRequire(import.meta.url);
+
+/** Idle keep-alive sockets to the service are closed after this many ms (the service may hint shorter). */
+const KEEP_ALIVE_MS = 10_000;
+
+/**
+ * The `fetch` the proxy uses for the avatar service when the options give none (architecture §4): undici's
+ * `request()` over one keep-alive `Pool` for the service's origin. Node's global `fetch` is undici too, but
+ * its WHATWG layer (Request/Response objects, web streams, AbortSignal plumbing) cost about as much CPU as the
+ * whole upstream exchange; `request()` skips that layer. Same sockets, same timeouts (the caller's `signal`).
+ *
+ * Returns `undefined` when the optional peer `undici` (≥ 7) is not installed: the service client then uses
+ * the global `fetch`. Calls it cannot serve (another origin, a `FormData` or stream body, a `Request` object)
+ * go to the global `fetch` as well.
+ *
+ * The answer has `status`, `ok`, `headers`, `text()` and `json()` — what the service client reads — not a
+ * full `Response` (building one costs ~27 µs per call). Network errors reject with undici's errors
+ * (the service client turns them into `upstream_error` 502, an abort into `timeout` 504).
+ */
+export function createUpstreamFetch(baseUrl: string): typeof fetch | undefined {
+  let undici: typeof Undici;
+  try {
+    undici = requireFrom('undici') as typeof Undici;
+  } catch {
+    return undefined;
+  }
+  const origin = new URL(baseUrl).origin;
+  const pool = new undici.Pool(origin, { keepAliveTimeout: KEEP_ALIVE_MS, keepAliveMaxTimeout: KEEP_ALIVE_MS });
+  const upstreamFetch = async (input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> => {
+    const body = init?.body;
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : undefined;
+    if (url === undefined || !url.startsWith(`${origin}/`) || (body != null && typeof body !== 'string')) return fetch(input, init);
+    const res = await pool.request({
+      origin,
+      path: url.slice(origin.length),
+      method: (init?.method ?? 'GET') as Undici.Dispatcher.HttpMethod,
+      headers: plainHeaders(init?.headers),
+      body: body ?? undefined,
+      signal: init?.signal ?? undefined,
+    });
+    const text = await res.body.text();
+    return answer(res.statusCode, res.headers, text);
+  };
+  return upstreamFetch as typeof fetch;
+}
+
+function plainHeaders(headers: HeadersInit | undefined): Record<string, string> | undefined {
+  if (headers === undefined || (typeof headers === 'object' && !Array.isArray(headers) && !(headers instanceof Headers))) {
+    return headers as Record<string, string> | undefined;
+  }
+  return Object.fromEntries(new Headers(headers));
+}
+
+/** The parts of a `Response` the service client reads, for a body already read as text. */
+function answer(status: number, raw: Record<string, string | string[] | undefined>, text: string): Response {
+  let headers: Headers | undefined;
+  const res = {
+    status,
+    ok: status >= 200 && status < 300,
+    statusText: '',
+    get headers() {
+      headers ??= new Headers(Object.entries(raw).flatMap(([k, v]) => (v === undefined ? [] : [[k, Array.isArray(v) ? v.join(', ') : v] as [string, string]])));
+      return headers;
+    },
+    text: async () => text,
+    json: async () => JSON.parse(text) as unknown,
+  };
+  return res as unknown as Response;
+}
