@@ -1,5 +1,5 @@
 import { isFinalStatus, type SessionStatus } from '../core/schemas';
-import { accruedCredits } from './billing';
+import { accruedCredits, round2 } from './billing';
 import type { EmulatorContext } from './context';
 import { emitEvent, flushEvents } from './event-log';
 import type { SessionRecord } from './store';
@@ -68,7 +68,9 @@ export function finish(ctx: EmulatorContext, rec: SessionRecord, status: Exclude
   if (rec.idleTimer) clearTimeout(rec.idleTimer);
   rec.idleTimer = null;
   if (status === 'COMPLETED') {
-    rec.cost = accruedCredits(rec, ctx.options.creditsPerMinute, rec.endedAt);
+    // Time the media avatar spent rejoining after a LiveKit outage is not billed (docs/emulator.md "LiveKit outages").
+    const outageCredits = ((rec.media?.outageMs?.() ?? 0) / 60_000) * ctx.options.creditsPerMinute;
+    rec.cost = round2(Math.max(0, accruedCredits(rec, ctx.options.creditsPerMinute, rec.endedAt) - outageCredits));
     const account = ctx.store.accounts.get(rec.ownerKey);
     if (account) account.credits = Math.round((account.credits - rec.cost) * 100) / 100;
   }

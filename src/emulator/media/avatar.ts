@@ -18,6 +18,7 @@ import { AudioPlayer } from './audio-player';
 import { AUDIO_SAMPLE_RATE, DEFAULT_FPS, FRAME_HEIGHT, FRAME_WIDTH } from './face';
 import { FramePacer, RateMeter } from './pacer';
 import { decodePortrait, type Portrait } from './portrait';
+import { DEFAULT_REJOIN_DEADLINE_MS, retryUntil, shouldRejoin } from './rejoin';
 import { AvatarRenderer } from './renderer';
 import { ArrayPcmSource, Upsampler3x } from './resample';
 import { SpeechStream } from './speech';
@@ -29,6 +30,10 @@ export const AVATAR_IDENTITY_PREFIX = 'liveai-avatar-';
 const AUDIO_QUEUE_MS = 100;
 /** Most PCM (`playPcm`) waiting to be played, in 48 kHz samples (60 s); chunks beyond it are dropped. */
 const MAX_PCM_BACKLOG = 60 * AUDIO_SAMPLE_RATE;
+/** Most events held while the avatar rejoins the room; older ones are dropped first. */
+const MAX_HELD_EVENTS = 200;
+
+type HeldEvent = { event: { type: string; [k: string]: unknown }; to?: string[] };
 
 const encoder = new TextEncoder();
 
@@ -46,9 +51,15 @@ export class LiveKitAvatar implements AvatarMedia {
   private lost = false;
   private trackSids: string[] = [];
   private pcmBacklog = 0;
+  /** Set while rejoining after a recoverable disconnect (docs/emulator.md "LiveKit outages"). */
+  private rejoining: AbortController | null = null;
+  private outageSince: number | null = null;
+  private outageTotal = 0;
+  private held: HeldEvent[] = [];
+  private heldFlush: Promise<void> | null = null;
 
   private constructor(
-    private readonly room: Room,
+    private room: Room,
     private readonly video: VideoSource,
     private readonly audio: AudioSource,
     portrait: Portrait,
@@ -74,23 +85,12 @@ export class LiveKitAvatar implements AvatarMedia {
     const fps = opts.fps ?? DEFAULT_FPS;
     const video = new VideoSource(FRAME_WIDTH, FRAME_HEIGHT);
     const audio = new AudioSource(AUDIO_SAMPLE_RATE, 1, AUDIO_QUEUE_MS);
-    const avatar = new LiveKitAvatar(room, video, audio, portrait, opts);
-    avatar.wire();
+    const avatar = new LiveKitAvatar(room, video, audio, portrait, { ...opts, fps });
+    avatar.wire(room);
     avatar.pacer.start();
     avatar.player.start();
     try {
-      const vTrack = LocalVideoTrack.createVideoTrack('avatar-video', video);
-      const aTrack = LocalAudioTrack.createAudioTrack('avatar-audio', audio);
-      const vPub = await lp.publishTrack(
-        vTrack,
-        new TrackPublishOptions({
-          source: TrackSource.SOURCE_CAMERA,
-          simulcast: false,
-          videoEncoding: { maxBitrate: 900_000n, maxFramerate: fps },
-        }),
-      );
-      const aPub = await lp.publishTrack(aTrack, new TrackPublishOptions({ source: TrackSource.SOURCE_MICROPHONE }));
-      avatar.trackSids = [vPub.sid, aPub.sid].filter((s): s is string => !!s);
+      await avatar.publishTracks(room);
     } catch (e) {
       await avatar.close();
       throw e;
@@ -98,10 +98,28 @@ export class LiveKitAvatar implements AvatarMedia {
     return avatar;
   }
 
-  private wire(): void {
-    const { room, opts } = this;
+  /** Publishes fresh camera + microphone tracks backed by our sources into `room` (first join and every rejoin). */
+  private async publishTracks(room: Room): Promise<void> {
+    const lp = room.localParticipant;
+    if (!lp) throw new LiveAiError('transport_failed', 'the avatar is not connected to the room');
+    const vTrack = LocalVideoTrack.createVideoTrack('avatar-video', this.video);
+    const aTrack = LocalAudioTrack.createAudioTrack('avatar-audio', this.audio);
+    const vPub = await lp.publishTrack(
+      vTrack,
+      new TrackPublishOptions({
+        source: TrackSource.SOURCE_CAMERA,
+        simulcast: false,
+        videoEncoding: { maxBitrate: 900_000n, maxFramerate: this.opts.fps ?? DEFAULT_FPS },
+      }),
+    );
+    const aPub = await lp.publishTrack(aTrack, new TrackPublishOptions({ source: TrackSource.SOURCE_MICROPHONE }));
+    this.trackSids = [vPub.sid, aPub.sid].filter((s): s is string => !!s);
+  }
+
+  private wire(room: Room): void {
+    const { opts } = this;
     room.on(RoomEvent.DataReceived, (payload: Uint8Array, participant?: RemoteParticipant, _kind?: unknown, topic?: string) => {
-      if (topic !== opts.eventTopic || !opts.onAppMessage || this.closing) return;
+      if (room !== this.room || topic !== opts.eventTopic || !opts.onAppMessage || this.closing) return;
       let message: unknown;
       try {
         message = JSON.parse(this.decoder.decode(payload));
@@ -111,14 +129,77 @@ export class LiveKitAvatar implements AvatarMedia {
       safely(() => opts.onAppMessage?.(message, participant?.identity ?? ''));
     });
     room.on(RoomEvent.ParticipantConnected, (p: RemoteParticipant) => {
-      if (!p.identity.startsWith(AVATAR_IDENTITY_PREFIX)) safely(() => opts.onParticipantJoined?.(p.identity));
+      if (room === this.room && !p.identity.startsWith(AVATAR_IDENTITY_PREFIX)) safely(() => opts.onParticipantJoined?.(p.identity));
     });
     room.on(RoomEvent.Disconnected, (reason: DisconnectReason) => {
-      if (this.closing || this.lost) return;
-      this.lost = true;
-      this.stopLoops();
-      safely(() => opts.onDisconnected?.(DisconnectReason[reason] ?? String(reason)));
+      if (room !== this.room || this.closing || this.lost || this.rejoining) return;
+      if (shouldRejoin(reason)) void this.rejoin(reason);
+      else this.loseRoom(reason);
     });
+  }
+
+  /** Gives the room up for good: loops stop, held events are dropped, `onDisconnected` runs once. */
+  private loseRoom(reason: DisconnectReason): void {
+    if (this.closing || this.lost) return;
+    this.lost = true;
+    this.endOutage();
+    this.releaseHeld();
+    void this.stopLoops();
+    safely(() => this.opts.onDisconnected?.(DisconnectReason[reason] ?? String(reason)));
+  }
+
+  /**
+   * After a recoverable disconnect (e.g. SERVER_SHUTDOWN on a graceful LiveKit restart): joins a fresh Room with
+   * the same URL and the latest token, republishes the tracks (the loops keep running meanwhile), publishes the
+   * events held during the outage and greets the viewers already there (`onParticipantJoined`). Gives up after
+   * `rejoinDeadlineMs` (default 60 s) → `onDisconnected`.
+   */
+  private async rejoin(reason: DisconnectReason): Promise<void> {
+    const ctl = (this.rejoining = new AbortController());
+    this.outageSince = performance.now();
+    const token = this.room.token ?? this.opts.token; // the server refreshes tokens while connected
+    const deadline = Date.now() + (this.opts.rejoinDeadlineMs ?? DEFAULT_REJOIN_DEADLINE_MS);
+    const room = await retryUntil(
+      async () => {
+        const next = new Room();
+        try {
+          await next.connect(this.opts.livekitUrl, token, { autoSubscribe: false, dynacast: false });
+          await this.publishTracks(next);
+          return next;
+        } catch (e) {
+          await next.disconnect().catch(() => {});
+          throw e;
+        }
+      },
+      { deadline, signal: ctl.signal },
+    );
+    this.rejoining = null;
+    if (!room || this.closing) {
+      await room?.disconnect().catch(() => {});
+      if (!this.closing) this.loseRoom(reason);
+      return;
+    }
+    this.room = room;
+    this.wire(room);
+    this.endOutage();
+    this.player.start(); // restarts the audio loop if the source failed while the room was gone
+    const held = this.held.splice(0);
+    this.heldFlush = (async () => {
+      for (const item of held) await this.send(item.event, item.to).catch(() => {});
+    })().finally(() => (this.heldFlush = null));
+    for (const p of room.remoteParticipants.values()) {
+      if (!p.identity.startsWith(AVATAR_IDENTITY_PREFIX)) safely(() => this.opts.onParticipantJoined?.(p.identity));
+    }
+  }
+
+  private endOutage(): void {
+    if (this.outageSince === null) return;
+    this.outageTotal += performance.now() - this.outageSince;
+    this.outageSince = null;
+  }
+
+  private releaseHeld(): void {
+    this.held = [];
   }
 
   private readonly onFrame = (nowMs: number): void => {
@@ -135,7 +216,18 @@ export class LiveKitAvatar implements AvatarMedia {
     return !this.closing && !this.lost;
   }
 
+  /** While rejoining, events are held (at most 200, oldest dropped) and published in order once back. */
   async publishEvent(event: { type: string; [k: string]: unknown }, to?: string[]): Promise<void> {
+    if (this.rejoining && this.active) {
+      if (this.held.length >= MAX_HELD_EVENTS) this.held.shift();
+      this.held.push({ event, to });
+      return;
+    }
+    await this.heldFlush;
+    return this.send(event, to);
+  }
+
+  private async send(event: { type: string; [k: string]: unknown }, to?: string[]): Promise<void> {
     const lp = this.room.localParticipant;
     if (!this.active || !lp) return;
     try {
@@ -184,6 +276,10 @@ export class LiveKitAvatar implements AvatarMedia {
     return { framesSent: this.meter.total, fps: this.meter.rate(performance.now()) };
   }
 
+  outageMs(): number {
+    return this.outageTotal + (this.outageSince === null ? 0 : performance.now() - this.outageSince);
+  }
+
   close(): Promise<void> {
     return (this.closing ??= this.shutdown());
   }
@@ -194,6 +290,9 @@ export class LiveKitAvatar implements AvatarMedia {
   }
 
   private async shutdown(): Promise<void> {
+    this.rejoining?.abort();
+    this.endOutage();
+    this.releaseHeld();
     await this.stopLoops();
     const lp = this.room.localParticipant;
     if (!this.lost && lp) {

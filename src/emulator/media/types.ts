@@ -20,8 +20,13 @@ export interface AvatarMediaOptions {
   onAppMessage?: (message: unknown, fromIdentity: string) => void;
   /** Called when a remote (non-avatar) participant joins; used to re-send `bot_ready` to late viewers. */
   onParticipantJoined?: (identity: string) => void;
-  /** Called once if the avatar loses the room for good (not after `close()`). */
+  /**
+   * Called once if the avatar loses the room for good (not after `close()`): a final disconnect reason, or a
+   * recoverable one (e.g. `SERVER_SHUTDOWN`) after rejoining failed for `rejoinDeadlineMs`.
+   */
   onDisconnected?: (reason: string) => void;
+  /** How long the avatar keeps rejoining after a recoverable disconnect, ms (default 60 000). */
+  rejoinDeadlineMs?: number;
   /**
    * Where the synthetic eyes and mouth are drawn, as fractions of the frame (default: eyes at 38 % height,
    * ±18 % of the width from the centre; mouth at 63 % height, centred). Pass the landmarks of the image when known.
@@ -68,6 +73,8 @@ export interface AvatarMedia {
   playAction(name: string): void;
   /** Frames published so far and the measured frame rate over the last 2 s (frames/s). */
   stats(): { framesSent: number; fps: number };
+  /** Total time the avatar was out of the room while rejoining (ms, including an outage still going on). Not billed. */
+  outageMs?(): number;
   /** Leaves the room and stops all timers; idempotent. */
   close(): Promise<void>;
 }

@@ -1,8 +1,10 @@
 import { EventEmitter } from 'node:events';
 import { RoomEvent } from 'livekit-client';
 import { describe, expect, it, vi } from 'vitest';
+import { LiveAiError } from '../../../src/core/errors';
 import type { TransportEventMap } from '../../../src/core';
-import { createRtcATransport, handleDataMessage, type RoomLike } from '../../../src/core/transports/rtc-a';
+import { createRtcATransport, handleDataMessage, LK_REASON, retryDelayMs, shouldReconnect, type RoomLike } from '../../../src/core/transports/rtc-a';
+import { createOutbox } from '../../../src/core/transports/rtc-a-outbox';
 
 const enc = (o: unknown) => new TextEncoder().encode(typeof o === 'string' ? o : JSON.stringify(o));
 
@@ -23,63 +25,238 @@ describe('rtc-a data message parsing (in isolation)', () => {
   });
 });
 
+const AVATAR = { identity: 'liveai-avatar-1' };
+
+/** A livekit-client Room stand-in: records what the adapter does; the test drives its events. */
 class FakeRoom extends EventEmitter implements RoomLike {
   published: { data: string; options: unknown }[] = [];
   mic: boolean[] = [];
   switched: unknown[] = [];
   connectArgs: unknown[] = [];
+  remoteParticipants = new Map<string, { identity: string; trackPublications: Map<string, unknown> }>();
+  engine = new EventEmitter();
+  disconnects = 0;
+  constructor(private readonly failConnect = false) {
+    super();
+  }
   localParticipant = {
     publishData: async (data: Uint8Array, options: unknown) => void this.published.push({ data: new TextDecoder().decode(data), options }),
     setMicrophoneEnabled: async (on: boolean) => void this.mic.push(on),
   };
   async connect(url: string, token: string) {
     this.connectArgs.push([url, token]);
+    if (this.failConnect) throw new Error('could not establish signal connection');
   }
   async disconnect() {
-    this.emit(RoomEvent.Disconnected, 1);
+    this.disconnects++;
+    this.emit(RoomEvent.Disconnected, LK_REASON.CLIENT_INITIATED);
   }
   async switchActiveDevice(kind: MediaDeviceKind, id: string) {
     this.switched.push([kind, id]);
     return true;
   }
+  /** The avatar is (back) in the room with its video: as livekit-client reports it. */
+  avatarArrives(track = { kind: 'video', mediaStreamTrack: { id: 'v' } }) {
+    this.emit(RoomEvent.TrackSubscribed, track, {}, AVATAR);
+  }
+  chats = () => this.published.map((p) => JSON.parse(p.data).message as string);
 }
 
-describe('rtc-a adapter (fake Room)', () => {
-  function setup() {
-    const room = new FakeRoom();
-    const t = createRtcATransport({ createRoom: () => room });
-    const log: { [K in keyof TransportEventMap]?: TransportEventMap[K][] } = {};
-    for (const k of ['event', 'invalidMessage', 'track', 'connection', 'disconnected', 'mic'] as const) {
-      (t.on as (k: string, h: (p: unknown) => void) => void)(k, (p) => void ((log[k] ??= []) as unknown[]).push(p));
-    }
-    return { room, t, log };
+const FAST = { baseDelayMs: 1, maxDelayMs: 2, deadlineMs: 300, agentWaitMs: 5_000 };
+const chat = (message: string) => ({ event: 'chat-msg' as const, message, name: 'me' });
+const enc2 = (o: unknown) => new TextEncoder().encode(JSON.stringify(o));
+
+function setup(opts: { failFrom?: number; reconnect?: Partial<typeof FAST> } = {}) {
+  const rooms: FakeRoom[] = [];
+  const t = createRtcATransport({
+    createRoom: () => {
+      const r = new FakeRoom(opts.failFrom !== undefined && rooms.length >= opts.failFrom);
+      rooms.push(r);
+      return r;
+    },
+    reconnect: { ...FAST, ...opts.reconnect },
+  });
+  const log: { [K in keyof TransportEventMap]?: TransportEventMap[K][] } = {};
+  for (const k of ['event', 'invalidMessage', 'track', 'connection', 'disconnected', 'mic'] as const) {
+    (t.on as (k: string, h: (p: unknown) => void) => void)(k, (p) => void ((log[k] ??= []) as unknown[]).push(p));
   }
-  it('joins, maps data, tracks, reconnects and unexpected disconnects', async () => {
+  const room = (i = -1) => rooms.at(i)!;
+  return { rooms, room, t, log };
+}
+
+describe('rtc-a reconnect decisions (in isolation)', () => {
+  it('retries only recoverable reasons of a room that had been joined and is not ending', () => {
+    const live = { wasConnected: true, ending: false };
+    for (const r of [LK_REASON.SERVER_SHUTDOWN, LK_REASON.SIGNAL_CLOSE, LK_REASON.JOIN_FAILURE, LK_REASON.CONNECTION_TIMEOUT, LK_REASON.MEDIA_FAILURE, LK_REASON.STATE_MISMATCH, LK_REASON.MIGRATION, LK_REASON.UNKNOWN_REASON, undefined]) {
+      expect(shouldReconnect(r, live)).toBe(true);
+    }
+    for (const r of [LK_REASON.CLIENT_INITIATED, LK_REASON.DUPLICATE_IDENTITY, LK_REASON.PARTICIPANT_REMOVED, LK_REASON.ROOM_DELETED, LK_REASON.ROOM_CLOSED, 12]) {
+      expect(shouldReconnect(r, live)).toBe(false);
+    }
+    expect(shouldReconnect(LK_REASON.JOIN_FAILURE, { wasConnected: false, ending: false })).toBe(false);
+    expect(shouldReconnect(LK_REASON.SERVER_SHUTDOWN, { wasConnected: true, ending: true })).toBe(false);
+  });
+  it('backs off exponentially with ±50 % jitter, capped, never past the deadline', () => {
+    const p = { baseDelayMs: 500, maxDelayMs: 5_000 };
+    expect([0, 1, 2, 3, 4, 5].map((n) => retryDelayMs(n, p, 60_000, 0.5))).toEqual([500, 1000, 2000, 4000, 5000, 5000]);
+    expect(retryDelayMs(1, p, 60_000, 0)).toBe(500);
+    expect(retryDelayMs(1, p, 60_000, 0.999)).toBe(1499);
+    expect(retryDelayMs(6, p, 800, 0.9)).toBe(800);
+  });
+});
+
+describe('rtc-a app message outbox', () => {
+  it('keeps order, holds chat for the avatar (up to agentWaitMs), lets force-end through, fails what is left', async () => {
+    const sent: string[] = [];
+    let up = false;
+    let agent = false;
+    const box = createOutbox({ publish: async (m) => void sent.push(m.event === 'chat-msg' ? m.message : m.event), linkUp: () => up, agentReady: () => agent, agentWaitMs: 30 });
+    const a = box.push(chat('a'));
+    const b = box.push(chat('b'));
+    up = true;
+    box.kick();
+    await Promise.resolve();
+    expect(sent).toEqual([]); // the link is up but the avatar is not back yet
+    agent = true;
+    box.kick();
+    await Promise.all([a, b]);
+    expect(sent).toEqual(['a', 'b']);
+    agent = false;
+    const late = box.push(chat('nobody there'));
+    await expect(box.push({ event: 'force-end' })).resolves.toBeUndefined(); // queued behind the chat, which times out first
+    await late;
+    expect(sent).toEqual(['a', 'b', 'nobody there', 'force-end']);
+    up = false;
+    const lost = box.push(chat('lost'));
+    box.failAll(new LiveAiError('transport_failed', 'gone'));
+    await expect(lost).rejects.toMatchObject({ code: 'transport_failed' });
+    expect(box.size).toBe(0);
+  });
+});
+
+describe('rtc-a adapter (fake Room)', () => {
+  it('joins, maps data, tracks and livekit-client’s own reconnect; a chat typed meanwhile goes out after it', async () => {
     const { room, t, log } = setup();
     await t.connect({ url: 'ws://127.0.0.1:7880', token: 'tok', eventTopic: 'liveai', micEnabled: true });
-    expect(room.connectArgs).toEqual([['ws://127.0.0.1:7880', 'tok']]);
-    expect(room.mic).toEqual([true]);
-    room.emit(RoomEvent.DataReceived, enc({ type: 'user_transcription', transcription: 'hey' }), undefined, undefined, 'liveai');
+    expect(room().connectArgs).toEqual([['ws://127.0.0.1:7880', 'tok']]);
+    expect(room().mic).toEqual([true]);
+    room().emit(RoomEvent.DataReceived, enc({ type: 'user_transcription', transcription: 'hey' }), AVATAR, undefined, 'liveai');
     const mst = { id: 'v' } as unknown as MediaStreamTrack;
-    room.emit(RoomEvent.TrackSubscribed, { kind: 'video', mediaStreamTrack: mst });
-    room.emit(RoomEvent.TrackUnsubscribed, { kind: 'video', mediaStreamTrack: mst });
-    room.emit(RoomEvent.Reconnecting);
-    room.emit(RoomEvent.Reconnected);
-    await t.sendAppMessage({ event: 'chat-msg', message: 'yo', name: 'me' });
-    expect(room.published).toEqual([{ data: '{"event":"chat-msg","message":"yo","name":"me"}', options: { reliable: true, topic: 'liveai' } }]);
-    room.emit(RoomEvent.Disconnected, 'SERVER_SHUTDOWN');
+    room().emit(RoomEvent.TrackSubscribed, { kind: 'video', mediaStreamTrack: mst }, {}, AVATAR);
+    room().emit(RoomEvent.TrackUnsubscribed, { kind: 'video', mediaStreamTrack: mst }, {}, AVATAR);
+    await t.sendAppMessage(chat('yo'));
+    expect(room().published).toEqual([{ data: '{"event":"chat-msg","message":"yo","name":"me"}', options: { reliable: true, topic: 'liveai' } }]);
+
+    room().emit(RoomEvent.Reconnecting);
+    const during = t.sendAppMessage(chat('during'));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(room().chats()).toEqual(['yo']); // not into a room that is still reconnecting
+    room().emit(RoomEvent.Reconnected);
+    await during;
+    expect(room().chats()).toEqual(['yo', 'during']);
     expect(log.event).toEqual([{ type: 'user_transcription', transcription: 'hey' }]);
     expect(log.track).toEqual([{ kind: 'video', track: mst }, { kind: 'video', track: null }]);
-    expect(log.connection).toEqual(['connecting', 'connected', 'reconnecting', 'connected', 'disconnected']);
-    expect(log.disconnected![0]!.error?.code).toBe('transport_failed');
+    expect(log.connection).toEqual(['connecting', 'connected', 'reconnecting', 'connected']);
     expect(log.mic).toEqual([{ enabled: true }]);
+    expect(log.disconnected).toBeUndefined();
   });
+
+  it('SERVER_SHUTDOWN: rejoins a fresh Room with the same URL and the newest token, restores mic and devices, resumes tracks, events and queued chat', async () => {
+    const { rooms, room, t, log } = setup();
+    await t.connect({ url: 'wss://lk', token: 'tok-1', eventTopic: 'liveai', micEnabled: true });
+    await t.setDevice('audioinput', 'mic-2');
+    room().avatarArrives();
+    room().emit(RoomEvent.DataReceived, enc2({ type: 'bot_ready' }), AVATAR, undefined, 'liveai');
+    room().engine.emit('tokenRefreshed', 'tok-2');
+    room().emit(RoomEvent.Disconnected, LK_REASON.SERVER_SHUTDOWN);
+    expect(log.connection?.at(-1)).toBe('reconnecting');
+    const queued = t.sendAppMessage(chat('typed during the outage'));
+    await vi.waitFor(() => expect(rooms).toHaveLength(2));
+    await vi.waitFor(() => expect(log.connection?.at(-1)).toBe('connected'));
+    expect(room().connectArgs).toEqual([['wss://lk', 'tok-2']]);
+    expect(room().mic).toEqual([true]);
+    expect(room().switched).toEqual([['audioinput', 'mic-2']]);
+    expect(room().chats()).toEqual([]); // connected, but the avatar has not rejoined yet
+    room().avatarArrives();
+    await queued;
+    expect(room().chats()).toEqual(['typed during the outage']);
+    room().emit(RoomEvent.DataReceived, enc2({ type: 'agent_transcription', transcription: 'back' }), AVATAR, undefined, 'liveai');
+    expect(log.event?.at(-1)).toEqual({ type: 'agent_transcription', transcription: 'back' });
+    expect(log.track?.filter((x) => x.track !== null)).toHaveLength(2);
+    expect(log.connection).toEqual(['connecting', 'connected', 'reconnecting', 'connected']);
+    expect(log.disconnected).toBeUndefined();
+  });
+
+  it('livekit-client giving up (no reason) is retried with backoff until the deadline, then transport_failed; queued chat is rejected', async () => {
+    const { rooms, room, t, log } = setup({ failFrom: 1 });
+    await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai' });
+    room().emit(RoomEvent.Reconnecting);
+    const queued = t.sendAppMessage(chat('never'));
+    room().emit(RoomEvent.Disconnected, undefined);
+    await expect(queued).rejects.toMatchObject({ code: 'transport_failed' });
+    expect(rooms.length).toBeGreaterThan(2); // several attempts, each with a fresh Room
+    expect(log.connection).toEqual(['connecting', 'connected', 'reconnecting', 'disconnected']);
+    expect(log.disconnected).toHaveLength(1);
+    expect(log.disconnected![0]!.error).toMatchObject({ code: 'transport_failed' });
+    expect(log.disconnected![0]!.error!.detail).toMatch(/could not be re-established within 0 s/);
+    const n = rooms.length;
+    await new Promise((r) => setTimeout(r, 30));
+    expect(rooms).toHaveLength(n); // and then it stops
+    await expect(t.sendAppMessage(chat('late'))).rejects.toMatchObject({ code: 'transport_failed' });
+  });
+
+  it('final reasons are not retried: removed, room deleted, duplicate identity', async () => {
+    for (const reason of [LK_REASON.PARTICIPANT_REMOVED, LK_REASON.ROOM_DELETED, LK_REASON.DUPLICATE_IDENTITY]) {
+      const { rooms, room, t, log } = setup();
+      await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai' });
+      room().emit(RoomEvent.Disconnected, reason);
+      expect(log.connection).toEqual(['connecting', 'connected', 'disconnected']);
+      expect(log.disconnected![0]!.error?.code).toBe('transport_failed');
+      await new Promise((r) => setTimeout(r, 10));
+      expect(rooms).toHaveLength(1);
+    }
+  });
+
+  it('a first join that fails is not retried here: connect rejects with transport_failed', async () => {
+    const { rooms, t, log } = setup({ failFrom: 0 });
+    await expect(t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai' })).rejects.toMatchObject({ code: 'transport_failed' });
+    expect(rooms).toHaveLength(1);
+    expect(log.connection).toEqual(['connecting', 'disconnected']);
+  });
+
+  it('our disconnect() during a rejoin stops it: no error, no more attempts, queued chat rejected', async () => {
+    const { rooms, room, t, log } = setup({ failFrom: 1, reconnect: { deadlineMs: 10_000, baseDelayMs: 5 } });
+    await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai' });
+    room().emit(RoomEvent.Disconnected, LK_REASON.SIGNAL_CLOSE);
+    const queued = t.sendAppMessage(chat('bye'));
+    await vi.waitFor(() => expect(rooms.length).toBeGreaterThan(1));
+    await t.disconnect();
+    await expect(queued).rejects.toMatchObject({ code: 'transport_failed' });
+    const n = rooms.length;
+    await new Promise((r) => setTimeout(r, 40));
+    expect(rooms).toHaveLength(n);
+    expect(log.disconnected).toEqual([{ reason: 'client' }]);
+    expect(log.connection?.at(-1)).toBe('disconnected');
+  });
+
+  it('after force-end a shutdown is not retried and is not an error (the session is ending)', async () => {
+    const { rooms, room, t, log } = setup();
+    await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai' });
+    await t.sendAppMessage({ event: 'force-end' }); // no avatar yet: force-end never waits for it
+    expect(room().published.map((p) => p.data)).toEqual(['{"event":"force-end"}']);
+    room().emit(RoomEvent.Disconnected, LK_REASON.SERVER_SHUTDOWN);
+    expect(log.disconnected).toEqual([{ reason: 'SERVER_SHUTDOWN' }]);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(rooms).toHaveLength(1);
+  });
+
   it('our disconnect reports no error and switches devices while connected', async () => {
     const { room, t, log } = setup();
     await t.connect({ url: 'wss://x', token: 't', eventTopic: 'liveai' });
     await t.setDevice('audioinput', 'm2');
     await t.disconnect();
-    expect(room.switched).toEqual([['audioinput', 'm2']]);
+    expect(room().switched).toEqual([['audioinput', 'm2']]);
+    expect(room().disconnects).toBe(1);
     expect(log.disconnected).toEqual([{ reason: 'client' }]);
     await expect(t.sendAppMessage({ event: 'force-end' })).rejects.toMatchObject({ code: 'transport_failed' });
   });
