@@ -1,0 +1,39 @@
+// Test page (issue 5): the widget with its image swapper on a real rtc-a room through the proxy. The test drives the
+// swapper like a user (file input, URL field) and reads what happened from window.__swap.
+import { createRoot } from 'react-dom/client';
+import { AvatarWidget } from '../../../src/components';
+import type { AvatarSession } from '../../../src/core/session/types';
+import { meanRgb } from './frames';
+import '../../../src/components/styles/index.css';
+
+interface SwapProbe {
+  phases: string[];
+  /** Every spec §6 event type in arrival order. */
+  events: string[];
+  /** `image_change_error` texts. */
+  imageErrors: string[];
+  errors: { code: string; detail: string }[];
+  /** The engine, to send an image the swapper would refuse to send (bad bytes). */
+  session: AvatarSession | null;
+  /** Mean RGB of the frame's background corner, or null before the first frame. */
+  corner: () => number[] | null;
+}
+const probe: SwapProbe = { phases: [], events: [], imageErrors: [], errors: [], session: null, corner: () => meanRgb() };
+(window as unknown as { __swap: SwapProbe }).__swap = probe;
+
+createRoot(document.getElementById('root')!).render(
+  <AvatarWidget
+    proxyUrl="/api/avatar"
+    agentId="agent-demo"
+    variant="inline"
+    title="Swap avatar"
+    imageSwapper
+    onSession={(s) => {
+      probe.session = s;
+      s.on('*', (e) => probe.events.push(e.type));
+      s.on('image_change_error', (e) => probe.imageErrors.push(String(e.error)));
+    }}
+    onPhaseChange={(p) => probe.phases.push(p)}
+    onError={(e) => probe.errors.push({ code: e.code, detail: e.detail ?? '' })}
+  />,
+);
