@@ -29,6 +29,7 @@ export default defineConfig({
       formats: ['es'],
       entry: {
         index: 'src/core/index.ts',
+        schemas: 'src/core/validation.ts',
         react: 'src/react/index.ts',
         components: 'src/components/index.ts',
         element: 'src/element/index.ts',

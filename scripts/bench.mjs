@@ -31,7 +31,7 @@ const median = (xs) => {
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
-const kb = (b) => `${(b / 1024).toFixed(1)} KB`;
+const kb = (b) => `${(b / 1000).toFixed(2)} kB`; // size-limit's unit (1 kB = 1000 bytes)
 const ms = (x) => `${x < 10 ? x.toFixed(1) : Math.round(x)} ms`;
 const ratio = (a, b) => (b ? `${(a / b).toFixed(2)}×` : '—');
 const rows = [];
@@ -53,10 +53,10 @@ async function sizes() {
     const anchor = [s.anchorBytes ? `${s.anchor} ${kb(s.anchorBytes)} → ours ${ratio(s.gzBytes, s.anchorBytes)}` : s.anchor, s.anchorNote].filter(Boolean).join('; ');
     const baseline = base === null ? (s.anchorBytes ? `anchor ${kb(s.anchorBytes)}` : '—') : `budget ${kb(base)}`;
     const r = base === null ? (s.anchorBytes ? ratio(s.gzBytes, s.anchorBytes) : '—') : `${ratio(s.gzBytes, base)}${verdict}`;
-    row('1 size (gzip, static imports, externals excluded)', s.name, kb(s.gzBytes), baseline, r, anchor);
+    row('1 size (size-limit rows: gzip; React and transport SDKs excluded)', s.name, kb(s.gzBytes), baseline, r, anchor);
   }
   row('1 size', 'rtc-b path loads LiveKit code?', rtcB.ok ? 'no ✅' : `yes ❌ (${rtcB.offenders.join(', ')})`, 'must be no', '—', `${rtcB.checked.length} files of the entries' + rtc-b chunks' static graphs grepped`);
-  notes.push('Sizes are deterministic (one measurement). gzip level 9 of each file, summed over the entry and every chunk it imports statically; lazy transport chunks are not counted except where said.');
+  notes.push('Sizes are deterministic (one measurement), after a fresh `npm run build`: the rows of .size-limit.cjs as size-limit measures them (esbuild bundle + minify, gzip). Only React and the transport SDKs are excluded; zod and zustand count. "first load" = the entry and its static imports; `import()` chunks (validation, transport adapters, image preparation) load when a session starts and have their own rows.');
 }
 
 async function proxy() {

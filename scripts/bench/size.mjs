@@ -1,9 +1,10 @@
-// Bundle sizes (row 1 of `npm run bench`): gzip bytes of each built entry plus the chunks it statically imports
-// (externals such as react, livekit-client and daily-js are not counted), against the budgets of anchors.md, and
-// a check that the rtc-b (Daily) path never loads LiveKit code. Reads dist/ (built by scripts/bench.mjs).
+// Bundle sizes (row 1 of `npm run bench`). Builds the package first (`npm run build`, so dist/ is never stale), then
+// reports the rows of .size-limit.cjs exactly as size-limit measures them (esbuild bundle + minify, gzip; only React
+// and the transport SDKs excluded, zod and zustand counted), with the anchors of anchors.md, plus a check that the
+// rtc-b (Daily) path never loads LiveKit code.
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { init, parse } from 'es-module-lexer';
 
 /** Relative imports of one built file: `{ static: string[], dynamic: string[] }` as absolute paths. */
@@ -30,7 +31,6 @@ export function graph(entry, { withDynamic = false } = {}) {
   return [...seen];
 }
 
-const gz = (files) => files.reduce((n, f) => n + gzipSync(readFileSync(f), { level: 9 }).length, 0);
 const chunk = (dir, prefix) => {
   const name = readdirSync(dir).find((f) => f.startsWith(prefix) && f.endsWith('.js'));
   if (!name) throw new Error(`no ${prefix}*.js in ${dir}`);
@@ -39,31 +39,40 @@ const chunk = (dir, prefix) => {
 /** Markers only LiveKit's client code contains (its protobuf signal messages). */
 const LIVEKIT_MARKERS = [/livekit\.SignalRequest/, /livekit\.JoinResponse/];
 
+/** Anchors (anchors.md, gzip) for the size-limit rows, by the start of the row name. */
+const ANCHORS = [
+  ['core + hooks, first load (', { anchor: 'LiveAvatar SDK own code', anchorKB: 17.1, anchorNote: 'HeyGen own code 39.5 KB' }],
+  ['components, first load', { anchor: 'Tavus CVI components own code', anchorKB: 6.4, anchorNote: '94 KB with Daily' }],
+  ['drop-in widget page', { anchor: 'vendor widget, Daily inside', anchorKB: 148, anchorNote: 'ours: React inside, the transport SDK loads on start (livekit-client 155 KB, daily-js 70 KB)' }],
+];
+
+/** Runs `npm run build` in `root`; throws when it fails. Build output goes to stderr. */
+export function build(root) {
+  const b = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: ['ignore', process.stderr, process.stderr] });
+  if (b.status !== 0) throw new Error('npm run build failed');
+}
+
+/** The rows of .size-limit.cjs as measured by size-limit: `{ name, size (gzip bytes), limit?: bytes, passed? }[]`. */
+export function sizeLimitRows(root) {
+  const out = execFileSync('npx', ['size-limit', '--json'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  return JSON.parse(out.slice(out.indexOf('[')));
+}
+
 /**
- * Measures the built package in `root/dist`. Resolves with `{ rows, rtcB }`: rows of
- * `{ name, files, gzBytes, budgetBytes|null, anchor, anchorBytes|null, anchorNote? }`, and rtcB = `{ ok, checked: string[] }`
- * (ok when no file statically reachable from an entry or an rtc-b chunk holds LiveKit code).
+ * Builds the package in `root`, then measures it. Resolves with `{ rows, rtcB }`: rows of
+ * `{ name, gzBytes, budgetBytes|null, anchor, anchorBytes|null, anchorNote? }` — one per size-limit row, same numbers —
+ * and rtcB = `{ ok, checked: string[], offenders }` (ok when no file statically reachable from an entry or an rtc-b
+ * chunk holds LiveKit code).
  */
-export async function measureSizes(root) {
+export async function measureSizes(root, { skipBuild = false } = {}) {
+  if (!skipBuild) build(root);
   await init;
   const dist = join(root, 'dist');
-  const KB = 1024;
-  const entries = [
-    { name: 'core (index.js)', file: 'index.js', anchor: 'LiveAvatar SDK own code', anchorKB: 17.1 },
-    { name: 'hooks (react.js)', file: 'react.js', anchor: 'Pipecat client-react own code', anchorKB: 52 },
-    { name: 'components (components.js)', file: 'components.js', budgetBytes: 35 * KB, anchor: 'Tavus CVI components own code', anchorKB: 6.4, anchorNote: '94 KB with Daily' },
-    { name: 'element (element.js)', file: 'element.js', anchor: 'vendor widget, one file, Daily inside', anchorKB: 148 },
-    { name: 'testing (testing.js)', file: 'testing.js', anchor: '' },
-  ];
-  const rows = entries.map((e) => {
-    const files = graph(join(dist, e.file));
-    return { name: e.name, files: files.map((f) => relative(dist, f)), gzBytes: gz(files), budgetBytes: e.budgetBytes ?? null, anchor: e.anchor, anchorBytes: e.anchorKB ? e.anchorKB * KB : null, anchorNote: e.anchorNote };
+  const rows = sizeLimitRows(root).map((r) => {
+    const a = ANCHORS.find(([prefix]) => r.name.startsWith(prefix))?.[1] ?? { anchor: '' };
+    return { name: r.name, gzBytes: r.size, budgetBytes: r.sizeLimit ?? null, anchor: a.anchor, anchorBytes: a.anchorKB ? a.anchorKB * 1000 : null, anchorNote: a.anchorNote };
   });
-  const coreHooks = [...new Set([...graph(join(dist, 'index.js')), ...graph(join(dist, 'react.js'))])];
-  rows.splice(2, 0, { name: 'core + hooks (index.js + react.js)', files: coreHooks.map((f) => relative(dist, f)), gzBytes: gz(coreHooks), budgetBytes: 15 * KB, anchor: 'LiveAvatar SDK own code', anchorBytes: 17.1 * KB, anchorNote: 'HeyGen own code 39.5 KB' });
   const sa = join(dist, 'standalone');
-  const page = [...new Set([...graph(join(sa, 'liveai-avatar.js')), ...graph(chunk(join(sa, 'chunks'), 'rtc-a-'))])];
-  rows.push({ name: 'drop-in widget page (standalone + rtc-a, React + livekit-client inside)', files: page.map((f) => relative(dist, f)), gzBytes: gz(page), budgetBytes: null, anchor: 'vendor widget, Daily inside', anchorBytes: 148 * KB, anchorNote: 'LiveAvatar 122 KB, HeyGen 139 KB (LiveKit, no React); livekit-client + react + react-dom alone are 224 KB' });
   // What a page on the rtc-b path loads: an entry's static graph plus the rtc-b chunk's static graph.
   const rtcBRoots = [join(dist, 'index.js'), join(dist, 'components.js'), join(dist, 'element.js'), chunk(join(dist, 'chunks'), 'rtc-b-'), join(sa, 'liveai-avatar.js'), chunk(join(sa, 'chunks'), 'rtc-b-')];
   const checked = [...new Set(rtcBRoots.flatMap((r) => graph(r)))];

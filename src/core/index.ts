@@ -5,7 +5,8 @@
  */
 export * from './constants';
 export * from './errors';
-export * from './schemas';
+export * from './schemas/plain';
+export type * from './schemas';
 export * from './events';
 export * from './store';
 export * from './session';

@@ -1,22 +1,20 @@
 import type * as z from 'zod/mini';
 import { LiveAiError, formatZodError } from './errors';
-import {
-  ClientSessionSchema,
-  ControlResponseSchema,
-  ErrorBodySchema,
-  LeaveMeetingResponseSchema,
-  RoomListSchema,
-  SessionListSchema,
-  SessionStatusResponseSchema,
-  type ClientSession,
-  type ControlEvent,
-  type ControlResponse,
-  type LeaveMeetingResponse,
-  type ProxySessionRequest,
-  type RoomList,
-  type SessionList,
-  type SessionStatusResponse,
+import { loadValidation } from './lazy';
+import type {
+  ClientSession,
+  ControlEvent,
+  ControlResponse,
+  LeaveMeetingResponse,
+  ProxySessionRequest,
+  RoomList,
+  SessionList,
+  SessionStatusResponse,
 } from './schemas';
+
+type Validation = Awaited<ReturnType<typeof loadValidation>>;
+/** Picks the response schema out of the lazily loaded validation module. */
+type SchemaPick<T> = (v: Validation) => z.ZodMiniType<T>;
 
 /** Options of `createProxyClient`. */
 export interface ProxyClientOptions {
@@ -79,7 +77,7 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
   const enc = encodeURIComponent;
 
-  async function call<T>(schema: z.ZodMiniType<T> | null, path: string, init: RequestInit, callOptions?: CallOptions): Promise<T | undefined> {
+  async function call<T>(pick: SchemaPick<T> | null, path: string, init: RequestInit, callOptions?: CallOptions): Promise<T | undefined> {
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), timeoutMs);
     const outer = callOptions?.signal;
@@ -104,12 +102,13 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
     } catch {
       body = undefined;
     }
+    const v = await loadValidation();
     if (!res.ok) {
-      const detail = ErrorBodySchema.safeParse(body);
+      const detail = v.ErrorBodySchema.safeParse(body);
       throw LiveAiError.fromResponse(res.status, detail.success ? detail.data.detail : text.slice(0, 200) || res.statusText || `HTTP ${res.status}`);
     }
-    if (schema === null) return undefined;
-    const parsed = schema.safeParse(body);
+    if (pick === null) return undefined;
+    const parsed = pick(v).safeParse(body);
     if (!parsed.success) {
       throw new LiveAiError('upstream_error', `unexpected response from the proxy: ${formatZodError(parsed.error)}`, { status: res.status });
     }
@@ -130,19 +129,19 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
   };
 
   return {
-    createRoom: (agentId, o) => must(call(ClientSessionSchema, '/rooms', json({ agent_id: agentId }), o)),
+    createRoom: (agentId, o) => must(call((v) => v.ClientSessionSchema, '/rooms', json({ agent_id: agentId }), o)),
     createSession(request, image, o) {
-      if (!image) return must(call(ClientSessionSchema, '/sessions', json(request), o));
+      if (!image) return must(call((v) => v.ClientSessionSchema, '/sessions', json(request), o));
       const form = new FormData();
       form.append('image', image, (image as File).name || 'avatar.jpg');
       form.append('payload', new Blob([JSON.stringify(request)], { type: 'application/json' }));
-      return must(call(ClientSessionSchema, '/sessions', { method: 'POST', body: form }, o));
+      return must(call((v) => v.ClientSessionSchema, '/sessions', { method: 'POST', body: form }, o));
     },
     getSession: (id, token, o) =>
-      must(call(SessionStatusResponseSchema, `/sessions/${enc(id)}`, { method: 'GET', headers: bearer(token) }, o)),
-    control: (id, token, event, o) => must(call(ControlResponseSchema, `/sessions/${enc(id)}/control`, json(event, bearer(token)), o)),
+      must(call((v) => v.SessionStatusResponseSchema, `/sessions/${enc(id)}`, { method: 'GET', headers: bearer(token) }, o)),
+    control: (id, token, event, o) => must(call((v) => v.ControlResponseSchema, `/sessions/${enc(id)}/control`, json(event, bearer(token)), o)),
     leaveMeeting: (id, token, meetingBotId, o) =>
-      must(call(LeaveMeetingResponseSchema, `/sessions/${enc(id)}/leave-meeting`, json({ meeting_bot_id: meetingBotId }, bearer(token)), o)),
+      must(call((v) => v.LeaveMeetingResponseSchema, `/sessions/${enc(id)}/leave-meeting`, json({ meeting_bot_id: meetingBotId }, bearer(token)), o)),
     end: async (id, token, o) => {
       await call(null, `/sessions/${enc(id)}/end`, json({}, bearer(token)), o);
     },
@@ -158,7 +157,7 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
         return false;
       }
     },
-    listRooms: (q, o) => must(call(RoomListSchema, `/rooms${page(q)}`, { method: 'GET' }, o)),
-    listSessions: (q, o) => must(call(SessionListSchema, `/sessions${page(q)}`, { method: 'GET' }, o)),
+    listRooms: (q, o) => must(call((v) => v.RoomListSchema, `/rooms${page(q)}`, { method: 'GET' }, o)),
+    listSessions: (q, o) => must(call((v) => v.SessionListSchema, `/sessions${page(q)}`, { method: 'GET' }, o)),
   };
 }

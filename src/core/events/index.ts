@@ -1,2 +1,2 @@
 export * from './bus';
-export * from './parse';
+export type { ParsedMessage } from './parse';

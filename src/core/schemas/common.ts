@@ -8,9 +8,7 @@ export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 /** Session statuses (spec §3). */
 export const SessionStatusSchema = z.enum(['QUEUED', 'ACTIVE', 'COMPLETED', 'TIMED_OUT', 'FAILED']);
 export type SessionStatus = z.infer<typeof SessionStatusSchema>;
-/** Statuses after which a session never changes again. */
-export const FINAL_STATUSES: readonly SessionStatus[] = ['COMPLETED', 'TIMED_OUT', 'FAILED'];
-export const isFinalStatus = (s: SessionStatus): boolean => FINAL_STATUSES.includes(s);
+export { FINAL_STATUSES, isFinalStatus } from './plain';
 
 /** `transport_type` of session creation (spec §2). */
 export const TransportTypeSchema = z.enum(['rtc-a', 'rtc-b', 'websocket-rtc-a', 'websocket-rtc-b']);

@@ -1,32 +1,17 @@
 import * as z from 'zod/mini';
-import { INLINE_IMAGE_LIMIT_BYTES } from '../constants';
+import { isBase64 } from './plain';
+
+export {
+  stripDataUrl,
+  isBase64,
+  decodedBase64Bytes,
+  inlineImageTooLarge,
+  CONTROL_EVENT_NAMES,
+  LEAVE_MEETING_DETAILS,
+  type ControlEventName,
+} from './plain';
 
 const nonEmpty = (field: string) => z.string().check(z.trim(), z.minLength(1, `${field} must not be empty`));
-
-/**
- * Strips an optional data-URL prefix (`data:image/png;base64,`) and returns the bare base64 text
- * (spec §4.6: "a data URL form is also accepted").
- */
-export function stripDataUrl(value: string): string {
-  const m = /^data:[^,]*;base64,/i.exec(value);
-  return m ? value.slice(m[0].length) : value;
-}
-
-/** True when `value` (bare base64 or data URL) is well-formed standard base64. */
-export function isBase64(value: string): boolean {
-  const s = stripDataUrl(value).replace(/\s+/g, '');
-  return s.length > 0 && s.length % 4 === 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(s);
-}
-
-/** Decoded size in bytes of a base64 string or data URL, computed without decoding (spec §4.6 rule 1). */
-export function decodedBase64Bytes(value: string): number {
-  const s = stripDataUrl(value).replace(/\s+/g, '');
-  const pad = s.endsWith('==') ? 2 : s.endsWith('=') ? 1 : 0;
-  return Math.floor((s.length * 3) / 4) - pad;
-}
-
-/** True when the decoded inline image is too large: at or above 921600 bytes (spec §4.6 rule 1, §7 413). */
-export const inlineImageTooLarge = (value: string): boolean => decodedBase64Bytes(value) >= INLINE_IMAGE_LIMIT_BYTES;
 
 /** `terminate`: shuts the avatar down and removes it from the room (spec §4.6). */
 export const TerminateEventSchema = z.object({ event: z.literal('terminate') });
@@ -65,15 +50,6 @@ export const ControlEventSchema = z.union([
   ResetIdleTimeoutEventSchema,
 ]);
 export type ControlEvent = z.infer<typeof ControlEventSchema>;
-export const CONTROL_EVENT_NAMES = [
-  'terminate',
-  'update-image',
-  'update-agent-prompt',
-  'update-idle-prompt',
-  'action',
-  'reset-idle-timeout',
-] as const;
-export type ControlEventName = (typeof CONTROL_EVENT_NAMES)[number];
 
 /** 200 response of control: accepted, not yet applied (spec §4.6 rule 3). */
 export const ControlResponseSchema = z.object({ success: z.boolean() });
@@ -85,17 +61,3 @@ export type LeaveMeetingRequest = z.infer<typeof LeaveMeetingRequestSchema>;
 /** 200 response of leave-meeting (spec §4.7). */
 export const LeaveMeetingResponseSchema = z.object({ status: z.literal('left') });
 export type LeaveMeetingResponse = z.infer<typeof LeaveMeetingResponseSchema>;
-
-/**
- * Leave-meeting failure details, in the words of spec §7. Statuses chosen where the spec says
- * "not shown" (README "Rules"): missing id 400, invalid key 401, failed/could not leave 409,
- * not configured 503, timed out 504.
- */
-export const LEAVE_MEETING_DETAILS = {
-  missing: 'Missing meeting_bot_id',
-  invalidKey: 'Invalid API key',
-  failed: 'Failed to leave the meeting',
-  couldNot: 'Could not leave the meeting',
-  notConfigured: 'Meeting service is not configured',
-  timedOut: 'Request timed out',
-} as const;

@@ -35,18 +35,7 @@ export type AvatarEvent = z.infer<typeof AvatarEventSchema>;
 export type AvatarEventType = AvatarEvent['type'];
 /** Map from event `type` to its payload type. */
 export type AvatarEventMap = { [E in AvatarEvent as E['type']]: E };
-export const AVATAR_EVENT_TYPES = [
-  'bot_ready',
-  'idle_timeout',
-  'user_transcription',
-  'agent_transcription',
-  'image_change_requested',
-  'image_created',
-  'image_change_complete',
-  'image_change_error',
-  'daily_error',
-  'video_generation_error',
-] as const satisfies readonly AvatarEventType[];
+export { AVATAR_EVENT_TYPES } from './plain';
 
 /** `chat-msg` app message: text for the agent to answer (spec §6, hosted-room flow). */
 export const ChatMessageSchema = z.object({

@@ -3,23 +3,16 @@ import { LiveAiError, invalidRequest, isLiveAiError } from '../errors';
 import { createEventBus } from '../events/bus';
 import { prepareImage } from '../image/prepare';
 import { createKeepAlive, type KeepAlive } from '../keepalive';
+import { loadValidation } from '../lazy';
 import { createProxyClient } from '../proxy-client';
-import {
-  ChatMessageSchema,
-  ClientSessionSchema,
-  LeaveMeetingRequestSchema,
-  isFinalStatus,
-  type AvatarEvent,
-  type ClientSession,
-  type ControlEvent,
-  type SessionStatusResponse,
-} from '../schemas';
+import type { AvatarEvent, ClientSession, ControlEvent, SessionStatusResponse } from '../schemas';
+import { isFinalStatus } from '../schemas/plain';
 import { createSessionStore, initialSessionState } from '../store/state';
 import { DEFAULT_MAX_TRANSCRIPT_LINES, describeError, reduceEvent } from '../store/reducers';
 import { loadTransport as defaultLoader } from '../transports/load';
 import type { Transport } from '../transports/types';
 import { createAudioOutput } from './audio-output';
-import { imageSource, validateControlEvent } from './controls';
+import { imageSource } from './controls';
 import { chooseTransport, derivePhase, isRunning } from './phase';
 import { createStatusPoller } from './poller';
 import type { AvatarSession, AvatarSessionOptions, EndReason, EngineInternals, MediaState, OnEvent, SessionState } from './types';
@@ -235,7 +228,7 @@ export function createAvatarSession(options: AvatarSessionOptions, internals: En
     const flow = options.flow;
     if (flow.kind === 'room') return proxy.createRoom(flow.agentId, { signal });
     if (flow.kind === 'session') return proxy.createSession(flow.request, flow.image, { signal });
-    const parsed = ClientSessionSchema.safeParse(flow.session);
+    const parsed = (await loadValidation()).ClientSessionSchema.safeParse(flow.session);
     if (!parsed.success) throw invalidRequest(parsed.error);
     return parsed.data;
   }
@@ -346,7 +339,7 @@ export function createAvatarSession(options: AvatarSessionOptions, internals: En
     return transport;
   }
   const sendControl = async (event: unknown) => {
-    const valid = validateControlEvent(event);
+    const valid = (await loadValidation()).validateControlEvent(event);
     const c = await requireClient();
     return proxy.control(c.session_id, c.client_token, valid);
   };
@@ -369,6 +362,7 @@ export function createAvatarSession(options: AvatarSessionOptions, internals: En
         return Promise.reject(new LiveAiError('invalid_request', `cannot start while ${phase}`, { status: 400 }));
       }
       audio.prime(); // synchronously, inside the click that called start()
+      loadValidation().catch(() => undefined); // fetch the zod chunk while the session is being created
       startPromise = run().finally(() => {
         startPromise = null;
       });
@@ -384,7 +378,7 @@ export function createAvatarSession(options: AvatarSessionOptions, internals: En
       return endPromise;
     },
     async sendChat(text) {
-      const msg = ChatMessageSchema.safeParse({ event: 'chat-msg', message: text, name: options.userName ?? 'user' });
+      const msg = (await loadValidation()).ChatMessageSchema.safeParse({ event: 'chat-msg', message: text, name: options.userName ?? 'user' });
       if (!msg.success) throw invalidRequest(msg.error);
       await (await requireTransport()).sendAppMessage(msg.data);
     },
@@ -414,7 +408,7 @@ export function createAvatarSession(options: AvatarSessionOptions, internals: En
     action: async (name) => void (await sendControl({ event: 'action', action: name })),
     resetIdleTimeout: async () => void (await sendControl({ event: 'reset-idle-timeout' })),
     async leaveMeeting(meetingBotId) {
-      const body = LeaveMeetingRequestSchema.safeParse({ meeting_bot_id: meetingBotId });
+      const body = (await loadValidation()).LeaveMeetingRequestSchema.safeParse({ meeting_bot_id: meetingBotId });
       if (!body.success) throw invalidRequest(body.error);
       const c = await requireClient();
       return proxy.leaveMeeting(c.session_id, c.client_token, body.data.meeting_bot_id);

@@ -1,5 +1,6 @@
 import { isLiveAiError } from '../errors';
-import { isFinalStatus, type SessionStatusResponse } from '../schemas';
+import { isFinalStatus } from '../schemas/plain';
+import type { SessionStatusResponse } from '../schemas';
 
 /** Options of `createStatusPoller`. Times in ms. */
 export interface StatusPollerOptions {

@@ -10,11 +10,10 @@ import {
   initialSessionState,
   jittered,
   nextInterval,
-  parseAvatarEventMessage,
   reduceEvent,
-  validateControlEvent,
   type SessionStatusResponse,
 } from '../../../src/core';
+import { parseAvatarEventMessage, validateControlEvent } from '../../../src/core/validation';
 
 afterEach(() => vi.useRealTimers());
 

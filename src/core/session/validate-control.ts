@@ -1,0 +1,23 @@
+import { INLINE_IMAGE_LIMIT_BYTES } from '../constants';
+import { LiveAiError, invalidRequest } from '../errors';
+import { ControlEventSchema, decodedBase64Bytes, inlineImageTooLarge, type ControlEvent } from '../schemas';
+
+/**
+ * Validates one control event (spec §4.6) before any network call.
+ * @throws LiveAiError `invalid_request` (400 rules: unknown event, missing fields, empty prompt or action,
+ *   not exactly one of `image_url` / `image_base64`, malformed base64) or `payload_too_large`
+ *   (413 rule: decoded `image_base64` at or above 921600 bytes).
+ */
+export function validateControlEvent(event: unknown): ControlEvent {
+  const parsed = ControlEventSchema.safeParse(event);
+  if (!parsed.success) throw invalidRequest(parsed.error);
+  const e = parsed.data;
+  if (e.event === 'update-image' && e.image_base64 !== undefined && inlineImageTooLarge(e.image_base64)) {
+    throw new LiveAiError(
+      'payload_too_large',
+      `image_base64 decodes to ${decodedBase64Bytes(e.image_base64)} bytes; inline images must be under ${INLINE_IMAGE_LIMIT_BYTES} bytes — host the image and send its URL instead`,
+      { status: 413 },
+    );
+  }
+  return e;
+}

@@ -1,0 +1,9 @@
+/**
+ * liveai-kit/schemas: the zod (zod/mini) schemas of every resource, request, event and error of the service
+ * (spec §2–§7) and the validators built on them. The proxy and the emulator use the same set.
+ * In the browser the session engine loads this module lazily (`loadValidation`) when a session starts, so
+ * a page pays for zod only once it calls the service, together with the transport SDK.
+ */
+export * from './schemas';
+export { parseAvatarEventMessage, type ParsedMessage } from './events/parse';
+export { validateControlEvent } from './session/validate-control';
