@@ -11,6 +11,9 @@ import react from '@vitejs/plugin-react';
 export default defineConfig({
   plugins: [react()],
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  // Production JSX even when NODE_ENV is `test`/`development` (e.g. built from vitest): the bundled React is the
+  // production build (see `define`), which has no `jsxDEV`.
+  oxc: { jsx: { development: false } },
   build: {
     target: 'es2022',
     outDir: 'dist/standalone',

@@ -39,7 +39,8 @@ export function useWidgetCallbacks(session: AvatarSession, callbacks: WidgetCall
         const last = prev.transcript[prev.transcript.length - 1]?.id ?? 0;
         for (const line of s.transcript) if (line.id > last) c.onTranscript?.(line);
       }
-      if (s.image !== prev.image) c.onImageChange?.(s.image);
+      // A reset at start() replaces the idle object with another idle one: not a change the host cares about.
+      if (s.image.status !== prev.image.status || s.image.error !== prev.image.error) c.onImageChange?.(s.image);
     });
     return () => {
       offError();

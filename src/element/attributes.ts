@@ -3,29 +3,54 @@ import type { AvatarWidgetProps, WidgetState } from '../components';
 /**
  * Attributes `<liveai-avatar>` reads; changing one re-renders (a new `agent-id` / `proxy-url` means a new session):
  * `agent-id`, `proxy-url`, `inline` (boolean), `initial-state` (minimized|active|hidden), `theme` (light|dark|auto),
- * `avatar-title`, `image-url` (poster), `max-duration-ms`.
+ * `avatar-title`, `image-url` (poster), `max-duration-ms` (positive integer), `image-swapper` (boolean).
  */
-export const OBSERVED_ATTRIBUTES = ['agent-id', 'proxy-url', 'inline', 'initial-state', 'theme', 'avatar-title', 'image-url', 'max-duration-ms'] as const;
+export const OBSERVED_ATTRIBUTES = [
+  'agent-id',
+  'proxy-url',
+  'inline',
+  'initial-state',
+  'theme',
+  'avatar-title',
+  'image-url',
+  'max-duration-ms',
+  'image-swapper',
+] as const;
 
-const STATES = ['minimized', 'active', 'hidden'];
-const THEMES = ['light', 'dark', 'auto'];
+const ENUMS: Record<string, readonly string[]> = {
+  'initial-state': ['minimized', 'active', 'hidden'],
+  theme: ['light', 'dark', 'auto'],
+};
 
-/** The widget props an element's attributes describe; invalid enum values fall back to the defaults. */
+/**
+ * What is wrong with one attribute's value, or null when it is fine (absent counts as fine).
+ * Example: `theme="purple"` → `theme="purple" is not one of light, dark, auto; using the default`.
+ */
+export function attributeProblem(name: string, value: string | null): string | null {
+  if (value === null) return null;
+  const allowed = ENUMS[name];
+  if (allowed && !allowed.includes(value)) return `${name}="${value}" is not one of ${allowed.join(', ')}; using the default`;
+  if (name === 'max-duration-ms' && !/^\d+$/.test(value.trim())) return `max-duration-ms="${value}" is not a positive whole number of milliseconds; no limit applies`;
+  if ((name === 'agent-id' || name === 'proxy-url') && value.trim() === '') return `${name} is empty; the element cannot start a call`;
+  return null;
+}
+
+/** The widget props an element's attributes describe; invalid values fall back to the defaults (see {@link attributeProblem}). */
 export function propsFromAttributes(el: Element): AvatarWidgetProps {
-  const attr = (name: string, allowed?: string[]) => {
+  const attr = (name: string) => {
     const v = el.getAttribute(name);
-    return v !== null && (!allowed || allowed.includes(v)) ? v : undefined;
+    return v !== null && attributeProblem(name, v) === null ? v : undefined;
   };
-  const inline = el.hasAttribute('inline');
   const max = Number(attr('max-duration-ms'));
   return {
     proxyUrl: attr('proxy-url'),
     agentId: attr('agent-id'),
-    variant: inline ? 'inline' : 'floating',
-    theme: attr('theme', THEMES) as AvatarWidgetProps['theme'],
+    variant: el.hasAttribute('inline') ? 'inline' : 'floating',
+    theme: attr('theme') as AvatarWidgetProps['theme'],
     title: attr('avatar-title'),
     imageUrl: attr('image-url'),
     maxDurationMs: max > 0 ? max : undefined,
-    initialState: attr('initial-state', STATES) as WidgetState | undefined,
+    initialState: attr('initial-state') as WidgetState | undefined,
+    imageSwapper: el.hasAttribute('image-swapper'),
   };
 }

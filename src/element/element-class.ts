@@ -2,9 +2,9 @@ import { createElement } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import css from '../components/styles/index.css?inline';
 import { AvatarWidget, type AvatarWidgetProps, type WidgetState } from '../components';
-import { OBSERVED_ATTRIBUTES, propsFromAttributes } from './attributes';
+import { attributeProblem, OBSERVED_ATTRIBUTES, propsFromAttributes } from './attributes';
 import { LiveAiError } from '../core/errors';
-import type { AvatarSession, Phase, TranscriptLine } from '../core/session/types';
+import type { AvatarSession, ImageInput, Phase, TranscriptLine } from '../core/session/types';
 
 const HOST_CSS = ':host{display:block}:host(:not([inline])){display:contents}';
 
@@ -23,6 +23,9 @@ export function createLiveAiAvatarClass() {
     /** Open/minimized/hidden once changed by the user or `start()`; before that `initial-state` applies. */
     #state: WidgetState | null = null;
     #options: AvatarWidgetProps['options'];
+    /** Attribute name → the problem last reported for it (each one is reported once, as `liveai-error`). */
+    #problems = new Map<string, { text: string; reported: boolean }>();
+    #attributeError: LiveAiError | null = null;
 
     constructor() {
       super();
@@ -36,6 +39,7 @@ export function createLiveAiAvatarClass() {
       clearTimeout(this.#unmountTimer);
       this.#root ??= createRoot(this.#mount);
       this.#render();
+      this.#reportProblems();
     }
     disconnectedCallback() {
       // Deferred, so moving the element in the DOM keeps its session.
@@ -45,8 +49,28 @@ export function createLiveAiAvatarClass() {
         this.#session = null;
       }, 0);
     }
-    attributeChangedCallback() {
+    attributeChangedCallback(name: string, _old: string | null, value: string | null) {
+      const text = attributeProblem(name, value);
+      if (text === null) this.#problems.delete(name);
+      else if (this.#problems.get(name)?.text !== text) this.#problems.set(name, { text, reported: false });
+      this.#attributeError = [...this.#problems.values()].map((p) => new LiveAiError('invalid_request', p.text)).pop() ?? null;
       if (this.#root) this.#render();
+      this.#reportProblems();
+    }
+    /**
+     * Emits one `liveai-error` {code: 'invalid_request', detail, attribute} per new attribute problem, a task
+     * later, so listeners the host page adds right after the element is created or upgraded still hear it.
+     */
+    #reportProblems() {
+      setTimeout(() => {
+        if (!this.isConnected) return;
+        for (const [attribute, p] of this.#problems) {
+          if (p.reported) continue;
+          p.reported = true;
+          const error = new LiveAiError('invalid_request', `<${this.localName}> ${p.text}`);
+          this.#emit('liveai-error', { code: error.code, detail: error.detail, attribute, error });
+        }
+      }, 0);
     }
 
     #emit = (type: string, detail: unknown) => this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
@@ -76,8 +100,10 @@ export function createLiveAiAvatarClass() {
     /** The session once the widget has one; rejects when `agent-id` / `proxy-url` are missing. */
     #ready(): Promise<AvatarSession> {
       if (this.#session) return Promise.resolve(this.#session);
-      if (!this.getAttribute('agent-id') || !this.getAttribute('proxy-url')) {
-        return Promise.reject(new LiveAiError('invalid_request', '<liveai-avatar> needs the agent-id and proxy-url attributes'));
+      if (!this.getAttribute('agent-id')?.trim() || !this.getAttribute('proxy-url')?.trim()) {
+        const error = new LiveAiError('invalid_request', `<${this.localName}> needs the agent-id and proxy-url attributes`);
+        this.#emit('liveai-error', { code: error.code, detail: error.detail, error });
+        return Promise.reject(error);
       }
       return new Promise((resolve) => this.#waiters.push(resolve));
     }
@@ -113,6 +139,10 @@ export function createLiveAiAvatarClass() {
     isMuted(): boolean {
       return this.#store()?.media.speakerMuted ?? false;
     }
+    /** Same as `isMuted()`. */
+    get muted(): boolean {
+      return this.isMuted();
+    }
     async micOn(): Promise<void> {
       await (await this.#ready()).setMicEnabled(true);
     }
@@ -123,9 +153,21 @@ export function createLiveAiAvatarClass() {
     isMicOn(): boolean {
       return this.#store()?.media.micEnabled ?? false;
     }
+    /** Same as `isMicOn()`. */
+    get micEnabled(): boolean {
+      return this.isMicOn();
+    }
     /** Sends a chat message (spec §6 `chat-msg`); rejects unless active. */
     async sendMessage(text: string): Promise<void> {
       await (await this.#ready()).sendChat(text);
+    }
+    /**
+     * Asks the avatar to take a new look (spec §4.6 `update-image`): `{url}`, `{base64}` (or a data URL) or
+     * `{blob}` (cropped to 368×560 and compressed first). Progress arrives as `liveai-image-change` events.
+     * Rejects with `LiveAiError` (`invalid_request`, `payload_too_large` for inline images ≥ 921600 bytes, …).
+     */
+    async updateImage(input: ImageInput): Promise<void> {
+      await (await this.#ready()).updateImage(input);
     }
     get phase(): Phase {
       return this.#store()?.phase ?? 'idle';
@@ -135,6 +177,15 @@ export function createLiveAiAvatarClass() {
     }
     get transcript(): TranscriptLine[] {
       return [...(this.#store()?.transcript ?? [])];
+    }
+    /** `minimized` | `active` | `hidden`: what the widget shows now. */
+    get state(): WidgetState {
+      const fallback = this.hasAttribute('inline') ? 'active' : 'minimized';
+      return this.#state ?? propsFromAttributes(this).initialState ?? fallback;
+    }
+    /** The session's error while the phase is `error`, else the last attribute problem, else null. */
+    get error(): LiveAiError | null {
+      return this.#store()?.error ?? this.#attributeError;
     }
   };
 }

@@ -1,0 +1,175 @@
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import express from 'express';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_KEY, launchBrowser, ROOT, startStack, type Stack } from './harness';
+
+/**
+ * Issue 6 done-when: `<liveai-avatar>` on a plain HTML page with ONE script tag. The standalone bundle is built
+ * here from vite.element.config.ts, served as static files under /vendor/liveai/ (another path than the page),
+ * next to the hand-written test/browser/pages/element/index.html; /api/avatar is forwarded to the real proxy of
+ * startStack (real local service, real LiveKit). Two elements on the page must stay independent.
+ */
+type Entry = { id: string; type: string; detail: Record<string, unknown>; isError: boolean };
+const SHOTS = join(ROOT, 'test-results/element');
+
+let stack: Stack;
+let browser: Browser;
+let context: BrowserContext;
+let server: Server;
+let base = '';
+let outDir = '';
+const requested: string[] = [];
+
+/** Forwards a request to the stack's proxy unchanged (what a host page's own server or CDN would do). */
+const forward = (target: string): express.RequestHandler => (req, res) => {
+  const up = httpRequest(`${target}${req.originalUrl}`, { method: req.method, headers: req.headers }, (r) => {
+    res.writeHead(r.statusCode ?? 502, r.headers);
+    r.pipe(res);
+  });
+  up.on('error', () => res.status(502).end());
+  req.pipe(up);
+};
+
+beforeAll(async () => {
+  outDir = mkdtempSync(join(tmpdir(), 'liveai-standalone-'));
+  await build({ configFile: join(ROOT, 'vite.element.config.ts'), root: ROOT, logLevel: 'error', build: { outDir, sourcemap: false } });
+  stack = await startStack({ queueMs: 500, imageChangeMs: 300 });
+  const app = express();
+  app.use((req, _res, next) => void (requested.push(req.path), next()));
+  app.use('/api/avatar', forward(stack.baseUrl));
+  app.use('/vendor/liveai', express.static(outDir));
+  app.use('/help', express.static(join(ROOT, 'test/browser/pages/element')));
+  server = await new Promise<Server>((r) => {
+    const s = app.listen(0, '127.0.0.1', () => r(s));
+  });
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ({ browser, context } = await launchBrowser());
+  mkdirSync(SHOTS, { recursive: true });
+});
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((r) => server?.close(r));
+  await stack?.close();
+  if (outDir) rmSync(outDir, { recursive: true, force: true });
+});
+
+const log = (page: Page) => page.evaluate(() => (window as unknown as { hostLog: Entry[] }).hostLog);
+const heard = async (page: Page, id: string, type: string) => (await log(page)).filter((e) => e.id === id && e.type === type).map((e) => e.detail);
+/** Calls a method or reads a property of one element, as the host page's own script would. */
+const call = (page: Page, id: string, expr: string) =>
+  page.evaluate(([i, x]) => new Function('el', `return (async () => ${x})()`)(document.getElementById(i)), [id, expr] as const);
+const until = (page: Page, id: string, expr: string, timeout = 60_000) =>
+  expect.poll(() => call(page, id, expr), { timeout, interval: 200 }).toBe(true);
+const videoPlaying = `(() => { const v = el.shadowRoot.querySelector('video'); return !!v && v.videoWidth === 368 && !v.paused; })()`;
+
+describe('<liveai-avatar> on a plain HTML page (issue 6)', () => {
+  it('the standalone bundle is one script plus lazily loaded transport chunks', () => {
+    const chunks = readdirSync(join(outDir, 'chunks'));
+    expect(readdirSync(outDir)).toContain('liveai-avatar.js');
+    expect(chunks.some((c) => c.startsWith('rtc-a-'))).toBe(true);
+    expect(chunks.some((c) => c.startsWith('rtc-b-'))).toBe(true);
+  });
+
+  it('two elements: events, getters, methods, independence, bad attributes', async () => {
+    const page = await context.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    await page.goto(`${base}/help/index.html`);
+    await page.waitForFunction(() => customElements.get('liveai-avatar') !== undefined);
+    await expect.poll(() => page.locator('#ada').evaluate((el) => !!el.shadowRoot?.querySelector('.liveai-widget'))).toBe(true);
+    // No React on the page itself, no transport SDK before a call.
+    expect(await page.evaluate(() => 'React' in window)).toBe(false);
+    // The script tag's file first; it imports a few small shared chunks next to it (relative to its own URL).
+    const loaded = requested.filter((p) => !p.startsWith('/help/') && !p.startsWith('/api/'));
+    expect(loaded[0]).toBe('/vendor/liveai/liveai-avatar.js');
+    for (const p of loaded) expect(p).toMatch(/^\/vendor\/liveai\/(liveai-avatar|chunks\/[\w-]+)\.js$/);
+    expect(loaded.filter((p) => /rtc-[ab]-/.test(p))).toEqual([]);
+
+    // The invalid attribute in the markup is a clear error event, and the page keeps working.
+    await expect.poll(() => heard(page, 'odd', 'liveai-error')).toHaveLength(1);
+    const [odd] = await heard(page, 'odd', 'liveai-error');
+    expect(odd).toMatchObject({ code: 'invalid_request', attribute: 'theme', detail: expect.stringContaining('theme="purple" is not one of light, dark, auto') });
+    expect(await call(page, 'odd', 'el.error?.code')).toBe('invalid_request');
+    expect(await call(page, 'ada', '[el.phase, el.state, el.muted, el.micEnabled, el.sessionId]')).toEqual(['idle', 'active', false, false, null]);
+
+    // start() from a button on the host page.
+    await page.getByRole('button', { name: 'Call Ada' }).click();
+    await until(page, 'ada', `el.phase === 'active'`);
+    const phases = (await heard(page, 'ada', 'liveai-phase')).map((d) => d.phase);
+    expect(phases[0]).toBe('creating');
+    expect(phases.at(-1)).toBe('active');
+    expect(phases).toContain('queued');
+    await until(page, 'ada', videoPlaying);
+    expect(requested.some((p) => /^\/vendor\/liveai\/chunks\/rtc-a-.*\.js$/.test(p))).toBe(true);
+    expect(requested.some((p) => p.includes('/chunks/rtc-b-'))).toBe(false);
+    expect(await call(page, 'bob', '[el.phase, el.sessionId]')).toEqual(['idle', null]);
+    expect(await heard(page, 'bob', 'liveai-phase')).toEqual([]);
+
+    await page.getByRole('button', { name: 'Call Bob' }).click();
+    await until(page, 'bob', `el.phase === 'active'`);
+    await until(page, 'bob', videoPlaying);
+    const ids = await page.evaluate(() => ['ada', 'bob'].map((id) => (document.getElementById(id) as unknown as { sessionId: string }).sessionId));
+    expect(ids[0]).not.toBe(ids[1]);
+
+    // sendMessage: transcript events with role and text reach the host page, for Ada only.
+    await call(page, 'ada', `el.sendMessage('Hello Ada, what can you do?')`);
+    await expect.poll(async () => (await heard(page, 'ada', 'liveai-transcript')).map((d) => d.role), { timeout: 30_000 }).toEqual(expect.arrayContaining(['user', 'agent']));
+    const lines = await heard(page, 'ada', 'liveai-transcript');
+    expect(lines.find((d) => d.role === 'user')).toMatchObject({ text: 'Hello Ada, what can you do?', id: expect.any(Number), at: expect.any(Number) });
+    expect(await call(page, 'ada', 'el.transcript.length')).toBe(lines.length);
+    expect(await heard(page, 'bob', 'liveai-transcript')).toEqual([]);
+
+    // mute/unmute and mic: the getters and the widget's own buttons agree; the other element is untouched.
+    const pressed = (id: string, label: string) => call(page, id, `el.shadowRoot.querySelector('[aria-label="${label}"]')?.getAttribute('aria-pressed')`);
+    await call(page, 'ada', 'el.mute()');
+    expect(await call(page, 'ada', 'el.muted')).toBe(true);
+    await expect.poll(() => pressed('ada', 'Mute speaker')).toBe('true');
+    expect(await call(page, 'bob', 'el.muted')).toBe(false);
+    await call(page, 'ada', 'el.unmute()');
+    expect(await call(page, 'ada', 'el.muted')).toBe(false);
+    await call(page, 'ada', 'el.micOn()');
+    expect(await call(page, 'ada', 'el.micEnabled')).toBe(true);
+    expect(await call(page, 'bob', 'el.micEnabled')).toBe(false);
+    await call(page, 'ada', 'el.micOff()');
+    expect(await call(page, 'ada', 'el.micEnabled')).toBe(false);
+
+    // An image change from a host-page button: progress as liveai-image-change events.
+    await page.getByRole('button', { name: 'New look for Ada' }).click();
+    await expect.poll(async () => (await heard(page, 'ada', 'liveai-image-change')).map((d) => d.status), { timeout: 30_000 }).toContain('complete');
+    expect((await heard(page, 'ada', 'liveai-image-change')).map((d) => d.status)).toEqual(['sending', 'requested', 'created', 'complete']);
+
+    // A bad attribute at runtime: an error event naming it, the call goes on.
+    await call(page, 'ada', `el.setAttribute('initial-state', 'open')`);
+    await expect.poll(async () => (await heard(page, 'ada', 'liveai-error')).map((d) => d.attribute)).toEqual(['initial-state']);
+    expect(await call(page, 'ada', 'el.phase')).toBe('active');
+    await page.screenshot({ path: join(SHOTS, 'two-live.png'), fullPage: true });
+
+    // Ending Ada leaves Bob live.
+    await page.getByRole('button', { name: 'End Ada' }).click();
+    await expect.poll(() => heard(page, 'ada', 'liveai-ended'), { timeout: 30_000 }).toHaveLength(1);
+    const [ended] = await heard(page, 'ada', 'liveai-ended');
+    expect(ended).toMatchObject({ reason: 'user', cost: expect.any(Number), sessionId: ids[0] });
+    expect(await call(page, 'ada', 'el.phase')).toBe('ended');
+    expect(await call(page, 'bob', 'el.phase')).toBe('active');
+    const frames = () => call(page, 'bob', `el.shadowRoot.querySelector('video').getVideoPlaybackQuality().totalVideoFrames`) as Promise<number>;
+    const before = await frames();
+    await expect.poll(frames, { timeout: 10_000 }).toBeGreaterThan(before + 10);
+    await expect.poll(() => page.locator('#ada').getByText(/This call used/).count()).toBe(1);
+    // Methods on an ended element reject with a clear error instead of throwing into the page.
+    expect(await call(page, 'ada', `el.sendMessage('still there?').then(() => 'sent', (e) => e.code)`)).toBe('transport_failed');
+    await page.screenshot({ path: join(SHOTS, 'ada-ended-bob-live.png'), fullPage: true });
+
+    await call(page, 'bob', 'el.end()');
+    const list = await fetch(`${stack.emulatorUrl}/liveai/sessions`, { headers: { 'X-API-Key': API_KEY } }).then((r) => r.json());
+    expect(list.sessions.map((s: { session_status: string }) => s.session_status)).toEqual(['COMPLETED', 'COMPLETED']);
+    expect((await log(page)).filter((e) => e.type === 'liveai-error').every((e) => e.isError)).toBe(true);
+    expect((await log(page)).filter((e) => e.type === 'rejected')).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+});
