@@ -14,6 +14,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { isLiveAiError } from '../../src/core/errors';
 import { joinAvatar, type AvatarMedia } from '../../src/emulator/media/index';
+// @ts-expect-error -- plain ESM script without types
+import { startLivekit } from '../../scripts/livekit.mjs';
 
 /**
  * The emulator's media avatar (architecture §5) in a real LiveKit room: a second rtc-node participant (the viewer)
@@ -270,5 +272,86 @@ describe('avatar lifecycle errors', () => {
     await expect(joinAvatar({ ...base, token: await token('x', 'liveai-avatar-x'), image: new Uint8Array([1, 2, 3]) })).rejects.toSatisfy(
       (e) => isLiveAiError(e, 'invalid_request'),
     );
+  });
+});
+
+/**
+ * LiveKit outages (docs/emulator.md "LiveKit outages"): on its OWN LiveKit server (port 7895, rtc 7896/7897) so
+ * the shared one is not disturbed. A graceful restart (SIGINT → SERVER_SHUTDOWN) makes the avatar rejoin with the
+ * same token and republish; a server that stays down makes it give up after `rejoinDeadlineMs`.
+ */
+describe('avatar rejoin after a LiveKit outage', () => {
+  const LK = { port: 7895, rtcTcpPort: 7896, rtcUdpPort: 7897 };
+  const own = `ws://127.0.0.1:${LK.port}`;
+  let lk: { stop(): Promise<void> } | null = null;
+  const start = async () => (lk = (await startLivekit(LK)) as { stop(): Promise<void> });
+  beforeAll(start);
+  afterAll(async () => {
+    await lk?.stop();
+  });
+
+  async function ownAvatar(name: string, rejoinDeadlineMs: number, reasons: string[], joined: string[], apps: unknown[] = []) {
+    const room = `${name}-${Date.now()}`;
+    const avatar = await joinAvatar({
+      livekitUrl: own,
+      token: await token(room, `liveai-avatar-${name}`),
+      image: await face('#9ec5e8'),
+      eventTopic: TOPIC,
+      rejoinDeadlineMs,
+      onDisconnected: (reason) => reasons.push(reason),
+      onParticipantJoined: (identity) => joined.push(identity),
+      onAppMessage: (message) => apps.push(message),
+    });
+    return { room, avatar };
+  }
+
+  it('a graceful restart: the avatar rejoins on its own, video, events and app messages flow again, the outage is measured', async () => {
+    const reasons: string[] = [];
+    const joined: string[] = [];
+    const apps: unknown[] = [];
+    const { room, avatar } = await ownAvatar('rejoin', 60_000, reasons, joined, apps);
+    const before = new Viewer('viewer-before');
+    await before.room.connect(own, await token(room, before.identity), { autoSubscribe: true, dynacast: false });
+    await until(() => before.frames > 10, 'video before the restart');
+    expect(avatar.outageMs?.()).toBe(0);
+
+    await lk!.stop();
+    await until(() => (avatar.outageMs?.() ?? 0) > 0, 'the avatar noticing the shutdown');
+    await expect(avatar.publishEvent({ type: 'bot_ready' })).resolves.toBeUndefined(); // held, not thrown
+    await start();
+
+    const after = new Viewer('viewer-after');
+    await after.room.connect(own, await token(room, after.identity), { autoSubscribe: true, dynacast: false });
+    await until(() => after.frames > 10, 'video after the restart', 30_000);
+    await until(() => joined.includes(after.identity), 'the avatar greeting the viewer after rejoining', 30_000);
+    await avatar.publishEvent({ type: 'agent_transcription', transcription: 'back again' });
+    await until(() => after.messages.some((m) => m.text.includes('back again')), 'an event after the rejoin');
+    const chat = { event: 'chat-msg', message: 'still there?', name: 'Ann' };
+    await after.room.localParticipant!.publishData(new TextEncoder().encode(JSON.stringify(chat)), { reliable: true, topic: TOPIC });
+    await until(() => apps.length > 0, 'an app message after the rejoin');
+    expect(apps).toEqual([chat]);
+    expect(reasons).toEqual([]);
+    const outage = avatar.outageMs?.() ?? 0;
+    expect(outage).toBeGreaterThan(0);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(avatar.outageMs?.()).toBe(outage); // the outage is over: it no longer grows
+    await avatar.close();
+    await before.room.disconnect();
+    await after.room.disconnect();
+  });
+
+  it('a server that stays down: onDisconnected once, after the rejoin deadline', async () => {
+    const reasons: string[] = [];
+    const { avatar } = await ownAvatar('deadline', 2_000, reasons, []);
+    const stoppedAt = Date.now();
+    await lk!.stop();
+    await until(() => reasons.length > 0, 'onDisconnected', 20_000);
+    expect(Date.now() - stoppedAt).toBeGreaterThanOrEqual(2_000);
+    // SERVER_SHUTDOWN when the leave arrived first; when the socket closed first rtc-node retried on its own.
+    expect(reasons).toHaveLength(1);
+    expect(reasons[0]).toMatch(/^(SERVER_SHUTDOWN|UNKNOWN_REASON), not back within 2 s$/);
+    await avatar.close();
+    expect(reasons).toHaveLength(1);
+    await start();
   });
 });

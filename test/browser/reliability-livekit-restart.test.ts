@@ -116,7 +116,6 @@ describe('LiveKit restart mid-call (issues 5 and 7)', () => {
       const seen = (await probe(page)).connections.length;
       const heardBefore = (await probe(page)).heard.length;
       const repliesBefore = await agentLines(page);
-      const framesBefore = await decoded(page);
       await stopLivekit(mode);
       const sent: string[] = [];
       try {
@@ -131,9 +130,8 @@ describe('LiveKit restart mid-call (issues 5 and 7)', () => {
           .toMatch(/reconnecting.*connected$/);
         sent.push(`Right after the ${mode} reconnect`);
         await sendChat(page, sent.at(-1)!);
-        // Video resumes: decoded frames grow again, on the rejoined connection.
+        // Video resumes: decoded frames grow again (on a new peer connection after a graceful restart).
         await expect.poll(() => videoFlowing(page), { timeout: 60_000, interval: 250 }).toBe(true);
-        expect(await decoded(page)).toBeGreaterThan(framesBefore);
         for (const text of [`After the ${mode} restart`, `After the ${mode} restart, again`]) {
           sent.push(text);
           await sendChat(page, text);

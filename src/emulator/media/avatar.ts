@@ -18,7 +18,7 @@ import { AudioPlayer } from './audio-player';
 import { AUDIO_SAMPLE_RATE, DEFAULT_FPS, FRAME_HEIGHT, FRAME_WIDTH } from './face';
 import { FramePacer, RateMeter } from './pacer';
 import { decodePortrait, type Portrait } from './portrait';
-import { DEFAULT_REJOIN_DEADLINE_MS, retryUntil, shouldRejoin } from './rejoin';
+import { DEFAULT_REJOIN_DEADLINE_MS, OutageClock, retryUntil, shouldRejoin } from './rejoin';
 import { AvatarRenderer } from './renderer';
 import { ArrayPcmSource, Upsampler3x } from './resample';
 import { SpeechStream } from './speech';
@@ -53,8 +53,8 @@ export class LiveKitAvatar implements AvatarMedia {
   private pcmBacklog = 0;
   /** Set while rejoining after a recoverable disconnect (docs/emulator.md "LiveKit outages"). */
   private rejoining: AbortController | null = null;
-  private outageSince: number | null = null;
-  private outageTotal = 0;
+  private readonly outage: OutageClock;
+  private lastReason: DisconnectReason = DisconnectReason.UNKNOWN_REASON;
   private held: HeldEvent[] = [];
   private heldFlush: Promise<void> | null = null;
 
@@ -76,6 +76,12 @@ export class LiveKitAvatar implements AvatarMedia {
       () => performance.now(),
     );
     this.pacer = new FramePacer(opts.fps ?? DEFAULT_FPS, this.onFrame);
+    this.outage = new OutageClock(opts.rejoinDeadlineMs ?? DEFAULT_REJOIN_DEADLINE_MS, () => {
+      this.rejoining?.abort();
+      void this.room.disconnect().catch(() => {}); // stops an SDK-internal reconnect that is still trying
+      const limit = (opts.rejoinDeadlineMs ?? DEFAULT_REJOIN_DEADLINE_MS) / 1000;
+      this.loseRoom(this.lastReason, `, not back within ${limit} s`);
+    });
   }
 
   /** Creates the sources, publishes camera + microphone tracks, wires room events and starts both loops. */
@@ -131,34 +137,47 @@ export class LiveKitAvatar implements AvatarMedia {
     room.on(RoomEvent.ParticipantConnected, (p: RemoteParticipant) => {
       if (room === this.room && !p.identity.startsWith(AVATAR_IDENTITY_PREFIX)) safely(() => opts.onParticipantJoined?.(p.identity));
     });
+    // rtc-node heals short drops itself (Reconnecting → Reconnected): that counts as an outage too.
+    room.on(RoomEvent.Reconnecting, () => room === this.room && this.active && this.outage.begin());
+    room.on(RoomEvent.Reconnected, () => room === this.room && this.active && this.back());
     room.on(RoomEvent.Disconnected, (reason: DisconnectReason) => {
       if (room !== this.room || this.closing || this.lost || this.rejoining) return;
-      if (shouldRejoin(reason)) void this.rejoin(reason);
+      this.lastReason = reason;
+      if (shouldRejoin(reason)) void this.rejoin();
       else this.loseRoom(reason);
     });
   }
 
+  /** Back in a room after an outage: stop the clock, publish the held events in order (before any new one). */
+  private back(): void {
+    this.outage.end();
+    const held = this.held.splice(0);
+    this.heldFlush = (async () => {
+      for (const item of held) await this.send(item.event, item.to).catch(() => {});
+    })().finally(() => (this.heldFlush = null));
+  }
+
   /** Gives the room up for good: loops stop, held events are dropped, `onDisconnected` runs once. */
-  private loseRoom(reason: DisconnectReason): void {
+  private loseRoom(reason: DisconnectReason, suffix = ''): void {
     if (this.closing || this.lost) return;
     this.lost = true;
-    this.endOutage();
-    this.releaseHeld();
+    this.outage.end();
+    this.held = [];
     void this.stopLoops();
-    safely(() => this.opts.onDisconnected?.(DisconnectReason[reason] ?? String(reason)));
+    safely(() => this.opts.onDisconnected?.(`${DisconnectReason[reason] ?? String(reason)}${suffix}`));
   }
 
   /**
    * After a recoverable disconnect (e.g. SERVER_SHUTDOWN on a graceful LiveKit restart): joins a fresh Room with
    * the same URL and the latest token, republishes the tracks (the loops keep running meanwhile), publishes the
    * events held during the outage and greets the viewers already there (`onParticipantJoined`). Gives up after
-   * `rejoinDeadlineMs` (default 60 s) → `onDisconnected`.
+   * `rejoinDeadlineMs` (default 60 s) from the start of the outage → `onDisconnected` (see the OutageClock).
    */
-  private async rejoin(reason: DisconnectReason): Promise<void> {
+  private async rejoin(): Promise<void> {
     const ctl = (this.rejoining = new AbortController());
-    this.outageSince = performance.now();
+    this.outage.begin();
     const token = this.room.token ?? this.opts.token; // the server refreshes tokens while connected
-    const deadline = Date.now() + (this.opts.rejoinDeadlineMs ?? DEFAULT_REJOIN_DEADLINE_MS);
+    const deadline = this.outage.deadline;
     const room = await retryUntil(
       async () => {
         const next = new Room();
@@ -174,33 +193,20 @@ export class LiveKitAvatar implements AvatarMedia {
       { deadline, signal: ctl.signal },
     );
     this.rejoining = null;
-    if (!room || this.closing) {
+    if (!room || !this.active) {
       await room?.disconnect().catch(() => {});
-      if (!this.closing) this.loseRoom(reason);
+      this.loseRoom(this.lastReason, ', could not rejoin'); // no-op after close() or the deadline
       return;
     }
     this.room = room;
     this.wire(room);
-    this.endOutage();
     this.player.start(); // restarts the audio loop if the source failed while the room was gone
-    const held = this.held.splice(0);
-    this.heldFlush = (async () => {
-      for (const item of held) await this.send(item.event, item.to).catch(() => {});
-    })().finally(() => (this.heldFlush = null));
+    this.back();
     for (const p of room.remoteParticipants.values()) {
       if (!p.identity.startsWith(AVATAR_IDENTITY_PREFIX)) safely(() => this.opts.onParticipantJoined?.(p.identity));
     }
   }
 
-  private endOutage(): void {
-    if (this.outageSince === null) return;
-    this.outageTotal += performance.now() - this.outageSince;
-    this.outageSince = null;
-  }
-
-  private releaseHeld(): void {
-    this.held = [];
-  }
 
   private readonly onFrame = (nowMs: number): void => {
     this.renderer.render(nowMs, this.player.levelAt(nowMs));
@@ -218,7 +224,7 @@ export class LiveKitAvatar implements AvatarMedia {
 
   /** While rejoining, events are held (at most 200, oldest dropped) and published in order once back. */
   async publishEvent(event: { type: string; [k: string]: unknown }, to?: string[]): Promise<void> {
-    if (this.rejoining && this.active) {
+    if (this.outage.active && this.active) {
       if (this.held.length >= MAX_HELD_EVENTS) this.held.shift();
       this.held.push({ event, to });
       return;
@@ -277,7 +283,7 @@ export class LiveKitAvatar implements AvatarMedia {
   }
 
   outageMs(): number {
-    return this.outageTotal + (this.outageSince === null ? 0 : performance.now() - this.outageSince);
+    return this.outage.ms();
   }
 
   close(): Promise<void> {
@@ -291,8 +297,8 @@ export class LiveKitAvatar implements AvatarMedia {
 
   private async shutdown(): Promise<void> {
     this.rejoining?.abort();
-    this.endOutage();
-    this.releaseHeld();
+    this.outage.end();
+    this.held = [];
     await this.stopLoops();
     const lp = this.room.localParticipant;
     if (!this.lost && lp) {

@@ -21,8 +21,9 @@ export interface AvatarMediaOptions {
   /** Called when a remote (non-avatar) participant joins; used to re-send `bot_ready` to late viewers. */
   onParticipantJoined?: (identity: string) => void;
   /**
-   * Called once if the avatar loses the room for good (not after `close()`): a final disconnect reason, or a
-   * recoverable one (e.g. `SERVER_SHUTDOWN`) after rejoining failed for `rejoinDeadlineMs`.
+   * Called once if the avatar loses the room for good (not after `close()`): a final disconnect reason
+   * (`PARTICIPANT_REMOVED`), or after an outage that lasted `rejoinDeadlineMs` the last reason plus
+   * `, not back within 60 s` (e.g. `SERVER_SHUTDOWN, not back within 60 s`).
    */
   onDisconnected?: (reason: string) => void;
   /** How long the avatar keeps rejoining after a recoverable disconnect, ms (default 60 000). */
