@@ -22,6 +22,14 @@ describe('importing every entry in plain Node (no DOM)', () => {
     });
   }
 
+  it('liveai-kit/schemas imports in Node and validates with English messages', async () => {
+    const { AvatarEventSchema, parseAvatarEventMessage, validateControlEvent } = await import('../../../src/core/validation');
+    expect(AvatarEventSchema.safeParse({ type: 'bot_ready' }).success).toBe(true);
+    expect(parseAvatarEventMessage('{"type":"user_transcription"}')).toMatchObject({ ok: false, error: { code: 'invalid_event' } });
+    expect(() => validateControlEvent({ event: 'action', action: 1 })).toThrow(/action: Invalid input: expected string, received number/);
+    expect(typeof window).toBe('undefined');
+  });
+
   it('a session engine runs a whole room flow in Node with the testing fakes', async () => {
     const { createAvatarSession } = await import('../../../src/core');
     const { createFakeProxy, FakeTransport, fakeTransportLoader } = await import('../../../src/testing');

@@ -79,6 +79,17 @@ describe('session flows: exact phase sequences', () => {
     expect(h.session.store.getState().phase).toBe('ended');
   });
 
+  it('attach flow with a malformed session: start() rejects with invalid_request naming the field, in English', async () => {
+    h = harness({ flow: { kind: 'attach', session: { client_token: 'ct' } as never } });
+    const err = await h.session.start().then(
+      () => null,
+      (e: unknown) => e as { code: string; detail: string },
+    );
+    expect(err?.code).toBe('invalid_request');
+    expect(err?.detail).toMatch(/^session_id: Invalid input: expected string, received undefined/);
+    expect(h.proxy.calls).toHaveLength(0);
+  });
+
   it('a transport option wins over the URL scheme', async () => {
     h = harness({ transport: 'rtc-a' });
     void h.session.start().catch(() => {});
