@@ -23,10 +23,11 @@ describe('importing every entry in plain Node (no DOM)', () => {
   }
 
   it('liveai-kit/schemas imports in Node and validates with English messages', async () => {
-    const { AvatarEventSchema, parseAvatarEventMessage, validateControlEvent } = await import('../../../src/core/validation');
+    const { AvatarEventSchema, ClientSessionSchema, parseAvatarEventMessage, validateControlEvent } = await import('../../../src/core/validation');
     expect(AvatarEventSchema.safeParse({ type: 'bot_ready' }).success).toBe(true);
     expect(parseAvatarEventMessage('{"type":"user_transcription"}')).toMatchObject({ ok: false, error: { code: 'invalid_event' } });
-    expect(() => validateControlEvent({ event: 'action', action: 1 })).toThrow(/action: Invalid input: expected string, received number/);
+    expect(ClientSessionSchema.safeParse({ client_token: 'ct' }).error?.issues[0]?.message).toBe('Invalid input: expected string, received undefined');
+    expect(() => validateControlEvent({ event: 'action', action: ' ' })).toThrow(/action: action must not be empty/);
     expect(typeof window).toBe('undefined');
   });
 
