@@ -24,6 +24,15 @@ export const loadTransport: TransportLoader = (kind) => {
   return p;
 };
 
+/**
+ * Starts loading the adapter chunk of `kind` now, without waiting (e.g. inside the Start click, in parallel with
+ * the create call, or on hover of Start), so joining the room later does not wait for the download. Never throws:
+ * a failed prefetch is forgotten and `loadTransport` tries again (and reports `missing_peer`) when it is needed.
+ */
+export function prefetchTransport(kind: MediaTransport): void {
+  loadTransport(kind).catch(() => undefined);
+}
+
 async function importAdapter(kind: MediaTransport): Promise<TransportFactory> {
   try {
     if (kind === 'rtc-a') return (await import('./rtc-a')).createRtcATransport;
