@@ -72,6 +72,8 @@ export function createRtcATransport(deps: { createRoom?: () => RoomLike; reconne
   let agent: string | null = null;
   const reachable = new Set<string>();
   let troubleSince: number | null = null;
+  /** Last LiveKit disconnect reason of this outage, for the error detail. */
+  let lastReason: number | undefined;
   let deadlineTimer: ReturnType<typeof setTimeout> | null = null;
   let loop: AbortController | null = null;
   const offs: (() => void)[] = [];
@@ -92,6 +94,7 @@ export function createRtcATransport(deps: { createRoom?: () => RoomLike; reconne
     if (deadlineTimer) clearTimeout(deadlineTimer);
     deadlineTimer = null;
     troubleSince = null;
+    lastReason = undefined;
   };
 
   /** Enters `reconnecting` (once per outage) and arms the overall deadline. */
@@ -100,7 +103,7 @@ export function createRtcATransport(deps: { createRoom?: () => RoomLike; reconne
     troubleSince = Date.now();
     state = 'reconnecting';
     setConnection('reconnecting');
-    deadlineTimer = setTimeout(() => giveUp(undefined), policy.deadlineMs);
+    deadlineTimer = setTimeout(() => giveUp(lastReason), policy.deadlineMs);
   };
 
   /**
@@ -170,6 +173,7 @@ export function createRtcATransport(deps: { createRoom?: () => RoomLike; reconne
     listen(RoomEvent.Disconnected, (reason?: number) => {
       if (r !== room || state === 'closed' || state === 'idle' || loop) return; // our loop handles its own attempts
       unwire();
+      lastReason = reason;
       if (shouldReconnect(reason, { wasConnected: true, ending })) {
         enterTrouble();
         void rejoin(reason);

@@ -198,7 +198,7 @@ describe('rtc-a adapter (fake Room)', () => {
     expect(log.connection).toEqual(['connecting', 'connected', 'reconnecting', 'disconnected']);
     expect(log.disconnected).toHaveLength(1);
     expect(log.disconnected![0]!.error).toMatchObject({ code: 'transport_failed' });
-    expect(log.disconnected![0]!.error!.detail).toMatch(/could not be re-established within 0 s/);
+    expect(log.disconnected![0]!.error!.detail).toMatch(/could not be re-established within 0 s \(reason unknown\)/);
     const n = rooms.length;
     await new Promise((r) => setTimeout(r, 30));
     expect(rooms).toHaveLength(n); // and then it stops
@@ -222,6 +222,15 @@ describe('rtc-a adapter (fake Room)', () => {
     await expect(t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai' })).rejects.toMatchObject({ code: 'transport_failed' });
     expect(rooms).toHaveLength(1);
     expect(log.connection).toEqual(['connecting', 'disconnected']);
+  });
+
+  it('the deadline error names the reason of the drop', async () => {
+    const { room, t, log } = setup({ failFrom: 1, reconnect: { deadlineMs: 50 } });
+    await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai' });
+    room().emit(RoomEvent.Disconnected, LK_REASON.SERVER_SHUTDOWN);
+    await vi.waitFor(() => expect(log.disconnected).toHaveLength(1));
+    expect(log.disconnected![0]).toMatchObject({ reason: 'SERVER_SHUTDOWN', error: { code: 'transport_failed' } });
+    expect(log.disconnected![0]!.error!.detail).toMatch(/\(reason SERVER_SHUTDOWN\)$/);
   });
 
   it('our disconnect() during a rejoin stops it: no error, no more attempts, queued chat rejected', async () => {
