@@ -136,6 +136,8 @@ describe('image swap end to end on rtc-a (issue 5)', () => {
     // 3b. A file that is not an image: refused in the browser with a readable message, nothing is sent.
     await page.locator('.liveai-images input[type=file]').setInputFiles({ name: 'broken.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('not a jpeg at all') });
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'This image could not be read' }).count()).toBe(1);
+    await expect(page.getByRole('button', { name: 'Apply new look' }).isDisabled()).resolves.toBe(true);
+    expect(await preview.count()).toBe(0);
     expect(controls).toBe(1);
     // The call goes on: still active, frames keep coming, the green look stays.
     const frames = (await page.evaluate(inboundStatsScript)).framesDecoded;
