@@ -119,6 +119,11 @@ describe('image swap end to end on rtc-a (issue 5)', () => {
     await eventCount(page, 'image_change_complete', 2);
     await cornerUntil(page, ([r, g, b]) => g! > r! + 60 && g! > b! + 60);
     await page.screenshot({ path: `${SHOTS}/after-url.png`, fullPage: true });
+    // The service's own record agrees: the URL is the current image, and it emitted the events the page saw, in order.
+    const id = await page.evaluate(() => (window as unknown as { __swap: { session: { store: { getState(): { sessionId: string } } } } }).__swap.session.store.getState().sessionId);
+    expect(stack.emulator.state.session(id)?.image.url).toBe(`${filesUrl}/green.jpg`);
+    const imageEvents = (types: string[]) => types.filter((t) => t.startsWith('image_'));
+    expect(imageEvents(stack.emulator.state.events(id).map((e) => e.event.type))).toEqual(imageEvents((await probe(page)).events));
 
     let controls = 0;
     page.on('request', (r) => void (isControl(r) && controls++));

@@ -92,6 +92,9 @@ describe('websocket-rtc-a: streamed audio moves the mouth (issue 5)', () => {
     if ('error' in spoken) throw new Error(spoken.error);
     expect(spoken.address).toBe(body.websocket_address);
     expect(spoken.framesSent).toBe(150); // 3 s of 20 ms frames
+    // The service got every frame on that session's socket.
+    const served = stack.emulator.state.session(String(body.session_id));
+    expect(served).toMatchObject({ transport_type: 'websocket-rtc-a', media_joined: true, websocket: { frames: 150, bytes: 150 * 640 } });
 
     // After: wait until the received audio is quiet again (5 polls in a row), then 50 more frames.
     const quietAt = (await page

@@ -15,7 +15,7 @@ interface WsProbe {
   session: AvatarSession | null;
   /** One entry per presented video frame (see frames.ts). */
   mouth: MouthSample[];
-  /** Received avatar audio every 50 ms: inbound-rtp `audioLevel` (0–1) and RMS from `totalAudioEnergy` since the last poll. */
+  /** Received avatar audio every 50 ms: inbound-rtp `audioLevel` (0–1), and `rms` = √(ΔtotalAudioEnergy / ΔtotalSamplesDuration) since the last poll. */
   audio: { t: number; level: number; rms: number }[];
   /** Starts streaming `seconds` of speech-like audio (an AudioBuffer) to the session's websocket_address; sets `spoken` when done. */
   speak: (seconds: number) => void;
