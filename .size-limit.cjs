@@ -5,7 +5,7 @@
 // "first load" rows measure what a page downloads when it imports the entry: the entry and everything it imports
 // statically. Chunks reached only through `import()` are loaded on demand and get their own rows below:
 // the validation chunk (zod + schemas, `liveai-kit/schemas`) and the transport adapters load when a session starts,
-// image preparation when a Blob image is sent. scripts/bench/size.mjs reads these same rows.
+// image preparation (`prepareImage`) on its first call. scripts/bench/size.mjs reads these same rows.
 const ui = ['react', 'react-dom', 'react/jsx-runtime', 'react-dom/client'];
 const transports = ['livekit-client', '@daily-co/daily-js'];
 const ignore = [...ui, ...transports];
@@ -41,6 +41,7 @@ module.exports = [
   { name: 'on session start: validation chunk (liveai-kit/schemas: zod/mini + schemas)', path: 'dist/schemas.js', import: '*', ignore, modifyEsbuildConfig: firstLoad, gzip: true },
   { name: 'on session start, rtc-a: adapter chunk and what it imports (event parsing with zod; livekit-client excluded)', path: 'dist/chunks/rtc-a-????????.js', ignore, modifyEsbuildConfig: (c) => ({ ...c, format: 'esm' }), gzip: true },
   { name: 'on session start, rtc-b: adapter chunk and what it imports (event parsing with zod; daily-js excluded)', path: 'dist/chunks/rtc-b-????????.js', ignore, modifyEsbuildConfig: (c) => ({ ...c, format: 'esm' }), gzip: true },
+  { name: 'on the first prepareImage() call: image preparation chunk and what it imports (canvas crop + encode)', path: 'dist/chunks/prepare-canvas-????????.js', ignore, modifyEsbuildConfig: firstLoad, gzip: true },
   { name: 'drop-in widget page: <liveai-avatar> script, first load (React bundled in; informative)', path: 'dist/standalone/liveai-avatar.js', ignore: transports, modifyEsbuildConfig: firstLoad, gzip: true },
   { name: 'styles.css', path: 'dist/styles.css', gzip: true, limit: '6 KB' },
 ];
