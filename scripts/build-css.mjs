@@ -2,11 +2,13 @@
 /**
  * Builds dist/styles.css (the `liveai-kit/styles.css` export): follows the `@import "./x.css";` lines
  * of src/components/styles/index.css in order, concatenates the files and minifies simply
- * (comments and redundant whitespace removed). Usage: node scripts/build-css.mjs [outFile]
+ * (comments and redundant whitespace removed), then appends the data-theme="auto" palette (withAutoTheme).
+ * Usage: node scripts/build-css.mjs [outFile]
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withAutoTheme } from '../src/components/styles/auto-theme.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const entry = resolve(root, 'src/components/styles/index.css');
@@ -31,7 +33,7 @@ export function minifyCss(css) {
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const out = resolve(root, process.argv[2] ?? 'dist/styles.css');
-  const css = minifyCss(bundleCss(entry));
+  const css = minifyCss(withAutoTheme(bundleCss(entry)));
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, `${css}\n`);
   console.log(`wrote ${out} (${css.length} bytes)`);

@@ -1,8 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 import type { SessionState } from '../src/core/session/types';
 import { AvatarSessionProvider } from '../src/react';
-import { createFakeProxy, createTestSession, type FakeProxyOptions, type TestSession } from '../src/testing';
-import { AVATAR_IMAGE } from './fixtures';
+import { createFakeProxy, createTestSession, sampleAvatarImage, type FakeProxyOptions, type TestSession } from '../src/testing';
 
 /**
  * A real session engine over the fake proxy and fake transport of `liveai-kit/testing`, seeded with
@@ -10,8 +9,8 @@ import { AVATAR_IMAGE } from './fixtures';
  */
 export function storySession(initialState: Partial<SessionState> = {}, proxy: FakeProxyOptions = {}): TestSession {
   return createTestSession({
-    proxy: createFakeProxy({ imageUrl: AVATAR_IMAGE, ...proxy }),
-    initialState: { imageUrl: AVATAR_IMAGE, ...initialState },
+    proxy: createFakeProxy({ imageUrl: sampleAvatarImage, ...proxy }),
+    initialState: { imageUrl: sampleAvatarImage, ...initialState },
   });
 }
 

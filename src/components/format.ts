@@ -31,7 +31,7 @@ const TITLES: Record<string, string> = {
   invalid_api_key: 'Not authorised',
   insufficient_funds: 'Out of credits',
   forbidden: 'Not allowed',
-  not_found: 'Not found',
+  not_found: 'This avatar was not found',
   conflict: 'Could not complete the request',
   payload_too_large: 'The image is too large',
   rate_limited: 'The avatar is busy right now',
@@ -45,6 +45,7 @@ const TITLES: Record<string, string> = {
 
 const HINTS: Record<string, string> = {
   insufficient_funds: 'The account behind this avatar has no credits left.',
+  not_found: 'It may have been removed. Check the link, or try again later.',
   payload_too_large: 'Inline images must be under 900 KB (uploads at most 4 MB). Use a smaller image or a URL.',
   rate_limited: 'Too many calls at once. Wait a moment and try again.',
   transport_failed: 'Check your connection and try again.',

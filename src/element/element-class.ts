@@ -1,6 +1,7 @@
 import { createElement } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import css from '../components/styles/index.css?inline';
+import { withAutoTheme } from '../components/styles/auto-theme.mjs';
 import { AvatarWidget, type AvatarWidgetProps, type WidgetState } from '../components';
 import { attributeProblem, OBSERVED_ATTRIBUTES, propsFromAttributes } from './attributes';
 import { LiveAiError } from '../core/errors';
@@ -31,7 +32,7 @@ export function createLiveAiAvatarClass() {
       super();
       const shadow = this.attachShadow({ mode: 'open' });
       const style = document.createElement('style');
-      style.textContent = HOST_CSS + css;
+      style.textContent = HOST_CSS + withAutoTheme(css);
       this.#mount = document.createElement('div');
       shadow.append(style, this.#mount);
     }

@@ -3,15 +3,40 @@ import type { TranscriptLine } from '../core/session/types';
 
 const T0 = Date.UTC(2025, 0, 15, 10, 0, 0);
 
-/** A short conversation as transcript lines (ids 1..6, one line every 4 s). */
+/** A drawn 368×560 portrait as an SVG data URL (no network needed): posters, fake video, image swaps. */
+export const sampleAvatarImage = `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" width="368" height="560" viewBox="0 0 368 560">
+<defs><linearGradient id="bg" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#5b6ee1"/><stop offset="1" stop-color="#1d2240"/></linearGradient></defs>
+<rect width="368" height="560" fill="url(#bg)"/>
+<path d="M54 560c8-120 62-170 130-170s122 50 130 170z" fill="#2f3b63"/>
+<rect x="160" y="330" width="48" height="70" rx="20" fill="#e0a98a"/>
+<ellipse cx="184" cy="250" rx="82" ry="100" fill="#f0bf9f"/>
+<path d="M100 240c-4-80 46-120 90-120s88 34 80 120c-10-40-40-66-86-70-46 6-76 30-84 70z" fill="#3a2a22"/>
+<ellipse cx="152" cy="258" rx="9" ry="11" fill="#2a1d17"/><ellipse cx="216" cy="258" rx="9" ry="11" fill="#2a1d17"/>
+<path d="M160 306q24 18 48 0" stroke="#a4553f" stroke-width="6" fill="none" stroke-linecap="round"/>
+</svg>`)}`;
+
+/** The same portrait on another background: a second look for image swaps. */
+export const sampleAvatarImageAlt = sampleAvatarImage.replace('%235b6ee1', '%23c2577a');
+
+/** A short conversation as transcript lines (ids 1..6, one line every 4 s; the agent has the last word). */
 export const sampleTranscript: TranscriptLine[] = [
   { id: 1, role: 'agent', text: 'Hi! I am your avatar guide. What would you like to talk about?', at: T0 },
   { id: 2, role: 'user', text: 'Can you tell me what you can do?', at: T0 + 4000 },
   { id: 3, role: 'agent', text: 'I can answer questions, change my look, and keep you company while you browse.', at: T0 + 8000 },
   { id: 4, role: 'user', text: 'Change your look to something cheerful.', at: T0 + 12000 },
   { id: 5, role: 'agent', text: 'Imagining a new look for you now.', at: T0 + 16000 },
-  { id: 6, role: 'user', text: 'That looks great, thanks!', at: T0 + 20000 },
+  { id: 6, role: 'agent', text: 'There you go, a brighter look. Anything else I can help with?', at: T0 + 20000 },
 ];
+
+/** `count` alternating lines (agent first, ids 1..count, 3 s apart), long enough to wrap: for scrolling. */
+export function longTranscript(count = 24): TranscriptLine[] {
+  return Array.from({ length: count }, (_, i) => ({
+    id: i + 1,
+    role: i % 2 ? 'user' : 'agent',
+    text: i % 2 ? `Question number ${(i + 1) / 2}?` : `Answer ${i / 2 + 1}: a longer reply so lines wrap over more than one row in a narrow panel.`,
+    at: T0 + i * 3000,
+  }));
+}
 
 /** The same conversation as spec §6 events, with an image change in the middle. */
 export const sampleEvents: AvatarEvent[] = [
@@ -22,7 +47,7 @@ export const sampleEvents: AvatarEvent[] = [
   { type: 'image_change_requested' },
   { type: 'image_created' },
   { type: 'image_change_complete' },
-  { type: 'user_transcription', transcription: sampleTranscript[5]!.text },
+  { type: 'agent_transcription', transcription: sampleTranscript[5]!.text },
 ];
 
 /** A session handle like the proxy returns for a hosted room (rtc-b). Tokens are placeholders. */
@@ -36,23 +61,29 @@ export const sampleClientSession: ClientSession = {
 };
 
 const iso = (minutesAgo: number) => new Date(T0 - minutesAgo * 60_000).toISOString();
+const STATUSES = ['ACTIVE', 'COMPLETED', 'QUEUED', 'FAILED', 'TIMED_OUT'] as const;
+const credits = (status: string, n: number) => (status === 'COMPLETED' ? n : null);
 
-/** A page of `GET /rooms` (spec §4.1). */
+/** A page of `GET /rooms` (spec §4.1): one room in each status, newest first, long ids. */
 export const sampleRoomList: RoomList = {
-  rooms: [
-    { agent_id: 'agent-demo', session_id: 'sess_r3', created_at: iso(5), session_status: 'ACTIVE', credits_used: null },
-    { agent_id: 'agent-demo', session_id: 'sess_r2', created_at: iso(60), session_status: 'COMPLETED', credits_used: 2.5 },
-    { agent_id: 'agent-cartoon', session_id: 'sess_r1', created_at: iso(180), session_status: 'FAILED', credits_used: null },
-  ],
-  pagination: { page: 1, limit: 25, total: 3, total_pages: 1, has_more: false },
+  rooms: STATUSES.map((status, i) => ({
+    agent_id: i % 2 ? 'agent-cartoon' : 'agent-demo',
+    session_id: `room_${(0x5f3a9 + i * 7919).toString(16)}c0ffee${i}`,
+    created_at: iso(i * 60),
+    session_status: status,
+    credits_used: credits(status, 2.5),
+  })),
+  pagination: { page: 1, limit: 25, total: STATUSES.length, total_pages: 1, has_more: false },
 };
 
-/** A page of `GET /sessions` (spec §4.3). */
+/** A page of `GET /sessions` (spec §4.3): one session in each status, both providers. */
 export const sampleSessionList: SessionList = {
-  sessions: [
-    { session_id: 'sess_s3', created_at: iso(2), session_status: 'QUEUED', credits_used: null, provider: 'RTC_A' },
-    { session_id: 'sess_s2', created_at: iso(30), session_status: 'COMPLETED', credits_used: 1.25, provider: 'RTC_A' },
-    { session_id: 'sess_s1', created_at: iso(90), session_status: 'TIMED_OUT', credits_used: null, provider: 'RTC_B' },
-  ],
-  pagination: { page: 1, limit: 25, total: 3, total_pages: 1, has_more: false },
+  sessions: STATUSES.map((status, i) => ({
+    session_id: `sess_${(0x9a1f + i * 104729).toString(16)}beef${i}`,
+    created_at: iso(i * 90),
+    session_status: status,
+    credits_used: credits(status, 1.25),
+    provider: i % 2 ? 'RTC_B' : 'RTC_A',
+  })),
+  pagination: { page: 1, limit: 25, total: STATUSES.length, total_pages: 1, has_more: false },
 };

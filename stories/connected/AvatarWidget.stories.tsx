@@ -1,8 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, waitFor, within } from 'storybook/test';
 import { AvatarWidget } from '../../src/components';
-import { sampleEvents } from '../../src/testing';
-import { TRANSCRIPT } from '../fixtures';
+import { sampleEvents, sampleTranscript } from '../../src/testing';
 import { fakeAvatarTracks } from '../media';
 import { activate, storySession, type Loaded } from '../session';
 
@@ -81,9 +80,9 @@ export const QueuedColdStart: Story = {
 
 export const InlineLive: Story = {
   args: { variant: 'inline', imageSwapper: true },
-  loaders: [async () => ({ session: storySession({ phase: 'active', sessionStatus: 'ACTIVE', activeAt: Date.now(), botReady: true, transcript: TRANSCRIPT }) })],
+  loaders: [async () => ({ session: storySession({ phase: 'active', sessionStatus: 'ACTIVE', activeAt: Date.now(), botReady: true, transcript: sampleTranscript }) })],
   play: async ({ canvas }) => {
-    await expect(canvas.getByRole('log')).toHaveTextContent('opening hours');
+    await expect(canvas.getByRole('log')).toHaveTextContent('what you can do');
     await expect(canvas.getByText('Change look')).toBeVisible();
   },
 };
@@ -105,7 +104,7 @@ export const MinimizedDuringCall: Story = {
 
 export const Ended: Story = {
   args: { variant: 'inline' },
-  loaders: [async () => ({ session: storySession({ phase: 'ended', sessionStatus: 'COMPLETED', cost: 2.5, endReason: 'user', transcript: TRANSCRIPT }) })],
+  loaders: [async () => ({ session: storySession({ phase: 'ended', sessionStatus: 'COMPLETED', cost: 2.5, endReason: 'user', transcript: sampleTranscript }) })],
   play: async ({ canvas }) => expect(within(canvas.getByRole('region', { name: 'Ada video' })).getByRole('status')).toHaveTextContent('2.5 credits'),
 };
 

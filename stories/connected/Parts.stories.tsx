@@ -1,8 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, waitFor } from 'storybook/test';
 import { ChatInput, ControlBar, ImageSwapper, QueueProgress, TranscriptPanel } from '../../src/components';
-import { TRANSCRIPT } from '../fixtures';
 import { storySession, WithSession, type Loaded } from '../session';
+import { sampleTranscript } from '../../src/testing';
 
 /** The smaller connected parts, each over its own fake-backed session (an active one unless said). */
 const meta = {
@@ -24,7 +24,7 @@ export const Transcript: Story = {
 };
 
 export const TranscriptLong: Story = {
-  loaders: [async () => ({ session: storySession({ phase: 'active', transcript: TRANSCRIPT }) })],
+  loaders: [async () => ({ session: storySession({ phase: 'active', transcript: sampleTranscript }) })],
   render: (_, { loaded }) => <WithSession session={session(loaded)}><TranscriptPanel limit={3} /></WithSession>,
   play: async ({ canvas }) => expect(canvas.getAllByRole('listitem')).toHaveLength(3),
 };

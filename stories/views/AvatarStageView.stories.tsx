@@ -1,8 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, waitFor } from 'storybook/test';
 import { AvatarStageView, TranscriptPanelView } from '../../src/components';
-import { AVATAR_IMAGE, TRANSCRIPT } from '../fixtures';
 import { fakeAvatarTracks } from '../media';
+import { sampleAvatarImage, sampleTranscript } from '../../src/testing';
 
 const PHASES = ['idle', 'creating', 'queued', 'connecting', 'active', 'ending', 'ended', 'error'] as const;
 const END_REASONS = ['user', 'unload', 'unmount', 'idle_timeout', 'completed', 'timed_out', 'failed', 'remote'] as const;
@@ -13,7 +13,7 @@ const meta = {
   decorators: [(Story) => <div className="sb-stage"><Story /></div>],
   args: {
     phase: 'idle',
-    imageUrl: AVATAR_IMAGE,
+    imageUrl: sampleAvatarImage,
     audioBlocked: false,
     speakerMuted: false,
     volume: 1,
@@ -83,7 +83,7 @@ export const Active: Story = {
 };
 
 export const ActiveWithCaptions: Story = {
-  args: { phase: 'active', children: <TranscriptPanelView lines={TRANSCRIPT} mode="caption" /> },
+  args: { phase: 'active', children: <TranscriptPanelView lines={sampleTranscript} mode="caption" /> },
   play: async ({ canvas }) => expect(canvas.getByText(/Anything else I can help with/)).toBeVisible(),
 };
 

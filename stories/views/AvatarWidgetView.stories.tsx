@@ -9,7 +9,7 @@ import {
   TranscriptPanelView,
   type AvatarWidgetViewProps,
 } from '../../src/components';
-import { AVATAR_IMAGE, TRANSCRIPT } from '../fixtures';
+import { sampleAvatarImage, sampleTranscript } from '../../src/testing';
 
 /** The widget shell filled with the pure views, all driven by the story's args. */
 function Composed(args: AvatarWidgetViewProps) {
@@ -23,11 +23,11 @@ function Composed(args: AvatarWidgetViewProps) {
       state={state}
       onStateChange={(next) => (args.onStateChange?.(next), setState(next))}
       stage={
-        <AvatarStageView phase={args.phase} imageUrl={AVATAR_IMAGE} cost={0.75} queue={{ elapsedMs: 7000, estimateMs: 15_000, progress: 0.45, slow: false }} onStart={fn()}>
-          {caption && active && <TranscriptPanelView lines={TRANSCRIPT} mode="caption" />}
+        <AvatarStageView phase={args.phase} imageUrl={sampleAvatarImage} cost={0.75} queue={{ elapsedMs: 7000, estimateMs: 15_000, progress: 0.45, slow: false }} onStart={fn()}>
+          {caption && active && <TranscriptPanelView lines={sampleTranscript} mode="caption" />}
         </AvatarStageView>
       }
-      transcript={caption ? undefined : <TranscriptPanelView lines={active ? TRANSCRIPT : []} />}
+      transcript={caption ? undefined : <TranscriptPanelView lines={active ? sampleTranscript : []} />}
       chat={<ChatInputView onSend={fn()} disabled={!active} />}
       controls={
         ['creating', 'queued', 'connecting', 'active'].includes(args.phase) ? (

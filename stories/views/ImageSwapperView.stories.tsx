@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn } from 'storybook/test';
 import { ImageSwapperView } from '../../src/components';
-import { OTHER_IMAGE } from '../fixtures';
+import { sampleAvatarImageAlt } from '../../src/testing';
 
 const STATUSES = ['idle', 'sending', 'requested', 'created', 'complete', 'error'] as const;
 
@@ -26,7 +26,7 @@ export const Idle: Story = {
 
 export const FileChosen: Story = {
   play: async ({ canvas, canvasElement, args, userEvent }) => {
-    const blob = await (await fetch(OTHER_IMAGE)).blob();
+    const blob = await (await fetch(sampleAvatarImageAlt)).blob();
     const file = new File([blob], 'look.svg', { type: 'image/svg+xml' });
     await userEvent.upload(canvasElement.querySelector('input[type=file]') as HTMLInputElement, file);
     await expect(canvas.getByRole('img', { name: /368×560/ })).toBeVisible();

@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useEffect, useState } from 'react';
 import { expect, fn } from 'storybook/test';
 import { SessionListView, type SessionListViewProps } from '../../src/components';
-import { ROOMS, SESSIONS } from '../fixtures';
+import { sampleRoomList, sampleSessionList } from '../../src/testing';
 
 /** Holds kind and page in state (seeded from the args), like the connected list. */
 function Stateful(args: SessionListViewProps) {
@@ -15,7 +15,7 @@ function Stateful(args: SessionListViewProps) {
       {...args}
       kind={kind}
       page={page}
-      items={kind === args.kind ? args.items : args.items.length ? (kind === 'rooms' ? ROOMS : SESSIONS) : []}
+      items={kind === args.kind ? args.items : args.items.length ? (kind === 'rooms' ? sampleRoomList.rooms : sampleSessionList.sessions) : []}
       onKindChange={(k) => (args.onKindChange(k), setKind(k))}
       onPageChange={(p) => (args.onPageChange(p), setPage(p))}
     />
@@ -28,7 +28,7 @@ const meta = {
   render: Stateful,
   args: {
     kind: 'rooms',
-    items: ROOMS,
+    items: sampleRoomList.rooms,
     page: 1,
     pagination: { page: 1, limit: 5, total: 23, total_pages: 5, has_more: true },
     loading: false,

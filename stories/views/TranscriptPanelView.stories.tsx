@@ -1,13 +1,13 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, waitFor } from 'storybook/test';
 import { AvatarStageView, TranscriptPanelView } from '../../src/components';
-import { AVATAR_IMAGE, LONG_TRANSCRIPT, TRANSCRIPT } from '../fixtures';
+import { longTranscript, sampleAvatarImage, sampleTranscript } from '../../src/testing';
 
 const meta = {
   title: 'Views/TranscriptPanelView',
   component: TranscriptPanelView,
   decorators: [(Story) => <div className="sb-narrow"><Story /></div>],
-  args: { lines: TRANSCRIPT, mode: 'conversation', userLabel: 'You', agentLabel: 'Ada', label: 'Transcript' },
+  args: { lines: sampleTranscript, mode: 'conversation', userLabel: 'You', agentLabel: 'Ada', label: 'Transcript' },
   argTypes: {
     lines: { control: 'object' },
     mode: { control: 'inline-radio', options: ['conversation', 'caption'] },
@@ -24,7 +24,7 @@ type Story = StoryObj<typeof meta>;
 export const Conversation: Story = {
   play: async ({ canvas }) => {
     await expect(canvas.getByRole('log', { name: 'Transcript' })).toHaveAttribute('aria-live', 'polite');
-    await expect(canvas.getAllByRole('listitem')).toHaveLength(TRANSCRIPT.length);
+    await expect(canvas.getAllByRole('listitem')).toHaveLength(sampleTranscript.length);
   },
 };
 
@@ -34,7 +34,7 @@ export const Empty: Story = {
 };
 
 export const LongFollowsLatest: Story = {
-  args: { lines: LONG_TRANSCRIPT },
+  args: { lines: longTranscript() },
   play: async ({ canvas }) => {
     const log = canvas.getByRole('log');
     await waitFor(() => expect(log.scrollTop + log.clientHeight).toBeGreaterThanOrEqual(log.scrollHeight - 2));
@@ -50,7 +50,7 @@ export const CaptionOverStage: Story = {
   args: { mode: 'caption' },
   render: (args) => (
     <div className="sb-stage">
-      <AvatarStageView phase="active" imageUrl={AVATAR_IMAGE}>
+      <AvatarStageView phase="active" imageUrl={sampleAvatarImage}>
         <TranscriptPanelView {...args} />
       </AvatarStageView>
     </div>

@@ -98,6 +98,15 @@ describe('<liveai-avatar> on a plain HTML page (issue 6)', () => {
     expect(await call(page, 'odd', 'el.error?.code')).toBe('invalid_request');
     expect(await call(page, 'ada', '[el.phase, el.state, el.muted, el.micEnabled, el.sessionId]')).toEqual(['idle', 'active', false, false, null]);
 
+    // theme="auto" follows the system's colour scheme inside the shadow root.
+    const panelBg = () => call(page, 'ada', `getComputedStyle(el.shadowRoot.querySelector('.liveai-widget__panel')).backgroundColor`);
+    await call(page, 'ada', `el.setAttribute('theme', 'auto')`);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect.poll(panelBg).toBe('rgb(21, 23, 28)');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await expect.poll(panelBg).toBe('rgb(255, 255, 255)');
+    await call(page, 'ada', `el.setAttribute('theme', 'light')`);
+
     // start() from a button on the host page.
     await page.getByRole('button', { name: 'Call Ada' }).click();
     await until(page, 'ada', `el.phase === 'active'`);

@@ -9,8 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 /**
  * Every Storybook story in real Chromium: its play function finishes without error, the canvas is not
  * blank, axe-core finds 0 violations, and screenshots are saved for review:
- * test-results/stories/<id>.png (1280 px wide, light theme) and <id>.320.png (320 px wide, dark theme).
+ * test-results/stories/<id>.1600.png (1600 px wide, light theme) and <id>.320.png (320 px wide, dark theme).
  * Builds storybook-static/ first unless LIVEAI_STORYBOOK_PREBUILT=1. "Live" stories (real proxy) are skipped.
+ * LIVEAI_STORIES=<text> runs only the stories whose id contains it (e.g. `avatarwidget`) while reviewing.
  */
 const ROOT = resolve(__dirname, '../..');
 const STATIC = join(ROOT, 'storybook-static');
@@ -23,7 +24,8 @@ if (process.env.LIVEAI_STORYBOOK_PREBUILT !== '1' || !existsSync(join(STATIC, 'i
 const index = JSON.parse(readFileSync(join(STATIC, 'index.json'), 'utf8')) as {
   entries: Record<string, { id: string; type: string; title: string }>;
 };
-const stories = Object.values(index.entries).filter((e) => e.type === 'story' && !e.id.startsWith('live-'));
+const only = process.env.LIVEAI_STORIES ?? '';
+const stories = Object.values(index.entries).filter((e) => e.type === 'story' && !e.id.startsWith('live-') && e.id.includes(only));
 
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.woff2': 'font/woff2' };
 let server: Server;
@@ -78,7 +80,7 @@ async function showStory(page: Page, id: string, theme: 'light' | 'dark') {
     return r.violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => `${JSON.stringify(n.target)} ${n.failureSummary}`) }));
   });
   expect(violations, `axe violations of ${id} (${theme})`).toEqual([]);
-  await page.screenshot({ path: join(SHOTS, theme === 'light' ? `${id}.png` : `${id}.320.png`), fullPage: true });
+  await page.screenshot({ path: join(SHOTS, theme === 'light' ? `${id}.1600.png` : `${id}.320.png`), fullPage: true });
 }
 
 /** A page with the preview loaded once, axe injected, and the channel hooked. */
@@ -106,7 +108,7 @@ beforeAll(async () => {
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
-  wide = await openPreview(1280, 800);
+  wide = await openPreview(1600, 900);
   narrow = await openPreview(320, 720);
 });
 
