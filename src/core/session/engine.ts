@@ -1,18 +1,17 @@
 import { DEFAULT_EVENT_TOPIC } from '../constants';
 import { LiveAiError, invalidRequest, isLiveAiError } from '../errors';
 import { createEventBus } from '../events/bus';
-import { prepareImage } from '../image/prepare';
 import { createKeepAlive, type KeepAlive } from '../keepalive';
 import { loadValidation } from '../lazy';
 import { createProxyClient } from '../proxy-client';
-import type { AvatarEvent, ClientSession, ControlEvent, SessionStatusResponse } from '../schemas';
+import type { AvatarEvent, ClientSession, SessionStatusResponse } from '../schemas';
 import { isFinalStatus } from '../schemas/plain';
 import { createSessionStore, initialSessionState } from '../store/state';
 import { DEFAULT_MAX_TRANSCRIPT_LINES, describeError, reduceEvent } from '../store/reducers';
 import { loadTransport as defaultLoader } from '../transports/load';
 import type { Transport } from '../transports/types';
 import { createAudioOutput } from './audio-output';
-import { imageSource } from './controls';
+import { createCommands, createMediaCommands, type CommandContext } from './commands';
 import { chooseTransport, derivePhase, isRunning } from './phase';
 import { createStatusPoller } from './poller';
 import type { AvatarSession, AvatarSessionOptions, EndReason, EngineInternals, MediaState, OnEvent, SessionState } from './types';
@@ -328,20 +327,16 @@ export function createAvatarSession(options: AvatarSessionOptions, internals: En
     set({ phase: failed ? 'error' : 'ended', error: failed ? endError : get().error });
   }
 
-  async function requireClient(): Promise<ClientSession> {
-    if (!client) throw new LiveAiError('invalid_request', 'no session yet: call start() first', { status: 400 });
-    return client;
-  }
-  async function requireTransport(): Promise<Transport> {
-    if (!transport || get().media.connection === 'disconnected') {
-      throw new LiveAiError('transport_failed', 'not connected to the room');
-    }
-    return transport;
-  }
-  const sendControl = async (event: unknown) => {
-    const valid = (await loadValidation()).validateControlEvent(event);
-    const c = await requireClient();
-    return proxy.control(c.session_id, c.client_token, valid);
+  const commandContext: CommandContext = {
+    userName: () => options.userName,
+    proxy,
+    audio,
+    get,
+    set,
+    setMedia,
+    transport: () => transport,
+    pendingDevices,
+    toError,
   };
 
   if (internals.transport) {
@@ -377,65 +372,8 @@ export function createAvatarSession(options: AvatarSessionOptions, internals: En
       });
       return endPromise;
     },
-    async sendChat(text) {
-      const msg = (await loadValidation()).ChatMessageSchema.safeParse({ event: 'chat-msg', message: text, name: options.userName ?? 'user' });
-      if (!msg.success) throw invalidRequest(msg.error);
-      await (await requireTransport()).sendAppMessage(msg.data);
-    },
-    async forceEnd() {
-      await (await requireTransport()).sendAppMessage({ event: 'force-end' });
-    },
-    control: (event: ControlEvent) => sendControl(event),
-    async updateImage(input) {
-      try {
-        const source = imageSource(input);
-        await requireClient();
-        set({ image: { status: 'sending' } });
-        let event: unknown;
-        if ('url' in input && source === 'url') event = { event: 'update-image', image_url: input.url };
-        else if ('base64' in input && source === 'base64') event = { event: 'update-image', image_base64: input.base64 };
-        else event = { event: 'update-image', image_base64: (await prepareImage((input as { blob: Blob }).blob)).base64 };
-        await sendControl(event);
-        if (get().image.status === 'sending') set({ image: { status: 'requested' } });
-      } catch (e) {
-        const error = toError(e);
-        set({ image: { status: 'error', error: error.detail } });
-        throw error;
-      }
-    },
-    updateAgentPrompt: async (prompt) => void (await sendControl({ event: 'update-agent-prompt', agent_prompt: prompt })),
-    updateIdlePrompt: async (prompt) => void (await sendControl({ event: 'update-idle-prompt', idle_prompt: prompt })),
-    action: async (name) => void (await sendControl({ event: 'action', action: name })),
-    resetIdleTimeout: async () => void (await sendControl({ event: 'reset-idle-timeout' })),
-    async leaveMeeting(meetingBotId) {
-      const body = (await loadValidation()).LeaveMeetingRequestSchema.safeParse({ meeting_bot_id: meetingBotId });
-      if (!body.success) throw invalidRequest(body.error);
-      const c = await requireClient();
-      return proxy.leaveMeeting(c.session_id, c.client_token, body.data.meeting_bot_id);
-    },
-    async setMicEnabled(enabled) {
-      if (transport && get().media.connection !== 'disconnected') await transport.setMicEnabled(enabled);
-      else setMedia({ micEnabled: enabled });
-    },
-    setSpeakerMuted(muted) {
-      audio.setMuted(muted);
-      setMedia({ speakerMuted: muted });
-    },
-    setVolume(volume) {
-      const v = Number.isFinite(volume) ? Math.min(1, Math.max(0, volume)) : get().media.volume;
-      audio.setVolume(v);
-      setMedia({ volume: v });
-    },
-    async setDevice(kind, deviceId) {
-      if (kind === 'audiooutput') {
-        await audio.setSinkId(deviceId);
-        await transport?.setDevice(kind, deviceId).catch(() => {});
-        return;
-      }
-      pendingDevices.set(kind, deviceId);
-      if (transport && get().media.connection !== 'disconnected') await transport.setDevice(kind, deviceId);
-    },
-    unblockAudio: () => audio.unblock(),
+    ...createCommands(commandContext, () => client),
+    ...createMediaCommands(commandContext),
     dispose({ end = true } = {}) {
       if (disposed) return;
       disposed = true;

@@ -1,0 +1,133 @@
+import { LiveAiError, invalidRequest } from '../errors';
+import { prepareImage } from '../image/prepare';
+import { loadValidation } from '../lazy';
+import type { ProxyClient } from '../proxy-client';
+import type { ClientSession, ControlEvent } from '../schemas';
+import type { Transport } from '../transports/types';
+import type { AudioOutput } from './audio-output';
+import { imageSource } from './controls';
+import type { AvatarSession, MediaState, SessionState } from './types';
+
+/** What the engine lends its commands: its store, its proxy client and the current session / transport. */
+export interface CommandContext {
+  /** `name` of chat messages (read on each send). */
+  userName: () => string | undefined;
+  proxy: ProxyClient;
+  audio: AudioOutput;
+  get: () => SessionState;
+  set: (patch: Partial<SessionState>) => void;
+  setMedia: (patch: Partial<MediaState>) => void;
+  /** The joined transport, or null. */
+  transport: () => Transport | null;
+  /** Devices chosen before the transport exists; applied when it joins. */
+  pendingDevices: Map<'audioinput' | 'videoinput', string>;
+  toError: (e: unknown) => LiveAiError;
+}
+
+type Commands = Pick<
+  AvatarSession,
+  'sendChat' | 'forceEnd' | 'control' | 'updateImage' | 'updateAgentPrompt' | 'updateIdlePrompt' | 'action' | 'resetIdleTimeout' | 'leaveMeeting'
+>;
+type MediaCommands = Pick<AvatarSession, 'setMicEnabled' | 'setSpeakerMuted' | 'setVolume' | 'setDevice' | 'unblockAudio'>;
+
+/**
+ * The session's outgoing commands (spec §4.6 controls, §4.7 leave-meeting, §6 app messages). Each input is
+ * validated before any network call (the zod chunk is loaded on first use).
+ * @throws LiveAiError `invalid_request` (bad input, or no session yet), `payload_too_large` (inline image
+ *   ≥ 921600 bytes), `transport_failed` (app messages while not connected), or the proxy's error.
+ */
+export function createCommands(ctx: CommandContext, client: () => ClientSession | null): Commands {
+  const { get, set, proxy } = ctx;
+  const requireClient = async (): Promise<ClientSession> => {
+    const c = client();
+    if (!c) throw new LiveAiError('invalid_request', 'no session yet: call start() first', { status: 400 });
+    return c;
+  };
+  const requireTransport = async (): Promise<Transport> => {
+    const t = ctx.transport();
+    if (!t || get().media.connection === 'disconnected') throw new LiveAiError('transport_failed', 'not connected to the room');
+    return t;
+  };
+  const sendControl = async (event: unknown) => {
+    const valid = (await loadValidation()).validateControlEvent(event);
+    const c = await requireClient();
+    return proxy.control(c.session_id, c.client_token, valid);
+  };
+  return {
+    async sendChat(text) {
+      const msg = (await loadValidation()).ChatMessageSchema.safeParse({ event: 'chat-msg', message: text, name: ctx.userName() ?? 'user' });
+      if (!msg.success) throw invalidRequest(msg.error);
+      await (await requireTransport()).sendAppMessage(msg.data);
+    },
+    async forceEnd() {
+      await (await requireTransport()).sendAppMessage({ event: 'force-end' });
+    },
+    control: (event: ControlEvent) => sendControl(event),
+    async updateImage(input) {
+      try {
+        const source = imageSource(input);
+        await requireClient();
+        set({ image: { status: 'sending' } });
+        let event: unknown;
+        if ('url' in input && source === 'url') event = { event: 'update-image', image_url: input.url };
+        else if ('base64' in input && source === 'base64') event = { event: 'update-image', image_base64: input.base64 };
+        else event = { event: 'update-image', image_base64: (await prepareImage((input as { blob: Blob }).blob)).base64 };
+        await sendControl(event);
+        if (get().image.status === 'sending') set({ image: { status: 'requested' } });
+      } catch (e) {
+        const error = ctx.toError(e);
+        set({ image: { status: 'error', error: error.detail } });
+        throw error;
+      }
+    },
+    updateAgentPrompt: async (prompt) => void (await sendControl({ event: 'update-agent-prompt', agent_prompt: prompt })),
+    updateIdlePrompt: async (prompt) => void (await sendControl({ event: 'update-idle-prompt', idle_prompt: prompt })),
+    action: async (name) => void (await sendControl({ event: 'action', action: name })),
+    resetIdleTimeout: async () => void (await sendControl({ event: 'reset-idle-timeout' })),
+    async leaveMeeting(meetingBotId) {
+      const body = (await loadValidation()).LeaveMeetingRequestSchema.safeParse({ meeting_bot_id: meetingBotId });
+      if (!body.success) throw invalidRequest(body.error);
+      const c = await requireClient();
+      return proxy.leaveMeeting(c.session_id, c.client_token, body.data.meeting_bot_id);
+    },
+  };
+}
+
+/**
+ * Microphone, speaker and device commands. Before the transport joins they only record the choice (mic state,
+ * devices), which `join` applies. `setVolume` clamps to 0–1; non-finite values keep the current volume.
+ */
+export function createMediaCommands(ctx: CommandContext): MediaCommands {
+  const { get, setMedia, audio } = ctx;
+  const connected = () => {
+    const t = ctx.transport();
+    return t && get().media.connection !== 'disconnected' ? t : null;
+  };
+  return {
+    async setMicEnabled(enabled) {
+      const t = connected();
+      if (t) await t.setMicEnabled(enabled);
+      else setMedia({ micEnabled: enabled });
+    },
+    setSpeakerMuted(muted) {
+      audio.setMuted(muted);
+      setMedia({ speakerMuted: muted });
+    },
+    setVolume(volume) {
+      const v = Number.isFinite(volume) ? Math.min(1, Math.max(0, volume)) : get().media.volume;
+      audio.setVolume(v);
+      setMedia({ volume: v });
+    },
+    async setDevice(kind, deviceId) {
+      if (kind === 'audiooutput') {
+        await audio.setSinkId(deviceId);
+        await ctx.transport()?.setDevice(kind, deviceId).catch(() => {});
+        return;
+      }
+      ctx.pendingDevices.set(kind, deviceId);
+      const t = connected();
+      if (t) await t.setDevice(kind, deviceId);
+    },
+    unblockAudio: () => audio.unblock(),
+  };
+}
