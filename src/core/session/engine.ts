@@ -217,6 +217,7 @@ export function createAvatarSession(options: AvatarSessionOptions, internals: En
       token: c.token ?? '',
       eventTopic: options.eventTopic ?? DEFAULT_EVENT_TOPIC,
       micEnabled: options.micEnabled ?? get().media.micEnabled,
+      reconnectDeadlineMs: options.reconnectDeadlineMs,
       signal,
     });
     for (const [k, id] of pendingDevices) await t.setDevice(k, id).catch((e) => report(toError(e)));

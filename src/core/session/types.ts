@@ -102,6 +102,11 @@ export interface AvatarSessionOptions {
   maxTranscriptLines?: number;
   /** Publish the microphone when joining (default false). */
   micEnabled?: boolean;
+  /**
+   * rtc-a: how long a dropped room connection (LiveKit restart, network loss) is retried before the session
+   * fails with `transport_failed`, in ms (default 60000). See docs/core.md, "Reconnect".
+   */
+  reconnectDeadlineMs?: number;
   /** Display name sent with chat messages (default `user`). */
   userName?: string;
   /** How long `end()` waits for a final status (and the cost), in ms (default 15000). */

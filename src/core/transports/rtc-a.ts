@@ -233,6 +233,7 @@ export function createRtcATransport(deps: { createRoom?: () => RoomLike; reconne
     async connect(o: ConnectOptions) {
       if (o.signal?.aborted) throw new LiveAiError('aborted', 'join was cancelled');
       topic = o.eventTopic;
+      if (o.reconnectDeadlineMs !== undefined) policy.deadlineMs = o.reconnectDeadlineMs;
       target = { url: o.url, token: o.token };
       ending = false;
       state = 'idle';

@@ -31,6 +31,11 @@ export interface ConnectOptions {
   eventTopic: string;
   /** Publish the microphone on join (default false). */
   micEnabled?: boolean;
+  /**
+   * How long a dropped room connection is retried before the adapter gives up with `transport_failed`, in ms
+   * (rtc-a; default 60000). rtc-b leaves reconnecting to daily-js and ignores it.
+   */
+  reconnectDeadlineMs?: number;
   signal?: AbortSignal;
 }
 

@@ -233,6 +233,14 @@ describe('rtc-a adapter (fake Room)', () => {
     expect(log.disconnected![0]!.error!.detail).toMatch(/\(reason SERVER_SHUTDOWN\)$/);
   });
 
+  it('connect({ reconnectDeadlineMs }) (the session option) sets the deadline', async () => {
+    const { room, t, log } = setup({ failFrom: 1, reconnect: { deadlineMs: 60_000 } });
+    await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai', reconnectDeadlineMs: 40 });
+    room().emit(RoomEvent.Disconnected, LK_REASON.SERVER_SHUTDOWN);
+    await vi.waitFor(() => expect(log.disconnected).toHaveLength(1));
+    expect(log.disconnected![0]!.error!.detail).toMatch(/within 0 s/);
+  });
+
   it('our disconnect() during a rejoin stops it: no error, no more attempts, queued chat rejected', async () => {
     const { rooms, room, t, log } = setup({ failFrom: 1, reconnect: { deadlineMs: 10_000, baseDelayMs: 5 } });
     await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai' });
