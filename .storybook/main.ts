@@ -34,13 +34,29 @@ function liveAiProxyPlugin(): Plugin {
   };
 }
 
+/**
+ * theme.css writes the dark palette once; `withAutoTheme` derives `data-theme="auto"` from it (as
+ * scripts/build-css.mjs does for dist/styles.css), so the toolbar's "auto" follows the system here too.
+ */
+function liveAiAutoThemePlugin(): Plugin {
+  return {
+    name: 'liveai-auto-theme',
+    // Runs after Vite's CSS plugin has inlined the @imports of index.css, before it becomes a JS module.
+    async transform(code, id) {
+      if (!id.split('?')[0]!.endsWith('/src/components/styles/index.css')) return null;
+      const { withAutoTheme } = await import('../src/components/styles/auto-theme.mjs');
+      return { code: withAutoTheme(code), map: null };
+    },
+  };
+}
+
 const config: StorybookConfig = {
   stories: ['../stories/**/*.stories.@(ts|tsx)'],
   addons: ['@storybook/addon-a11y'],
   framework: { name: '@storybook/react-vite', options: {} },
   core: { disableTelemetry: true, disableWhatsNewNotifications: true },
   async viteFinal(config) {
-    config.plugins = [...(config.plugins ?? []), liveAiProxyPlugin()];
+    config.plugins = [...(config.plugins ?? []), liveAiProxyPlugin(), liveAiAutoThemePlugin()];
     config.server = { ...config.server, host: '127.0.0.1' };
     return config;
   },
