@@ -12,21 +12,32 @@ import autocannon from 'autocannon';
 const API_KEY = 'dev-key-alice';
 const SELF = fileURLToPath(import.meta.url);
 
-/** Starts this script in `--serve` mode in a child process (TypeScript through tsx); resolves its URL. */
-function serve(kind, ...args) {
+/**
+ * Starts this script in `--serve` mode in a child process (TypeScript through tsx).
+ * @returns {Promise<{url: string, stop(): Promise<void>, cpu(): Promise<number>}>} cpu(): CPU µs used so far
+ */
+export function serve(kind, ...args) {
   // `--cpu-prof-dir DIR` (or LIVEAI_BENCH_PROF=DIR): the proxy process writes a .cpuprofile there when it stops.
   const profDir = process.env.LIVEAI_BENCH_PROF;
   const prof = kind === 'proxy' && profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...prof, '--import', 'tsx', SELF, '--serve', kind, ...args], {
       cwd: fileURLToPath(new URL('../', import.meta.url)),
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
     });
     child.once('exit', (code) => reject(new Error(`${kind} exited with code ${code}`)));
     child.stdout.on('data', (buf) => {
       const m = /READY (\S+)/.exec(String(buf));
-      if (m) resolve({ url: m[1], stop: () => stopChild(child) });
+      if (m) resolve({ url: m[1], stop: () => stopChild(child), cpu: () => cpuOf(child) });
     });
+  });
+}
+
+/** CPU time the child has used so far (user + system), in µs. */
+function cpuOf(child) {
+  return new Promise((resolve) => {
+    child.once('message', (m) => resolve(m.user + m.system));
+    child.send('cpu');
   });
 }
 
@@ -40,10 +51,17 @@ function stopChild(child) {
   });
 }
 
-async function measure(url, headers, { duration, connections }) {
-  const r = await autocannon({ url, headers, connections, duration });
+/**
+ * One autocannon run. `procs`: server processes whose CPU time per request (µs) is reported as `cpuUs`: a
+ * figure that other load on the machine barely changes, unlike req/s.
+ */
+export async function measure(url, headers, { duration, connections, method, body, procs = [] }) {
+  const before = await Promise.all(procs.map((p) => p.cpu()));
+  const r = await autocannon({ url, headers, connections, duration, ...(method ? { method, body } : {}) });
+  const after = await Promise.all(procs.map((p) => p.cpu()));
+  const cpuUs = procs.map((_, i) => Math.round((after[i] - before[i]) / Math.max(1, r.requests.total)));
   // autocannon's histogram has 1 ms resolution; for a closed loop, mean latency = connections / throughput (Little's law).
-  return { mean: (connections * 1000) / r.requests.average, p50: r.latency.p50, p99: r.latency.p99, rps: r.requests.average, errors: r.errors + r.timeouts + r.non2xx };
+  return { mean: (connections * 1000) / r.requests.average, p50: r.latency.p50, p99: r.latency.p99, rps: r.requests.average, errors: r.errors + r.timeouts + r.non2xx, cpuUs };
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -53,6 +71,8 @@ const summarise = (runs) => ({
   p99: median(runs.map((r) => r.p99)),
   rps: Math.round(median(runs.map((r) => r.rps))),
   errors: runs.reduce((n, r) => n + r.errors, 0),
+  // CPU µs per request: of the service (direct), or of the proxy process (proxied).
+  cpuUs: median(runs.map((r) => r.cpuUs.at(-1) ?? 0)),
 });
 
 /**
@@ -76,7 +96,8 @@ export async function createBenchSession(proxyUrl) {
  * @param {{duration?: number, connections?: number, rounds?: number}} options seconds per run (default 5),
  *   concurrent connections (default 10), alternating rounds per target (default 2; medians are reported)
  * @returns {Promise<{direct: Stats, proxy: Stats, overheadMs: {mean:number, p50:number, p99:number}}>} where
- *   Stats = {mean, p50, p99 (latency, ms), rps (req/s), errors (count)}
+ *   Stats = {mean, p50, p99 (latency, ms), rps (req/s), errors (count), cpuUs (CPU µs per request of the service
+ *   process for direct, of the proxy process for proxied)}
  */
 export async function benchProxy({ duration = 5, connections = 10, rounds = 2 } = {}) {
   const emulator = await serve('emulator');
@@ -85,13 +106,13 @@ export async function benchProxy({ duration = 5, connections = 10, rounds = 2 } 
     proxy = await serve('proxy', emulator.url);
     const session = await createBenchSession(proxy.url);
     const targets = {
-      direct: [`${emulator.url}/liveai/sessions/${session.session_id}`, { 'x-api-key': API_KEY }],
-      proxy: [`${proxy.url}/sessions/${session.session_id}`, { authorization: `Bearer ${session.client_token}` }],
+      direct: [`${emulator.url}/liveai/sessions/${session.session_id}`, { 'x-api-key': API_KEY }, [emulator]],
+      proxy: [`${proxy.url}/sessions/${session.session_id}`, { authorization: `Bearer ${session.client_token}` }, [emulator, proxy]],
     };
     for (const [url, headers] of Object.values(targets)) await measure(url, headers, { duration: 1, connections }); // warm-up
     const runs = { direct: [], proxy: [] };
     for (let i = 0; i < rounds; i++) {
-      for (const [name, [url, headers]] of Object.entries(targets)) runs[name].push(await measure(url, headers, { duration, connections }));
+      for (const [name, [url, headers, procs]] of Object.entries(targets)) runs[name].push(await measure(url, headers, { duration, connections, procs }));
     }
     const direct = summarise(runs.direct);
     const prox = summarise(runs.proxy);
@@ -106,6 +127,8 @@ export async function benchProxy({ duration = 5, connections = 10, rounds = 2 } 
 /** `--serve emulator` / `--serve proxy <upstream>`: one server per process, prints `READY <url>`. */
 async function serveMode(kind, upstream) {
   for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => process.exit(0));
+  process.on('message', (m) => m === 'cpu' && process.send(process.cpuUsage()));
+  process.channel?.unref();
   if (kind === 'emulator') {
     const { createEmulator } = await import('../src/emulator/index.ts');
     const emulator = await createEmulator({ port: 0, media: false, queueMs: 10 });

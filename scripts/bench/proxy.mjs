@@ -1,33 +1,10 @@
 // Row 2 of `npm run bench`: proxy overhead. GET /sessions/:id comes from benchProxy() (scripts/bench-proxy.mjs);
 // POST …/control (`reset-idle-timeout`, spec §4.6) is measured here the same way: service and proxy each in their
 // own process (bench-proxy.mjs --serve), autocannon in this one, direct and proxied runs alternating.
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
-import { benchProxy, createBenchSession } from '../bench-proxy.mjs';
+import { benchProxy, createBenchSession, measure, serve } from '../bench-proxy.mjs';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BENCH_PROXY = fileURLToPath(new URL('../bench-proxy.mjs', import.meta.url));
 const API_KEY = 'dev-key-alice';
-
-function serve(...args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', BENCH_PROXY, '--serve', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-    child.once('exit', (code) => reject(new Error(`${args[0]} exited with code ${code}`)));
-    child.stdout.on('data', (buf) => {
-      const m = /READY (\S+)/.exec(String(buf));
-      if (m) resolve({ url: m[1], stop: () => child.kill('SIGTERM') });
-    });
-  });
-}
-
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-/** One autocannon run; returns { rps (req/s), p50, p99 (ms), errors (count) }. */
-async function measure(opts) {
-  const r = await autocannon(opts);
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts + r.non2xx };
-}
 
 /** POST …/control, direct vs proxied: `{ direct: Stats[], proxy: Stats[] }`, one entry per round. */
 async function benchControl({ duration, connections, rounds }) {
@@ -44,28 +21,35 @@ async function benchControl({ duration, connections, rounds }) {
       await new Promise((r) => setTimeout(r, 20));
     }
     const targets = {
-      direct: { url: `${emulator.url}/liveai/sessions/${s.session_id}/control`, headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' } },
-      proxy: { url: `${proxy.url}/sessions/${s.session_id}/control`, headers: { authorization: `Bearer ${s.client_token}`, 'content-type': 'application/json' } },
+      direct: { url: `${emulator.url}/liveai/sessions/${s.session_id}/control`, headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' }, procs: [emulator] },
+      proxy: { url: `${proxy.url}/sessions/${s.session_id}/control`, headers: { authorization: `Bearer ${s.client_token}`, 'content-type': 'application/json' }, procs: [emulator, proxy] },
     };
-    for (const t of Object.values(targets)) await measure({ ...t, method: 'POST', body, connections, duration: 1 });
+    for (const t of Object.values(targets)) await measure(t.url, t.headers, { method: 'POST', body, connections, duration: 1 });
     const runs = { direct: [], proxy: [] };
     for (let i = 0; i < rounds; i++) {
-      for (const [name, t] of Object.entries(targets)) runs[name].push(await measure({ ...t, method: 'POST', body, connections, duration }));
+      for (const [name, t] of Object.entries(targets)) runs[name].push(await measure(t.url, t.headers, { method: 'POST', body, connections, duration, procs: t.procs }));
     }
     return runs;
   } finally {
-    proxy?.stop();
-    emulator.stop();
+    await proxy?.stop();
+    await emulator.stop();
   }
 }
 
 /**
- * Resolves `{ get: {direct, proxy}, control: {direct, proxy} }`, each side `{ rps, p50, p99, errors }` (medians over
- * `rounds` runs of `duration` s with `connections` connections; errors summed).
+ * Resolves `{ get: {direct, proxy}, control: {direct, proxy} }`, each side `{ rps, p50, p99, errors, cpuUs }` (medians
+ * over `rounds` runs of `duration` s with `connections` connections; errors summed; cpuUs = CPU µs per request of
+ * the service process for direct, of the proxy process for proxied).
  */
 export async function measureProxy({ duration = 5, connections = 10, rounds = 5 } = {}) {
   const get = await benchProxy({ duration, connections, rounds });
   const c = await benchControl({ duration, connections, rounds });
-  const sum = (rs) => ({ rps: Math.round(median(rs.map((r) => r.rps))), p50: median(rs.map((r) => r.p50)), p99: median(rs.map((r) => r.p99)), errors: rs.reduce((n, r) => n + r.errors, 0) });
+  const sum = (rs) => ({
+    rps: Math.round(median(rs.map((r) => r.rps))),
+    p50: median(rs.map((r) => r.p50)),
+    p99: median(rs.map((r) => r.p99)),
+    errors: rs.reduce((n, r) => n + r.errors, 0),
+    cpuUs: median(rs.map((r) => r.cpuUs.at(-1) ?? 0)),
+  });
   return { get: { direct: get.direct, proxy: get.proxy }, control: { direct: sum(c.direct), proxy: sum(c.proxy) } };
 }
