@@ -2,15 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { SessionListSchema } from '../../src/core/schemas';
 import { API_KEY, launchBrowser, startStack, type Stack } from './harness';
+import type { WidgetProbe } from './pages/widget';
 
 /**
- * Issue 7, faults: the drop-in widget (test/reliability/pages/widget.html) through the real proxy to the local
+ * Issue 7, faults: the drop-in widget (test/browser/pages/widget.html) through the real proxy to the local
  * service (media on, real LiveKit) while the service answers slowly, fails or drops connections. The user
  * always sees a typed error (never a blank page or raw text), no paid session is created twice, and every
  * session that was created ends.
  */
-type Probe = { phases: string[]; sessionIds: string[]; events: string[]; errors: { code: string; detail: string }[]; ended: unknown };
-const probe = (page: Page) => page.evaluate(() => (window as unknown as { __rel: Probe }).__rel);
+type Probe = WidgetProbe;
+const probe = (page: Page) => page.evaluate(() => (window as unknown as { __liveai: Probe }).__liveai);
 const TYPED_CODES = ['upstream_error', 'timeout', 'transport_failed', 'rate_limited', 'conflict', 'not_found'];
 const TERMINAL = ['COMPLETED', 'FAILED', 'TIMED_OUT'];
 
@@ -35,11 +36,11 @@ async function upstreamSessions() {
 async function attempt(): Promise<{ page: Page; outcome: 'active' | 'error' }> {
   const page = await context.newPage();
   page.on('pageerror', (e) => pageErrors.push(String(e)));
-  await page.goto(`${stack.baseUrl}/test/reliability/pages/widget.html`);
+  await page.goto(`${stack.baseUrl}/test/browser/pages/widget.html`);
   await page.getByRole('button', { name: 'Start call' }).click();
   const handle = await page.waitForFunction(
     () => {
-      const p = (window as unknown as { __rel: Probe }).__rel.phases;
+      const p = (window as unknown as { __liveai: Probe }).__liveai.phases;
       return p.includes('active') ? 'active' : p.includes('error') ? 'error' : false;
     },
     null,
@@ -120,7 +121,7 @@ describe('widget under upstream faults (issue 7)', () => {
       else {
         await page.getByRole('button', { name: /^End/ }).click();
         await page.waitForFunction(() => {
-          const p = (window as unknown as { __rel: Probe }).__rel.phases;
+          const p = (window as unknown as { __liveai: Probe }).__liveai.phases;
           return p.includes('ended') || p.includes('error');
         }, null, { timeout: 60_000 });
         expect(await page.locator('body').innerText()).toMatch(/Call ended|avatar service/);

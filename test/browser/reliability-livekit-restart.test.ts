@@ -10,6 +10,7 @@ import { startLivekit, LIVEKIT_KEYS } from '../../scripts/livekit.mjs';
 import { createEmulator } from '../../src/emulator/index';
 import { createAvatarProxy } from '../../src/server/index';
 import { API_KEY, inboundStatsScript, launchBrowser, ROOT, SESSION_SECRET } from './harness';
+import type { WidgetProbe } from './pages/widget';
 
 /**
  * Issue 7 (and issue 5's rtc-a reconnect), LiveKit restart: the LiveKit server is restarted in the middle of a call,
@@ -20,8 +21,8 @@ import { API_KEY, inboundStatsScript, launchBrowser, ROOT, SESSION_SECRET } from
  * shared server is not disturbed.
  */
 type Lk = { url: string; process: import('node:child_process').ChildProcess; stop(): Promise<void> };
-type Probe = { phases: string[]; sessionIds: string[]; events: string[]; heard: string[]; connections: string[]; errors: { code: string; detail: string }[] };
-const probe = (page: Page) => page.evaluate(() => (window as unknown as { __rel: Probe }).__rel);
+type Probe = WidgetProbe;
+const probe = (page: Page) => page.evaluate(() => (window as unknown as { __liveai: Probe }).__liveai);
 const LK = { port: 7890, rtcTcpPort: 7891, rtcUdpPort: 7892 };
 
 let lk: Lk;
@@ -56,7 +57,7 @@ afterAll(async () => {
 });
 
 const decoded = async (page: Page) => (await page.evaluate(inboundStatsScript)).framesDecoded;
-const agentLines = async (page: Page) => (await probe(page)).events.filter((e) => e === 'agent_transcription').length;
+const agentLines = async (page: Page) => (await probe(page)).events.filter((e) => e.type === 'agent_transcription').length;
 
 /** True once the page decodes video again: at least 10 new frames within a 1 s window. */
 async function videoFlowing(page: Page): Promise<boolean> {
@@ -82,9 +83,9 @@ async function chatRoundTrip(page: Page, text: string, timeout = 30_000) {
 /** Opens the widget, starts a call and waits for video and a chat round trip. Returns the page and session id. */
 async function liveCall(): Promise<{ page: Page; sessionId: string }> {
   const page = await context.newPage();
-  await page.goto(`${baseUrl}/test/reliability/pages/widget.html`);
+  await page.goto(`${baseUrl}/test/browser/pages/widget.html`);
   await page.getByRole('button', { name: 'Start call' }).click();
-  await page.waitForFunction(() => (window as unknown as { __rel: Probe }).__rel.phases.includes('active'), null, { timeout: 60_000 });
+  await page.waitForFunction(() => (window as unknown as { __liveai: Probe }).__liveai.phases.includes('active'), null, { timeout: 60_000 });
   await expect.poll(() => videoFlowing(page), { timeout: 60_000, interval: 100 }).toBe(true);
   await chatRoundTrip(page, 'Before the restart');
   const [sessionId] = (await probe(page)).sessionIds;
@@ -103,7 +104,7 @@ async function stopLivekit(mode: 'crash' | 'graceful') {
 const diagnostics = async (page: Page, sessionId: string) => {
   const p = await probe(page);
   const emu = emulator.state.session(sessionId);
-  return JSON.stringify({ phases: p.phases, connections: p.connections, errors: p.errors, heard: p.heard, pageEvents: p.events.slice(-5), status: emu?.session_status, endReason: emu?.end_reason, serviceEvents: emulator.state.events(sessionId).slice(-4) });
+  return JSON.stringify({ phases: p.phases, connections: p.connections, errors: p.errors, heard: p.heard, pageEvents: p.events.slice(-5).map((e) => e.type), status: emu?.session_status, endReason: emu?.end_reason, serviceEvents: emulator.state.events(sessionId).slice(-4) });
 };
 
 /** Connection states seen since index `from` of the probe. */

@@ -2,19 +2,13 @@ import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { API_KEY, inboundStatsScript, launchBrowser, startStack, type Stack } from './harness';
+import type { WidgetProbe } from './pages/widget';
 
 /**
  * Issue 2, the main job end to end: the drop-in widget, the real proxy, the local service publishing a
  * synthetic avatar into a real LiveKit room, and real Chromium receiving it.
  */
-type Probe = {
-  phases: string[];
-  events: { type: string; transcription?: string }[];
-  errors: string[];
-  ended: { reason: string; cost: number | null } | null;
-  startClickedAt: number | null;
-  firstFrameAt: number | null;
-};
+type Probe = WidgetProbe;
 const probe = (page: Page) => page.evaluate(() => (window as unknown as { __liveai: Probe }).__liveai);
 
 let stack: Stack;

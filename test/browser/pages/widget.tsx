@@ -1,23 +1,30 @@
-// Test page: the drop-in widget against the real proxy at /api/avatar (used by the browser suite and the bench).
-// Everything the page learns goes into window.__liveai so the test can wait for it.
+// Test page of the browser suite (widget-e2e, reliability-faults, reliability-livekit-restart): the drop-in widget
+// against the real proxy at /api/avatar. Everything the page learns goes into window.__liveai so tests can wait
+// for it. Query: ?agent=ID (default agent-demo), ?theme=light|dark, ?images (show the image swapper).
 import { createRoot } from 'react-dom/client';
 import { AvatarWidget } from '../../../src/components';
 import type { AvatarEvent } from '../../../src/core';
 import type { Phase } from '../../../src/core/session/types';
 import '../../../src/components/styles/index.css';
 
-interface Probe {
+export interface WidgetProbe {
   phases: Phase[];
+  /** Session ids in the order the store saw them: one click, one paid session. */
+  sessionIds: string[];
   events: AvatarEvent[];
-  errors: string[];
+  /** `user_transcription` texts in arrival order (the local service echoes each chat message it received). */
+  heard: string[];
+  /** Room connection states as the store saw them (`connecting`, `connected`, `reconnecting`, `disconnected`). */
+  connections: string[];
+  errors: { code: string; detail: string }[];
   ended: { reason: string; cost: number | null | undefined } | null;
+  /** performance.now() of the click on "Start call" and of the first frame the <video> presented, ms. */
   startClickedAt: number | null;
   firstFrameAt: number | null;
 }
-const probe: Probe = { phases: [], events: [], errors: [], ended: null, startClickedAt: null, firstFrameAt: null };
-(window as unknown as { __liveai: Probe }).__liveai = probe;
+const probe: WidgetProbe = { phases: [], sessionIds: [], events: [], heard: [], connections: [], errors: [], ended: null, startClickedAt: null, firstFrameAt: null };
+(window as unknown as { __liveai: WidgetProbe }).__liveai = probe;
 
-// Time to first decoded frame: the click on "Start call", then the first frame the <video> presents.
 document.addEventListener('click', (e) => {
   if ((e.target as HTMLElement).closest('button')?.textContent?.includes('Start call')) probe.startClickedAt ??= performance.now();
 }, true);
@@ -37,9 +44,16 @@ createRoot(document.getElementById('root')!).render(
     title="Demo avatar"
     theme={(params.get('theme') as 'light' | 'dark' | null) ?? 'light'}
     imageSwapper={params.has('images')}
-    onSession={(s) => s.on('*', (e) => probe.events.push(e))}
+    onSession={(s) => {
+      s.on('*', (e) => probe.events.push(e));
+      s.on('user_transcription', (e) => probe.heard.push(e.transcription));
+      s.store.subscribe((st) => {
+        if (st.sessionId && !probe.sessionIds.includes(st.sessionId)) probe.sessionIds.push(st.sessionId);
+        if (probe.connections.at(-1) !== st.media.connection) probe.connections.push(st.media.connection);
+      });
+    }}
     onPhaseChange={(p) => probe.phases.push(p)}
-    onError={(e) => probe.errors.push(`${e.code}: ${e.detail}`)}
+    onError={(e) => probe.errors.push({ code: e.code, detail: e.detail ?? '' })}
     onEnd={(e) => (probe.ended = { reason: e.reason ?? '', cost: e.cost })}
   />,
 );
