@@ -4,7 +4,7 @@ import express from 'express';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { createServer as createViteServer, type ViteDevServer } from 'vite';
 import react from '@vitejs/plugin-react';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { createEmulator } from '../../src/emulator/index';
 import { createAvatarProxy } from '../../src/server/index';
 
@@ -133,3 +133,20 @@ export const inboundStatsScript = async () => {
   }
   return { framesDecoded, frameWidth, frameHeight, totalSamplesReceived };
 };
+
+/**
+ * The usual suite setup: before all tests a stack (startStack) and a browser (launchBrowser); after all, both
+ * closed. Returns a holder whose fields are set once `beforeAll` has run.
+ */
+export function useBrowserStack(options: Parameters<typeof startStack>[0] = {}): { stack: Stack; browser: Browser; context: BrowserContext } {
+  const env = {} as { stack: Stack; browser: Browser; context: BrowserContext };
+  beforeAll(async () => {
+    env.stack = await startStack(options);
+    Object.assign(env, await launchBrowser());
+  });
+  afterAll(async () => {
+    await env.browser?.close();
+    await env.stack?.close();
+  });
+  return env;
+}

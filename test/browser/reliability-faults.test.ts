@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { SessionListSchema } from '../../src/core/schemas';
-import { API_KEY, launchBrowser, startStack, type Stack } from './harness';
+import { API_KEY, useBrowserStack } from './harness';
 import type { WidgetProbe } from './pages/widget';
 
 /**
@@ -15,28 +15,26 @@ const probe = (page: Page) => page.evaluate(() => (window as unknown as { __live
 const TYPED_CODES = ['upstream_error', 'timeout', 'transport_failed', 'rate_limited', 'conflict', 'not_found'];
 const TERMINAL = ['COMPLETED', 'FAILED', 'TIMED_OUT'];
 
-let stack: Stack;
-let browser: Browser;
-let context: BrowserContext;
+const env = useBrowserStack({ queueMs: 300 });
 const seenSessionIds: string[] = [];
 const pageErrors: string[] = [];
 
 async function setFaults(faults: Record<string, unknown>) {
-  const res = await fetch(`${stack.emulatorUrl}/__emulator/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(faults) });
+  const res = await fetch(`${env.stack.emulatorUrl}/__emulator/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(faults) });
   expect(res.status).toBe(200);
 }
 const NO_FAULTS = { latencyMs: 0, failRate: 0, dropRate: 0, nextSessionOutcome: null };
 
 async function upstreamSessions() {
-  const res = await fetch(`${stack.emulatorUrl}/liveai/sessions?limit=100`, { headers: { 'X-API-Key': API_KEY } });
+  const res = await fetch(`${env.stack.emulatorUrl}/liveai/sessions?limit=100`, { headers: { 'X-API-Key': API_KEY } });
   return SessionListSchema.parse(await res.json()).sessions;
 }
 
 /** Opens the page, clicks Start call once and waits until the widget is active or shows an error. */
 async function attempt(): Promise<{ page: Page; outcome: 'active' | 'error' }> {
-  const page = await context.newPage();
+  const page = await env.context.newPage();
   page.on('pageerror', (e) => pageErrors.push(String(e)));
-  await page.goto(`${stack.baseUrl}/test/browser/pages/widget.html`);
+  await page.goto(`${env.stack.baseUrl}/test/browser/pages/widget.html`);
   await page.getByRole('button', { name: 'Start call' }).click();
   const handle = await page.waitForFunction(
     () => {
@@ -69,14 +67,6 @@ async function finish(page: Page) {
   await page.close();
 }
 
-beforeAll(async () => {
-  stack = await startStack({ queueMs: 300 });
-  ({ browser, context } = await launchBrowser());
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
 
 describe('widget under upstream faults (issue 7)', () => {
   it('every request failing with 500: a typed error, no session', async () => {
@@ -107,7 +97,7 @@ describe('widget under upstream faults (issue 7)', () => {
     await expectTypedError(page);
     const [id] = (await probe(page)).sessionIds;
     expect(id).toBeTruthy();
-    expect(stack.emulator.state.session(id!)?.session_status).toBe('FAILED');
+    expect(env.stack.emulator.state.session(id!)?.session_status).toBe('FAILED');
     await finish(page);
   });
 

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { inboundStatsScript, launchBrowser, startStack, type Stack } from './harness';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { inboundStatsScript, useBrowserStack } from './harness';
 import type { MouthSample } from './pages/frames';
 
 /**
@@ -36,26 +36,16 @@ function mouthStats(s: MouthSample[]) {
 }
 const peak = (a: { level: number; rms: number }[]) => ({ level: Math.max(0, ...a.map((x) => x.level)), rms: Math.max(0, ...a.map((x) => x.rms)) });
 
-let stack: Stack;
-let browser: Browser;
-let context: BrowserContext;
+const env = useBrowserStack({ queueMs: 300 });
 
-beforeAll(async () => {
-  stack = await startStack({ queueMs: 300 });
-  ({ browser, context } = await launchBrowser());
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
 
 describe('websocket-rtc-a: streamed audio moves the mouth (issue 5)', () => {
   it('creates the session through the proxy, streams PCM to websocket_address, and the video mouth follows the audio', async () => {
-    const page = await context.newPage();
+    const page = await env.context.newPage();
     const pageErrors: string[] = [];
     page.on('pageerror', (e) => pageErrors.push(String(e)));
     const created = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/api/avatar/sessions'));
-    await page.goto(`${stack.baseUrl}/test/browser/pages/websocket-audio.html`);
+    await page.goto(`${env.stack.baseUrl}/test/browser/pages/websocket-audio.html`);
     await page.getByRole('button', { name: 'Start call' }).click();
 
     // The proxy made the LiveKit tokens: the browser sent only the spec fields and got room_url + token + websocket_address.
@@ -93,7 +83,7 @@ describe('websocket-rtc-a: streamed audio moves the mouth (issue 5)', () => {
     expect(spoken.address).toBe(body.websocket_address);
     expect(spoken.framesSent).toBe(150); // 3 s of 20 ms frames
     // The service got every frame on that session's socket.
-    const served = stack.emulator.state.session(String(body.session_id));
+    const served = env.stack.emulator.state.session(String(body.session_id));
     expect(served).toMatchObject({ transport_type: 'websocket-rtc-a', media_joined: true, websocket: { frames: 150, bytes: 150 * 640 } });
 
     // After: wait until the received audio is quiet again (5 polls in a row), then 50 more frames.

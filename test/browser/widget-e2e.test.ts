@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { API_KEY, inboundStatsScript, launchBrowser, startStack, type Stack } from './harness';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { API_KEY, inboundStatsScript, useBrowserStack } from './harness';
 import type { WidgetProbe } from './pages/widget';
 
 /**
@@ -11,23 +11,13 @@ import type { WidgetProbe } from './pages/widget';
 type Probe = WidgetProbe;
 const probe = (page: Page) => page.evaluate(() => (window as unknown as { __liveai: Probe }).__liveai);
 
-let stack: Stack;
-let browser: Browser;
-let context: BrowserContext;
+const env = useBrowserStack({ queueMs: 500 });
 const bodies: string[] = [];
 
-beforeAll(async () => {
-  stack = await startStack({ queueMs: 500 });
-  ({ browser, context } = await launchBrowser());
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
 
 describe('drop-in widget on a real LiveKit room (issue 2)', () => {
   it('starts, shows a live talking avatar, chats, and ends with a cost', async () => {
-    const page = await context.newPage();
+    const page = await env.context.newPage();
     const pageErrors: string[] = [];
     page.on('pageerror', (e) => pageErrors.push(String(e)));
     page.on('response', async (res) => {
@@ -35,7 +25,7 @@ describe('drop-in widget on a real LiveKit room (issue 2)', () => {
       const body = await res.text().catch(() => '');
       bodies.push(`${res.url()}\n${headers}\n${body}`);
     });
-    await page.goto(`${stack.baseUrl}/test/browser/pages/widget.html`);
+    await page.goto(`${env.stack.baseUrl}/test/browser/pages/widget.html`);
     await page.getByRole('button', { name: 'Start call' }).click();
 
     // queued → active, and bot_ready on the event topic.
@@ -88,7 +78,7 @@ describe('drop-in widget on a real LiveKit room (issue 2)', () => {
     await expect.poll(() => page.getByText(/This call used/).count()).toBe(1);
     await page.screenshot({ path: 'test-results/e2e/ended.png', fullPage: true });
 
-    const list = await fetch(`${stack.emulatorUrl}/liveai/sessions`, { headers: { 'X-API-Key': API_KEY } }).then((r) => r.json());
+    const list = await fetch(`${env.stack.emulatorUrl}/liveai/sessions`, { headers: { 'X-API-Key': API_KEY } }).then((r) => r.json());
     expect(list.sessions).toHaveLength(1);
     expect(list.sessions[0].session_status).toBe('COMPLETED');
 
@@ -96,7 +86,7 @@ describe('drop-in widget on a real LiveKit room (issue 2)', () => {
     expect(bodies.length).toBeGreaterThan(3);
     for (const b of bodies) expect(b).not.toContain(API_KEY);
     // The proxy's answers never carry the upstream control URL (page sources may mention the field name).
-    const apiBodies = bodies.filter((b) => b.startsWith(`${stack.baseUrl}/api/avatar`));
+    const apiBodies = bodies.filter((b) => b.startsWith(`${env.stack.baseUrl}/api/avatar`));
     expect(apiBodies.length).toBeGreaterThan(2);
     for (const b of apiBodies) expect(b).not.toContain('control_url');
     expect((await probe(page)).errors).toEqual([]);
