@@ -4,7 +4,7 @@
 // updateImage() → image_change_complete (ms). Baseline, same run: a bare Node client (rtc-node) doing the same through
 // the proxy: POST /rooms → join → first decoded frame, and POST control update-image → image_change_complete.
 // `--dev`: the page from the Vite dev server instead of a production build; `--marks`: print each run's timeline;
-// `--transport rtc-a`: the widget is given options.transport.
+// `--transport rtc-a`: the widget is given options.transport; `--prefetch`: the page prefetches the rtc-a chunk on load.
 // Prints one JSON line: { runs: [{ firstFrameMs, imageChangeMs }], baseline: [{ firstFrameMs, imageChangeMs }] }.
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -24,6 +24,8 @@ import { installLivekit, LIVEKIT_KEYS, startLivekit } from '../livekit.mjs';
 const ROOT = resolve(import.meta.dirname, '../..');
 /** `--transport rtc-a`: the widget gets `options.transport` (so it knows its transport before the create call answers). */
 const FORCED = process.argv.includes('--transport') ? process.argv[process.argv.indexOf('--transport') + 1] : undefined;
+/** `--prefetch`: the page prefetches the rtc-a chunk when it loads (before the click). */
+const PREFETCH = process.argv.includes('--prefetch');
 const RUNS = Number(process.argv[process.argv.indexOf('--runs') + 1] || 5);
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -127,7 +129,10 @@ try {
     const context = await browser.newContext({ viewport: { width: 900, height: 820 } });
     await context.grantPermissions(['camera', 'microphone']);
     const page = await context.newPage();
-    await page.goto(`${base}/scripts/bench/widget.html${FORCED ? `?transport=${FORCED}` : ''}`);
+    const query = new URLSearchParams({ ...(FORCED ? { transport: FORCED } : {}), ...(PREFETCH ? { prefetch: '1' } : {}) });
+    await page.goto(`${base}/scripts/bench/widget.html${query.size ? `?${query}` : ''}`);
+    // With --prefetch the user clicks once the chunk is in (a user reads the page for longer than that).
+    if (PREFETCH) await page.waitForFunction(() => (window as unknown as { __bench: { prefetched: boolean } }).__bench.prefetched, null, { timeout: 60_000 });
     await page.getByRole('button', { name: /Start call/ }).click({ timeout: 60_000 });
     await page.waitForFunction(() => (window as unknown as { __bench: Probe }).__bench.firstFrameAt !== null, null, { timeout: 60_000 });
     const image = await face(`hsl(${(i * 67) % 360},50%,70%)`);

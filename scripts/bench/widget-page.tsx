@@ -8,7 +8,7 @@ import { createRoot } from 'react-dom/client';
 import { AvatarWidget } from '../../src/components';
 import type { AvatarEvent } from '../../src/core';
 import type { AvatarSession } from '../../src/core/session/types';
-import { loadTransport } from '../../src/core/transports/load';
+import { loadTransport, prefetchTransport } from '../../src/core/transports/load';
 import type { TransportLoader } from '../../src/core/transports/types';
 import '../../src/components/styles/index.css';
 
@@ -19,8 +19,10 @@ interface Probe {
   errors: string[];
   session: AvatarSession | null;
   marks: Record<string, number>;
+  /** `?prefetch=1`: true once the rtc-a chunk is in. */
+  prefetched: boolean;
 }
-const probe: Probe = { startClickedAt: null, firstFrameAt: null, events: [], errors: [], session: null, marks: {} };
+const probe: Probe = { startClickedAt: null, firstFrameAt: null, events: [], errors: [], session: null, marks: {}, prefetched: false };
 (window as unknown as { __bench: Probe }).__bench = probe;
 const mark = (name: string) => void (probe.marks[name] ??= performance.now());
 
@@ -69,7 +71,14 @@ const watchVideo = () => {
 watchVideo();
 
 // `?transport=rtc-a`: the widget is told its transport up front (e2e.ts --transport rtc-a).
-const forced = new URLSearchParams(location.search).get('transport');
+// `?prefetch=1`: the rtc-a chunk is prefetched when the page loads, as a widget could on mount or on hover of Start.
+const params = new URLSearchParams(location.search);
+const forced = params.get('transport');
+if (params.get('prefetch') === '1') {
+  mark('transport prefetch');
+  prefetchTransport('rtc-a');
+  void loadTransport('rtc-a').then(() => (probe.prefetched = true));
+}
 
 createRoot(document.getElementById('root')!).render(
   <AvatarWidget
