@@ -1,4 +1,4 @@
-import { useMedia, useQueueClock, useSession } from '../react';
+import { useAvatarSession, useMedia, useQueueClock, useSession } from '../react';
 import { AvatarStageView, type AvatarStageViewProps } from './AvatarStageView';
 
 /** Props of {@link AvatarStage}: the view's props that do not come from the session, all optional. */
@@ -11,6 +11,7 @@ export type AvatarStageProps = Partial<Omit<AvatarStageViewProps, 'phase' | 'vid
  */
 export function AvatarStage(props: AvatarStageProps) {
   const s = useSession();
+  const session = useAvatarSession();
   const m = useMedia();
   const queue = useQueueClock();
   return (
@@ -23,6 +24,7 @@ export function AvatarStage(props: AvatarStageProps) {
       cost={s.cost}
       endReason={s.endReason}
       onStart={s.start}
+      onPrefetch={session.prefetch}
       onRetry={s.start}
       onRestart={s.start}
       onUnblockAudio={() => void m.unblockAudio().catch(() => undefined)}

@@ -10,6 +10,8 @@ export interface StageOverlayProps {
   cost?: number | null | undefined;
   endReason?: EndReason | null | undefined;
   onStart?: (() => void) | undefined;
+  /** Called when the pointer enters or focus reaches "Start call": warm up what start() will download. */
+  onPrefetch?: (() => void) | undefined;
   onRetry?: (() => void) | undefined;
   onRestart?: (() => void) | undefined;
 }
@@ -22,10 +24,10 @@ const ENDED: Partial<Record<EndReason, string>> = {
 };
 
 /** Overlay content by phase: start, queue progress, ending, ended (with cost), error (with retry). */
-export function StageOverlay({ phase, queue, error, cost, endReason, onStart, onRetry, onRestart }: StageOverlayProps) {
+export function StageOverlay({ phase, queue, error, cost, endReason, onStart, onPrefetch, onRetry, onRestart }: StageOverlayProps) {
   if (phase === 'idle') {
     return onStart ? (
-      <button type="button" className="liveai-button liveai-button--primary" onClick={onStart}>
+      <button type="button" className="liveai-button liveai-button--primary" onClick={onStart} onPointerEnter={onPrefetch} onFocus={onPrefetch}>
         Start call
       </button>
     ) : null;

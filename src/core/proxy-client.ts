@@ -84,6 +84,9 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
     const onAbort = () => timeout.abort();
     if (outer?.aborted) throw new LiveAiError('aborted', 'the request was aborted');
     outer?.addEventListener('abort', onAbort);
+    // Load the validation chunk while the request is in flight, not after the answer arrives.
+    const validation = loadValidation();
+    validation.catch(() => undefined);
     let res: Response;
     try {
       res = await doFetch(`${base}${path}`, { ...init, headers: { ...options.headers, ...init.headers }, signal: timeout.signal });
@@ -102,7 +105,7 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
     } catch {
       body = undefined;
     }
-    const v = await loadValidation();
+    const v = await validation;
     if (!res.ok) {
       const detail = v.ErrorBodySchema.safeParse(body);
       throw LiveAiError.fromResponse(res.status, detail.success ? detail.data.detail : text.slice(0, 200) || res.statusText || `HTTP ${res.status}`);

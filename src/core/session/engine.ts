@@ -12,7 +12,7 @@ import { loadTransport as defaultLoader } from '../transports/load';
 import type { Transport } from '../transports/types';
 import { createAudioOutput } from './audio-output';
 import { createCommands, createMediaCommands, type CommandContext } from './commands';
-import { chooseTransport, derivePhase, isRunning } from './phase';
+import { chooseTransport, derivePhase, isRunning, transportHint } from './phase';
 import { createStatusPoller } from './poller';
 import type { AvatarSession, AvatarSessionOptions, EndReason, EngineInternals, MediaState, OnEvent, SessionState } from './types';
 
@@ -363,6 +363,11 @@ export function createAvatarSession(options: AvatarSessionOptions, internals: En
         startPromise = null;
       });
       return startPromise;
+    },
+    prefetch() {
+      loadValidation().catch(() => undefined);
+      const kind = transportHint(options);
+      if (kind) loader(kind).catch(() => undefined);
     },
     end(reason = 'user') {
       if (endPromise) return endPromise;

@@ -1,6 +1,6 @@
 import type { ClientSession, MediaTransport, SessionStatus } from '../schemas';
 import type { ConnectionState } from '../transports/types';
-import type { Phase } from './types';
+import type { AvatarSessionOptions, Phase } from './types';
 
 /** Phases between `start()` and the end, which the engine derives from status and connection. */
 export const RUNNING_PHASES: readonly Phase[] = ['creating', 'queued', 'connecting', 'active'];
@@ -37,5 +37,18 @@ export function chooseTransport(session: Pick<ClientSession, 'room_url' | 'trans
   const scheme = session.room_url.slice(0, session.room_url.indexOf(':')).toLowerCase();
   if (scheme === 'ws' || scheme === 'wss') return 'rtc-a';
   if (scheme === 'http' || scheme === 'https') return 'rtc-b';
+  return null;
+}
+
+/**
+ * The media transport a session will join, when it is known before the session is created: a forced
+ * `transport`, the `transport_type` of a session request (`websocket-rtc-a` joins rtc-a), or the room URL of an
+ * attached session. Hosted rooms (spec §4.2) learn it from `room_url` only after creation: null.
+ */
+export function transportHint(options: Pick<AvatarSessionOptions, 'transport' | 'flow'>): MediaTransport | null {
+  if (options.transport) return options.transport;
+  const { flow } = options;
+  if (flow.kind === 'session') return flow.request.transport_type.endsWith('rtc-a') ? 'rtc-a' : 'rtc-b';
+  if (flow.kind === 'attach') return chooseTransport(flow.session);
   return null;
 }

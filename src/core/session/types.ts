@@ -173,6 +173,11 @@ export interface AvatarSession {
   setSpeakerMuted(muted: boolean): void;
   setVolume(volume: number): void;
   setDevice(kind: 'audioinput' | 'audiooutput' | 'videoinput', deviceId: string): Promise<void>;
+  /**
+   * Starts downloading what `start()` will need (the validation chunk, and the transport adapter chunk when the
+   * transport is known before creation), e.g. on hover or focus of a Start button. Never throws; idempotent.
+   */
+  prefetch(): void;
   /** Resumes blocked audio; call from a user gesture (click/tap). */
   unblockAudio(): Promise<void>;
   /** Stops timers and listeners; ends the session unless `{ end: false }`. */
