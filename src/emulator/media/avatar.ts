@@ -76,12 +76,7 @@ export class LiveKitAvatar implements AvatarMedia {
       () => performance.now(),
     );
     this.pacer = new FramePacer(opts.fps ?? DEFAULT_FPS, this.onFrame);
-    this.outage = new OutageClock(opts.rejoinDeadlineMs ?? DEFAULT_REJOIN_DEADLINE_MS, () => {
-      this.rejoining?.abort();
-      void this.room.disconnect().catch(() => {}); // stops an SDK-internal reconnect that is still trying
-      const limit = (opts.rejoinDeadlineMs ?? DEFAULT_REJOIN_DEADLINE_MS) / 1000;
-      this.loseRoom(this.lastReason, `, not back within ${limit} s`);
-    });
+    this.outage = new OutageClock(opts.rejoinDeadlineMs ?? DEFAULT_REJOIN_DEADLINE_MS, () => this.outageTooLong());
   }
 
   /** Creates the sources, publishes camera + microphone tracks, wires room events and starts both loops. */
@@ -157,6 +152,14 @@ export class LiveKitAvatar implements AvatarMedia {
     })().finally(() => (this.heldFlush = null));
   }
 
+  /** The outage lasted `rejoinDeadlineMs`: stop rejoining (and any SDK-internal reconnect) and give the room up. */
+  private outageTooLong(): void {
+    this.rejoining?.abort();
+    void this.room.disconnect().catch(() => {});
+    const limit = (this.opts.rejoinDeadlineMs ?? DEFAULT_REJOIN_DEADLINE_MS) / 1000;
+    this.loseRoom(this.lastReason, `, not back within ${limit} s`);
+  }
+
   /** Gives the room up for good: loops stop, held events are dropped, `onDisconnected` runs once. */
   private loseRoom(reason: DisconnectReason, suffix = ''): void {
     if (this.closing || this.lost) return;
@@ -195,7 +198,9 @@ export class LiveKitAvatar implements AvatarMedia {
     this.rejoining = null;
     if (!room || !this.active) {
       await room?.disconnect().catch(() => {});
-      this.loseRoom(this.lastReason, ', could not rejoin'); // no-op after close() or the deadline
+      // The retries stop at the outage deadline, which may come a moment before the OutageClock's timer fires:
+      // report it the same way either way (a no-op after close() or once reported).
+      if (!ctl.signal.aborted) this.outageTooLong();
       return;
     }
     this.room = room;
