@@ -1,5 +1,5 @@
 import './cleanup';
-import { createEvent, fireEvent, render, screen } from '@testing-library/react';
+import { createEvent, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ImageSwapperView } from '../../../src/components';
@@ -15,6 +15,20 @@ describe('ImageSwapperView', () => {
     URL.revokeObjectURL = vi.fn();
   });
   afterEach(() => vi.restoreAllMocks());
+
+  // Found by the browser image-swap test (issue 5): a file that claims to be a JPEG but cannot be decoded stayed
+  // picked, showing a broken preview with "Apply new look" enabled.
+  it('a file that cannot be read: the problem is explained, no preview, Apply stays disabled', async () => {
+    const onSubmit = vi.fn();
+    const prepare = vi.fn(() => Promise.reject(new Error('not decodable')));
+    const { container } = render(<ImageSwapperView onSubmit={onSubmit} prepare={prepare} />);
+    const broken = new File(['not a jpeg at all'], 'broken.jpg', { type: 'image/jpeg' });
+    await userEvent.upload(container.querySelector('input[type=file]') as HTMLInputElement, broken);
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('This image could not be read'));
+    expect(screen.queryByRole('img', { name: /368×560/ })).toBeNull();
+    expect(apply()).toBeDisabled();
+    expect(onSubmit).not.toHaveBeenCalled();
+  });
 
   it('a chosen file shows a 368×560 crop preview and is submitted as {blob}', async () => {
     const onSubmit = vi.fn();

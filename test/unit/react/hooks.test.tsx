@@ -1,7 +1,6 @@
 import { act, render, renderHook, waitFor } from '@testing-library/react';
-import type { ReactNode } from 'react';
 import { StrictMode } from 'react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { AvatarSession, AvatarSessionOptions } from '../../../src/core';
 import {
   AvatarSessionProvider,
@@ -13,22 +12,10 @@ import {
   useSessionState,
   useTranscript,
 } from '../../../src/react';
-import { createFakeProxy, createTestSession, FakeTransport, fakeTransportLoader, type TestSession } from '../../../src/testing';
+import { createFakeProxy, FakeTransport, fakeTransportLoader } from '../../../src/testing';
+import { testSessions, wrap } from './session-wrapper';
 
-let sessions: AvatarSession[] = [];
-afterEach(() => {
-  sessions.forEach((s) => s.dispose({ end: false }));
-  sessions = [];
-});
-const make = (o: Parameters<typeof createTestSession>[0] = {}): TestSession => {
-  const s = createTestSession(o);
-  sessions.push(s);
-  return s;
-};
-const wrap = (session: AvatarSession) =>
-  function Wrapper({ children }: { children: ReactNode }) {
-    return <AvatarSessionProvider session={session}>{children}</AvatarSessionProvider>;
-  };
+const make = testSessions();
 
 describe('react hooks over a real engine', () => {
   it('useAvatarSession outside a provider throws a clear error', () => {

@@ -1,8 +1,7 @@
 import { act, renderHook, waitFor } from '@testing-library/react';
-import type { ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AvatarSession } from '../../../src/core';
+import { wrap } from './session-wrapper';
 import {
   AvatarSessionProvider,
   queueProgress,
@@ -15,10 +14,6 @@ import {
 import { createFakeProxy, createTestSession } from '../../../src/testing';
 import { until } from '../core/helpers';
 
-const wrap = (session: AvatarSession) =>
-  function Wrapper({ children }: { children: ReactNode }) {
-    return <AvatarSessionProvider session={session}>{children}</AvatarSessionProvider>;
-  };
 afterEach(() => {
   vi.useRealTimers();
   vi.restoreAllMocks();

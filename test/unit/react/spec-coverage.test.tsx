@@ -1,9 +1,8 @@
 import { act, renderHook } from '@testing-library/react';
-import type { ReactNode } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { AvatarEvent, AvatarSession } from '../../../src/core';
-import { AvatarSessionProvider, useAvatarEvents, useControl } from '../../../src/react';
-import { createTestSession, type TestSession } from '../../../src/testing';
+import { describe, expect, it } from 'vitest';
+import type { AvatarEvent } from '../../../src/core';
+import { useAvatarEvents, useControl } from '../../../src/react';
+import { testSessions, wrap } from './session-wrapper';
 
 /**
  * Issue 5, "every spec event and control is reachable from a hook": the ten events of spec §6 each reach a
@@ -23,20 +22,7 @@ const EVENTS: AvatarEvent[] = [
   { type: 'video_generation_error' },
 ];
 
-let sessions: AvatarSession[] = [];
-afterEach(() => {
-  sessions.forEach((s) => s.dispose({ end: false }));
-  sessions = [];
-});
-const make = (o: Parameters<typeof createTestSession>[0] = {}): TestSession => {
-  const s = createTestSession({ initialState: { phase: 'active' }, ...o });
-  sessions.push(s);
-  return s;
-};
-const wrap = (session: AvatarSession) =>
-  function Wrapper({ children }: { children: ReactNode }) {
-    return <AvatarSessionProvider session={session}>{children}</AvatarSessionProvider>;
-  };
+const make = testSessions({ initialState: { phase: 'active' } });
 
 describe('every spec §6 event reaches useAvatarEvents, typed per event', () => {
   it.each(EVENTS.map((e) => [e.type, e] as const))('%s', (type, event) => {
