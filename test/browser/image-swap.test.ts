@@ -107,6 +107,10 @@ describe('image swap end to end on rtc-a (issue 5)', () => {
     // The decoded video now shows the photo: a red-orange background where the blue was.
     const after = await cornerUntil(page, ([r, g, b]) => r! > g! + 80 && r! > b! + 80);
     await page.screenshot({ path: `${SHOTS}/after.png`, fullPage: true });
+    // With the image swapper open, chat and controls still sit inside the widget's panel (nothing spills out).
+    const panel = (await page.locator('.liveai-widget__panel').boundingBox())!;
+    const endButton = (await page.getByRole('button', { name: 'End', exact: true }).boundingBox())!;
+    expect(endButton.y + endButton.height).toBeLessThanOrEqual(panel.y + panel.height);
     expect(before[1]! - after[1]!).toBeGreaterThan(100);
     expect(before[2]! - after[2]!).toBeGreaterThan(100);
 
