@@ -71,6 +71,8 @@ export function createRtcATransport(deps: { createRoom?: () => RoomLike; reconne
   /** Identity that sent service events (the avatar); participants of the current room that are reachable. */
   let agent: string | null = null;
   const reachable = new Set<string>();
+  /** The avatar's current remote track per kind (what the app shows). */
+  const current: Partial<Record<'audio' | 'video', MediaStreamTrack>> = {};
   let troubleSince: number | null = null;
   /** Last LiveKit disconnect reason of this outage, for the error detail. */
   let lastReason: number | undefined;
@@ -146,9 +148,18 @@ export function createRtcATransport(deps: { createRoom?: () => RoomLike; reconne
         markReachable(from);
       }
     });
+    // After a reconnect the old track's unsubscribe can arrive after the new track's subscribe: only the current
+    // track of a kind may clear it, else the video would go blank on a working connection.
     const onTrack = (present: boolean) => (track: RemoteTrack, _pub: unknown, from: Identity) => {
       if (track.kind === 'audio' || track.kind === 'video') {
-        bus.emit('track', { kind: track.kind, track: present ? track.mediaStreamTrack : null });
+        const kind = track.kind;
+        if (present) {
+          current[kind] = track.mediaStreamTrack;
+          bus.emit('track', { kind, track: track.mediaStreamTrack });
+        } else if (current[kind] === track.mediaStreamTrack) {
+          delete current[kind];
+          bus.emit('track', { kind, track: null });
+        }
       }
       if (present) markReachable(from);
     };

@@ -241,6 +241,21 @@ describe('rtc-a adapter (fake Room)', () => {
     expect(log.disconnected![0]!.error!.detail).toMatch(/within 0 s/);
   });
 
+  it("the old track's late unsubscribe after a reconnect does not blank the new video", async () => {
+    const { room, t, log } = setup();
+    await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai' });
+    const old = { kind: 'video', mediaStreamTrack: { id: 'old' } };
+    const fresh = { kind: 'video', mediaStreamTrack: { id: 'new' } };
+    room().avatarArrives(old);
+    room().emit(RoomEvent.Reconnecting);
+    room().avatarArrives(fresh); // the republished track arrives first …
+    room().emit(RoomEvent.TrackUnsubscribed, old, {}, AVATAR); // … then the old one is reported gone
+    room().emit(RoomEvent.Reconnected);
+    expect(log.track!.at(-1)).toEqual({ kind: 'video', track: fresh.mediaStreamTrack });
+    room().emit(RoomEvent.TrackUnsubscribed, fresh, {}, AVATAR); // the current track going away still clears it
+    expect(log.track!.at(-1)).toEqual({ kind: 'video', track: null });
+  });
+
   it('our disconnect() during a rejoin stops it: no error, no more attempts, queued chat rejected', async () => {
     const { rooms, room, t, log } = setup({ failFrom: 1, reconnect: { deadlineMs: 10_000, baseDelayMs: 5 } });
     await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai' });
