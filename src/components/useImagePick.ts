@@ -30,7 +30,9 @@ export function useImagePick(prepare?: PrepareImage) {
     setPicked({ kind: 'file', file, preview: objectUrl(file) });
     prepare?.(file).then(
       (p) => setPicked((cur) => (cur?.kind === 'file' && cur.file === file ? { kind: 'file', file: p.blob, preview: objectUrl(p.blob), base64: p.base64 } : cur)),
-      () => {
+      (e: unknown) => {
+        // Too large to send inline even compressed: keep the original; the session hosts it (uploadImage).
+        if ((e as { code?: string } | null)?.code === 'payload_too_large') return;
         // Not an image after all: nothing stays picked (no broken preview, "Apply" disabled).
         setPicked((cur) => (cur?.kind === 'file' && cur.file === file ? null : cur));
         setProblem('This image could not be read. Try a JPEG, PNG or WebP file.');

@@ -47,11 +47,26 @@ let files: Server;
 let filesUrl = '';
 let red: Buffer;
 let green: Buffer;
+const uploads: Buffer[] = [];
 
 beforeAll(async () => {
   [red, green] = await Promise.all([photo(1600, 1200, [225, 70, 40], 7), photo(900, 1400, [50, 190, 70], 11)]);
   files = createServer((req, res) => {
     if (req.url === '/green.jpg') return void res.writeHead(200, { 'content-type': 'image/jpeg' }).end(green);
+    // A stand-in for the app's own image hosting (the page's uploadImage option): keeps the bytes, returns a URL.
+    const cors = { 'access-control-allow-origin': '*' };
+    if (req.method === 'OPTIONS') return void res.writeHead(204, { ...cors, 'access-control-allow-methods': 'POST', 'access-control-allow-headers': 'content-type' }).end();
+    if (req.method === 'POST' && req.url === '/upload') {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        uploads.push(Buffer.concat(chunks));
+        res.writeHead(200, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify({ url: `${filesUrl}/uploaded/${uploads.length - 1}.jpg` }));
+      });
+      return;
+    }
+    const m = /^\/uploaded\/(\d+)\.jpg$/.exec(req.url ?? '');
+    if (m && uploads[Number(m[1])]) return void res.writeHead(200, { 'content-type': 'image/jpeg' }).end(uploads[Number(m[1])]);
     res.writeHead(404).end();
   });
   await new Promise<void>((r) => files.listen(0, '127.0.0.1', r));
@@ -157,5 +172,29 @@ describe('image swap end to end on rtc-a (issue 5)', () => {
     expect(end.errors).toEqual([]);
     expect(pageErrors).toEqual([]);
     await page.screenshot({ path: `${SHOTS}/after-error.png`, fullPage: true });
+  });
+  it('an image that cannot fit inline is hosted by uploadImage and sent as image_url (spec §4.6 rule 1)', async () => {
+    const page = await context.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    await page.goto(`${stack.baseUrl}/test/browser/pages/image-swap.html?maxInline=1000&upload=${encodeURIComponent(filesUrl)}`);
+    await page.getByRole('button', { name: 'Start call' }).click();
+    await page.waitForFunction(() => (window as unknown as { __swap: SwapProbe }).__swap.phases.includes('active'), null, { timeout: 60_000 });
+    await eventCount(page, 'bot_ready', 1, 30_000);
+    await cornerUntil(page, ([r, , b]) => b! > r! + 60, 30_000);
+    const before = uploads.length;
+    const sent = page.waitForRequest(isControl);
+    await page.evaluate(async (b64) => {
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      await (window as unknown as { __swap: { session: { updateImage(i: { blob: Blob }): Promise<void> } } }).__swap.session.updateImage({ blob: new Blob([bytes], { type: 'image/jpeg' }) });
+    }, red.toString('base64'));
+    const body = (await sent).postDataJSON() as { event: string; image_base64?: string; image_url?: string };
+    expect(body).toEqual({ event: 'update-image', image_url: `${filesUrl}/uploaded/${before}.jpg` });
+    expect(uploads[before]!.equals(red)).toBe(true); // the original bytes were hosted
+    await eventCount(page, 'image_change_complete', 1);
+    await cornerUntil(page, ([r, g, b]) => r! > g! + 80 && r! > b! + 80);
+    expect((await probe(page)).errors).toEqual([]);
+    expect(pageErrors).toEqual([]);
+    await page.close();
   });
 });

@@ -12,6 +12,9 @@ import type { AvatarSession, MediaState, SessionState } from './types';
 export interface CommandContext {
   /** `name` of chat messages (read on each send). */
   userName: () => string | undefined;
+  /** Session options `uploadImage` / `inlineImageMaxBytes` (see AvatarSessionOptions). */
+  uploadImage?: ((image: Blob) => Promise<string>) | undefined;
+  inlineImageMaxBytes?: number | undefined;
   proxy: ProxyClient;
   audio: AudioOutput;
   get: () => SessionState;
@@ -53,6 +56,19 @@ export function createCommands(ctx: CommandContext, client: () => ClientSession 
     const c = await requireClient();
     return proxy.control(c.session_id, c.client_token, valid);
   };
+  /** A picked image: prepared and sent inline, or, when it cannot fit, hosted by `uploadImage` and sent as a URL. */
+  const blobEvent = async (blob: Blob) => {
+    try {
+      const maxBytes = ctx.inlineImageMaxBytes;
+      return { event: 'update-image', image_base64: (await prepareImage(blob, maxBytes ? { maxBytes } : {})).base64 };
+    } catch (e) {
+      if (!(e instanceof LiveAiError && e.code === 'payload_too_large' && ctx.uploadImage)) throw e;
+      const url = await ctx.uploadImage(blob).catch((cause: unknown) => {
+        throw new LiveAiError('upstream_error', `the image is too large to send inline and uploadImage failed: ${String((cause as Error)?.message ?? cause)}`, { status: 502, cause });
+      });
+      return { event: 'update-image', image_url: url };
+    }
+  };
   return {
     async sendChat(text) {
       const msg = (await loadValidation()).ChatMessageSchema.safeParse({ event: 'chat-msg', message: text, name: ctx.userName() ?? 'user' });
@@ -71,7 +87,7 @@ export function createCommands(ctx: CommandContext, client: () => ClientSession 
         let event: unknown;
         if ('url' in input && source === 'url') event = { event: 'update-image', image_url: input.url };
         else if ('base64' in input && source === 'base64') event = { event: 'update-image', image_base64: input.base64 };
-        else event = { event: 'update-image', image_base64: (await prepareImage((input as { blob: Blob }).blob)).base64 };
+        else event = await blobEvent((input as { blob: Blob }).blob);
         await sendControl(event);
         if (get().image.status === 'sending') set({ image: { status: 'requested' } });
       } catch (e) {

@@ -330,6 +330,8 @@ export function createAvatarSession(options: AvatarSessionOptions, internals: En
 
   const commandContext: CommandContext = {
     userName: () => options.userName,
+    uploadImage: options.uploadImage,
+    inlineImageMaxBytes: options.inlineImageMaxBytes,
     proxy,
     audio,
     get,

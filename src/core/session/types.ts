@@ -107,6 +107,15 @@ export interface AvatarSessionOptions {
    * fails with `transport_failed`, in ms (default 60000). See docs/core.md, "Reconnect".
    */
   reconnectDeadlineMs?: number;
+  /**
+   * Hosts an image that cannot be sent inline and returns its public http(s) URL, which is then sent as
+   * `image_url` (spec §4.6 rule 1: larger images are hosted). Called by `updateImage({ blob })` when the prepared
+   * 368×560 image is still over `inlineImageMaxBytes`; the original blob is passed. Without it such an image
+   * rejects with `payload_too_large`.
+   */
+  uploadImage?: (image: Blob) => Promise<string>;
+  /** Prepared images are compressed under this many bytes, else hosted via `uploadImage` (default 917504, under 921600). */
+  inlineImageMaxBytes?: number;
   /** Display name sent with chat messages (default `user`). */
   userName?: string;
   /** How long `end()` waits for a final status (and the cost), in ms (default 15000). */

@@ -21,8 +21,20 @@ interface SwapProbe {
 const probe: SwapProbe = { phases: [], events: [], imageErrors: [], errors: [], session: null, corner: () => meanRgb() };
 (window as unknown as { __swap: SwapProbe }).__swap = probe;
 
+// ?maxInline=N&upload=BASE: prepared images must fit N bytes, else they are POSTed to BASE/upload (uploadImage),
+// which answers with the public URL the session then sends as image_url.
+const params = new URLSearchParams(location.search);
+const upload = params.get('upload');
+const options = {
+  ...(params.has('maxInline') ? { inlineImageMaxBytes: Number(params.get('maxInline')) } : {}),
+  ...(upload
+    ? { uploadImage: async (image: Blob) => (await (await fetch(`${upload}/upload`, { method: 'POST', body: image })).json() as { url: string }).url }
+    : {}),
+};
+
 createRoot(document.getElementById('root')!).render(
   <AvatarWidget
+    options={options}
     proxyUrl="/api/avatar"
     agentId="agent-demo"
     variant="inline"
