@@ -16,6 +16,18 @@ describe('ImageSwapperView', () => {
   });
   afterEach(() => vi.restoreAllMocks());
 
+  it('a file too large to send inline even compressed stays picked and is submitted as {blob} (the session hosts it)', async () => {
+    const onSubmit = vi.fn();
+    const prepare = vi.fn(() => Promise.reject(new LiveAiError('payload_too_large', 'does not compress under 917504 bytes', { status: 413 })));
+    const { container } = render(<ImageSwapperView onSubmit={onSubmit} prepare={prepare} />);
+    const big = png();
+    await userEvent.upload(container.querySelector('input[type=file]') as HTMLInputElement, big);
+    await waitFor(() => expect(prepare).toHaveBeenCalled());
+    expect(screen.queryByText(/could not be read/)).toBeNull();
+    await userEvent.click(apply());
+    expect(onSubmit).toHaveBeenCalledWith({ blob: big });
+  });
+
   // Found by the browser image-swap test (issue 5): a file that claims to be a JPEG but cannot be decoded stayed
   // picked, showing a broken preview with "Apply new look" enabled.
   it('a file that cannot be read: the problem is explained, no preview, Apply stays disabled', async () => {
