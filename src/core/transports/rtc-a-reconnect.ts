@@ -94,3 +94,27 @@ export function pause(ms: number, signal: AbortSignal): Promise<void> {
     signal.addEventListener('abort', done, { once: true });
   });
 }
+
+/**
+ * Retries `attempt` with `retryDelayMs` backoff and jitter (default policy: 0.5 s doubling, capped at 5 s) until it
+ * resolves, the deadline (epoch ms) passes, or `signal` aborts. Each failed attempt's error goes to `onError`.
+ * Shared by the rtc-a adapter's rejoin and the emulator's media avatar.
+ * @returns the attempt's value, or null when the deadline passed or the signal aborted first.
+ */
+export async function retryUntil<T>(
+  attempt: () => Promise<T>,
+  opts: { deadline: number; signal: AbortSignal; policy?: Pick<ReconnectPolicy, 'baseDelayMs' | 'maxDelayMs'>; onError?: (e: unknown, n: number) => void },
+): Promise<T | null> {
+  for (let n = 0; !opts.signal.aborted; n++) {
+    const remaining = opts.deadline - Date.now();
+    if (remaining <= 0) return null;
+    await pause(retryDelayMs(n, opts.policy ?? DEFAULT_RECONNECT_POLICY, remaining), opts.signal);
+    if (opts.signal.aborted || Date.now() >= opts.deadline) return null;
+    try {
+      return await attempt();
+    } catch (e) {
+      opts.onError?.(e, n);
+    }
+  }
+  return null;
+}

@@ -4,7 +4,7 @@ import { createEventBus } from '../events/bus';
 import { parseAvatarEventMessage } from '../events/parse';
 import type { AppMessage } from '../schemas';
 import { createOutbox } from './rtc-a-outbox';
-import { DEFAULT_RECONNECT_POLICY, pause, reasonName, retryDelayMs, shouldReconnect, type ReconnectPolicy } from './rtc-a-reconnect';
+import { DEFAULT_RECONNECT_POLICY, reasonName, retryUntil, shouldReconnect, type ReconnectPolicy } from './rtc-a-reconnect';
 import type { ConnectOptions, Transport, TransportEventMap } from './types';
 
 export { DEFAULT_RECONNECT_POLICY, LK_REASON, retryDelayMs, shouldReconnect, type ReconnectPolicy } from './rtc-a-reconnect';
@@ -174,10 +174,8 @@ export function createRtcATransport(deps: { createRoom?: () => RoomLike; reconne
       // them after a full restart): open the outbox on the next macrotask.
       setTimeout(() => {
         if (r !== room || state === 'closed') return;
-        clearDeadline();
-        state = 'connected';
         noteParticipants(r);
-        setConnection('connected');
+        connected();
         outbox.kick();
       }, 0);
     });
@@ -210,33 +208,36 @@ export function createRtcATransport(deps: { createRoom?: () => RoomLike; reconne
     if (engine) offs.push(() => engine.off('tokenRefreshed', onToken));
   };
 
+  /** Connected (again): the outage, if any, is over and queued messages may go. */
+  const connected = () => {
+    clearDeadline();
+    state = 'connected';
+    setConnection('connected');
+  };
+
   /** Our own reconnect loop: a fresh Room per attempt, backoff + jitter, until success, the deadline, or a leave. */
   const rejoin = async (reason: number | undefined) => {
     loop?.abort();
     const ctl = (loop = new AbortController());
-    for (let attempt = 0; !ctl.signal.aborted; attempt++) {
-      const remaining = (troubleSince ?? Date.now()) + policy.deadlineMs - Date.now();
-      if (remaining <= 0) return giveUp(reason);
-      await pause(retryDelayMs(attempt, policy, remaining), ctl.signal);
-      if (ctl.signal.aborted) return;
-      const r = newRoom();
+    const attempt = async () => {
+      const next = newRoom();
       try {
-        await join(r);
-      } catch {
+        await join(next);
+        return next;
+      } catch (e) {
         unwire();
-        void r.disconnect().catch(() => {});
-        continue;
+        void next.disconnect().catch(() => {});
+        throw e;
       }
-      if (ctl.signal.aborted || state === 'closed') return void r.disconnect().catch(() => {});
-      loop = null;
-      clearDeadline();
-      state = 'connected';
-      setConnection('connected');
-      if (micOn) await r.localParticipant.setMicrophoneEnabled(true).catch(() => bus.emit('mic', { enabled: (micOn = false) }));
-      for (const [kind, id] of devices) await r.switchActiveDevice(kind, id).catch(() => false);
-      outbox.kick();
-      return;
-    }
+    };
+    const r = await retryUntil(attempt, { deadline: (troubleSince ?? Date.now()) + policy.deadlineMs, signal: ctl.signal, policy });
+    if (!r) return void (ctl.signal.aborted || giveUp(reason));
+    if (ctl.signal.aborted || state === 'closed') return void r.disconnect().catch(() => {});
+    loop = null;
+    connected();
+    if (micOn) await r.localParticipant.setMicrophoneEnabled(true).catch(() => bus.emit('mic', { enabled: (micOn = false) }));
+    for (const [kind, id] of devices) await r.switchActiveDevice(kind, id).catch(() => false);
+    outbox.kick();
   };
 
   const transport: Transport = {
@@ -262,8 +263,7 @@ export function createRtcATransport(deps: { createRoom?: () => RoomLike; reconne
       } finally {
         o.signal?.removeEventListener('abort', onAbort);
       }
-      state = 'connected';
-      setConnection('connected');
+      connected();
       if (o.micEnabled) await transport.setMicEnabled(true);
     },
     async disconnect() {
