@@ -19,6 +19,7 @@ Local avatar service implementing the whole Avatar Session Service interface (do
   --event-topic TOPIC          data-message topic of events (default liveai)
   --credits-per-minute N       credits charged per ACTIVE minute (default 1)
   --image-hosts any|loopback   hosts image downloads may reach (default any)
+  --answer-when-active         answer create calls once the avatar is in the room, publishing
   --latency-ms MS              fault: delay every /liveai request
   --fail-rate R                fault: answer this share (0..1) of /liveai requests with 500
   --drop-rate R                fault: drop this share (0..1) of /liveai connections
@@ -42,6 +43,7 @@ const FLAGS = {
   'event-topic': { type: 'string' },
   'credits-per-minute': { type: 'string' },
   'image-hosts': { type: 'string' },
+  'answer-when-active': { type: 'boolean' },
   'latency-ms': { type: 'string' },
   'fail-rate': { type: 'string' },
   'drop-rate': { type: 'string' },
@@ -92,6 +94,7 @@ export function parseCli(argv: string[]): { help: boolean; options: EmulatorOpti
     eventTopic: s('event-topic'),
     creditsPerMinute: num('credits-per-minute', s('credits-per-minute'), { max: 1e6 }),
     imageHosts,
+    answerWhenActive: values['answer-when-active'] === true ? true : undefined,
     faults: {
       latencyMs: num('latency-ms', s('latency-ms'), { int: true, max: 60_000 }),
       failRate: num('fail-rate', s('fail-rate'), { max: 1 }),

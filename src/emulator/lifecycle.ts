@@ -13,12 +13,21 @@ export function later(rec: SessionRecord, ms: number, fn: () => void): void {
   rec.timers.add(t);
 }
 
+/** Create answers held until their session leaves QUEUED (`answerWhenActive`). */
+const leftQueue = new WeakMap<SessionRecord, () => void>();
+const settle = (rec: SessionRecord) => {
+  leftQueue.get(rec)?.();
+  leftQueue.delete(rec);
+};
+
 /**
  * Starts the state machine of a new QUEUED record (docs/emulator.md "State machine"): after `queueMs` it goes
  * FAILED / TIMED_OUT when a `nextSessionOutcome` fault was pending, else joins the media room (media on, when the
- * transport has one) or goes ACTIVE directly.
+ * transport has one) or goes ACTIVE directly. Resolves at once, or with `answerWhenActive` once the session has
+ * left QUEUED (ACTIVE with the avatar publishing, or ended), so the create call can answer then.
  */
-export function startLifecycle(ctx: EmulatorContext, rec: SessionRecord, join: (rec: SessionRecord) => Promise<void>): void {
+export function startLifecycle(ctx: EmulatorContext, rec: SessionRecord, join: (rec: SessionRecord) => Promise<void>): Promise<void> {
+  const held = ctx.options.answerWhenActive ? new Promise<void>((resolve) => leftQueue.set(rec, resolve)) : Promise.resolve();
   const outcome = ctx.faults.nextSessionOutcome;
   ctx.faults.nextSessionOutcome = null;
   later(rec, ctx.options.queueMs, () => {
@@ -27,6 +36,7 @@ export function startLifecycle(ctx: EmulatorContext, rec: SessionRecord, join: (
     else if (ctx.options.media && rec.join) void join(rec);
     else activate(ctx, rec);
   });
+  return held;
 }
 
 /** QUEUED → ACTIVE: starts billing, emits `bot_ready`, arms the idle timer. No-op unless QUEUED. */
@@ -36,6 +46,7 @@ export function activate(ctx: EmulatorContext, rec: SessionRecord): void {
   rec.activeSince = Date.now();
   emitEvent(ctx, rec, { type: 'bot_ready' });
   touch(ctx, rec);
+  settle(rec);
 }
 
 /**
@@ -77,6 +88,7 @@ export function finish(ctx: EmulatorContext, rec: SessionRecord, status: Exclude
   for (const ws of rec.sockets) ws.close(1000, `session ${status}`);
   rec.sockets.clear();
   ctx.options.logger.info({ session_id: rec.id, status, reason }, 'session ended');
+  settle(rec);
   const media = rec.media;
   rec.media = null;
   if (media) {

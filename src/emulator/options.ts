@@ -43,6 +43,11 @@ export interface EmulatorOptions {
   imageHosts?: 'any' | 'loopback';
   /** Longest wait for the media avatar to join, ms. Default 20000. */
   joinTimeoutMs?: number;
+  /**
+   * Hold the answer of `POST /liveai/rooms` and `POST /liveai/sessions` until the session is ACTIVE (media on: the
+   * avatar is in the room, publishing) or has ended, as a service with a warm avatar pool answers. Default false.
+   */
+  answerWhenActive?: boolean;
   /** Initial fault injection, see `Faults`. */
   faults?: Partial<Faults>;
   /** pino-compatible logger; silent by default. */
@@ -63,6 +68,7 @@ export interface ResolvedOptions {
   imageFetchTimeoutMs: number;
   imageHosts: 'any' | 'loopback';
   joinTimeoutMs: number;
+  answerWhenActive: boolean;
   faults: Faults;
   logger: EmulatorLogger;
 }
@@ -80,6 +86,7 @@ const NumbersSchema = z.object({
   imageFetchTimeoutMs: ms.min(1).default(5000),
   imageHosts: z.enum(['any', 'loopback']).default('any'),
   joinTimeoutMs: ms.min(1).default(20_000),
+  answerWhenActive: z.boolean().default(false),
   livekit: z
     .object({ url: z.url({ protocol: /^(wss?|https?)$/ }), apiKey: z.string().min(1), apiSecret: z.string().min(1) })
     .partial()

@@ -17,6 +17,8 @@ describe('liveai-emulator flags (architecture §5)', () => {
       faults: { latencyMs: 3, failRate: 0.25, dropRate: 0, nextSessionOutcome: 'timeout' },
     });
     expect(parseCli(['--media', 'off']).options.media).toBe(false);
+    expect(parseCli(['--answer-when-active']).options.answerWhenActive).toBe(true);
+    expect(parseCli([]).options.answerWhenActive).toBeUndefined();
   });
 
   it.each([

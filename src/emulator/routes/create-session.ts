@@ -47,7 +47,7 @@ export async function createSession(ctx: EmulatorContext, account: Account, inpu
   if (f.agent_prompt) rec.demeanour = { agentPrompt: f.agent_prompt };
   if (f.transport_type === 'rtc-a') rec.join = rtcA(f.properties);
   if (f.transport_type === 'websocket-rtc-a') rec.join = rtcA(f.rtc_a_properties);
-  startLifecycle(ctx, rec, (s) => joinMedia(ctx, s));
+  await startLifecycle(ctx, rec, (s) => joinMedia(ctx, s));
   const base = ctx.baseUrl();
   const out: Session = { session_id: rec.id, control_url: `${base}/liveai/sessions/${rec.id}/control` };
   if (f.transport_type === 'rtc-b') out.room_url = (f.properties as { rtc_b_url: string }).rtc_b_url;

@@ -61,7 +61,7 @@ export function roomsRouter(ctx: EmulatorContext): Router {
         image_url: resolveImageUrl(ctx, agent.imageUrl),
         session_id: rec.id,
       };
-      startLifecycle(ctx, rec, (s) => joinMedia(ctx, s));
+      await startLifecycle(ctx, rec, (s) => joinMedia(ctx, s));
       res.status(201).json(room);
     })
     .all(methodNotAllowed(['GET', 'POST']));
