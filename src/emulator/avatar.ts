@@ -74,6 +74,7 @@ export async function joinMedia(ctx: EmulatorContext, rec: SessionRecord): Promi
       return;
     }
     rec.media = media;
+    if (rec.demeanour.agentPrompt || rec.demeanour.idlePrompt) media.setDemeanour(rec.demeanour);
     activate(ctx, rec);
   } catch (e) {
     ctx.options.logger.warn({ session_id: rec.id, err: (e as Error).message }, 'the avatar could not join');

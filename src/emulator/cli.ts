@@ -20,6 +20,8 @@ Local avatar service implementing the whole Avatar Session Service interface (do
   --credits-per-minute N       credits charged per ACTIVE minute (default 1)
   --image-hosts any|loopback   hosts image downloads may reach (default any)
   --answer-when-active         answer create calls once the avatar is in the room, publishing
+  --provider-labels LIST       provider names on the wire, e.g. rtc-a=livekit,rtc-b=daily
+                               (default: the neutral rtc-a and rtc-b)
   --latency-ms MS              fault: delay every /liveai request
   --fail-rate R                fault: answer this share (0..1) of /liveai requests with 500
   --drop-rate R                fault: drop this share (0..1) of /liveai connections
@@ -44,6 +46,7 @@ const FLAGS = {
   'credits-per-minute': { type: 'string' },
   'image-hosts': { type: 'string' },
   'answer-when-active': { type: 'boolean' },
+  'provider-labels': { type: 'string' },
   'latency-ms': { type: 'string' },
   'fail-rate': { type: 'string' },
   'drop-rate': { type: 'string' },
@@ -95,6 +98,7 @@ export function parseCli(argv: string[]): { help: boolean; options: EmulatorOpti
     creditsPerMinute: num('credits-per-minute', s('credits-per-minute'), { max: 1e6 }),
     imageHosts,
     answerWhenActive: values['answer-when-active'] === true ? true : undefined,
+    providerLabels: s('provider-labels'),
     faults: {
       latencyMs: num('latency-ms', s('latency-ms'), { int: true, max: 60_000 }),
       failRate: num('fail-rate', s('fail-rate'), { max: 1 }),

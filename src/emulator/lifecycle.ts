@@ -61,7 +61,7 @@ export function touch(ctx: EmulatorContext, rec: SessionRecord): void {
     if (rec.status !== 'ACTIVE') return;
     emitEvent(ctx, rec, { type: 'idle_timeout' });
     finish(ctx, rec, 'COMPLETED', 'idle_timeout');
-  }, ctx.options.idleTimeoutS * 1000);
+  }, (rec.idleTimeoutS ?? ctx.options.idleTimeoutS) * 1000);
 }
 
 /**

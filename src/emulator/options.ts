@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { LiveAiError, formatZodError } from '../core/errors';
 import { DEFAULT_EVENT_TOPIC, IMAGE_CHANGE_TYPICAL_MS } from '../core/constants';
+import { providerRenamer, type ProviderLabelsInput, type ProviderRenamer } from '../core/provider-labels';
 import { FaultsPatchSchema, NO_FAULTS, type Faults } from './faults';
 import { silentLogger, type EmulatorLogger } from './logger';
 import type { SeedInput } from './seed';
@@ -52,6 +53,12 @@ export interface EmulatorOptions {
   faults?: Partial<Faults>;
   /** pino-compatible logger; silent by default. */
   logger?: EmulatorLogger;
+  /**
+   * The names of the two media providers on the wire, e.g. `{ 'rtc-a': 'livekit', 'rtc-b': 'daily' }` or
+   * `'rtc-a=livekit,rtc-b=daily'`. Every identifier follows them: `transport_type` values, `*_properties` keys,
+   * property names and list `provider` values. Default: the neutral labels `rtc-a` and `rtc-b`.
+   */
+  providerLabels?: ProviderLabelsInput;
 }
 
 export interface ResolvedOptions {
@@ -71,6 +78,8 @@ export interface ResolvedOptions {
   answerWhenActive: boolean;
   faults: Faults;
   logger: EmulatorLogger;
+  /** Renames provider identifiers between the neutral labels and `providerLabels`. */
+  labels: ProviderRenamer;
 }
 
 const ms = z.number().int().min(0).max(24 * 3600 * 1000);
@@ -99,7 +108,8 @@ const NumbersSchema = z.object({
  * @throws LiveAiError `invalid_request` naming the bad option.
  */
 export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
-  const { seed, logger, ...rest } = options;
+  const { seed, logger, providerLabels, ...rest } = options;
+  const labels = providerRenamer(providerLabels);
   const parsed = NumbersSchema.safeParse(rest);
   if (!parsed.success) throw new LiveAiError('invalid_request', `invalid emulator options: ${formatZodError(parsed.error)}`);
   const o = parsed.data;
@@ -107,6 +117,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     ...o,
     seed,
     logger: logger ?? silentLogger,
+    labels,
     livekit: { url: 'ws://127.0.0.1:7880', apiKey: 'devkey', apiSecret: 'secret', ...o.livekit },
     faults: { ...NO_FAULTS, ...o.faults },
   };

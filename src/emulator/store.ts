@@ -61,6 +61,8 @@ export interface SessionRecord {
   media: AvatarMedia | null;
   timers: Set<NodeJS.Timeout>;
   idleTimer: NodeJS.Timeout | null;
+  /** Idle timeout of this session (`idle_timeout` at creation), seconds; default the service's. */
+  idleTimeoutS?: number;
   sockets: Set<WebSocket>;
   pcm: { frames: number; bytes: number };
 }

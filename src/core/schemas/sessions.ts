@@ -21,6 +21,10 @@ export const SessionCreateFieldsSchema = z.object({
   rtc_b_properties: z.optional(RtcBPropertiesSchema),
   model: z.optional(z.string()),
   aspect_ratio: z.optional(z.string()),
+  /** Prompt for expressions while idle (sent by published avatar plugins; same effect as `update-idle-prompt`). */
+  agent_idle_prompt: z.optional(z.string()),
+  /** Idle timeout of this session, seconds (sent by published avatar plugins); overrides the service default. */
+  idle_timeout: z.optional(z.number().check(z.positive('must be a positive number of seconds'), z.lte(86_400, 'must be at most 86400 seconds'))),
 });
 
 /**

@@ -24,6 +24,6 @@ export function createApp(ctx: EmulatorContext): Express {
   app.use('/liveai', assetsRouter(ctx));
   app.use('/liveai', faultInjection(ctx), roomsRouter(ctx), sessionsRouter(ctx), controlRouter(ctx));
   app.use(notFound);
-  app.use(errorHandler(ctx.options.logger));
+  app.use(errorHandler(ctx.options.logger, ctx.options.labels.textToWire));
   return app;
 }

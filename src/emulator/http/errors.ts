@@ -22,7 +22,7 @@ function bodyError(err: { type?: unknown; status?: unknown; message?: unknown; l
  * Final error handler: every 4xx and 5xx answer is JSON `{detail}` (spec §7). `LiveAiError` keeps its status;
  * body-parser errors become 400 (413 when too large); anything else is logged and answered 500.
  */
-export function errorHandler(log: EmulatorLogger): ErrorRequestHandler {
+export function errorHandler(log: EmulatorLogger, relabel: (detail: string) => string = (d) => d): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
     let status = 500;
     let detail = 'internal error in the emulator';
@@ -39,7 +39,7 @@ export function errorHandler(log: EmulatorLogger): ErrorRequestHandler {
       res.destroy();
       return;
     }
-    res.status(status).json({ detail });
+    res.status(status).json({ detail: relabel(detail) });
   };
 }
 

@@ -44,7 +44,9 @@ export async function createSession(ctx: EmulatorContext, account: Account, inpu
     imageUrl,
     imageBytes,
   });
-  if (f.agent_prompt) rec.demeanour = { agentPrompt: f.agent_prompt };
+  if (f.agent_prompt) rec.demeanour.agentPrompt = f.agent_prompt;
+  if (f.agent_idle_prompt) rec.demeanour.idlePrompt = f.agent_idle_prompt;
+  if (f.idle_timeout !== undefined) rec.idleTimeoutS = f.idle_timeout;
   if (f.transport_type === 'rtc-a') rec.join = rtcA(f.properties);
   if (f.transport_type === 'websocket-rtc-a') rec.join = rtcA(f.rtc_a_properties);
   await startLifecycle(ctx, rec, (s) => joinMedia(ctx, s));

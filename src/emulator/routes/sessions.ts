@@ -25,9 +25,17 @@ export function ownSession(ctx: EmulatorContext, account: Account, id: string): 
 }
 
 /** Reads the JSON or multipart body of `POST /liveai/sessions` (spec §2, §4.4) → validated input. */
-function readSessionInput(req: Request): SessionInput {
+function readSessionInput(ctx: EmulatorContext, req: Request): SessionInput {
+  const { labels } = ctx.options;
+  const neutral = (body: Record<string, unknown>) => {
+    const t = body.transport_type;
+    if (!labels.neutral && typeof t === 'string' && !labels.transportTypes.includes(t)) {
+      throw httpError(400, `transport_type must be one of ${labels.transportTypes.join(', ')} under this service's provider labels`);
+    }
+    return labels.bodyFromWire(body);
+  };
   if (!req.is('multipart/form-data')) {
-    const parsed = CreateSessionRequestSchema.safeParse(objectBody(req));
+    const parsed = CreateSessionRequestSchema.safeParse(neutral(objectBody(req)));
     if (!parsed.success) throw invalidRequest(parsed.error);
     return { fields: parsed.data, image: null };
   }
@@ -45,7 +53,7 @@ function readSessionInput(req: Request): SessionInput {
   } catch {
     throw httpError(400, 'the multipart payload part is not valid JSON');
   }
-  const parsed = MultipartPayloadSchema.safeParse(json);
+  const parsed = MultipartPayloadSchema.safeParse(json && typeof json === 'object' && !Array.isArray(json) ? neutral(json as Record<string, unknown>) : json);
   if (!parsed.success) throw httpError(400, `payload: ${formatZodError(parsed.error)}`);
   const problems = sessionCreateProblems(parsed.data, true);
   if (problems.length) throw httpError(400, problems.map((p) => `payload.${p.path}: ${p.message}`).join('; '));
@@ -64,7 +72,7 @@ export function sessionsRouter(ctx: EmulatorContext): Router {
         created_at: s.createdAt.toISOString(),
         session_status: s.status,
         credits_used: creditsUsed(s, ctx.options.creditsPerMinute),
-        provider: providerOf(s),
+        provider: ctx.options.labels.providerToWire(providerOf(s)) as SessionListItem['provider'],
       }));
       res.json({ sessions, pagination });
     })
@@ -72,7 +80,7 @@ export function sessionsRouter(ctx: EmulatorContext): Router {
       requireApiKey(ctx),
       (req, res, next) => (req.is('multipart/form-data') ? multipartBody(req, res, next) : jsonBody(req, res, next)),
       async (req, res) => {
-        res.status(201).json(await createSession(ctx, accountOf(req), readSessionInput(req)));
+        res.status(201).json(await createSession(ctx, accountOf(req), readSessionInput(ctx, req)));
       },
     )
     .all(methodNotAllowed(['GET', 'POST']));
