@@ -22,7 +22,7 @@ export default defineConfig({
     target: 'es2022',
     outDir: 'dist',
     emptyOutDir: true,
-    sourcemap: true,
+    sourcemap: false,
     minify: false,
     cssCodeSplit: false,
     lib: {
@@ -36,6 +36,8 @@ export default defineConfig({
         server: 'src/server/index.ts',
         emulator: 'src/emulator/index.ts',
         testing: 'src/testing/index.ts',
+        livekit: 'src/core/transports/livekit.ts',
+        daily: 'src/core/transports/daily.ts',
         'bin/liveai-emulator': 'src/emulator/bin.ts',
       },
       cssFileName: 'styles',

@@ -18,13 +18,13 @@ export default defineConfig({
     target: 'es2022',
     outDir: 'dist/standalone',
     emptyOutDir: true,
-    sourcemap: true,
+    sourcemap: false,
     minify: true,
     modulePreload: false,
     copyPublicDir: false,
     // An app-style build (not lib mode) so the ES output is fully minified.
     rollupOptions: {
-      input: 'src/element/index.ts',
+      input: 'src/element/standalone.ts',
       preserveEntrySignatures: 'exports-only',
       output: { format: 'es', entryFileNames: 'liveai-avatar.js', chunkFileNames: 'chunks/[name]-[hash].js' },
     },

@@ -1,3 +1,5 @@
+import '../src/core/transports/livekit';
+import '../src/core/transports/daily';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { AvatarWidget, SessionList } from '../src/components';
 

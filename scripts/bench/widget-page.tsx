@@ -4,6 +4,8 @@
 // `marks` breaks click → first frame down (ms since page start, first occurrence of each): the proxy calls
 // (fetch wrapped), the transport chunk import, room connect, the video track, the React commit of the <video>
 // srcObject, and the session's phases.
+import '../../src/core/transports/livekit';
+import '../../src/core/transports/daily';
 import { createRoot } from 'react-dom/client';
 import { AvatarWidget } from '../../src/components';
 import type { AvatarEvent } from '../../src/core';

@@ -46,8 +46,8 @@ describe.skipIf(!built)('bundle budgets (size-limit)', () => {
     expect(readFileSync('dist/schemas.js', 'utf8')).toMatch(/from ["']zod\/mini["']/);
   });
 
-  it('only rtc-a chunks import livekit-client and only rtc-b chunks import daily-js', () => {
-    const files = ['index.js', 'react.js', 'components.js', 'element.js', 'testing.js', 'schemas.js', ...readdirSync('dist/chunks').filter((f) => f.endsWith('.js')).map((f) => `chunks/${f}`)];
+  it('only rtc-a chunks import livekit-client, only rtc-b chunks import daily-js, and only liveai-kit/livekit and liveai-kit/daily reach them', () => {
+    const files = ['index.js', 'react.js', 'components.js', 'element.js', 'testing.js', 'schemas.js', 'livekit.js', 'daily.js', ...readdirSync('dist/chunks').filter((f) => f.endsWith('.js')).map((f) => `chunks/${f}`)];
     const importing = (re: RegExp) => files.filter((f) => existsSync(join('dist', f)) && re.test(readFileSync(join('dist', f), 'utf8')));
     const livekit = importing(/from ["']livekit-client["']|import\(["']livekit-client["']\)/);
     const daily = importing(/from ["']@daily-co\/daily-js["']|import\(["']@daily-co\/daily-js["']\)/);
@@ -55,9 +55,10 @@ describe.skipIf(!built)('bundle budgets (size-limit)', () => {
     expect(daily.length).toBeGreaterThan(0);
     for (const f of livekit) expect(f).toMatch(/^chunks\/rtc-a-/);
     for (const f of daily) expect(f).toMatch(/^chunks\/rtc-b-/);
-    // The transport chunks are reached only through dynamic import().
-    const loader = readdirSync('dist/chunks').filter((f) => f.endsWith('.js')).map((f) => readFileSync(join('dist/chunks', f), 'utf8')).join('\n');
-    expect(loader).toMatch(/import\(["']\.\/rtc-a-[^"']+\.js["']\)/);
-    expect(loader).toMatch(/import\(["']\.\/rtc-b-[^"']+\.js["']\)/);
+    // The adapter chunks are reached only through import() from their own transport entry.
+    expect(importing(/["'](?:\.\/|\.\/chunks\/)rtc-a-[A-Za-z0-9_-]{8}\.js["']/)).toEqual(['livekit.js']);
+    expect(importing(/["'](?:\.\/|\.\/chunks\/)rtc-b-[A-Za-z0-9_-]{8}\.js["']/)).toEqual(['daily.js']);
+    expect(readFileSync('dist/livekit.js', 'utf8')).toMatch(/import\(["']\.\/chunks\/rtc-a-[^"']+\.js["']\)/);
+    expect(readFileSync('dist/daily.js', 'utf8')).toMatch(/import\(["']\.\/chunks\/rtc-b-[^"']+\.js["']\)/);
   });
 });

@@ -2,43 +2,86 @@ import { LiveAiError } from '../errors';
 import type { MediaTransport } from '../schemas';
 import type { TransportFactory, TransportLoader } from './types';
 
-const HINTS: Record<MediaTransport, string> = {
-  'rtc-a': 'install livekit-client: npm i livekit-client',
-  'rtc-b': 'install @daily-co/daily-js: npm i @daily-co/daily-js',
+/**
+ * A media transport that can be registered: what `liveai-kit/livekit` (`rtc-a`, on livekit-client) and
+ * `liveai-kit/daily` (`rtc-b`, on @daily-co/daily-js) export. `load` fetches the adapter (and its SDK) on first use.
+ */
+export interface TransportModule {
+  readonly kind: MediaTransport;
+  /** Loads the adapter; rejects with `LiveAiError('missing_peer')` when its SDK is not installed. */
+  load(): Promise<TransportFactory>;
+}
+
+/** What a user must install and import to be able to join a room of each kind. */
+export const TRANSPORT_PACKAGES: Readonly<Record<MediaTransport, { sdk: string; entry: string; label: string }>> = {
+  'rtc-a': { sdk: 'livekit-client', entry: 'liveai-kit/livekit', label: 'LiveKit' },
+  'rtc-b': { sdk: '@daily-co/daily-js', entry: 'liveai-kit/daily', label: 'Daily' },
 };
+
+// On globalThis so two copies of the package on one page (e.g. an app bundle and the standalone element) share it.
+const REGISTRY_KEY = Symbol.for('liveai-kit.transports');
+type Registry = Map<MediaTransport, TransportModule>;
+const registry = ((globalThis as Record<symbol, unknown>)[REGISTRY_KEY] ??= new Map()) as Registry;
 const cache = new Map<MediaTransport, Promise<TransportFactory>>();
 
 /**
- * Default transport loader (architecture §1): loads the adapter chunk with `import()` on first use, so a page
- * using one transport never downloads the other SDK.
- * @throws LiveAiError `missing_peer` with an install hint when the SDK cannot be imported; `invalid_request`
- *   for an unknown kind.
+ * Registers transports for every session on the page that does not pass its own `loadTransport`. Importing
+ * `liveai-kit/livekit` or `liveai-kit/daily` does this for you; calling it again with the same kind replaces it.
+ */
+export function registerTransport(...transports: TransportModule[]): void {
+  for (const t of transports) {
+    registry.set(t.kind, t);
+    cache.delete(t.kind);
+  }
+}
+
+/** The kinds registered right now (e.g. to show which rooms this page can join). */
+export function registeredTransports(): MediaTransport[] {
+  return [...registry.keys()];
+}
+
+/**
+ * The error a session reports when its room needs a transport the page did not register: code `missing_peer`,
+ * and a `detail` that names the package to install and the line to add.
+ */
+export function missingTransportError(kind: MediaTransport, cause?: unknown): LiveAiError {
+  const p = TRANSPORT_PACKAGES[kind];
+  if (!p) return new LiveAiError('invalid_request', `unknown transport ${String(kind)}`, { status: 400 });
+  return new LiveAiError(
+    'missing_peer',
+    `this session's room is a ${p.label} (${kind}) room, but no ${p.label} transport is registered on this page. ` +
+      `Install ${p.sdk} (npm i ${p.sdk}) and add \`import '${p.entry}';\` once in your app, next to where you start the session.`,
+    { cause },
+  );
+}
+
+/**
+ * Default transport loader: resolves a registered transport (see `registerTransport`) and loads its adapter
+ * chunk on first use, so a page never downloads an SDK it did not register.
+ * @throws LiveAiError `missing_peer` naming the package to install and the import to add, when the room's kind
+ *   is not registered or its SDK cannot be loaded; `invalid_request` for an unknown kind.
  */
 export const loadTransport: TransportLoader = (kind) => {
   let p = cache.get(kind);
   if (!p) {
-    p = importAdapter(kind);
+    const t = registry.get(kind);
+    p = t ? t.load().catch((cause: unknown) => Promise.reject(loadError(kind, cause))) : Promise.reject(missingTransportError(kind));
     cache.set(kind, p);
     p.catch(() => cache.delete(kind));
   }
   return p;
 };
 
+function loadError(kind: MediaTransport, cause: unknown): unknown {
+  if (cause instanceof LiveAiError) return cause;
+  const p = TRANSPORT_PACKAGES[kind];
+  return new LiveAiError('missing_peer', `could not load the ${p.label} transport: install ${p.sdk} (npm i ${p.sdk})`, { cause });
+}
+
 /**
- * Starts loading the adapter chunk of `kind` now, without waiting (e.g. inside the Start click, in parallel with
- * the create call, or on hover of Start), so joining the room later does not wait for the download. Never throws:
- * a failed prefetch is forgotten and `loadTransport` tries again (and reports `missing_peer`) when it is needed.
+ * Starts loading the adapter of `kind` now, without waiting (e.g. on hover of Start), so joining the room later
+ * does not wait for the download. Never throws: a failed prefetch is forgotten and reported when it is needed.
  */
 export function prefetchTransport(kind: MediaTransport): void {
   loadTransport(kind).catch(() => undefined);
-}
-
-async function importAdapter(kind: MediaTransport): Promise<TransportFactory> {
-  try {
-    if (kind === 'rtc-a') return (await import('./rtc-a')).createRtcATransport;
-    if (kind === 'rtc-b') return (await import('./rtc-b')).createRtcBTransport;
-  } catch (cause) {
-    throw new LiveAiError('missing_peer', HINTS[kind], { cause });
-  }
-  throw new LiveAiError('invalid_request', `unknown transport ${String(kind)}`, { status: 400 });
 }

@@ -1,5 +1,6 @@
 // Test page (issue 5): the widget with its image swapper on a real rtc-a room through the proxy. The test drives the
 // swapper like a user (file input, URL field) and reads what happened from window.__swap.
+import '../../../src/core/transports/livekit';
 import { createRoot } from 'react-dom/client';
 import { AvatarWidget } from '../../../src/components';
 import type { AvatarSession } from '../../../src/core/session/types';

@@ -1,6 +1,7 @@
 // Test page (issue 5): a websocket-rtc-a session created through the proxy, joined by the widget (rtc-a engine);
 // the page streams speech-like PCM to `websocket_address` with streamPcmToWebSocket and records, per decoded
 // video frame, how the mouth looks, and the level of the avatar audio it receives. Read through window.__ws.
+import '../../../src/core/transports/livekit';
 import { createRoot } from 'react-dom/client';
 import { AvatarWidget } from '../../../src/components';
 import { streamPcmToWebSocket } from '../../../src/core/audio';

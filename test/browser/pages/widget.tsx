@@ -1,6 +1,8 @@
 // Test page of the browser suite (widget-e2e, reliability-faults, reliability-livekit-restart): the drop-in widget
 // against the real proxy at /api/avatar. Everything the page learns goes into window.__liveai so tests can wait
 // for it. Query: ?agent=ID (default agent-demo), ?theme=light|dark, ?images (show the image swapper).
+import '../../../src/core/transports/livekit';
+import '../../../src/core/transports/daily';
 import { createRoot } from 'react-dom/client';
 import { AvatarWidget } from '../../../src/components';
 import type { AvatarEvent } from '../../../src/core';

@@ -3,21 +3,39 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 afterEach(() => {
   vi.doUnmock('@daily-co/daily-js');
   vi.resetModules();
+  delete (globalThis as Record<symbol, unknown>)[Symbol.for('liveai-kit.transports')];
 });
 
-describe('loadTransport', () => {
-  it('loads each adapter lazily and returns a factory of the right kind', async () => {
+describe('transport registration', () => {
+  it('without a registered transport, joining a room says what to install and what to import', async () => {
     const { loadTransport } = await import('../../../src/core/transports/load');
-    const factory = await loadTransport('rtc-b');
-    expect(typeof factory).toBe('function');
+    await expect(loadTransport('rtc-a')).rejects.toMatchObject({
+      code: 'missing_peer',
+      detail: expect.stringMatching(/npm i livekit-client.*import 'liveai-kit\/livekit';/),
+    });
+    await expect(loadTransport('rtc-b')).rejects.toMatchObject({
+      code: 'missing_peer',
+      detail: expect.stringMatching(/npm i @daily-co\/daily-js.*import 'liveai-kit\/daily';/),
+    });
+  });
+
+  it('importing a transport entry registers only that transport, and its adapter loads on first use', async () => {
+    await import('../../../src/core/transports/livekit');
+    const { loadTransport, registeredTransports } = await import('../../../src/core/transports/load');
+    expect(registeredTransports()).toEqual(['rtc-a']);
     const a = await loadTransport('rtc-a');
     expect(a().kind).toBe('rtc-a');
+    await expect(loadTransport('rtc-b')).rejects.toMatchObject({ code: 'missing_peer' });
+    await import('../../../src/core/transports/daily');
+    expect((await loadTransport('rtc-b'))().kind).toBe('rtc-b');
   });
-  it('a missing SDK becomes missing_peer with an install hint', async () => {
+
+  it('a registered transport whose SDK is missing becomes missing_peer with the install command', async () => {
     vi.doMock('@daily-co/daily-js', () => {
       throw new Error("Cannot find package '@daily-co/daily-js'");
     });
+    await import('../../../src/core/transports/daily');
     const { loadTransport } = await import('../../../src/core/transports/load');
-    await expect(loadTransport('rtc-b')).rejects.toMatchObject({ code: 'missing_peer', detail: 'install @daily-co/daily-js: npm i @daily-co/daily-js' });
+    await expect(loadTransport('rtc-b')).rejects.toMatchObject({ code: 'missing_peer', detail: expect.stringContaining('npm i @daily-co/daily-js') });
   });
 });

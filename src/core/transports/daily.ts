@@ -1,0 +1,19 @@
+/**
+ * liveai-kit/daily: the Daily transport (`rtc-b` rooms, `https://` room URLs), on `@daily-co/daily-js`.
+ * Importing this entry registers it, so every session on the page can join Daily rooms:
+ *
+ * ```ts
+ * import 'liveai-kit/daily'; // npm i @daily-co/daily-js
+ * ```
+ *
+ * The adapter and daily-js load with `import()` when the first Daily room is joined, not with the page.
+ */
+import { registerTransport, type TransportModule } from './load';
+
+/** The Daily (`rtc-b`) transport; registered on import. Pass it to `registerTransport` again after a reset. */
+export const dailyTransport: TransportModule = {
+  kind: 'rtc-b',
+  load: () => import('./rtc-b').then((m) => () => m.createRtcBTransport()),
+};
+
+registerTransport(dailyTransport);

@@ -1,0 +1,19 @@
+/**
+ * liveai-kit/livekit: the LiveKit transport (`rtc-a` rooms, `ws://` / `wss://` room URLs), on `livekit-client`.
+ * Importing this entry registers it, so every session on the page can join LiveKit rooms:
+ *
+ * ```ts
+ * import 'liveai-kit/livekit'; // npm i livekit-client
+ * ```
+ *
+ * The adapter and livekit-client load with `import()` when the first LiveKit room is joined, not with the page.
+ */
+import { registerTransport, type TransportModule } from './load';
+
+/** The LiveKit (`rtc-a`) transport; registered on import. Pass it to `registerTransport` again after a reset. */
+export const livekitTransport: TransportModule = {
+  kind: 'rtc-a',
+  load: () => import('./rtc-a').then((m) => () => m.createRtcATransport()),
+};
+
+registerTransport(livekitTransport);
