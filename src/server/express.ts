@@ -7,7 +7,7 @@ import { createProxyCore, type ProxyCall, type ProxyCore } from './core';
 import { checkDeclaredImageType } from './images';
 import { requestIdFrom } from './logging';
 import type { AvatarProxyOptions, ProxyAction } from './options';
-import { loadPeer } from './peers';
+import { assertPeers, loadPeer, peersFor } from './peers';
 import { logFailure, toWireError } from './wire-error';
 import { limiters } from './express-limits';
 
@@ -22,10 +22,12 @@ type Files = Record<string, Express.Multer.File[]> | undefined;
  * `POST /sessions/:id/control`, `POST /sessions/:id/leave-meeting`, `POST /sessions/:id/end`,
  * admin-only `GET /rooms` and `GET /sessions`. Every answer is JSON (`{detail}` on errors) with `x-request-id`.
  * Set `app.set('trust proxy', …)` behind a reverse proxy so per-IP limits see the client's address.
- * @throws LiveAiError `invalid_request` naming a bad option; `missing_peer` when express, multer or
- *   express-rate-limit is not installed.
+ * @throws LiveAiError `invalid_request` naming a bad option; `missing_peer` (at creation) listing every package
+ *   the options need that is not installed (express, multer, express-rate-limit unless `rateLimit: false`,
+ *   livekit-server-sdk when `livekit` is set) with one `npm install` command.
  */
 export function createAvatarProxy(options: AvatarProxyOptions<Request>): Router {
+  assertPeers('createAvatarProxy', peersFor('express', options));
   const core = createProxyCore(options, 'createAvatarProxy');
   const expressMod = loadPeer<Express>('express', 'createAvatarProxy');
   const express = expressMod.default ?? expressMod;

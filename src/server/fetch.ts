@@ -1,3 +1,4 @@
+import { assertPeers, peersFor } from './peers';
 import { LiveAiError } from '../core/errors';
 import { createProxyCore, type ProxyCall } from './core';
 import { WindowStore, createLimiter } from './fetch-limiter';
@@ -21,10 +22,12 @@ export interface AvatarHandlerOptions extends AvatarProxyOptions<Request> {
  * The same proxy as `createAvatarProxy`, as a Fetch API handler `(Request) => Promise<Response>` for
  * frameworks without Express (Next.js route handlers, Hono, Bun, Deno, workers with Node APIs).
  * Same routes, validation, client tokens, limits, errors and `x-request-id` (architecture §4).
- * @throws LiveAiError `invalid_request` naming a bad option (at creation).
+ * @throws LiveAiError `invalid_request` naming a bad option (at creation); `missing_peer` (at creation) when
+ *   `livekit` is set and livekit-server-sdk is not installed.
  */
 export function createAvatarHandler(options: AvatarHandlerOptions): (request: Request) => Promise<Response> {
   const { basePath = '', clientIp = defaultClientIp, ...proxyOptions } = options;
+  assertPeers('createAvatarHandler', peersFor('fetch', proxyOptions));
   const core = createProxyCore(proxyOptions, 'createAvatarHandler');
   const prefix = `/${basePath.replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, '');
   const limits = core.options.limits;
