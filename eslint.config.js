@@ -3,7 +3,9 @@ import tseslint from 'typescript-eslint';
 /**
  * Layering (architecture §2): imports only go down core ← react ← components ← element;
  * server and emulator import only core. Core never imports React, a transport SDK (except its
- * adapter file), Express or Node built-ins. A wrong import fails `npm run lint` and so CI.
+ * adapter file), Express or Node built-ins. `src/shared` holds the neutral helpers every side may import
+ * (core, server, emulator alike), so it imports nothing of the project but itself and no package or built-in
+ * that a browser or Node lacks. A wrong import fails `npm run lint` and so CI.
  */
 const nodeBuiltins = ['node:*', 'fs', 'path', 'http', 'https', 'net', 'crypto', 'os', 'child_process', 'stream', 'url', 'util', 'events', 'buffer', 'zlib'];
 const pattern = (group, message) => ({ group, message });
@@ -24,6 +26,10 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
+  },
+  {
+    files: ['src/shared/**'],
+    rules: restrict(notReact, notSdk, notServer, notNode, up('core', 'react', 'components', 'element', 'server', 'emulator', 'testing')),
   },
   { files: ['src/core/**'], rules: restrict(notReact, notSdk, notServer, notNode, up('react', 'components', 'element', 'server', 'emulator', 'testing')) },
   { files: ['src/core/transports/rtc-a.ts'], rules: restrict(notReact, notServer, notNode, up('react', 'components', 'element', 'server', 'emulator')) },

@@ -10,7 +10,7 @@ import { createRoot } from 'react-dom/client';
 import { AvatarWidget } from '../../src/components';
 import type { AvatarEvent } from '../../src/core';
 import type { AvatarSession } from '../../src/core/session/types';
-import { loadTransport, prefetchTransport } from '../../src/core/transports/load';
+import { loadTransport } from '../../src/core/transports/load';
 import type { TransportLoader } from '../../src/core/transports/types';
 import '../../src/components/styles/index.css';
 
@@ -78,7 +78,6 @@ const params = new URLSearchParams(location.search);
 const forced = params.get('transport');
 if (params.get('prefetch') === '1') {
   mark('transport prefetch');
-  prefetchTransport('rtc-a');
   void loadTransport('rtc-a').then(() => (probe.prefetched = true));
 }
 

@@ -9,8 +9,8 @@ import { ImageSwapper } from './ImageSwapper';
 import { TranscriptPanel } from './TranscriptPanel';
 import { useDeadline } from './useDeadline';
 import { useWidgetCallbacks } from './useWidgetCallbacks';
+import { isRunning } from '../core/session/phase';
 
-const RUNNING = new Set(['creating', 'queued', 'connecting', 'active']);
 
 /** Inside the provider: state, timers (minimized end, max duration), callbacks, and the composed parts. */
 export function AvatarWidgetBody(p: AvatarWidgetProps) {
@@ -28,7 +28,7 @@ export function AvatarWidgetBody(p: AvatarWidgetProps) {
   const { onSession } = p;
   useEffect(() => onSession?.(session), [session, onSession]);
 
-  const away = state !== 'active' && RUNNING.has(phase);
+  const away = state !== 'active' && isRunning(phase);
   const [awaySince, setAwaySince] = useState<number | null>(null);
   useEffect(() => setAwaySince(away ? Date.now() : null), [away]);
   const endCall = () => void end('user');
@@ -59,7 +59,7 @@ export function AvatarWidgetBody(p: AvatarWidgetProps) {
         ) : undefined
       }
       chat={<ChatInput />}
-      controls={RUNNING.has(phase) ? <ControlBar /> : undefined}
+      controls={isRunning(phase) ? <ControlBar /> : undefined}
     />
   );
 }

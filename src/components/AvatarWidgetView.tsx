@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { Phase } from '../core/session/types';
 import { Icon } from './icons';
 import { cx, formatClock } from './format';
+import { isRunning } from '../core/session/phase';
 
 /** Visible state of the widget. `hidden` renders nothing. */
 export type WidgetState = 'minimized' | 'active' | 'hidden';
@@ -29,7 +30,6 @@ export interface AvatarWidgetViewProps {
   className?: string;
 }
 
-const inCall = (p: Phase) => p === 'creating' || p === 'queued' || p === 'connecting' || p === 'active';
 
 /** The drop-in widget's frame: launcher when minimized, panel when active, countdowns. Pure view. */
 export function AvatarWidgetView(p: AvatarWidgetViewProps) {
@@ -39,9 +39,9 @@ export function AvatarWidgetView(p: AvatarWidgetViewProps) {
   if (state === 'minimized') {
     return (
       <div {...root}>
-        <button type="button" className="liveai-launcher" aria-expanded="false" onClick={() => p.onStateChange?.('active')} data-in-call={inCall(phase) || undefined}>
+        <button type="button" className="liveai-launcher" aria-expanded="false" onClick={() => p.onStateChange?.('active')} data-in-call={isRunning(phase) || undefined}>
           <Icon name="chat" />
-          <span>{p.minimizedEndMs != null && inCall(phase) ? `Call ends in ${formatClock(p.minimizedEndMs)} · Open` : `Talk to ${title}`}</span>
+          <span>{p.minimizedEndMs != null && isRunning(phase) ? `Call ends in ${formatClock(p.minimizedEndMs)} · Open` : `Talk to ${title}`}</span>
         </button>
       </div>
     );

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useControl, useMedia, useSession } from '../react';
 import { ControlBarView } from './ControlBarView';
+import { isRunning } from '../core/session/phase';
 
-const RUNNING = new Set(['creating', 'queued', 'connecting', 'active']);
 
 /** Props of {@link ControlBar}. */
 export interface ControlBarProps {
@@ -38,7 +38,7 @@ export function ControlBar({ hide = [], keepAlive: initialKeepAlive = false, kee
     <ControlBarView
       className={className}
       disabled={!active}
-      endDisabled={!RUNNING.has(phase)}
+      endDisabled={!isRunning(phase)}
       micEnabled={m.micEnabled}
       speakerMuted={m.speakerMuted}
       volume={m.volume}

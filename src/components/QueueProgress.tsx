@@ -1,12 +1,11 @@
 import { useQueueClock, useSession } from '../react';
 import { QueueProgressView } from './QueueProgressView';
-
-const WAITING = new Set(['creating', 'queued', 'connecting']);
+import { isWaiting } from '../core/session/phase';
 
 /** Cold-start progress of the nearest session; renders nothing unless it is being created, queued or connecting. */
 export function QueueProgress({ className }: { className?: string }) {
   const { phase } = useSession();
   const clock = useQueueClock();
-  if (!WAITING.has(phase)) return null;
+  if (!isWaiting(phase)) return null;
   return <QueueProgressView phase={phase} {...clock} className={className} />;
 }

@@ -1,6 +1,7 @@
 import type { EndReason, Phase } from '../core/session/types';
 import { QueueProgressView, type QueueProgressViewProps } from './QueueProgressView';
 import { explainError, formatCredits, type ErrorLike } from './format';
+import { isWaiting } from '../core/session/phase';
 
 /** What the stage shows over the video in each phase (see {@link AvatarStageView}). */
 export interface StageOverlayProps {
@@ -32,7 +33,7 @@ export function StageOverlay({ phase, queue, error, cost, endReason, onStart, on
       </button>
     ) : null;
   }
-  if (phase === 'creating' || phase === 'queued' || phase === 'connecting') {
+  if (isWaiting(phase)) {
     return <QueueProgressView phase={phase} elapsedMs={0} estimateMs={10_000} progress={0} slow={false} {...queue} />;
   }
   if (phase === 'ending') return <p className="liveai-stage__title" role="status">Ending the call…</p>;

@@ -14,6 +14,6 @@ export * from './proxy-client';
 export * from './keepalive';
 export * from './image';
 export * from './audio';
-export { loadTransport, prefetchTransport, registerTransport, registeredTransports, type TransportModule } from './transports/load';
+export { loadTransport, registerTransport, registeredTransports, type TransportModule } from './transports/load';
 export { DEFAULT_RECONNECT_POLICY, type ReconnectPolicy } from './transports/rtc-a-reconnect';
 export type * from './transports/types';

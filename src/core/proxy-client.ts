@@ -1,6 +1,7 @@
 import type * as z from 'zod/mini';
 import { LiveAiError, formatZodError } from './errors';
 import { loadValidation } from './lazy';
+import { fetchJson, type FetchFailure } from '../shared/fetch-json';
 import type {
   ClientSession,
   ControlEvent,
@@ -77,41 +78,25 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
   const enc = encodeURIComponent;
 
+  const fail = (why: FetchFailure, cause: unknown) => {
+    if (why === 'aborted') return new LiveAiError('aborted', 'the request was aborted', { cause });
+    if (why === 'timeout') return new LiveAiError('timeout', `no answer from the proxy within ${timeoutMs} ms`, { cause });
+    return new LiveAiError('upstream_error', `could not reach the proxy: ${String((cause as Error)?.message ?? cause)}`, { cause });
+  };
+
   async function call<T>(pick: SchemaPick<T> | null, path: string, init: RequestInit, callOptions?: CallOptions): Promise<T | undefined> {
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(), timeoutMs);
-    const outer = callOptions?.signal;
-    const onAbort = () => timeout.abort();
-    if (outer?.aborted) throw new LiveAiError('aborted', 'the request was aborted');
-    outer?.addEventListener('abort', onAbort);
     // Load the validation chunk while the request is in flight, not after the answer arrives.
     const validation = loadValidation();
     validation.catch(() => undefined);
-    let res: Response;
-    try {
-      res = await doFetch(`${base}${path}`, { ...init, headers: { ...options.headers, ...init.headers }, signal: timeout.signal });
-    } catch (cause) {
-      if (outer?.aborted) throw new LiveAiError('aborted', 'the request was aborted', { cause });
-      if (timeout.signal.aborted) throw new LiveAiError('timeout', `no answer from the proxy within ${timeoutMs} ms`, { cause });
-      throw new LiveAiError('upstream_error', `could not reach the proxy: ${String((cause as Error)?.message ?? cause)}`, { cause });
-    } finally {
-      clearTimeout(timer);
-      outer?.removeEventListener('abort', onAbort);
-    }
-    const text = await res.text().catch(() => '');
-    let body: unknown = undefined;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      body = undefined;
-    }
+    const headers = { ...options.headers, ...(init.headers as Record<string, string> | undefined) };
+    const res = await fetchJson(`${base}${path}`, { ...init, headers }, { fetch: options.fetch, timeoutMs, signal: callOptions?.signal, fail });
     const v = await validation;
     if (!res.ok) {
-      const detail = v.ErrorBodySchema.safeParse(body);
-      throw LiveAiError.fromResponse(res.status, detail.success ? detail.data.detail : text.slice(0, 200) || res.statusText || `HTTP ${res.status}`);
+      const detail = v.ErrorBodySchema.safeParse(res.body);
+      throw LiveAiError.fromResponse(res.status, detail.success ? detail.data.detail : res.text.slice(0, 200) || res.statusText || `HTTP ${res.status}`);
     }
     if (pick === null) return undefined;
-    const parsed = pick(v).safeParse(body);
+    const parsed = pick(v).safeParse(res.body);
     if (!parsed.success) {
       throw new LiveAiError('upstream_error', `unexpected response from the proxy: ${formatZodError(parsed.error)}`, { status: res.status });
     }

@@ -1,5 +1,5 @@
 import { LiveAiError } from '../core/errors';
-import { createServiceClient, type ServiceClient } from '../core/service-client';
+import { createServiceClient, type ServiceClient } from './service-client';
 import { createClientTokens, type ClientTokens } from './client-token';
 import { proxyLogger, type ProxyLog } from './logging';
 import { resolveOptions, type AvatarProxyOptions, type ProxyAction, type ResolvedOptions } from './options';
@@ -10,6 +10,7 @@ import { CreateRoomRequestSchema, PaginationQuerySchema } from '../core/schemas'
 import { MAX_PAGINATION_OFFSET } from '../core/constants';
 import { sessionAction } from './session-actions';
 import { createUpstreamFetch } from './upstream-fetch';
+import { transportOfRoomUrl } from '../shared/room-url';
 
 export type { Upload };
 
@@ -116,7 +117,7 @@ async function handle<Req>(ctx: ActionContext<Req>, call: ProxyCall<Req>): Promi
       await ctx.agentAllowed(body.agent_id, call.req);
       const room = await ctx.upstream.createRoom(body, o);
       const issued = await ctx.tokens.issue(room.session_id);
-      const transport = /^wss?:/i.test(room.room_url) ? 'rtc-a' : 'rtc-b';
+      const transport = transportOfRoomUrl(room.room_url) ?? 'rtc-b';
       const { room_url, token, image_url } = room;
       return { status: 201, body: { session_id: room.session_id, ...issued, transport, room_url, token, image_url } };
     }

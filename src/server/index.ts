@@ -4,7 +4,7 @@
  * the core schemas before the service is called, and answers only JSON (`{detail}` on errors).
  */
 export { createAvatarProxy } from './express';
-export { createServiceClient, type ServiceClient, type ServiceClientOptions, type ServiceCallOptions } from '../core/service-client';
+export { createServiceClient, type ServiceClient, type ServiceClientOptions, type ServiceCallOptions } from './service-client';
 export { createAvatarHandler, type AvatarHandlerOptions } from './fetch';
 export type { AvatarProxyOptions, ProxyAction, RateLimitOptions } from './options';
 export { REDACT_PATHS } from './logging';

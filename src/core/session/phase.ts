@@ -1,10 +1,9 @@
 import type { ClientSession, MediaTransport, SessionStatus } from '../schemas';
 import type { ConnectionState } from '../transports/types';
-import type { AvatarSessionOptions, Phase } from './types';
+import type { AvatarSessionOptions } from './types';
+import { transportOfRoomUrl } from '../../shared/room-url';
 
-/** Phases between `start()` and the end, which the engine derives from status and connection. */
-export const RUNNING_PHASES: readonly Phase[] = ['creating', 'queued', 'connecting', 'active'];
-export const isRunning = (phase: Phase): boolean => RUNNING_PHASES.includes(phase);
+export { RUNNING_PHASES, isRunning, isWaiting } from '../../shared/phases';
 
 /**
  * Phase of a started session (architecture §3), pure:
@@ -33,11 +32,7 @@ export function derivePhase(input: {
  */
 export function chooseTransport(session: Pick<ClientSession, 'room_url' | 'transport'>, forced?: MediaTransport): MediaTransport | null {
   if (!session.room_url) return null;
-  if (forced) return forced;
-  const scheme = session.room_url.slice(0, session.room_url.indexOf(':')).toLowerCase();
-  if (scheme === 'ws' || scheme === 'wss') return 'rtc-a';
-  if (scheme === 'http' || scheme === 'https') return 'rtc-b';
-  return null;
+  return forced ?? transportOfRoomUrl(session.room_url);
 }
 
 /**

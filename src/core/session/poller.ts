@@ -1,6 +1,7 @@
 import { isLiveAiError } from '../errors';
 import { isFinalStatus } from '../schemas/plain';
 import type { SessionStatusResponse } from '../schemas';
+import { jitter } from '../../shared/backoff';
 
 /** Options of `createStatusPoller`. Times in ms. */
 export interface StatusPollerOptions {
@@ -14,7 +15,7 @@ export interface StatusPollerOptions {
 }
 
 /** Delay before the next poll: the interval times a jitter factor in [0.8, 1.2). Pure. */
-export const jittered = (intervalMs: number, random: () => number): number => Math.round(intervalMs * (0.8 + 0.4 * random()));
+export const jittered = (intervalMs: number, random: () => number): number => jitter(intervalMs, 0.2, random);
 
 /** Next interval after a poll: ×1.5 up to the maximum, back to the first interval when the status changed. Pure. */
 export function nextInterval(current: number, opts: { base: number; max: number; changed: boolean }): number {

@@ -77,11 +77,3 @@ function loadError(kind: MediaTransport, cause: unknown): unknown {
   const p = TRANSPORT_PACKAGES[kind];
   return new LiveAiError('missing_peer', `could not load the ${p.label} transport: install ${p.sdk} (npm i ${p.sdk})`, { cause });
 }
-
-/**
- * Starts loading the adapter of `kind` now, without waiting (e.g. on hover of Start), so joining the room later
- * does not wait for the download. Never throws: a failed prefetch is forgotten and reported when it is needed.
- */
-export function prefetchTransport(kind: MediaTransport): void {
-  loadTransport(kind).catch(() => undefined);
-}

@@ -4,7 +4,8 @@ import { createEventBus } from '../events/bus';
 import { parseAvatarEventMessage } from '../events/parse';
 import type { AppMessage } from '../schemas';
 import { createOutbox } from './rtc-a-outbox';
-import { DEFAULT_RECONNECT_POLICY, reasonName, retryUntil, shouldReconnect, type ReconnectPolicy } from './rtc-a-reconnect';
+import { backoffOf, DEFAULT_RECONNECT_POLICY, reasonName, shouldReconnect, type ReconnectPolicy } from './rtc-a-reconnect';
+import { retryUntil } from '../../shared/backoff';
 import type { ConnectOptions, Transport, TransportEventMap } from './types';
 
 export { DEFAULT_RECONNECT_POLICY, LK_REASON, retryDelayMs, shouldReconnect, type ReconnectPolicy } from './rtc-a-reconnect';
@@ -230,7 +231,7 @@ export function createRtcATransport(deps: { createRoom?: () => RoomLike; reconne
         throw e;
       }
     };
-    const r = await retryUntil(attempt, { deadline: (troubleSince ?? Date.now()) + policy.deadlineMs, signal: ctl.signal, policy });
+    const r = await retryUntil(attempt, { deadline: (troubleSince ?? Date.now()) + policy.deadlineMs, signal: ctl.signal, policy: backoffOf(policy) });
     if (!r) return void (ctl.signal.aborted || giveUp(reason));
     if (ctl.signal.aborted || state === 'closed') return void r.disconnect().catch(() => {});
     loop = null;

@@ -18,7 +18,8 @@ import { AudioPlayer } from './audio-player';
 import { AUDIO_SAMPLE_RATE, DEFAULT_FPS, FRAME_HEIGHT, FRAME_WIDTH } from './face';
 import { FramePacer, RateMeter } from './pacer';
 import { decodePortrait, type Portrait } from './portrait';
-import { retryUntil } from '../../core/transports/rtc-a-reconnect';
+import { retryUntil } from '../../shared/backoff';
+import { REJOIN_BACKOFF } from '../../shared/outage';
 import { DEFAULT_REJOIN_DEADLINE_MS, OutageClock, shouldRejoin } from './rejoin';
 import { AvatarRenderer } from './renderer';
 import { ArrayPcmSource, Upsampler3x } from './resample';
@@ -194,7 +195,7 @@ export class LiveKitAvatar implements AvatarMedia {
           throw e;
         }
       },
-      { deadline, signal: ctl.signal },
+      { deadline, signal: ctl.signal, policy: REJOIN_BACKOFF },
     );
     this.rejoining = null;
     if (!room || !this.active) {

@@ -1,11 +1,13 @@
 import type * as z from 'zod/mini';
-import { LiveAiError, formatZodError, invalidRequest } from './errors';
-import { ErrorBodySchema, PaginationQuerySchema, type PaginationQuery } from './schemas/common';
-import { ControlEventSchema, ControlResponseSchema, LeaveMeetingRequestSchema, LeaveMeetingResponseSchema } from './schemas/control';
-import type { ControlEvent, ControlResponse, LeaveMeetingRequest, LeaveMeetingResponse } from './schemas/control';
-import { CreateRoomRequestSchema, RoomListSchema, RoomSchema, type CreateRoomRequest, type Room, type RoomList } from './schemas/rooms';
-import { CreateSessionRequestSchema, SessionListSchema, SessionSchema, SessionStatusResponseSchema } from './schemas/sessions';
-import type { CreateSessionRequest, Session, SessionList, SessionStatusResponse } from './schemas/sessions';
+import { backoffDelay, pause } from '../shared/backoff';
+import { fetchJson, type FetchFailure, type FetchedJson } from '../shared/fetch-json';
+import { LiveAiError, formatZodError, invalidRequest } from '../core/errors';
+import { ErrorBodySchema, PaginationQuerySchema, type PaginationQuery } from '../core/schemas/common';
+import { ControlEventSchema, ControlResponseSchema, LeaveMeetingRequestSchema, LeaveMeetingResponseSchema } from '../core/schemas/control';
+import type { ControlEvent, ControlResponse, LeaveMeetingRequest, LeaveMeetingResponse } from '../core/schemas/control';
+import { CreateRoomRequestSchema, RoomListSchema, RoomSchema, type CreateRoomRequest, type Room, type RoomList } from '../core/schemas/rooms';
+import { CreateSessionRequestSchema, SessionListSchema, SessionSchema, SessionStatusResponseSchema } from '../core/schemas/sessions';
+import type { CreateSessionRequest, Session, SessionList, SessionStatusResponse } from '../core/schemas/sessions';
 
 /** Options of {@link createServiceClient}. */
 export interface ServiceClientOptions {
@@ -19,7 +21,7 @@ export interface ServiceClientOptions {
   timeoutMs?: number;
   /** Extra attempts for GET requests after a network error, 429 or 5xx (default 2). POSTs are never retried. */
   retries?: number;
-  /** First back-off delay in ms (default 250); doubles per attempt, with jitter, capped at 4000 ms. */
+  /** First back-off delay in ms (default 250); doubles per attempt up to 4000 ms, with ±50 % jitter. */
   backoffMs?: number;
 }
 
@@ -97,10 +99,19 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   if (typeof options.apiKey !== 'string' || options.apiKey.length === 0) {
     throw new LiveAiError('invalid_request', 'apiKey must be a non-empty string', { status: 400 });
   }
-  const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
   const timeoutMs = options.timeoutMs ?? 15_000;
   const retries = options.retries ?? 2;
   const backoffMs = options.backoffMs ?? 250;
+
+  const fail = (call: Call<unknown>) => (why: FetchFailure, cause: unknown) => {
+    const what = `${call.method} ${call.path}`;
+    if (why === 'aborted') return new LiveAiError('aborted', `${what} was aborted`, { cause });
+    if (why === 'timeout') {
+      return new LiveAiError('timeout', `the avatar service did not answer ${what} within ${timeoutMs} ms`, { status: 504, cause });
+    }
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    return new LiveAiError('upstream_error', `could not reach the avatar service (${reason})`, { status: 502, cause });
+  };
 
   async function attempt<T>(call: Call<T>): Promise<T> {
     const headers: Record<string, string> = { 'X-API-Key': options.apiKey, Accept: 'application/json' };
@@ -111,30 +122,9 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       headers['Content-Type'] = 'application/json';
       body = JSON.stringify(call.body);
     }
-    const timer = new AbortController();
-    const external = call.options?.signal;
-    const onAbort = () => timer.abort();
-    external?.addEventListener('abort', onAbort);
-    const timeout = setTimeout(() => timer.abort(), timeoutMs);
-    try {
-      const res = await doFetch(`${base}${call.path}`, { method: call.method, headers, body, signal: timer.signal });
-      const text = await res.text();
-      return readResponse(call, res.status, text);
-    } catch (e) {
-      if (e instanceof LiveAiError) throw e;
-      if (external?.aborted) throw new LiveAiError('aborted', `${call.method} ${call.path} was aborted`, { cause: e });
-      if (timer.signal.aborted) {
-        throw new LiveAiError('timeout', `the avatar service did not answer ${call.method} ${call.path} within ${timeoutMs} ms`, {
-          status: 504,
-          cause: e,
-        });
-      }
-      const reason = e instanceof Error ? e.message : String(e);
-      throw new LiveAiError('upstream_error', `could not reach the avatar service (${reason})`, { status: 502, cause: e });
-    } finally {
-      clearTimeout(timeout);
-      external?.removeEventListener('abort', onAbort);
-    }
+    const init = { method: call.method, headers, body };
+    const res = await fetchJson(`${base}${call.path}`, init, { fetch: options.fetch, timeoutMs, signal: call.options?.signal, fail: fail(call) });
+    return readResponse(call, res);
   }
 
   async function request<T>(call: Call<T>): Promise<T> {
@@ -145,7 +135,8 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         return await attempt(call);
       } catch (e) {
         if (n >= maxAttempts || !isRetryable(e)) throw e;
-        await delay(backoffDelay(backoffMs, n), call.options?.signal);
+        await pause(backoffDelay(n - 1, { baseMs: backoffMs, maxMs: BACKOFF_CAP_MS }), call.options?.signal);
+        if (call.options?.signal?.aborted) throw new LiveAiError('aborted', 'the call was aborted');
       }
     }
   }
@@ -181,21 +172,13 @@ function checkBaseUrl(value: unknown): string {
   return url.href.replace(/\/+$/, '');
 }
 
-function readResponse<T>(call: Call<T>, status: number, text: string): T {
-  let json: unknown;
-  let parsed = false;
-  try {
-    json = JSON.parse(text);
-    parsed = true;
-  } catch {
-    parsed = false;
+function readResponse<T>(call: Call<T>, res: FetchedJson): T {
+  if (res.status < 200 || res.status >= 300) {
+    const body = res.isJson ? ErrorBodySchema.safeParse(res.body) : undefined;
+    const detail = body?.success ? body.data.detail : `the avatar service answered ${call.method} ${call.path} with HTTP ${res.status}`;
+    throw LiveAiError.fromResponse(res.status, detail);
   }
-  if (status < 200 || status >= 300) {
-    const body = parsed ? ErrorBodySchema.safeParse(json) : undefined;
-    const detail = body?.success ? body.data.detail : `the avatar service answered ${call.method} ${call.path} with HTTP ${status}`;
-    throw LiveAiError.fromResponse(status, detail);
-  }
-  const r = parsed ? call.schema.safeParse(json) : undefined;
+  const r = res.isJson ? call.schema.safeParse(res.body) : undefined;
   if (!r?.success) {
     const what = r ? `an unexpected response (${formatZodError(r.error)})` : 'a non-JSON response';
     const err = new LiveAiError('upstream_error', `the avatar service sent ${what} to ${call.method} ${call.path}`, { status: 502 });
@@ -212,23 +195,3 @@ const isRetryable = (e: unknown): boolean =>
   !badBodies.has(e) &&
   e.status !== undefined &&
   RETRY_STATUSES.has(e.status);
-
-/** Exponential back-off with "equal jitter": half the step fixed, half random. */
-function backoffDelay(baseMs: number, attempt: number): number {
-  const step = Math.min(BACKOFF_CAP_MS, baseMs * 2 ** (attempt - 1));
-  return step / 2 + Math.random() * (step / 2);
-}
-
-function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(new LiveAiError('aborted', 'the call was aborted'));
-    };
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
