@@ -19,7 +19,7 @@ const notNode = { regex: `^(node:.+|${nodeBuiltins.filter((b) => !b.includes('*'
 const up = (...layers) => pattern(layers.flatMap((l) => [`**/${l}`, `**/${l}/*`, `**/${l}/**`]), `imports only go down the layers (architecture §2)`);
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'storybook-static/**', 'node_modules/**', '.cache/**', 'test-results/**'] },
+  { ignores: ['dist/**', 'packages/*/dist/**', 'storybook-static/**', 'node_modules/**', '.cache/**', 'test-results/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

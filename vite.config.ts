@@ -38,7 +38,6 @@ export default defineConfig({
         testing: 'src/testing/index.ts',
         livekit: 'src/core/transports/livekit.ts',
         daily: 'src/core/transports/daily.ts',
-        'bin/liveai-emulator': 'src/emulator/bin.ts',
       },
       cssFileName: 'styles',
     },

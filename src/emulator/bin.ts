@@ -2,6 +2,7 @@ import { CliError, USAGE, parseCli } from './cli';
 import { createEmulator } from './index';
 import { isLiveAiError } from '../core/errors';
 import type { EmulatorLogger } from './logger';
+import { DEFAULT_LIVEKIT_URL, livekitHelp, livekitReachable } from './livekit-check';
 
 /** A pino logger on stderr when pino is installed (optional peer), else warnings and errors as plain lines. */
 function stderrLogger(level: string): Promise<EmulatorLogger> {
@@ -35,6 +36,18 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const logger = await stderrLogger(process.env.LIVEAI_LOG_LEVEL ?? 'warn');
+  if (parsed.options.media) {
+    // Media needs a LiveKit server: check it now rather than failing the first room with a 500.
+    const url = parsed.options.livekit?.url ?? DEFAULT_LIVEKIT_URL;
+    if (!(await livekitReachable(url))) {
+      if (argv.some((a) => a === '--media' || a.startsWith('--media='))) {
+        process.stderr.write(`liveai-emulator: cannot start with --media on: ${livekitHelp(url)}\n`);
+        process.exit(1);
+      }
+      process.stderr.write(`liveai-emulator: ${livekitHelp(url)}\n  Starting with media off.\n`);
+      parsed.options.media = false;
+    }
+  }
   const emulator = await createEmulator({ ...parsed.options, logger }).catch((e: unknown) => {
     process.stderr.write(`liveai-emulator: cannot start: ${isLiveAiError(e) ? e.detail : (e as Error).message}\n`);
     process.exit(isLiveAiError(e, 'invalid_request') ? 2 : 1);

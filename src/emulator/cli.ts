@@ -9,7 +9,8 @@ Local avatar service implementing the whole Avatar Session Service interface (do
   --host HOST                  interface to listen on (default 127.0.0.1)
   --port PORT                  TCP port, 0 = any free port (default 4010)
   --seed FILE                  seed JSON file (default: built-in seed, printed at start)
-  --media on|off               join LiveKit rooms with a synthetic avatar (default on)
+  --media on|off               join LiveKit rooms with a synthetic avatar (default on when a LiveKit
+                               server answers at --livekit-url, else off with a note)
   --livekit-url URL            LiveKit server (default ws://127.0.0.1:7880)
   --livekit-api-key KEY        LiveKit API key (default devkey)
   --livekit-api-secret SECRET  LiveKit API secret (default secret)
