@@ -3,7 +3,7 @@ import type { EmulatorContext } from './context';
 import { emitEvent } from './event-log';
 import { handleAppMessage } from './app-messages';
 import { fetchImage, toAvatarPng } from './images';
-import { activate, finish } from './lifecycle';
+import { activate, finish, touch } from './lifecycle';
 import type { JoinAvatar } from './media/types';
 import type { SessionRecord } from './store';
 
@@ -54,6 +54,9 @@ export async function joinMedia(ctx: EmulatorContext, rec: SessionRecord): Promi
         token: target.token,
         image,
         eventTopic: ctx.options.eventTopic,
+        agentAudio: rec.transport === 'rtc-a',
+        onAgentAudio: () => touch(ctx, rec),
+        onWarning: (text) => ctx.options.logger.warn({ session_id: rec.id }, text),
         onAppMessage: (message, from) => {
           try {
             handleAppMessage(ctx, rec, message);

@@ -20,6 +20,7 @@ import { FramePacer, RateMeter } from './pacer';
 import { decodePortrait, type Portrait } from './portrait';
 import { retryUntil } from '../../shared/backoff';
 import { REJOIN_BACKOFF } from '../../shared/outage';
+import { serveAgentAudio } from './datastream';
 import { DEFAULT_REJOIN_DEADLINE_MS, OutageClock, shouldRejoin } from './rejoin';
 import { AvatarRenderer } from './renderer';
 import { ArrayPcmSource, Upsampler3x } from './resample';
@@ -59,6 +60,7 @@ export class LiveKitAvatar implements AvatarMedia {
   private lastReason: DisconnectReason = DisconnectReason.UNKNOWN_REASON;
   private held: HeldEvent[] = [];
   private heldFlush: Promise<void> | null = null;
+  private stopAgentAudio: (() => void) | null = null;
 
   private constructor(
     private room: Room,
@@ -121,6 +123,18 @@ export class LiveKitAvatar implements AvatarMedia {
 
   private wire(room: Room): void {
     const { opts } = this;
+    if (opts.agentAudio) {
+      this.stopAgentAudio?.();
+      this.stopAgentAudio = serveAgentAudio(room, {
+        enqueue: (src, onDone) => this.active && this.player.enqueue(src, onDone),
+        cut: () => {
+          this.player.clear();
+          this.audio.clearQueue(); // what the track has buffered too: silent within one 10 ms frame
+        },
+        onActivity: () => safely(() => opts.onAgentAudio?.()),
+        onError: (what, e) => safely(() => opts.onWarning?.(`${what}: ${errorText(e)}`)),
+      });
+    }
     room.on(RoomEvent.DataReceived, (payload: Uint8Array, participant?: RemoteParticipant, _kind?: unknown, topic?: string) => {
       if (room !== this.room || topic !== opts.eventTopic || !opts.onAppMessage || this.closing) return;
       let message: unknown;
@@ -298,6 +312,7 @@ export class LiveKitAvatar implements AvatarMedia {
   }
 
   private stopLoops(): Promise<void> {
+    this.stopAgentAudio?.();
     this.pacer.stop();
     return this.player.stop();
   }

@@ -26,6 +26,15 @@ export interface AvatarMediaOptions {
    * `, not back within 60 s` (e.g. `SERVER_SHUTDOWN, not back within 60 s`).
    */
   onDisconnected?: (reason: string) => void;
+  /**
+   * Serve LiveKit's avatar data-stream protocol (an agent's speech on `lk.audio_stream`, `lk.clear_buffer`,
+   * `lk.playback_started` / `lk.playback_finished`): the avatar lip-syncs to the agent's audio. Default false.
+   */
+  agentAudio?: boolean;
+  /** Called while the agent's audio arrives (counts as activity for the idle timeout). */
+  onAgentAudio?: () => void;
+  /** Called with a one-line text when a protocol step fails (e.g. an RPC the agent did not answer). */
+  onWarning?: (text: string) => void;
   /** How long the avatar keeps rejoining after a recoverable disconnect, ms (default 60 000). */
   rejoinDeadlineMs?: number;
   /**

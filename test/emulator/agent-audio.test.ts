@@ -1,0 +1,137 @@
+import { AudioStream, Room, RoomEvent, TrackKind, type RemoteTrack, type RpcInvocationData } from '@livekit/rtc-node';
+import { AccessToken } from 'livekit-server-sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error -- plain ESM script without types
+import { LIVEKIT_KEYS, LIVEKIT_URL, installLivekit, startLivekit } from '../../scripts/livekit.mjs';
+import { ALICE, Harness, waitFor } from './helpers';
+
+/**
+ * The avatar side of LiveKit's avatar data-stream protocol on an rtc-a session, driven by an "agent" written
+ * directly against @livekit/rtc-node (the browser tier drives it with the real LiveKit Agents plugin).
+ * Needs the private network namespace: scripts/netns-run.sh npx vitest run test/emulator/agent-audio.test.ts
+ */
+const inNetns = process.env.LIVEAI_IN_NETNS === '1';
+if (!inNetns && (process.env.CI === 'true' || process.env.CI === '1')) throw new Error('agent-audio tests need the network namespace (CI=true)');
+
+const ROOM = 'agent-audio-room';
+const AGENT = 'agent-1';
+const AVATAR = 'lemonslice-avatar-agent';
+
+async function mint(identity: string, attributes?: Record<string, string>): Promise<string> {
+  const t = new AccessToken(LIVEKIT_KEYS.apiKey, LIVEKIT_KEYS.apiSecret, { identity, ttl: '10m' });
+  t.addGrant({ room: ROOM, roomJoin: true });
+  if (attributes) t.attributes = attributes;
+  return t.toJwt();
+}
+
+/** 16 kHz PCM16 mono: `ms` of a 220 Hz tone at half scale. */
+function tone(ms: number): Int16Array {
+  const n = (16000 * ms) / 1000;
+  const out = new Int16Array(n);
+  for (let i = 0; i < n; i++) out[i] = Math.round(16000 * Math.sin((2 * Math.PI * 220 * i) / 16000));
+  return out;
+}
+
+describe.skipIf(!inNetns)('avatar data-stream protocol (rtc-a)', () => {
+  let lk: { stop(): Promise<void> } | null = null;
+  let h: Harness;
+  const agent = new Room();
+  const viewer = new Room();
+  const rpcs: Array<{ method: string; payload: string; from: string }> = [];
+  /** RMS of each 10 ms frame the viewer hears from the avatar, in arrival order. */
+  const heard: number[] = [];
+
+  const speak = async (pcm: Int16Array, chunkMs = 20) => {
+    const w = await agent.localParticipant!.streamBytes({
+      topic: 'lk.audio_stream',
+      destinationIdentities: [AVATAR],
+      attributes: { sample_rate: '16000', num_channels: '1' },
+    });
+    const step = (16000 * chunkMs) / 1000;
+    for (let i = 0; i < pcm.length; i += step) await w.write(new Uint8Array(pcm.slice(i, i + step).buffer));
+    return w;
+  };
+  const rpcCount = (method: string) => rpcs.filter((r) => r.method === method).length;
+
+  beforeAll(async () => {
+    const up = await fetch(LIVEKIT_URL.replace('ws', 'http')).then((r) => r.ok, () => false);
+    if (!up) {
+      installLivekit({ quiet: true });
+      lk = await startLivekit();
+    }
+    h = await Harness.start({
+      media: true,
+      queueMs: 20,
+      providerLabels: 'rtc-a=livekit',
+      livekit: { url: LIVEKIT_URL, apiKey: LIVEKIT_KEYS.apiKey, apiSecret: LIVEKIT_KEYS.apiSecret },
+    });
+    await agent.connect(LIVEKIT_URL, await mint(AGENT), { autoSubscribe: false, dynacast: false });
+    for (const method of ['lk.playback_started', 'lk.playback_finished']) {
+      agent.localParticipant!.registerRpcMethod(method, async (d: RpcInvocationData) => {
+        rpcs.push({ method, payload: d.payload, from: d.callerIdentity });
+        return 'ok';
+      });
+    }
+    viewer.on(RoomEvent.TrackSubscribed, (track: RemoteTrack) => {
+      if (track.kind !== TrackKind.KIND_AUDIO) return;
+      void (async () => {
+        const reader = new AudioStream(track, { sampleRate: 48000, numChannels: 1 }).getReader();
+        for (;;) {
+          const { value: f, done } = await reader.read();
+          if (done) return;
+          let s = 0;
+          for (const x of f.data) s += x * x;
+          heard.push(Math.sqrt(s / f.data.length));
+        }
+      })();
+    });
+    await viewer.connect(LIVEKIT_URL, await mint('user-1'), { autoSubscribe: true, dynacast: false });
+  }, 120_000);
+  afterAll(async () => {
+    await agent.disconnect();
+    await viewer.disconnect();
+    await h?.close();
+    await lk?.stop();
+  });
+
+  it('joins on the agent’s behalf, plays the streamed speech, reports playback started and finished, and cuts it on lk.clear_buffer', async () => {
+    const token = await mint(AVATAR, { 'lk.publish_on_behalf': AGENT });
+    const id = await h.session({ agent_id: 'agent-demo', transport_type: 'livekit', properties: { livekit_url: LIVEKIT_URL, livekit_token: token } });
+    await h.status(id, 'ACTIVE', 30_000);
+    const avatar = await waitFor(() => [...agent.remoteParticipants.values()].find((p) => p.identity === AVATAR && p.trackPublications.size >= 2), 'the avatar’s tracks', 20_000);
+    expect(avatar.attributes['lk.publish_on_behalf']).toBe(AGENT);
+    await waitFor(() => heard.length > 10, 'the avatar’s audio at the viewer', 20_000);
+
+    // one turn: 600 ms of speech, then the stream closes (end of turn)
+    const from = heard.length;
+    await (await speak(tone(600))).close();
+    await waitFor(() => rpcCount('lk.playback_started') === 1, 'lk.playback_started');
+    await waitFor(() => heard.slice(from).some((r) => r > 3000), 'the speech at the viewer');
+    await waitFor(() => rpcCount('lk.playback_finished') === 1, 'lk.playback_finished', 10_000);
+    const done = JSON.parse(rpcs.find((r) => r.method === 'lk.playback_finished')!.payload);
+    expect(done.interrupted).toBe(false);
+    expect(done.playback_position).toBeCloseTo(0.6, 1);
+    expect(rpcs.every((r) => r.from === AVATAR)).toBe(true);
+
+    // an interrupted turn: 5 s of speech, cleared once it is audible; the stream is still open
+    const before = heard.length;
+    const w = await speak(tone(5000));
+    await waitFor(() => heard.slice(before).some((r) => r > 3000), 'the long speech at the viewer');
+    expect(await agent.localParticipant!.performRpc({ destinationIdentity: AVATAR, method: 'lk.clear_buffer', payload: '' })).toBe('ok');
+    const cutAt = heard.length;
+    await waitFor(() => rpcCount('lk.playback_finished') === 2, 'lk.playback_finished after the interruption');
+    const cut = JSON.parse(rpcs.filter((r) => r.method === 'lk.playback_finished')[1]!.payload);
+    expect(cut.interrupted).toBe(true);
+    expect(cut.playback_position).toBeLessThan(5);
+    // the viewer hears silence from then on (50 consecutive quiet frames = 0.5 s), although the stream goes on
+    await waitFor(() => {
+      const tail = heard.slice(cutAt);
+      let quiet = 0;
+      for (const r of tail) quiet = r < 50 ? quiet + 1 : 0;
+      return quiet >= 50;
+    }, 'silence after lk.clear_buffer', 10_000);
+    await w.close();
+    const list = await h.get('/liveai/sessions', ALICE);
+    expect(list.body.sessions.find((s: { session_id: string }) => s.session_id === id).provider).toBe('LIVEKIT');
+  });
+});
