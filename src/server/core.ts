@@ -66,6 +66,7 @@ export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: stri
       fetch: options.upstream.fetch ?? createUpstreamFetch(options.upstream.baseUrl),
       timeoutMs: options.upstream.timeoutMs,
       retries: options.upstream.retries,
+      providerLabels: options.providerLabels,
     }),
   );
   const ctx: ActionContext<Req> = {

@@ -9,3 +9,4 @@ export { createAvatarHandler, type AvatarHandlerOptions } from './fetch';
 export type { AvatarProxyOptions, ProxyAction, RateLimitOptions } from './options';
 export { REDACT_PATHS } from './logging';
 export { AVATAR_TOKEN_TTL_S, VIEWER_TOKEN_TTL_S } from './livekit';
+export type { ProviderLabels, ProviderLabelsInput } from '../core/provider-labels';

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { Logger } from 'pino';
 import type { Store } from 'express-rate-limit';
 import { LiveAiError, formatZodError } from '../core/errors';
+import type { ProviderLabelsInput } from '../core/provider-labels';
 
 /** What a request asks the proxy to do; passed to `authorize(req, action)`. */
 export type ProxyAction =
@@ -59,6 +60,11 @@ export interface AvatarProxyOptions<Req> {
   logger?: Logger;
   /** Lifetime of a client token, in seconds (default 7200; 60 s to 7 days). */
   tokenTtlSeconds?: number;
+  /**
+   * The service's names for its media providers, e.g. `'rtc-a=livekit,rtc-b=daily'`: the proxy renames every
+   * provider identifier in its calls to the service (your browser code keeps the neutral names). Default: neutral.
+   */
+  providerLabels?: ProviderLabelsInput;
 }
 
 const fn = <T>(name: string) => z.custom<T>((v) => typeof v === 'function', { message: `${name} must be a function` });

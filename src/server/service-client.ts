@@ -2,6 +2,7 @@ import type * as z from 'zod/mini';
 import { backoffDelay, pause } from '../shared/backoff';
 import { fetchJson, type FetchFailure, type FetchedJson } from '../shared/fetch-json';
 import { LiveAiError, formatZodError, invalidRequest } from '../core/errors';
+import { providerRenamer, type ProviderLabelsInput, type ProviderRenamer } from '../core/provider-labels';
 import { ErrorBodySchema, PaginationQuerySchema, type PaginationQuery } from '../core/schemas/common';
 import { ControlEventSchema, ControlResponseSchema, LeaveMeetingRequestSchema, LeaveMeetingResponseSchema } from '../core/schemas/control';
 import type { ControlEvent, ControlResponse, LeaveMeetingRequest, LeaveMeetingResponse } from '../core/schemas/control';
@@ -23,6 +24,13 @@ export interface ServiceClientOptions {
   retries?: number;
   /** First back-off delay in ms (default 250); doubles per attempt up to 4000 ms, with ±50 % jitter. */
   backoffMs?: number;
+  /**
+   * The service's names for the two media providers, e.g. `{ 'rtc-a': 'livekit', 'rtc-b': 'daily' }` or
+   * `'rtc-a=livekit,rtc-b=daily'`. You keep passing and receiving the neutral names (`rtc-a`, `rtc_a_url`, `RTC_A`);
+   * on the wire every identifier uses the labels (`livekit`, `livekit_url`, `LIVEKIT`). Default: the neutral labels.
+   * A malformed value throws `invalid_request` (`providerLabels: …`).
+   */
+  providerLabels?: ProviderLabelsInput;
 }
 
 /** Per-call options. */
@@ -63,6 +71,8 @@ interface Call<T> {
   body?: unknown;
   schema: z.ZodMiniType<T>;
   options: ServiceCallOptions | undefined;
+  /** Applied to a 2xx JSON body before `schema` (provider labels → neutral). */
+  fromWire?: (body: unknown) => unknown;
 }
 
 const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
@@ -102,6 +112,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   const timeoutMs = options.timeoutMs ?? 15_000;
   const retries = options.retries ?? 2;
   const backoffMs = options.backoffMs ?? 250;
+  const labels = providerRenamer(options.providerLabels);
 
   const fail = (call: Call<unknown>) => (why: FetchFailure, cause: unknown) => {
     const what = `${call.method} ${call.path}`;
@@ -124,7 +135,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     }
     const init = { method: call.method, headers, body };
     const res = await fetchJson(`${base}${call.path}`, init, { fetch: options.fetch, timeoutMs, signal: call.options?.signal, fail: fail(call) });
-    return readResponse(call, res);
+    return readResponse(call, call.fromWire && res.isJson && res.status < 300 ? { ...res, body: call.fromWire(res.body) } : res);
   }
 
   async function request<T>(call: Call<T>): Promise<T> {
@@ -149,14 +160,51 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   return {
     listRooms: async (query, o) => get(listPath('/liveai/rooms', query), RoomListSchema, o),
     createRoom: async (body, o) => post('/liveai/rooms', input(CreateRoomRequestSchema, body), RoomSchema, o),
-    listSessions: async (query, o) => get(listPath('/liveai/sessions', query), SessionListSchema, o),
+    listSessions: async (query, o) =>
+      request({ method: 'GET', path: listPath('/liveai/sessions', query), schema: SessionListSchema, options: o, fromWire: (b) => neutralList(labels, b) }),
     createSession: async (body, o) =>
-      post('/liveai/sessions', body instanceof FormData ? body : input(CreateSessionRequestSchema, body), SessionSchema, o),
+      post(
+        '/liveai/sessions',
+        body instanceof FormData ? await labelledForm(labels, body) : labels.bodyToWire(input(CreateSessionRequestSchema, body)),
+        SessionSchema,
+        o,
+      ),
     getSession: async (id, o) => get(sessionPath(id), SessionStatusResponseSchema, o),
     control: async (id, event, o) => post(sessionPath(id, '/control'), input(ControlEventSchema, event), ControlResponseSchema, o),
     leaveMeeting: async (id, body, o) =>
       post(sessionPath(id, '/leave-meeting'), input(LeaveMeetingRequestSchema, body), LeaveMeetingResponseSchema, o),
   };
+}
+
+/** `provider` values of a session list, from the service's labels back to the neutral ones. */
+function neutralList(labels: ProviderRenamer, body: unknown): unknown {
+  const sessions = (body as { sessions?: unknown })?.sessions;
+  if (labels.neutral || !Array.isArray(sessions)) return body;
+  const map = (s: unknown) => (s && typeof s === 'object' && 'provider' in s ? { ...s, provider: labels.providerFromWire(s.provider as string | null) } : s);
+  return { ...(body as object), sessions: sessions.map(map) };
+}
+
+/** A multipart body whose JSON `payload` part is renamed to the service's labels (other parts kept as they are). */
+async function labelledForm(labels: ProviderRenamer, form: FormData): Promise<FormData> {
+  if (labels.neutral) return form;
+  const out = new FormData();
+  for (const [name, value] of form.entries()) {
+    if (name !== 'payload') {
+      out.append(name, value);
+      continue;
+    }
+    const text = typeof value === 'string' ? value : await value.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      out.append(name, value); // not JSON: the service answers 400 about it
+      continue;
+    }
+    const relabelled = json && typeof json === 'object' && !Array.isArray(json) ? labels.bodyToWire(json as Record<string, unknown>) : json;
+    out.append(name, typeof value === 'string' ? JSON.stringify(relabelled) : new Blob([JSON.stringify(relabelled)], { type: 'application/json' }));
+  }
+  return out;
 }
 
 function checkBaseUrl(value: unknown): string {
