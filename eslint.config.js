@@ -32,7 +32,7 @@ export default tseslint.config(
     rules: restrict(notReact, notSdk, notServer, notNode, up('core', 'react', 'components', 'element', 'server', 'emulator', 'testing')),
   },
   { files: ['src/core/**'], rules: restrict(notReact, notSdk, notServer, notNode, up('react', 'components', 'element', 'server', 'emulator', 'testing')) },
-  { files: ['src/core/transports/rtc-a.ts'], rules: restrict(notReact, notServer, notNode, up('react', 'components', 'element', 'server', 'emulator')) },
+  { files: ['src/core/transports/rtc-a.ts', 'src/core/transports/rtc-a-room.ts'], rules: restrict(notReact, notServer, notNode, up('react', 'components', 'element', 'server', 'emulator')) },
   { files: ['src/core/transports/rtc-b.ts'], rules: restrict(notReact, notServer, notNode, up('react', 'components', 'element', 'server', 'emulator')) },
   { files: ['src/react/**'], rules: restrict(notSdk, notServer, notNode, up('components', 'element', 'server', 'emulator')) },
   { files: ['src/components/**'], rules: restrict(notSdk, notServer, notNode, up('element', 'server', 'emulator')) },

@@ -34,7 +34,6 @@ class FakeRoom extends EventEmitter implements RoomLike {
   switched: unknown[] = [];
   connectArgs: unknown[] = [];
   remoteParticipants = new Map<string, { identity: string; trackPublications: Map<string, unknown> }>();
-  engine = new EventEmitter();
   disconnects = 0;
   constructor(private readonly failConnect = false) {
     super();
@@ -161,19 +160,18 @@ describe('rtc-a adapter (fake Room)', () => {
     expect(log.disconnected).toBeUndefined();
   });
 
-  it('SERVER_SHUTDOWN: rejoins a fresh Room with the same URL and the newest token, restores mic and devices, resumes tracks, events and queued chat', async () => {
+  it('SERVER_SHUTDOWN: rejoins a fresh Room with the same URL and token, restores mic and devices, resumes tracks, events and queued chat', async () => {
     const { rooms, room, t, log } = setup();
     await t.connect({ url: 'wss://lk', token: 'tok-1', eventTopic: 'liveai', micEnabled: true });
     await t.setDevice('audioinput', 'mic-2');
     room().avatarArrives();
     room().emit(RoomEvent.DataReceived, enc2({ type: 'bot_ready' }), AVATAR, undefined, 'liveai');
-    room().engine.emit('tokenRefreshed', 'tok-2');
     room().emit(RoomEvent.Disconnected, LK_REASON.SERVER_SHUTDOWN);
     expect(log.connection?.at(-1)).toBe('reconnecting');
     const queued = t.sendAppMessage(chat('typed during the outage'));
     await vi.waitFor(() => expect(rooms).toHaveLength(2));
     await vi.waitFor(() => expect(log.connection?.at(-1)).toBe('connected'));
-    expect(room().connectArgs).toEqual([['wss://lk', 'tok-2']]);
+    expect(room().connectArgs).toEqual([['wss://lk', 'tok-1']]);
     expect(room().mic).toEqual([true]);
     expect(room().switched).toEqual([['audioinput', 'mic-2']]);
     expect(room().chats()).toEqual([]); // connected, but the avatar has not rejoined yet
@@ -291,5 +289,18 @@ describe('rtc-a adapter (fake Room)', () => {
     expect(room().disconnects).toBe(1);
     expect(log.disconnected).toEqual([{ reason: 'client' }]);
     await expect(t.sendAppMessage({ event: 'force-end' })).rejects.toMatchObject({ code: 'transport_failed' });
+  });
+});
+
+describe('livekit-client logging', () => {
+  it('is lowered to warn once, unless the page chose a level with setLogLevel', async () => {
+    const { getLogger } = await import('livekit-client');
+    const { quietLiveKitLogs } = await import('../../../src/core/transports/rtc-a');
+    const level = () => getLogger('livekit').getLevel();
+    const before = level();
+    quietLiveKitLogs({ getItem: () => 'DEBUG' }); // the page persisted its own level
+    expect(level()).toBe(before);
+    quietLiveKitLogs({ getItem: () => null });
+    expect(level()).toBe(3); // LogLevel.warn: no info lines on every connect
   });
 });

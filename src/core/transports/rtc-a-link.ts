@@ -1,0 +1,216 @@
+import { LiveAiError } from '../errors';
+import type { EventBus } from '../events/bus';
+import { parseAvatarEventMessage } from '../events/parse';
+import type { AppMessage } from '../schemas';
+import { retryUntil } from '../../shared/backoff';
+import { OutageClock } from '../../shared/outage';
+import { AvatarPresence } from './rtc-a-avatar';
+import { createOutbox, type Outbox } from './rtc-a-outbox';
+import { backoffOf, reasonName, shouldReconnect, type ReconnectPolicy } from './rtc-a-reconnect';
+import { RoomSession, type RoomLike, type TextStreamHandler } from './rtc-a-room';
+import type { TransportEventMap } from './types';
+
+/** What one `connect()` is given. Never changed afterwards. */
+export interface LinkSetup {
+  readonly url: string;
+  readonly token: string;
+  readonly topic: string;
+  readonly policy: Readonly<ReconnectPolicy>;
+  readonly newRoom: () => RoomLike;
+  readonly bus: EventBus<TransportEventMap>;
+  /** Text stream handlers registered on every Room of this link, by topic. */
+  readonly textStreams?: Record<string, TextStreamHandler>;
+}
+
+type LinkState = 'joining' | 'connected' | 'reconnecting' | 'closed';
+
+/**
+ * Routes one rtc-a data message (spec §6): only messages on `eventTopic` are service events; others are ignored
+ * (returns null). Events and invalid messages go to `emit`. Pure apart from `emit`.
+ */
+export function handleDataMessage(
+  payload: Uint8Array,
+  topic: string | undefined,
+  eventTopic: string,
+  emit: <K extends 'event' | 'invalidMessage'>(name: K, value: TransportEventMap[K]) => void,
+): 'event' | 'invalidMessage' | null {
+  if (topic !== eventTopic) return null;
+  const parsed = parseAvatarEventMessage(payload);
+  if (parsed.ok) emit('event', parsed.event);
+  else emit('invalidMessage', { error: parsed.error, raw: payload });
+  return parsed.ok ? 'event' : 'invalidMessage';
+}
+
+/**
+ * One connection of the rtc-a adapter, from `connect()` until the room is left for good: the current Room (a
+ * fresh one per rejoin), the outage clock, the queued app messages, the wanted microphone and devices.
+ */
+export class RtcALink {
+  state: LinkState = 'joining';
+  room: RoomSession | null = null;
+  private ending = false;
+  private micOn = false;
+  private readonly devices = new Map<MediaDeviceKind, string>();
+  private readonly avatar = new AvatarPresence();
+  private readonly outage: OutageClock;
+  private readonly outbox: Outbox;
+  private lastReason: number | undefined;
+  private rejoining: AbortController | null = null;
+
+  constructor(private readonly s: LinkSetup) {
+    this.outage = new OutageClock(s.policy.deadlineMs, () => this.giveUp(this.lastReason));
+    this.outbox = createOutbox({
+      publish: async (message) => {
+        const room = this.room;
+        if (!room || this.state !== 'connected') throw new LiveAiError('transport_failed', 'not connected to the room');
+        await room.publish(message, s.topic);
+      },
+      linkUp: () => this.state === 'connected',
+      agentReady: () => this.room !== null && this.avatar.reachableIn(this.room.reachable),
+      agentWaitMs: s.policy.agentWaitMs,
+    });
+  }
+
+  /** The first join; rejects with livekit-client's error. */
+  async open(): Promise<void> {
+    this.s.bus.emit('connection', 'connecting');
+    await this.join();
+    if (this.state === 'closed') throw new LiveAiError('aborted', 'join was cancelled');
+    this.connected();
+  }
+
+  async send(message: AppMessage): Promise<void> {
+    if (this.state !== 'connected' && this.state !== 'reconnecting') throw new LiveAiError('transport_failed', 'not connected to the room');
+    if (message.event === 'force-end') this.ending = true;
+    await this.outbox.push(message);
+  }
+
+  /** During a rejoin the wish is kept and applied to the next Room. */
+  async setMic(enabled: boolean): Promise<void> {
+    if (this.state === 'closed') throw new LiveAiError('transport_failed', 'not connected to the room');
+    if (this.room && !this.rejoining) {
+      try {
+        await this.room.room.localParticipant.setMicrophoneEnabled(enabled);
+      } catch (cause) {
+        throw new LiveAiError('transport_failed', `could not switch the microphone: ${String((cause as Error)?.message ?? cause)}`, { cause });
+      }
+    }
+    this.micOn = enabled;
+    this.s.bus.emit('mic', { enabled });
+  }
+
+  async setDevice(kind: MediaDeviceKind, deviceId: string): Promise<void> {
+    if (this.state === 'closed') throw new LiveAiError('transport_failed', 'not connected to the room');
+    this.devices.set(kind, deviceId);
+    if (this.room && !this.rejoining) await this.room.room.switchActiveDevice(kind, deviceId);
+  }
+
+  /** Leaves for good: queued messages are rejected with `error`; emits nothing. */
+  async close(error: LiveAiError): Promise<void> {
+    this.stop(error);
+    const room = this.room;
+    this.room = null;
+    await room?.leave();
+  }
+
+  private stop(error: LiveAiError): void {
+    this.ending = true;
+    this.state = 'closed';
+    this.outage.end();
+    this.rejoining?.abort();
+    this.outbox.failAll(error);
+  }
+
+  /** Joins a fresh Room; it becomes the current one at once, so its events (tracks, data) are handled. */
+  private async join(): Promise<RoomSession> {
+    const room: RoomSession = new RoomSession(this.s.newRoom(), this.hooks(() => room), this.s.textStreams);
+    this.room = room;
+    try {
+      await room.join(this.s.url, this.s.token);
+      return room;
+    } catch (e) {
+      if (this.room === room) this.room = null;
+      await room.leave();
+      throw e;
+    }
+  }
+
+  private hooks(self: () => RoomSession): ConstructorParameters<typeof RoomSession>[1] {
+    const bus = this.s.bus;
+    return {
+      data: (payload, from, topic) => {
+        if (handleDataMessage(payload, topic, this.s.topic, bus.emit) !== 'event') return;
+        this.avatar.noteEvent(from);
+        self().markReachable(from);
+      },
+      track: (kind, track) => bus.emit('track', { kind, track }),
+      reachable: () => this.outbox.kick(),
+      trouble: () => this.trouble(),
+      back: () => this.back(),
+      lost: (reason) => this.lost(reason),
+    };
+  }
+
+  /** Enters `reconnecting` once per outage and starts the outage clock. */
+  private trouble(): void {
+    if (this.state === 'closed' || !this.outage.begin()) return;
+    this.state = 'reconnecting';
+    this.s.bus.emit('connection', 'reconnecting');
+  }
+
+  /** livekit-client healed the connection. */
+  private back(): void {
+    if (this.state === 'closed') return;
+    this.connected();
+    this.outbox.kick();
+  }
+
+  private lost(reason: number | undefined): void {
+    if (this.state === 'closed' || this.rejoining) return;
+    this.lastReason = reason;
+    const room = this.room;
+    this.room = null;
+    void room?.leave();
+    if (!shouldReconnect(reason, { wasConnected: true, ending: this.ending })) return this.giveUp(reason);
+    this.trouble();
+    void this.rejoin(reason);
+  }
+
+  /** Connected (again): the outage, if any, is over and queued messages may go. */
+  private connected(): void {
+    this.outage.end();
+    this.lastReason = undefined;
+    this.state = 'connected';
+    this.s.bus.emit('connection', 'connected');
+  }
+
+  /** A fresh Room per attempt, backoff + jitter, until success, the outage deadline, or our leave. */
+  private async rejoin(reason: number | undefined): Promise<void> {
+    const ctl = (this.rejoining = new AbortController());
+    const room = await retryUntil(() => this.join(), { deadline: this.outage.deadline, signal: ctl.signal, policy: backoffOf(this.s.policy) });
+    if (ctl.signal.aborted) return void room?.leave();
+    this.rejoining = null;
+    if (!room) return this.giveUp(reason);
+    this.connected();
+    if (this.micOn) await room.room.localParticipant.setMicrophoneEnabled(true).catch(() => this.s.bus.emit('mic', { enabled: (this.micOn = false) }));
+    for (const [kind, id] of this.devices) await room.room.switchActiveDevice(kind, id).catch(() => false);
+    this.outbox.kick();
+  }
+
+  /**
+   * The room is gone for good: `transport_failed` (or, after our `force-end`, a plain `disconnected`: the session
+   * is ending as asked), queued messages rejected, any attempt in flight stopped.
+   */
+  private giveUp(reason: number | undefined): void {
+    if (this.state === 'closed') return;
+    const lost = this.outage.active;
+    const detail = lost
+      ? `the room connection was lost and could not be re-established within ${Math.round(this.s.policy.deadlineMs / 1000)} s (reason ${reasonName(reason)})`
+      : `the room connection was lost (reason ${reasonName(reason)})`;
+    const error = new LiveAiError('transport_failed', detail);
+    const ending = this.ending;
+    void this.close(error);
+    this.s.bus.emit('connection', 'disconnected');
+    this.s.bus.emit('disconnected', ending ? { reason: reasonName(reason) } : { reason: reasonName(reason), error });
+  }
+}

@@ -1,0 +1,137 @@
+import { RoomEvent, type RemoteTrack } from 'livekit-client';
+import type { AppMessage } from '../schemas';
+
+/** The part of a livekit-client `Room` the adapter uses (so tests can inject a fake). Public livekit-client API only. */
+export interface RoomLike {
+  on(event: string, listener: (...args: unknown[]) => void): unknown;
+  off(event: string, listener: (...args: unknown[]) => void): unknown;
+  connect(url: string, token: string): Promise<void>;
+  disconnect(): Promise<void>;
+  switchActiveDevice(kind: MediaDeviceKind, deviceId: string): Promise<boolean>;
+  localParticipant: {
+    publishData(data: Uint8Array, options: { reliable: boolean; topic: string }): Promise<void>;
+    setMicrophoneEnabled(enabled: boolean): Promise<unknown>;
+  };
+  /** Participants already in the room when `connect` resolves (livekit-client: identity → participant). */
+  remoteParticipants?: Map<string, { identity: string; trackPublications?: Map<string, unknown> }>;
+  /** livekit-client ≥ 2.9 text streams (e.g. `lk.transcription`); absent on older versions and in fakes. */
+  registerTextStreamHandler?(topic: string, handler: TextStreamHandler): void;
+  unregisterTextStreamHandler?(topic: string): void;
+}
+
+/** A livekit-client text stream handler: `(reader, { identity })`. */
+export type TextStreamHandler = (reader: { readAll(): Promise<string> }, from: { identity: string }) => void;
+
+/** What one room reports to the link that owns it. Called only while the room is joined and not yet left. */
+export interface RoomHooks {
+  /** A data message; `from` is the sender's identity. */
+  data(payload: Uint8Array, from: string | undefined, topic: string | undefined): void;
+  /** The avatar's current track of a kind appeared (track) or went away (null). */
+  track(kind: 'audio' | 'video', track: MediaStreamTrack | null, from: string | undefined): void;
+  /** A participant became reachable (it published or subscribed a track, or sent a message). */
+  reachable(): void;
+  /** livekit-client lost the connection and is healing it itself. */
+  trouble(): void;
+  /** livekit-client healed the connection. */
+  back(): void;
+  /** The room is gone (LiveKit `DisconnectReason`, or undefined when livekit-client gave none). */
+  lost(reason: number | undefined): void;
+}
+
+type Who = { identity?: string } | undefined;
+
+/**
+ * One livekit-client Room: the listeners of that Room and the state that belongs to it (who is reachable, the
+ * current track per kind). A new RoomSession is made for every join attempt, so events of an old Room can never
+ * reach the adapter: `leave()` removes its listeners before it disconnects.
+ */
+export class RoomSession {
+  /** Identities of participants of this room that publish tracks or sent messages. */
+  readonly reachable = new Set<string>();
+  private readonly current: Partial<Record<'audio' | 'video', MediaStreamTrack>> = {};
+  private readonly offs: (() => void)[] = [];
+  private joined = false;
+  private left = false;
+
+  constructor(
+    readonly room: RoomLike,
+    private readonly hooks: RoomHooks,
+    textStreams: Record<string, TextStreamHandler> = {},
+  ) {
+    this.listen(RoomEvent.DataReceived, (payload: Uint8Array, from: Who, _kind: unknown, topic?: string) =>
+      this.hooks.data(payload, from?.identity, topic),
+    );
+    this.listen(RoomEvent.TrackSubscribed, (track: RemoteTrack, _pub: unknown, from: Who) => this.onTrack(track, true, from));
+    this.listen(RoomEvent.TrackUnsubscribed, (track: RemoteTrack, _pub: unknown, from: Who) => this.onTrack(track, false, from));
+    this.listen(RoomEvent.ParticipantDisconnected, (p: Who) => void (p?.identity && this.reachable.delete(p.identity)));
+    this.listen(RoomEvent.Reconnecting, () => this.joined && this.hooks.trouble());
+    this.listen(RoomEvent.SignalReconnecting, () => this.joined && this.hooks.trouble());
+    this.listen(RoomEvent.Reconnected, () => {
+      if (!this.joined) return;
+      this.noteParticipants();
+      this.hooks.back();
+    });
+    // Before `connect` resolves, a failure rejects the join itself.
+    this.listen(RoomEvent.Disconnected, (reason?: number) => this.joined && this.hooks.lost(reason));
+    for (const [topic, handler] of Object.entries(textStreams)) {
+      if (!room.registerTextStreamHandler) break;
+      room.registerTextStreamHandler(topic, handler);
+      this.offs.push(() => room.unregisterTextStreamHandler?.(topic));
+    }
+  }
+
+  /** Joins; rejects with livekit-client's error (the session then should be left). */
+  async join(url: string, token: string): Promise<void> {
+    await this.room.connect(url, token);
+    if (this.left) return;
+    this.joined = true;
+    this.noteParticipants();
+  }
+
+  /** Marks `identity` reachable (it sent a message) and tells the link. */
+  markReachable(identity: string | undefined): void {
+    if (!identity) return;
+    this.reachable.add(identity);
+    this.hooks.reachable();
+  }
+
+  /** Reliable JSON on `topic`. */
+  publish(message: AppMessage, topic: string): Promise<void> {
+    return this.room.localParticipant.publishData(new TextEncoder().encode(JSON.stringify(message)), { reliable: true, topic });
+  }
+
+  /** Stops listening, then leaves the Room. Idempotent; never rejects. */
+  async leave(): Promise<void> {
+    if (this.left) return;
+    this.left = true;
+    this.joined = false;
+    this.offs.splice(0).forEach((off) => off());
+    await this.room.disconnect().catch(() => {});
+  }
+
+  private listen(event: string, fn: (...args: never[]) => void): void {
+    this.room.on(event, fn as (...args: unknown[]) => void);
+    this.offs.push(() => this.room.off(event, fn as (...args: unknown[]) => void));
+  }
+
+  /** Participants already in the room that publish tracks count as reachable. */
+  private noteParticipants(): void {
+    for (const p of this.room.remoteParticipants?.values() ?? []) if (p.trackPublications?.size) this.reachable.add(p.identity);
+  }
+
+  // After livekit-client heals a connection the old track's unsubscribe can arrive after the new track's subscribe:
+  // only the current track of a kind may clear it, else the video would go blank on a working connection.
+  private onTrack(track: RemoteTrack, present: boolean, from: Who): void {
+    if (track.kind === 'audio' || track.kind === 'video') {
+      const kind = track.kind;
+      if (present) {
+        this.current[kind] = track.mediaStreamTrack;
+        this.hooks.track(kind, track.mediaStreamTrack, from?.identity);
+      } else if (this.current[kind] === track.mediaStreamTrack) {
+        delete this.current[kind];
+        this.hooks.track(kind, null, from?.identity);
+      }
+    }
+    if (present) this.markReachable(from?.identity);
+  }
+}
