@@ -1,0 +1,35 @@
+// The baseline page of the first-frame bench: what a developer writes with livekit-client alone. One button;
+// its click asks the same proxy for a hosted room (POST {proxy}/rooms), joins it and attaches the avatar's
+// tracks. livekit-client is imported statically, so it loads with the page, as such a page ships.
+import { Room, RoomEvent, Track, type RemoteTrack } from 'livekit-client';
+import { probe as sharedProbe } from './probe.js';
+
+interface Probe {
+  errors: string[];
+  end: (() => Promise<void>) | null;
+}
+const probe = sharedProbe as Probe;
+const proxy = new URLSearchParams(location.search).get('proxy') ?? '/api/avatar';
+const video = document.querySelector('video')!;
+const button = document.getElementById('start') as HTMLButtonElement;
+
+button.addEventListener('click', async () => {
+  button.disabled = true;
+  try {
+    const res = await fetch(`${proxy}/rooms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ agent_id: 'agent-demo' }) });
+    if (res.status !== 201) throw new Error(`POST /rooms: ${res.status}`);
+    const s = (await res.json()) as { session_id: string; client_token: string; room_url: string; token: string };
+    const room = new Room();
+    room.on(RoomEvent.TrackSubscribed, (track: RemoteTrack) => {
+      if (track.kind === Track.Kind.Video) track.attach(video);
+      else document.body.append(track.attach());
+    });
+    probe.end = async () => {
+      await fetch(`${proxy}/sessions/${s.session_id}/end`, { method: 'POST', headers: { authorization: `Bearer ${s.client_token}` } });
+      await room.disconnect();
+    };
+    await room.connect(s.room_url, s.token);
+  } catch (e) {
+    probe.errors.push(String(e));
+  }
+});

@@ -1,0 +1,38 @@
+// The first-frame timer every bench page shares (scripts/bench/e2e.ts), so the widget, the standalone element and
+// the bare livekit-client page are timed the same way: `startClickedAt` when a click on a "Start call" button
+// starts (capture phase, through shadow roots), `firstFrameAt` when the first <video> on the page (or in an open
+// shadow root) presents its first frame (requestVideoFrameCallback). Both performance.now() ms, and both also as
+// performance marks (`bench-click`, `bench-first-frame`) so a Chromium trace can find the same window.
+// Pages import `probe` by name: the package marks its files free of side effects, so a bare import would be dropped.
+export const probe = (window.__bench ??= { startClickedAt: null, firstFrameAt: null, events: [], errors: [], session: null, marks: {}, prefetched: false });
+
+document.addEventListener(
+  'click',
+  (e) => {
+    const button = e.composedPath().find((n) => n instanceof HTMLButtonElement);
+    if (!button || !/Start call/.test(button.textContent ?? '') || probe.startClickedAt !== null) return;
+    probe.startClickedAt = performance.now();
+    performance.mark('bench-click');
+  },
+  true,
+);
+
+const findVideo = () => {
+  const direct = document.querySelector('video');
+  if (direct) return direct;
+  for (const el of document.querySelectorAll('*')) {
+    const v = el.shadowRoot?.querySelector('video');
+    if (v) return v;
+  }
+  return null;
+};
+const watch = () => {
+  const video = findVideo();
+  if (!video) return void requestAnimationFrame(watch);
+  video.requestVideoFrameCallback(() => {
+    if (probe.firstFrameAt !== null) return;
+    probe.firstFrameAt = performance.now();
+    performance.mark('bench-first-frame');
+  });
+};
+watch();

@@ -1,0 +1,72 @@
+// Main-thread work between two performance marks of a page, from a Chromium performance trace (CDP Tracing).
+// Used by e2e.ts --profile: how long the renderer's main thread was busy from the Start click (`bench-click`) to the
+// first presented video frame (`bench-first-frame`), split into script compile / evaluate, the rest of scripting,
+// style + layout, and other work (ms).
+import type { CDPSession, Page } from 'playwright-core';
+
+const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'v8.execute', 'v8'].join(',');
+
+export interface MainThreadWork {
+  /** Sum of the main thread's top-level tasks inside the window, ms. */
+  busyMs: number;
+  /** Script compilation and top-level evaluation (chunks arriving), ms. */
+  compileEvalMs: number;
+  /** Other JavaScript (event handlers, callbacks, microtasks), ms. */
+  scriptMs: number;
+  /** Style recalculation and layout, ms. */
+  styleLayoutMs: number;
+  /** The window itself (click → first frame in the trace's clock), ms. */
+  windowMs: number;
+}
+
+interface TraceEvent { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: { name?: string } }
+
+export async function startTrace(page: Page): Promise<CDPSession> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Tracing.start', { categories: CATEGORIES, transferMode: 'ReturnAsStream' });
+  return cdp;
+}
+
+export async function stopTrace(cdp: CDPSession): Promise<MainThreadWork> {
+  const done = new Promise<string>((resolve) => cdp.once('Tracing.tracingComplete', (e) => resolve(e.stream!)));
+  await cdp.send('Tracing.end');
+  const stream = await done;
+  let text = '';
+  for (;;) {
+    const chunk = await cdp.send('IO.read', { handle: stream });
+    text += chunk.base64Encoded ? Buffer.from(chunk.data, 'base64').toString() : chunk.data;
+    if (chunk.eof) break;
+  }
+  await cdp.send('IO.close', { handle: stream });
+  await cdp.detach();
+  const events = (JSON.parse(text) as { traceEvents: TraceEvent[] }).traceEvents;
+  return mainThreadWork(events);
+}
+
+/** Time covered by `events` inside [from, to], nested and overlapping events counted once, ms. */
+function covered(events: TraceEvent[], from: number, to: number): number {
+  const spans = events.map((e) => [Math.max(e.ts, from), Math.min(e.ts + (e.dur ?? 0), to)] as const).filter(([a, b]) => b > a).sort((x, y) => x[0] - y[0]);
+  let total = 0;
+  let end = -Infinity;
+  for (const [a, b] of spans) {
+    if (b <= end) continue;
+    total += b - Math.max(a, end);
+    end = b;
+  }
+  return total / 1000;
+}
+
+function mainThreadWork(events: TraceEvent[]): MainThreadWork {
+  const click = events.find((e) => e.name === 'bench-click');
+  const frame = events.find((e) => e.name === 'bench-first-frame');
+  if (!click || !frame) throw new Error('trace has no bench-click / bench-first-frame marks');
+  const main = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && e.pid === click.pid);
+  const onMain = events.filter((e) => e.ph === 'X' && e.pid === click.pid && (!main || e.tid === main.tid));
+  const sum = (names: string[]) => covered(onMain.filter((e) => names.includes(e.name)), click.ts, frame.ts);
+  const busyMs = sum(['RunTask', 'ThreadControllerImpl::RunTask']);
+  const compile = ['v8.compile', 'v8.compileModule', 'EvaluateScript', 'v8.evaluateModule'];
+  const compileEvalMs = sum(compile);
+  const scriptMs = Math.max(0, sum([...compile, 'FunctionCall', 'EventDispatch', 'TimerFire', 'FireAnimationFrame', 'V8.Execute', 'RunMicrotasks']) - compileEvalMs);
+  const styleLayoutMs = sum(['UpdateLayoutTree', 'Layout', 'RecalculateStyles', 'ParseAuthorStyleSheet']);
+  return { busyMs, compileEvalMs, scriptMs, styleLayoutMs, windowMs: (frame.ts - click.ts) / 1000 };
+}
