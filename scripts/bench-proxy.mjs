@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Proxy overhead: `GET /sessions/:id` through liveai-kit/server vs `GET /liveai/sessions/{id}` on the local
 // service directly, on loopback, with autocannon. The service and the proxy each run in their own process
-// (as in production), autocannon in this one; direct and proxied runs alternate to even out machine noise.
+// (as in production), autocannon in this one; direct and proxied runs alternate to even out machine noise. A third
+// target, a minimal hand-written Express + jose + undici route, is the baseline of the proxy's CPU per request.
 //   node scripts/bench-proxy.mjs [--duration 5] [--connections 10] [--rounds 2] [--cpu-prof-dir DIR]
 // (--cpu-prof-dir: the proxy process runs with node --cpu-prof and leaves its .cpuprofile in DIR.)
 // `benchProxy()` is exported for `npm run bench`: latency percentiles in ms, throughput in req/s.
@@ -102,29 +103,72 @@ export async function createBenchSession(proxyUrl) {
 export async function benchProxy({ duration = 5, connections = 10, rounds = 2 } = {}) {
   const emulator = await serve('emulator');
   let proxy;
+  let hand;
   try {
     proxy = await serve('proxy', emulator.url);
+    hand = await serve('handwritten', emulator.url);
     const session = await createBenchSession(proxy.url);
     const targets = {
       direct: [`${emulator.url}/liveai/sessions/${session.session_id}`, { 'x-api-key': API_KEY }, [emulator]],
       proxy: [`${proxy.url}/sessions/${session.session_id}`, { authorization: `Bearer ${session.client_token}` }, [emulator, proxy]],
+      handwritten: [`${hand.url}/sessions/${session.session_id}`, { authorization: `Bearer ${await handwrittenToken(session.session_id)}` }, [emulator, hand]],
     };
     for (const [url, headers] of Object.values(targets)) await measure(url, headers, { duration: 1, connections }); // warm-up
-    const runs = { direct: [], proxy: [] };
+    const runs = { direct: [], proxy: [], handwritten: [] };
     for (let i = 0; i < rounds; i++) {
       for (const [name, [url, headers, procs]] of Object.entries(targets)) runs[name].push(await measure(url, headers, { duration, connections, procs }));
     }
     const direct = summarise(runs.direct);
     const prox = summarise(runs.proxy);
     const overheadMs = { mean: Math.round((prox.mean - direct.mean) * 100) / 100, p50: prox.p50 - direct.p50, p99: prox.p99 - direct.p99 };
-    return { direct, proxy: prox, overheadMs };
+    return { direct, proxy: prox, handwritten: summarise(runs.handwritten), overheadMs };
   } finally {
+    await hand?.stop();
     await proxy?.stop();
     await emulator.stop();
   }
 }
 
-/** `--serve emulator` / `--serve proxy <upstream>`: one server per process, prints `READY <url>`. */
+/** Secret of the hand-written route's own session tokens (HS256, `sub` = session_id). */
+const HANDWRITTEN_SECRET = new TextEncoder().encode('bench-handwritten-secret-0123456789abcdef');
+
+/** A token the hand-written route accepts for `sessionId` (what its own create route would have returned). */
+export async function handwrittenToken(sessionId) {
+  const { SignJWT } = await import('jose');
+  return new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(sessionId).setIssuedAt().setExpirationTime('1h').sign(HANDWRITTEN_SECRET);
+}
+
+/**
+ * The baseline of the proxy CPU row: the minimal route a developer writes by hand with Express, jose and undici.
+ * `GET /sessions/:id` and `POST /sessions/:id/control`: verify the Bearer JWT (jose, HS256, `sub` must be the id),
+ * forward with the API key (undici), relay status and body. No caching, no body validation, no rate limits.
+ */
+async function handwrittenApp(upstream) {
+  const { default: express } = await import('express');
+  const { jwtVerify } = await import('jose');
+  const { request } = await import('undici');
+  const app = express();
+  const auth = async (req, res, next) => {
+    try {
+      const { payload } = await jwtVerify(String(req.headers.authorization ?? '').replace(/^Bearer /, ''), HANDWRITTEN_SECRET, { algorithms: ['HS256'] });
+      if (payload.sub !== req.params.id) return res.status(403).json({ detail: 'forbidden' });
+      next();
+    } catch {
+      res.status(401).json({ detail: 'unauthorized' });
+    }
+  };
+  const forward = async (res, path, init) => {
+    const r = await request(`${upstream}/liveai${path}`, { ...init, headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' } });
+    res.status(r.statusCode).type('application/json').send(Buffer.from(await r.body.arrayBuffer()));
+  };
+  app.get('/api/avatar/sessions/:id', auth, (req, res, next) => forward(res, `/sessions/${req.params.id}`, { method: 'GET' }).catch(next));
+  app.post('/api/avatar/sessions/:id/control', auth, express.json(), (req, res, next) =>
+    forward(res, `/sessions/${req.params.id}/control`, { method: 'POST', body: JSON.stringify(req.body) }).catch(next),
+  );
+  return app;
+}
+
+/** `--serve emulator` / `--serve proxy <upstream>` / `--serve handwritten <upstream>`: one server per process, prints `READY <url>`. */
 async function serveMode(kind, upstream) {
   for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => process.exit(0));
   process.on('message', (m) => m === 'cpu' && process.send(process.cpuUsage()));
@@ -133,6 +177,10 @@ async function serveMode(kind, upstream) {
     const { createEmulator } = await import('../src/emulator/index.ts');
     const emulator = await createEmulator({ port: 0, media: false, queueMs: 10 });
     console.log(`READY ${emulator.url}`);
+    return;
+  }
+  if (kind === 'handwritten') {
+    const server = (await handwrittenApp(upstream)).listen(0, '127.0.0.1', () => console.log(`READY http://127.0.0.1:${server.address().port}/api/avatar`));
     return;
   }
   const { default: express } = await import('express');
@@ -153,7 +201,7 @@ if (process.argv[1] === SELF) {
   } else {
     const r = await benchProxy({ duration: Number(arg('duration', 5)), connections: Number(arg('connections', 10)), rounds: Number(arg('rounds', 2)) });
     console.log('GET /sessions/:id on loopback (autocannon; service, proxy and load generator in separate processes)');
-    console.table({ direct: r.direct, 'through proxy': r.proxy });
+    console.table({ direct: r.direct, 'through proxy': r.proxy, 'hand-written Express + jose + undici route': r.handwritten });
     console.log(`added latency: mean ${r.overheadMs.mean} ms, p50 ${r.overheadMs.p50} ms, p99 ${r.overheadMs.p99} ms`);
     process.exit(0);
   }

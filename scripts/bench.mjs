@@ -56,6 +56,12 @@ async function sizes() {
     row('1 size (size-limit rows: gzip; React and transport SDKs excluded)', s.name, kb(s.gzBytes), baseline, r, anchor);
   }
   row('1 size', 'rtc-b path loads LiveKit code?', rtcB.ok ? 'no ✅' : `yes ❌ (${rtcB.offenders.join(', ')})`, 'must be no', '—', `${rtcB.checked.length} files of the entries' + rtc-b chunks' static graphs grepped`);
+  const { measureSameFeature } = await import('./bench/same-feature.mjs');
+  const sf = await measureSameFeature(ROOT);
+  const sfOk = sf.ours.total <= sf.components.total ? '✅ ≤ 1.00×' : '❌ > 1.00×';
+  row('1 same-feature page (video + audio, transcript, chat, End; esbuild, gzip; React and livekit-client counted once)', 'total a LiveKit call downloads', kb(sf.ours.total), `${kb(sf.components.total)} @livekit/components-react`, `${ratio(sf.ours.total, sf.components.total)} ${sfOk}`, `never downloaded on this path: ${kb(sf.ours.never)} (rtc-b adapter + daily-js, image preparation)`);
+  row('1 same-feature page', 'first load / on Start', `${kb(sf.ours.firstLoad)} / ${kb(sf.ours.onStart)}`, `${kb(sf.components.firstLoad)} / ${kb(sf.components.onStart)} @livekit/components-react`, ratio(sf.ours.firstLoad, sf.components.firstLoad), 'components-react loads everything up front');
+  notes.push('Same-feature page: scripts/bench/same-feature/ holds the page written with the widget and with @livekit/components-react 2.9 (LiveKitRoom, VideoTrack, RoomAudioRenderer, useDataChannel for the transcript and chat, an End button calling the proxy). esbuild bundles each for the browser (ESM, splitting, minify, production React); every file a LiveKit call downloads is gzipped and summed. JS only: components-react ships no styles by default, ours are the styles.css row.');
   notes.push('Sizes are deterministic (one measurement), after a fresh `npm run build`: the rows of .size-limit.cjs as size-limit measures them (esbuild bundle + minify, gzip). Only React and the transport SDKs are excluded; zod and zustand count. "first load" = the entry and its static imports; `import()` chunks (validation, transport adapters, image preparation) load when a session starts and have their own rows.');
 }
 
@@ -67,8 +73,11 @@ async function proxy() {
     const { direct: d, proxy: p } = r[k];
     row('2 proxy (10 connections, loopback)', `${name} req/s`, String(p.rps), `${d.rps} direct`, ratio(p.rps, d.rps));
     row('2 proxy', `${name} latency p50 / p99`, `${p.p50} / ${p.p99} ms`, `${d.p50} / ${d.p99} ms direct`, `${ratio(p.p50, d.p50)} / ${ratio(p.p99, d.p99)}`, `errors: ${p.errors + d.errors}`);
+    const h = r[k].handwritten;
+    const cpuOk = p.cpuUs <= 0.8 * h.cpuUs ? '✅ ≤ 0.80×' : '❌ > 0.80×';
+    row('2 proxy CPU per request (proxy process, µs)', name, `${p.cpuUs} µs`, `${h.cpuUs} µs hand-written Express + jose + undici route`, `${ratio(p.cpuUs, h.cpuUs)} ${cpuOk}`, `errors: ${h.errors}`);
   }
-  notes.push(`Proxy: ${RUNS} alternating rounds of ${QUICK ? 2 : 4} s per target; service, proxy and autocannon in three processes on a 2-core machine shared with other work, so absolute numbers are noisy; medians reported.`);
+  notes.push(`Proxy: ${RUNS} alternating rounds of ${QUICK ? 2 : 4} s per target; service, proxy and autocannon in three processes on a 2-core machine shared with other work, so absolute numbers are noisy; medians reported. CPU per request = user + system CPU time of the proxy process over a run ÷ requests answered (barely moved by other load on the machine, unlike req/s); the hand-written route (scripts/bench-proxy.mjs) verifies a jose HS256 Bearer token and forwards with undici, with no caching, validation or limits.`);
 }
 
 async function image() {

@@ -1,7 +1,7 @@
 // Row 2 of `npm run bench`: proxy overhead. GET /sessions/:id comes from benchProxy() (scripts/bench-proxy.mjs);
 // POST …/control (`reset-idle-timeout`, spec §4.6) is measured here the same way: service and proxy each in their
 // own process (bench-proxy.mjs --serve), autocannon in this one, direct and proxied runs alternating.
-import { benchProxy, createBenchSession, measure, serve } from '../bench-proxy.mjs';
+import { benchProxy, createBenchSession, handwrittenToken, measure, serve } from '../bench-proxy.mjs';
 
 const API_KEY = 'dev-key-alice';
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -10,8 +10,10 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 async function benchControl({ duration, connections, rounds }) {
   const emulator = await serve('emulator');
   let proxy;
+  let hand;
   try {
     proxy = await serve('proxy', emulator.url);
+    hand = await serve('handwritten', emulator.url);
     const s = await createBenchSession(proxy.url);
     const body = JSON.stringify({ event: 'reset-idle-timeout' });
     // The control route needs an ACTIVE session (queueMs is 10 in --serve mode).
@@ -23,23 +25,25 @@ async function benchControl({ duration, connections, rounds }) {
     const targets = {
       direct: { url: `${emulator.url}/liveai/sessions/${s.session_id}/control`, headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' }, procs: [emulator] },
       proxy: { url: `${proxy.url}/sessions/${s.session_id}/control`, headers: { authorization: `Bearer ${s.client_token}`, 'content-type': 'application/json' }, procs: [emulator, proxy] },
+      handwritten: { url: `${hand.url}/sessions/${s.session_id}/control`, headers: { authorization: `Bearer ${await handwrittenToken(s.session_id)}`, 'content-type': 'application/json' }, procs: [emulator, hand] },
     };
     for (const t of Object.values(targets)) await measure(t.url, t.headers, { method: 'POST', body, connections, duration: 1 });
-    const runs = { direct: [], proxy: [] };
+    const runs = { direct: [], proxy: [], handwritten: [] };
     for (let i = 0; i < rounds; i++) {
       for (const [name, t] of Object.entries(targets)) runs[name].push(await measure(t.url, t.headers, { method: 'POST', body, connections, duration, procs: t.procs }));
     }
     return runs;
   } finally {
+    await hand?.stop();
     await proxy?.stop();
     await emulator.stop();
   }
 }
 
 /**
- * Resolves `{ get: {direct, proxy}, control: {direct, proxy} }`, each side `{ rps, p50, p99, errors, cpuUs }` (medians
+ * Resolves `{ get: {direct, proxy, handwritten}, control: {direct, proxy, handwritten} }`, each side `{ rps, p50, p99, errors, cpuUs }` (medians
  * over `rounds` runs of `duration` s with `connections` connections; errors summed; cpuUs = CPU µs per request of
- * the service process for direct, of the proxy process for proxied).
+ * the service process for direct, of the proxy process for proxied and hand-written).
  */
 export async function measureProxy({ duration = 5, connections = 10, rounds = 5 } = {}) {
   const get = await benchProxy({ duration, connections, rounds });
@@ -51,5 +55,5 @@ export async function measureProxy({ duration = 5, connections = 10, rounds = 5 
     errors: rs.reduce((n, r) => n + r.errors, 0),
     cpuUs: median(rs.map((r) => r.cpuUs.at(-1) ?? 0)),
   });
-  return { get: { direct: get.direct, proxy: get.proxy }, control: { direct: sum(c.direct), proxy: sum(c.proxy) } };
+  return { get: { direct: get.direct, proxy: get.proxy, handwritten: get.handwritten }, control: { direct: sum(c.direct), proxy: sum(c.proxy), handwritten: sum(c.handwritten) } };
 }

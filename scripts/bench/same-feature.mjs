@@ -1,0 +1,59 @@
+// Bytes of the same feature set (video + audio, transcript, chat, End) as a React app ships it, built with liveai-kit
+// and with @livekit/components-react (scripts/bench/same-feature/*.tsx). esbuild bundles each page for the browser
+// (ESM, code splitting, minified, production React), so React, react-dom and livekit-client are each in the output
+// once; every output file is gzipped. "first load" = the entry and its static imports; "on start" = the chunks a
+// call over LiveKit fetches through import() (validation, the rtc-a adapter with livekit-client) and their static
+// imports. Chunks such a page never downloads (the rtc-b adapter with daily-js, image preparation for the image
+// swapper) are left out and reported apart as `never`.
+import { gzipSync } from 'node:zlib';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { build } from 'esbuild';
+
+async function measure(root, entry) {
+  const outdir = await mkdtemp(join(tmpdir(), 'liveai-same-feature-'));
+  try {
+    const r = await build({
+      absWorkingDir: root, entryPoints: [entry], bundle: true, splitting: true, format: 'esm', minify: true, outdir, write: true,
+      metafile: true, platform: 'browser', target: 'es2022', jsx: 'automatic', logLevel: 'error',
+      define: { 'process.env.NODE_ENV': '"production"' }, loader: { '.css': 'empty' },
+    });
+    const outputs = r.metafile.outputs;
+    const gz = {};
+    for (const f of Object.keys(outputs).filter((f) => f.endsWith('.js'))) gz[f] = gzipSync(await readFile(join(root, f)), { level: 9 }).length;
+    const entryOut = Object.keys(outputs).find((f) => outputs[f].entryPoint);
+    const closure = (from, into = new Set()) => {
+      const walk = (f) => {
+        if (into.has(f)) return;
+        into.add(f);
+        for (const imp of outputs[f].imports) if (imp.kind === 'import-statement' && outputs[imp.path]) walk(imp.path);
+      };
+      walk(from);
+      return into;
+    };
+    const first = closure(entryOut);
+    const dynamic = [...first].flatMap((f) => outputs[f].imports.filter((i) => i.kind === 'dynamic-import' && outputs[i.path]).map((i) => i.path));
+    const unused = (f) => /(^|\/)(rtc-b|prepare-canvas)-/.test(f);
+    const onCall = new Set();
+    for (const d of dynamic.filter((f) => !unused(f))) closure(d, onCall);
+    for (const f of first) onCall.delete(f);
+    const sum = (fs) => [...fs].reduce((a, f) => a + (gz[f] ?? 0), 0);
+    const firstLoad = sum(first);
+    const onStart = sum(onCall);
+    const never = sum(Object.keys(gz).filter((f) => !first.has(f) && !onCall.has(f)));
+    return { total: firstLoad + onStart, firstLoad, onStart, never, entry: basename(entry) };
+  } finally {
+    await rm(outdir, { recursive: true, force: true });
+  }
+}
+
+/** `{ ours, components }`: gzip bytes `{ total, firstLoad, onStart, files }` of each build. Needs a built dist/. */
+export async function measureSameFeature(root) {
+  return {
+    ours: await measure(root, 'scripts/bench/same-feature/liveai-kit.tsx'),
+    components: await measure(root, 'scripts/bench/same-feature/components-react.tsx'),
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) console.log(await measureSameFeature(process.cwd()));

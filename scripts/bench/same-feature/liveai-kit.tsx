@@ -1,0 +1,6 @@
+// Same-feature page, liveai-kit: the avatar's video and audio, the transcript, chat and an End button, through the
+// proxy. What a React app writes with the drop-in widget (the built package, as users import it).
+import { createRoot } from 'react-dom/client';
+import { AvatarWidget } from '../../../dist/components.js';
+
+createRoot(document.getElementById('root')!).render(<AvatarWidget proxyUrl="/api/avatar" agentId="agent-demo" variant="inline" />);
