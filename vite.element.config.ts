@@ -2,17 +2,29 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
 /**
+ * The standalone build renders with Preact through `preact/compat` (React's API in ~10 kB gzip instead of ~60 kB):
+ * react, react-dom and the JSX runtimes resolve to it here, and only here. The `liveai-kit/element` entry of the
+ * package and every React entry keep importing real React.
+ */
+const preactCompat = [
+  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
+  { find: /^react-dom$/, replacement: 'preact/compat' },
+  { find: /^react\/jsx-(dev-)?runtime$/, replacement: 'preact/compat/jsx-runtime' },
+  { find: /^react$/, replacement: 'preact/compat' },
+];
+
+/**
  * Standalone `<liveai-avatar>` for a plain HTML page with ONE script tag:
  *   <script type="module" src="/liveai-avatar.js"></script>
- * React, react-dom, zustand and zod are bundled into dist/standalone/liveai-avatar.js; the transport SDKs
+ * Preact (as React, see above), zustand and zod are bundled into dist/standalone/liveai-avatar.js; the transport SDKs
  * (livekit-client, @daily-co/daily-js) stay separate chunks under dist/standalone/chunks/, loaded with
  * `import()` only when a session needs one. Build: `vite build -c vite.element.config.ts`.
  */
 export default defineConfig({
   plugins: [react()],
+  resolve: { alias: preactCompat },
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-  // Production JSX even when NODE_ENV is `test`/`development` (e.g. built from vitest): the bundled React is the
-  // production build (see `define`), which has no `jsxDEV`.
+  // Production JSX even when NODE_ENV is `test`/`development` (e.g. built from vitest).
   oxc: { jsx: { development: false } },
   build: {
     target: 'es2022',
