@@ -42,6 +42,6 @@ module.exports = [
   { name: 'on session start, rtc-a: adapter chunk and what it imports (event parsing with zod; livekit-client excluded)', path: 'dist/chunks/rtc-a-????????.js', ignore, modifyEsbuildConfig: (c) => ({ ...c, format: 'esm' }), gzip: true },
   { name: 'on session start, rtc-b: adapter chunk and what it imports (event parsing with zod; daily-js excluded)', path: 'dist/chunks/rtc-b-????????.js', ignore, modifyEsbuildConfig: (c) => ({ ...c, format: 'esm' }), gzip: true },
   { name: 'on the first prepareImage() call: image preparation chunk and what it imports (canvas crop + encode)', path: 'dist/chunks/prepare-canvas-????????.js', ignore, modifyEsbuildConfig: firstLoad, gzip: true },
-  { name: 'drop-in widget page: <liveai-avatar> script, first load (React bundled in; informative)', path: 'dist/standalone/liveai-avatar.js', ignore: transports, modifyEsbuildConfig: firstLoad, gzip: true },
+  { name: 'drop-in widget page: <liveai-avatar> script, first load (Preact bundled in as React)', path: 'dist/standalone/liveai-avatar.js', ignore: transports, modifyEsbuildConfig: firstLoad, gzip: true, limit: '50 KB' },
   { name: 'styles.css', path: 'dist/styles.css', gzip: true, limit: '6 KB' },
 ];

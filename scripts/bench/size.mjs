@@ -43,7 +43,7 @@ const LIVEKIT_MARKERS = [/livekit\.SignalRequest/, /livekit\.JoinResponse/];
 const ANCHORS = [
   ['core + hooks, first load (', { anchor: 'LiveAvatar SDK own code', anchorKB: 17.1, anchorNote: 'HeyGen own code 39.5 KB' }],
   ['components, first load', { anchor: 'Tavus CVI components own code', anchorKB: 6.4, anchorNote: '94 KB with Daily' }],
-  ['drop-in widget page', { anchor: 'vendor widget, Daily inside', anchorKB: 148, anchorNote: 'ours: React inside, the transport SDK loads on start (livekit-client 155 KB, daily-js 70 KB)' }],
+  ['drop-in widget page', { anchor: 'vendor widget, Daily inside', anchorKB: 148, anchorNote: 'ours: Preact inside (preact/compat), the transport SDK loads on start (livekit-client 155 KB, daily-js 70 KB)' }],
 ];
 
 /** Runs `npm run build` in `root`; throws when it fails. Build output goes to stderr. */
