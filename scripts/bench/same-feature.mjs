@@ -51,8 +51,8 @@ async function measure(root, entry) {
 /** `{ ours, components }`: gzip bytes `{ total, firstLoad, onStart, files }` of each build. Needs a built dist/. */
 export async function measureSameFeature(root) {
   return {
-    ours: await measure(root, 'scripts/bench/same-feature/liveai-kit.tsx'),
-    components: await measure(root, 'scripts/bench/same-feature/components-react.tsx'),
+    ours: await measure(root, 'scripts/bench/same-feature/liveai-kit.jsx'),
+    components: await measure(root, 'scripts/bench/same-feature/components-react.jsx'),
   };
 }
 

@@ -1,12 +1,12 @@
 // Same-feature page, @livekit/components-react: the avatar's video and audio, the transcript (the service's events
 // on the `liveai` data topic), chat (the `chat-msg` app message) and an End button, through the same proxy.
-// The smallest app that does what the widget does, written the way the library's docs show.
-import { useState, type FormEvent } from 'react';
+// The smallest app that does what the widget does, written the way the library's docs show. Plain JSX (bundled by
+// esbuild, not type-checked), like its liveai-kit twin that imports the built package.
+import { useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { LiveKitRoom, RoomAudioRenderer, VideoTrack, useDataChannel, useTracks, useRoomContext } from '@livekit/components-react';
 import { Track } from 'livekit-client';
 
-interface Joined { session_id: string; client_token: string; room_url: string; token: string }
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 
@@ -16,10 +16,10 @@ function Stage() {
 }
 
 function Transcript() {
-  const [lines, setLines] = useState<string[]>([]);
+  const [lines, setLines] = useState([]);
   useDataChannel('liveai', (msg) => {
-    const e = JSON.parse(dec.decode(msg.payload)) as { type: string; text?: string };
-    if (e.text && e.type.includes('transcription')) setLines((l) => [...l, e.text!]);
+    const e = JSON.parse(dec.decode(msg.payload));
+    if (e.text && e.type.includes('transcription')) setLines((l) => [...l, e.text]);
   });
   return <ol aria-label="Transcript">{lines.map((l, i) => <li key={i}>{l}</li>)}</ol>;
 }
@@ -27,7 +27,7 @@ function Transcript() {
 function Chat() {
   const room = useRoomContext();
   const [text, setText] = useState('');
-  const send = (e: FormEvent) => {
+  const send = (e) => {
     e.preventDefault();
     void room.localParticipant.publishData(enc.encode(JSON.stringify({ type: 'chat-msg', text })), { reliable: true });
     setText('');
@@ -36,13 +36,13 @@ function Chat() {
 }
 
 function App() {
-  const [joined, setJoined] = useState<Joined | null>(null);
+  const [joined, setJoined] = useState(null);
   const start = async () => {
     const res = await fetch('/api/avatar/rooms', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ agent_id: 'agent-demo' }) });
-    setJoined((await res.json()) as Joined);
+    setJoined(await res.json());
   };
   const end = async () => {
-    await fetch(`/api/avatar/sessions/${joined!.session_id}/end`, { method: 'POST', headers: { authorization: `Bearer ${joined!.client_token}` } });
+    await fetch(`/api/avatar/sessions/${joined.session_id}/end`, { method: 'POST', headers: { authorization: `Bearer ${joined.client_token}` } });
     setJoined(null);
   };
   if (!joined) return <button onClick={start}>Start call</button>;
@@ -57,4 +57,4 @@ function App() {
   );
 }
 
-createRoot(document.getElementById('root')!).render(<App />);
+createRoot(document.getElementById('root')).render(<App />);

@@ -4,4 +4,4 @@ import '../../../dist/livekit.js';
 import { createRoot } from 'react-dom/client';
 import { AvatarWidget } from '../../../dist/components.js';
 
-createRoot(document.getElementById('root')!).render(<AvatarWidget proxyUrl="/api/avatar" agentId="agent-demo" variant="inline" />);
+createRoot(document.getElementById('root')).render(<AvatarWidget proxyUrl="/api/avatar" agentId="agent-demo" variant="inline" />);
