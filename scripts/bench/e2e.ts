@@ -82,7 +82,6 @@ const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PAT
 
 type Probe = { marks: Record<string, number>; startClickedAt: number | null; firstFrameAt: number | null; events: Array<{ at: number; event: { type: string } }>; errors: string[];
   session: { updateImage(i: { base64: string }): Promise<void>; end(): Promise<unknown> } | null; end?: () => Promise<unknown> };
-const bench = () => (window as unknown as { __bench: Probe }).__bench;
 
 async function imageChange(page: Page, image: string): Promise<number> {
   return page.evaluate(async (base64) => {
@@ -115,7 +114,8 @@ async function pageRun(kind: PageKind, mode: Mode, opts: { image?: string; profi
     const cdp = opts.profile ? await startTrace(page) : undefined;
     await start.click({ timeout: 60_000 });
     await page.waitForFunction(() => (window as unknown as { __bench: Probe }).__bench.firstFrameAt !== null, null, { timeout: 60_000 }).catch(async (e: Error) => {
-      throw new Error(`${kind}/${mode}: no first frame (${e.message}); page errors: ${(await page.evaluate(() => bench().errors.join('; ')))}`);
+      const errors = await page.evaluate(() => (window as unknown as { __bench: Probe }).__bench.errors.join('; '));
+      throw new Error(`${kind}/${mode}: no first frame (${e.message}); page errors: ${errors}`);
     });
     const profile: MainThreadWork | undefined = cdp ? await stopTrace(cdp) : undefined;
     const imageChangeMs = opts.image && kind === 'widget' ? await imageChange(page, opts.image) : undefined;
@@ -125,7 +125,10 @@ async function pageRun(kind: PageKind, mode: Mode, opts: { image?: string; profi
       const rel = Object.fromEntries(Object.entries(p.marks).filter(([, at]) => at >= t0 - 1).map(([k, at]) => [k, Math.round(at - t0)]));
       return { firstFrameMs: p.firstFrameAt! - t0, marks: { ...rel, 'first frame': Math.round(p.firstFrameAt! - t0) } };
     });
-    await page.evaluate(() => (bench().session?.end() ?? bench().end?.()) as Promise<unknown>).catch(() => {});
+    await page.evaluate(() => {
+      const p = (window as unknown as { __bench: Probe }).__bench;
+      return p.session?.end() ?? p.end?.();
+    });
     return { firstFrameMs, imageChangeMs, marks, profile };
   } finally {
     await context.close();

@@ -4,12 +4,12 @@
 // `?marks=1`: `marks` breaks click → first frame down (ms since page start, first occurrence of each): the proxy calls
 // (fetch wrapped), the transport chunk import, room connect, the video track, the React commit of the <video>
 // srcObject, and the session's phases.
-import '../../../src/core/transports/livekit';
+import { livekitTransport } from '../../../src/core/transports/livekit';
 import { createRoot } from 'react-dom/client';
 import { AvatarWidget } from '../../../src/components';
 import type { AvatarEvent } from '../../../src/core';
 import type { AvatarSession } from '../../../src/core/session/types';
-import { loadTransport } from '../../../src/core/transports/load';
+import { loadTransport, registerTransport } from '../../../src/core/transports/load';
 import type { TransportLoader } from '../../../src/core/transports/types';
 import '../../../src/components/styles/index.css';
 import { probe as sharedProbe } from './probe.js';
@@ -25,6 +25,9 @@ interface Probe {
   prefetched: boolean;
 }
 const probe = sharedProbe as Probe;
+// What `import 'liveai-kit/livekit'` does in an app (a bare import of a source file would be dropped here: the
+// package marks its files free of side effects).
+registerTransport(livekitTransport);
 const params = new URLSearchParams(location.search);
 /** `?marks=1` (e2e.ts --marks): the timeline below is recorded; off by default, so the page runs as users ship it. */
 const MARKS = params.get('marks') === '1';
