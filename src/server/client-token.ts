@@ -41,7 +41,7 @@ export function createClientTokens(secretBytes: Uint8Array, ttlSeconds: number):
     if (known && known.exp * 1000 > Date.now()) return known.sub;
     verified.delete(token);
     try {
-      const { payload } = await jwtVerify(token, await key(), { algorithms: ['HS256'], issuer: ISSUER, audience: AUDIENCE });
+      const { payload } = await jwtVerify(token, await key(), { algorithms: ['HS256'], issuer: ISSUER, audience: AUDIENCE, requiredClaims: ['exp', 'sub'] });
       remember(token, payload.sub, payload.exp ?? 0);
       return payload.sub;
     } catch (e) {
@@ -75,7 +75,7 @@ export function createClientTokens(secretBytes: Uint8Array, ttlSeconds: number):
   };
 }
 
-const expired = () => new LiveAiError('invalid_api_key', 'Client token expired: create a new session', { status: 401 });
+const expired = () => new LiveAiError('invalid_api_key', 'Client token expired: renew it before it expires, or create a new session', { status: 401 });
 const invalid = () => new LiveAiError('invalid_api_key', 'Invalid client token', { status: 401 });
 
 /** Token from an `Authorization: Bearer <token>` header; undefined when absent. @throws 401 for another scheme. */

@@ -5,7 +5,10 @@ import { proxyLogger, type ProxyLog } from './logging';
 import { resolveOptions, type AvatarProxyOptions, type ProxyAction, type ResolvedOptions } from './options';
 import { createSessionAction, type Upload } from './create-session';
 import { parseBody } from './validate';
-import { upstreamErrors } from './wire-error';
+import { tagged } from './wire-error';
+import { createGuard, type Guard } from './guard';
+import { checkSite, ORIGIN_GUARDED, type RequestSite } from './site';
+import { createSpawner, type Spawner } from './spawn';
 import { CreateRoomRequestSchema, PaginationQuerySchema } from '../core/schemas';
 import { MAX_PAGINATION_OFFSET } from '../core/constants';
 import { sessionAction } from './session-actions';
@@ -29,6 +32,12 @@ export interface ProxyCall<Req> {
   query?: Record<string, unknown>;
   /** Present when the request was `multipart/form-data`. */
   multipart?: Upload;
+  /** Client address for the per-client limits (see `trustProxy`); undefined when unknown. */
+  client?: string;
+  /** `Origin`, `Sec-Fetch-Site` and the proxy's own origin, for the origin policy. */
+  site?: RequestSite;
+  /** True once the browser has gone away (a session created then is ended by the proxy). */
+  gone?: () => boolean;
 }
 
 /** Status and JSON body to send. */
@@ -43,6 +52,8 @@ export interface ProxyCore<Req> {
   log: ProxyLog;
   /** False when no logger was given: the adapters then skip the per-request log line entirely. */
   logsRequests: boolean;
+  /** Counters and session ledger (also used by the adapters' per-client request limit). */
+  guard: Guard;
   handle(call: ProxyCall<Req>): Promise<ProxyReply>;
 }
 
@@ -51,6 +62,9 @@ export interface ActionContext<Req> {
   options: ResolvedOptions<Req>;
   upstream: ServiceClient;
   tokens: ClientTokens;
+  guard: Guard;
+  spawner: Spawner;
+  log: ProxyLog;
   allow(call: ProxyCall<Req>): Promise<void>;
   agentAllowed(agentId: string | undefined, req: Req): Promise<void>;
 }
@@ -69,10 +83,15 @@ export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: stri
       providerLabels: options.providerLabels,
     }),
   );
+  const log = proxyLogger(options.logger);
+  const guard = createGuard(options, upstream, log);
   const ctx: ActionContext<Req> = {
     options,
     upstream,
     tokens: createClientTokens(options.secretKey, options.tokenTtlSeconds),
+    guard,
+    spawner: createSpawner(options, guard, log),
+    log,
     async allow(call) {
       if (options.authorize && !(await options.authorize(call.req, call.action))) throw forbidden('Not authorized');
       if ((call.action === 'listRooms' || call.action === 'listSessions') && !(options.admin && (await options.admin(call.req)))) {
@@ -86,41 +105,22 @@ export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: stri
       if (!ok) throw forbidden(agentId === undefined ? 'Custom avatar images are not allowed here' : 'This agent is not allowed here');
     },
   };
-  return { options, log: proxyLogger(options.logger), logsRequests: options.logger !== undefined, handle: (call) => handle(ctx, call) };
-}
-
-/** Marks every error of the service client as the service's (see `toWireError`). */
-function tagged(client: ServiceClient): ServiceClient {
-  const wrap =
-    <A extends unknown[], R>(f: (...a: A) => Promise<R>) =>
-    (...a: A) =>
-      f(...a).catch((e: unknown) => {
-        if (typeof e === 'object' && e !== null) upstreamErrors.add(e);
-        throw e;
-      });
-  return {
-    listRooms: wrap(client.listRooms),
-    createRoom: wrap(client.createRoom),
-    listSessions: wrap(client.listSessions),
-    createSession: wrap(client.createSession),
-    getSession: wrap(client.getSession),
-    control: wrap(client.control),
-    leaveMeeting: wrap(client.leaveMeeting),
-  };
+  return { options, log, guard, logsRequests: options.logger !== undefined, handle: (call) => handle(ctx, call) };
 }
 
 async function handle<Req>(ctx: ActionContext<Req>, call: ProxyCall<Req>): Promise<ProxyReply> {
   const o = { requestId: call.requestId };
+  if (ORIGIN_GUARDED.has(call.action)) await checkSite(ctx.options.allowedOrigins, call.site ?? {}, call.req);
   switch (call.action) {
     case 'createRoom': {
       await ctx.allow(call);
       const body = parseBody(CreateRoomRequestSchema, call.body);
       await ctx.agentAllowed(body.agent_id, call.req);
-      const room = await ctx.upstream.createRoom(body, o);
+      const room = await ctx.spawner.spawn(call, (up) => up.createRoom(body, o));
       const issued = await ctx.tokens.issue(room.session_id);
       const transport = transportOfRoomUrl(room.room_url) ?? 'rtc-b';
-      const { room_url, token, image_url } = room;
-      return { status: 201, body: { session_id: room.session_id, ...issued, transport, room_url, token, image_url } };
+      const { room_url, token, image_url, session_expires_at } = room;
+      return { status: 201, body: { session_id: room.session_id, ...issued, transport, room_url, token, image_url, ...(session_expires_at ? { session_expires_at } : {}) } };
     }
     case 'createSession':
       await ctx.allow(call);

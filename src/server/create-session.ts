@@ -44,9 +44,10 @@ export async function createSessionAction<Req>(ctx: ActionContext<Req>, call: Pr
   }
   const room = wantsRtcA && lk ? await mintRoomTokens(lk) : undefined;
   const body = upstreamBody(fields, room, lk?.url);
-  const session = await ctx.upstream.createSession(image ? formData(body, image) : body, { requestId: call.requestId });
+  const session = await ctx.spawner.spawn(call, (up) => up.createSession(image ? formData(body, image) : body, { requestId: call.requestId }));
   const issued = await ctx.tokens.issue(session.session_id);
-  return { status: 201, body: { session_id: session.session_id, ...issued, transport: fields.transport_type, ...media(fields, session, room, lk?.url) } };
+  const ends = session.session_expires_at ? { session_expires_at: session.session_expires_at } : {};
+  return { status: 201, body: { session_id: session.session_id, ...issued, ...ends, transport: fields.transport_type, ...media(fields, session, room, lk?.url) } };
 }
 
 function checkImage(upload: Upload): { bytes: Uint8Array; type: string } {

@@ -4,20 +4,21 @@ import type { ProxyCore } from './core';
 import { loadPeer } from './peers';
 
 /**
- * The two express-rate-limit middlewares of the router: per client IP (create and admin routes) and per
- * session id (session routes), 429 `{detail}` with `Retry-After` and `RateLimit` headers (draft-7).
+ * The per-client express-rate-limit middleware of the create and admin routes (the client address comes from
+ * `trustProxy`), 429 `{detail}` with `Retry-After` and `RateLimit` headers (draft-7). The per-session limit
+ * runs in the core, after the token check.
  * Pass-through when `rateLimit: false`.
  */
-export function limiters(core: ProxyCore<Request>): { perIp: RequestHandler; perSession: RequestHandler } {
+export function limiters(core: ProxyCore<Request>, clientOf: (req: Request) => string | undefined): { perIp: RequestHandler } {
   const limits = core.options.limits;
   const pass: RequestHandler = (_req, _res, next) => next();
-  if (limits === false) return { perIp: pass, perSession: pass };
+  if (limits === false) return { perIp: pass };
   const mod = loadPeer<typeof RateLimitNs & { default?: typeof RateLimitNs.rateLimit }>('express-rate-limit', 'createAvatarProxy');
   const rateLimit = mod.rateLimit ?? mod.default;
   // A store the user gives is meant to be shared (by both limits, or by several proxy instances).
-  const shared = limits.store !== undefined;
+  const shared = limits.store !== undefined || core.options.store !== undefined;
   const storeFor = (kind: 'ip' | 'session') =>
-    limits.store === undefined ? undefined : typeof limits.store === 'function' ? limits.store(kind) : limits.store;
+    limits.store === undefined ? core.options.store?.limitStore(kind) : typeof limits.store === 'function' ? limits.store(kind) : limits.store;
   const common = (kind: 'ip' | 'session', limit: number) => {
     const store = storeFor(kind);
     return {
@@ -33,8 +34,6 @@ export function limiters(core: ProxyCore<Request>): { perIp: RequestHandler; per
       },
     };
   };
-  return {
-    perIp: rateLimit(common('ip', limits.perIp)),
-    perSession: rateLimit({ ...common('session', limits.perSession), keyGenerator: (req: Request) => `session:${String(req.params.id)}` }),
-  };
+  // The socket always has an address; `no-address` only covers a socket already closed.
+  return { perIp: rateLimit({ ...common('ip', limits.perIp), keyGenerator: (req: Request) => `ip:${clientOf(req) ?? 'no-address'}` }) };
 }

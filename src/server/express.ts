@@ -10,6 +10,9 @@ import type { AvatarProxyOptions, ProxyAction } from './options';
 import { assertPeers, loadPeer, peersFor } from './peers';
 import { logFailure, toWireError } from './wire-error';
 import { limiters } from './express-limits';
+import { clientAddress } from './client-ip';
+import { RateLimited } from './guard';
+import { corsHeaders, originAllowed, PREFLIGHT_HEADERS } from './site';
 
 type Express = typeof ExpressNs & { default?: typeof ExpressNs };
 type Locals = { requestId: string; started: number };
@@ -21,7 +24,8 @@ type Files = Record<string, Express.Multer.File[]> | undefined;
  * `POST /rooms`, `POST /sessions` (JSON or multipart `image` ≤ 4 MB + `payload`), `GET /sessions/:id`,
  * `POST /sessions/:id/control`, `POST /sessions/:id/leave-meeting`, `POST /sessions/:id/end`,
  * admin-only `GET /rooms` and `GET /sessions`. Every answer is JSON (`{detail}` on errors) with `x-request-id`.
- * Set `app.set('trust proxy', …)` behind a reverse proxy so per-IP limits see the client's address.
+ * Behind a reverse proxy, set the `trustProxy` option so per-client limits see the client's address (Express's
+ * `trust proxy` setting is not used). Pages of other origins are refused unless `allowedOrigins` lists them.
  * @throws LiveAiError `invalid_request` naming a bad option; `missing_peer` (at creation) listing every package
  *   the options need that is not installed (express, multer, express-rate-limit unless `rateLimit: false`,
  *   livekit-server-sdk when `livekit` is set) with one `npm install` command.
@@ -35,19 +39,23 @@ export function createAvatarProxy(options: AvatarProxyOptions<Request>): Router 
   const json = express.json({ limit: '2mb' });
   const text = express.text({ type: 'text/plain', limit: '16kb' });
   const multipart = multipartParser();
-  const { perIp, perSession } = limiters(core);
+  const address = clientAddress(core.options.trustProxy);
+  const clientOf = (req: Request) => address(req.socket.remoteAddress, headerText(req.headers['x-forwarded-for']));
+  const { perIp } = limiters(core, clientOf);
 
   router.use(requestIds(core));
-  const route = (action: ProxyAction, ...mw: RequestHandler[]) => [...mw, run(core, action)];
+  router.use(cors(core));
+  const route = (action: ProxyAction, ...mw: RequestHandler[]) => [...mw, run(core, action, clientOf)];
   const sessionBody: RequestHandler = (req, res, next) => (req.is('multipart/form-data') ? multipart(req, res, next) : json(req, res, next));
   router.post('/rooms', ...route('createRoom', perIp, json));
   router.get('/rooms', ...route('listRooms', perIp));
   router.post('/sessions', ...route('createSession', perIp, sessionBody));
   router.get('/sessions', ...route('listSessions', perIp));
-  router.get('/sessions/:id', ...route('getSession', perSession));
-  router.post('/sessions/:id/control', ...route('control', perSession, json));
-  router.post('/sessions/:id/leave-meeting', ...route('leaveMeeting', perSession, json));
-  router.post('/sessions/:id/end', ...route('end', perSession, json, text));
+  router.get('/sessions/:id', ...route('getSession'));
+  router.post('/sessions/:id/control', ...route('control', json));
+  router.post('/sessions/:id/leave-meeting', ...route('leaveMeeting', json));
+  router.post('/sessions/:id/end', ...route('end', json, text));
+  router.post('/sessions/:id/token', ...route('renewToken'));
   router.use((_req: Request, res: Response) => {
     sendJson(res, 404, { detail: 'Not found' });
   });
@@ -57,14 +65,19 @@ export function createAvatarProxy(options: AvatarProxyOptions<Request>): Router 
     const requestId = (res.locals as Locals).requestId ?? requestIdFrom(undefined);
     logFailure(core.log, err, requestId, w);
     res.setHeader('x-request-id', requestId);
+    if (err instanceof RateLimited) res.setHeader('retry-after', String(err.retryAfterS));
     sendJson(res, w.status, { detail: w.detail });
   });
   return router;
 }
 
-function run(core: ProxyCore<Request>, action: ProxyAction): RequestHandler {
+function run(core: ProxyCore<Request>, action: ProxyAction, clientOf: (req: Request) => string | undefined): RequestHandler {
   const listing = action === 'listRooms' || action === 'listSessions';
   return async (req, res) => {
+    let gone = false;
+    res.once('close', () => {
+      if (!res.writableEnded) gone = true;
+    });
     const multipart = action === 'createSession' && req.is('multipart/form-data') ? multipartParts(req, req.files as Files) : undefined;
     const call: ProxyCall<Request> = {
       action,
@@ -76,6 +89,9 @@ function run(core: ProxyCore<Request>, action: ProxyAction): RequestHandler {
       // Express parses the query string on each read of req.query: only the list routes need it.
       query: listing ? (req.query as Record<string, unknown>) : undefined,
       multipart,
+      client: clientOf(req),
+      site: { origin: headerText(req.headers.origin), fetchSite: headerText(req.headers['sec-fetch-site']), self: `http://${req.headers.host ?? ''}` },
+      gone: () => gone,
     };
     const reply = await core.handle(call);
     sendJson(res, reply.status, reply.body);
@@ -149,4 +165,22 @@ function multipartParts(req: Request, files: Files) {
   const field = fields.payload;
   const payload = typeof field === 'string' ? field : payloadFile ? payloadFile.buffer.toString('utf8') : undefined;
   return { image: image ? { bytes: new Uint8Array(image.buffer), mimetype: image.mimetype, filename: image.originalname } : undefined, payload };
+}
+
+const headerText = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v.join(', ') : v);
+
+/** CORS for origins listed in `allowedOrigins`: headers on answers, 204 to their preflights. */
+function cors(core: ProxyCore<Request>): RequestHandler {
+  return (req, res, next) => {
+    const origin = headerText(req.headers.origin);
+    if (!origin || core.options.allowedOrigins === undefined) return next();
+    originAllowed(core.options.allowedOrigins, origin, req).then((ok) => {
+      if (ok) for (const [k, v] of Object.entries(corsHeaders(origin))) res.setHeader(k, v);
+      if (req.method !== 'OPTIONS') return next();
+      if (!ok) return sendJson(res, 403, { detail: 'Requests from this origin are not allowed (see the allowedOrigins option)' });
+      for (const [k, v] of Object.entries(PREFLIGHT_HEADERS)) res.setHeader(k, v);
+      res.statusCode = 204;
+      res.end();
+    }, next);
+  };
 }

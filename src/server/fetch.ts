@@ -6,16 +6,31 @@ import { readBody } from './fetch-body';
 import { requestIdFrom } from './logging';
 import type { AvatarProxyOptions, ProxyAction } from './options';
 import { logFailure, toWireError } from './wire-error';
+import { clientAddress } from './client-ip';
+import { RateLimited } from './guard';
+import { corsHeaders, originAllowed, PREFLIGHT_HEADERS } from './site';
+
+const noClient = () =>
+  new LiveAiError('invalid_request', 'createAvatarHandler cannot tell clients apart: the platform gave no client address (set the clientIp option)', { status: 500 });
 
 /** Options of {@link createAvatarHandler}: the proxy options plus where it is mounted and how to find the client IP. */
 export interface AvatarHandlerOptions extends AvatarProxyOptions<Request> {
   /** Path prefix the handler serves, e.g. `/api/avatar` for `app/api/avatar/[...path]/route.ts` (default none). */
   basePath?: string;
   /**
-   * Client address for the per-IP limit. Default: the last `X-Forwarded-For` entry (the one your platform's
-   * proxy added), else `X-Real-IP`, else one shared bucket. Override it when your platform differs.
+   * Client address for the per-client limits, when the platform's own is not what you want. Default: the
+   * address the platform hands the handler as its second argument (`{remoteAddress}`, or Deno's
+   * `{remoteAddr: {hostname}}`), with `X-Forwarded-For` read per `trustProxy`. When neither gives an address
+   * and limits are on, requests that need one fail with 500 and an error log line: set this option (e.g.
+   * `(req) => req.headers.get('x-real-ip')` on a platform that sets that header itself).
    */
-  clientIp?: (request: Request) => string | undefined;
+  clientIp?: (request: Request, platform?: PlatformInfo) => string | null | undefined;
+}
+
+/** What some platforms pass as the handler's second argument: the TCP peer's address. */
+export interface PlatformInfo {
+  remoteAddress?: string;
+  remoteAddr?: { hostname?: string };
 }
 
 /**
@@ -25,34 +40,44 @@ export interface AvatarHandlerOptions extends AvatarProxyOptions<Request> {
  * @throws LiveAiError `invalid_request` naming a bad option (at creation); `missing_peer` (at creation) when
  *   `livekit` is set and livekit-server-sdk is not installed.
  */
-export function createAvatarHandler(options: AvatarHandlerOptions): (request: Request) => Promise<Response> {
-  const { basePath = '', clientIp = defaultClientIp, ...proxyOptions } = options;
+export function createAvatarHandler(options: AvatarHandlerOptions): (request: Request, platform?: PlatformInfo) => Promise<Response> {
+  const { basePath = '', clientIp, ...proxyOptions } = options;
   assertPeers('createAvatarHandler', peersFor('fetch', proxyOptions));
   const core = createProxyCore(proxyOptions, 'createAvatarHandler');
   const prefix = `/${basePath.replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, '');
   const limits = core.options.limits;
-  const storeFor = (kind: 'ip' | 'session') =>
-    limits === false ? undefined : typeof limits.store === 'function' ? limits.store(kind) : (limits.store ?? new WindowStore());
-  const ipStore = storeFor('ip');
-  const sessionStore = limits !== false && limits.store !== undefined && typeof limits.store !== 'function' ? ipStore : storeFor('session');
+  const ipStore =
+    limits === false ? undefined : typeof limits.store === 'function' ? limits.store('ip') : (limits.store ?? core.options.store?.limitStore('ip') ?? new WindowStore());
   const ipLimit = limits && ipStore ? createLimiter(ipStore, limits.windowMs, limits.perIp) : undefined;
-  const sessionLimit = limits && sessionStore ? createLimiter(sessionStore, limits.windowMs, limits.perSession) : undefined;
+  const address = clientAddress(core.options.trustProxy);
+  const clientOf = (request: Request, platform: PlatformInfo | undefined) => {
+    const own = clientIp?.(request, platform);
+    if (own) return own;
+    return address(platform?.remoteAddress ?? platform?.remoteAddr?.hostname, request.headers.get('x-forwarded-for'));
+  };
 
-  return async (request) => {
+  return async (request, platform) => {
     const requestId = requestIdFrom(request.headers.get('x-request-id'));
     const started = performance.now();
     const url = new URL(request.url);
     let status = 500;
+    let cors: Record<string, string> = {};
     try {
       const path = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : undefined;
+      const origin = request.headers.get('origin');
+      cors = origin && (await originAllowed(core.options.allowedOrigins, origin, request)) ? corsHeaders(origin) : {};
+      if (request.method === 'OPTIONS' && origin && core.options.allowedOrigins !== undefined) {
+        if (Object.keys(cors).length === 0) throw new LiveAiError('forbidden', 'Requests from this origin are not allowed (see the allowedOrigins option)', { status: 403 });
+        status = 204;
+        return new Response(null, { status: 204, headers: { ...cors, ...PREFLIGHT_HEADERS, 'x-request-id': requestId } });
+      }
       const match = path === undefined ? undefined : matchRoute(request.method, path);
       if (!match) throw new LiveAiError('not_found', 'Not found', { status: 404 });
-      const limiter = match.sessionId === undefined ? ipLimit : sessionLimit;
-      const key = match.sessionId === undefined ? `ip:${clientIp(request) ?? 'unknown'}` : `session:${match.sessionId}`;
-      const wait = limiter ? await limiter.hit(key) : 0;
-      if (wait > 0) {
-        status = 429;
-        return reply(429, { detail: `Too many requests; try again in ${wait} s` }, requestId, { 'retry-after': String(wait) });
+      const client = clientOf(request, platform) ?? undefined;
+      if (match.sessionId === undefined && ipLimit) {
+        if (client === undefined) throw noClient();
+        const wait = await ipLimit.hit(`ip:${client}`);
+        if (wait > 0) throw new RateLimited(`Too many requests; try again in ${wait} s`, wait);
       }
       const call: ProxyCall<Request> = {
         ...match,
@@ -60,16 +85,20 @@ export function createAvatarHandler(options: AvatarHandlerOptions): (request: Re
         requestId,
         authorization: request.headers.get('authorization'),
         query: Object.fromEntries(url.searchParams),
+        client,
+        site: { origin, fetchSite: request.headers.get('sec-fetch-site'), self: url.origin },
+        gone: () => request.signal.aborted,
         ...(await readBody(request, match.action)),
       };
       const result = await core.handle(call);
       status = result.status;
-      return reply(result.status, result.body, requestId);
+      return reply(result.status, result.body, requestId, cors);
     } catch (err) {
       const w = toWireError(err);
       status = w.status;
       logFailure(core.log, err, requestId, w);
-      return reply(w.status, { detail: w.detail }, requestId);
+      const retry: Record<string, string> = err instanceof RateLimited ? { 'retry-after': String(err.retryAfterS) } : {};
+      return reply(w.status, { detail: w.detail }, requestId, { ...cors, ...retry });
     } finally {
       const ms = Math.round((performance.now() - started) * 10) / 10;
       core.log.info({ reqId: requestId, method: request.method, path: url.pathname, status, ms }, 'avatar proxy request');
@@ -96,14 +125,8 @@ export function matchRoute(method: string, path: string): { action: ProxyAction;
     throw new LiveAiError('invalid_request', 'Malformed URL', { status: 400 });
   }
   if (c === undefined) return method === 'GET' ? { action: 'getSession', sessionId } : undefined;
-  const action = c === 'control' ? 'control' : c === 'leave-meeting' ? 'leaveMeeting' : c === 'end' ? 'end' : undefined;
+  const action = c === 'control' ? 'control' : c === 'leave-meeting' ? 'leaveMeeting' : c === 'end' ? 'end' : c === 'token' ? 'renewToken' : undefined;
   return method === 'POST' && action ? { action, sessionId } : undefined;
-}
-
-function defaultClientIp(request: Request): string | undefined {
-  const xff = request.headers.get('x-forwarded-for');
-  const last = xff?.split(',').map((s) => s.trim()).filter(Boolean).pop();
-  return last ?? request.headers.get('x-real-ip') ?? undefined;
 }
 
 function reply(status: number, body: unknown, requestId: string, extra: Record<string, string> = {}): Response {

@@ -3,6 +3,8 @@ import type { Logger } from 'pino';
 import type { Store } from 'express-rate-limit';
 import { LiveAiError, formatZodError } from '../core/errors';
 import type { ProviderLabelsInput } from '../core/provider-labels';
+import type { ProxyStore } from './store';
+import { secretProblem } from './secret';
 
 /** What a request asks the proxy to do; passed to `authorize(req, action)`. */
 export type ProxyAction =
@@ -12,6 +14,7 @@ export type ProxyAction =
   | 'control'
   | 'leaveMeeting'
   | 'end'
+  | 'renewToken'
   | 'listRooms'
   | 'listSessions';
 
@@ -31,6 +34,25 @@ export interface RateLimitOptions {
    * Default: an in-memory store per proxy.
    */
   store?: Store | ((kind: 'ip' | 'session') => Store);
+}
+
+/**
+ * Spending limits per client (the client address, see `trustProxy`). On by default; `false` turns them all off.
+ * A client over a limit gets 429 `{detail}` with `Retry-After` before the service is called.
+ */
+export interface SessionLimitOptions {
+  /** Sessions (and rooms) a client may have running at once (default 3). */
+  maxConcurrent?: number;
+  /**
+   * Longest life of a session, in ms (default 1800000 = 30 min). When it passes, the proxy ends the session
+   * itself (control `terminate`); its status answer then carries `end_reason: 'max_duration'`.
+   * The create answer tells the browser when that is (`session_expires_at`).
+   */
+  maxDurationMs?: number;
+  /** Sessions (and rooms) a client may create per `createWindowMs` (default 30). */
+  createsPerWindow?: number;
+  /** Window of `createsPerWindow`, in ms (default 3600000 = 1 hour). */
+  createWindowMs?: number;
 }
 
 /**
@@ -58,13 +80,39 @@ export interface AvatarProxyOptions<Req> {
   rateLimit?: RateLimitOptions | false;
   /** pino logger (default: silent). The proxy logs through a child with secrets redacted. */
   logger?: Logger;
-  /** Lifetime of a client token, in seconds (default 7200; 60 s to 7 days). */
+  /**
+   * Lifetime of a client token, in seconds (default 900; 60 s to 1 day). The browser renews its token
+   * (`POST /sessions/:id/token`) while the session lives, so a short lifetime costs nothing.
+   */
   tokenTtlSeconds?: number;
   /**
    * The service's names for its media providers, e.g. `'rtc-a=livekit,rtc-b=daily'`: the proxy renames every
    * provider identifier in its calls to the service (your browser code keeps the neutral names). Default: neutral.
    */
   providerLabels?: ProviderLabelsInput;
+  /**
+   * Origins (scheme://host[:port]) of pages allowed to call the routes that spend credits (create, control,
+   * leave-meeting, token renewal), besides the proxy's own origin. A request whose `Origin` (or, without
+   * one, `Sec-Fetch-Site`) shows another site is refused with 403. Listed origins also get CORS headers and
+   * preflight answers. A function decides per origin. Default: none (same origin only).
+   */
+  allowedOrigins?: readonly string[] | ((origin: string, req: Req) => MaybePromise<boolean>);
+  /**
+   * Which `X-Forwarded-For` entries to believe for the client address. `false` (default): none, the address
+   * is the TCP peer's. A number: that many proxies sit in front of the app, each appending one entry (only
+   * safe when the app cannot be reached except through them). A list of proxy addresses or CIDR subnets
+   * (`'127.0.0.1'`, `'10.0.0.0/8'`, `'::1'`, or `'loopback'`, `'private'`): entries are skipped from the right
+   * while they come from those proxies (safe even when the app is reachable directly).
+   * Express's `trust proxy` setting is not used.
+   */
+  trustProxy?: false | number | readonly string[];
+  /** Spending limits per client; see {@link SessionLimitOptions}. `false` turns them off. */
+  sessionLimits?: SessionLimitOptions | false;
+  /**
+   * Where counters live: rate limits, running sessions per client, session deadlines, ended sessions.
+   * Default: this process's memory. Give `redisStore(...)` so several proxy instances enforce one limit.
+   */
+  store?: ProxyStore;
 }
 
 const fn = <T>(name: string) => z.custom<T>((v) => typeof v === 'function', { message: `${name} must be a function` });
@@ -84,7 +132,8 @@ const OptionsSchema = z.object({
   ),
   sessionSecret: z
     .union([z.string(), z.instanceof(Uint8Array)], { error: 'must be a string or a Uint8Array' })
-    .refine((s) => byteLength(s) >= 32, 'must be at least 32 bytes (e.g. 32 random bytes as hex)'),
+    .refine((s) => byteLength(s) >= 32, 'must be at least 32 bytes (e.g. 32 random bytes as hex)')
+    .refine((s) => byteLength(s) < 32 || secretProblem(s) === undefined, 'is not random enough (e.g. use 32 random bytes as hex: openssl rand -hex 32)'),
   agents: z.union([z.array(z.string().min(1)).readonly(), fn('agents')]).optional(),
   authorize: fn('authorize').optional(),
   admin: fn('admin').optional(),
@@ -109,7 +158,25 @@ const OptionsSchema = z.object({
   logger: z.custom<Logger>((v) => typeof v === 'object' && v !== null && typeof (v as Logger).child === 'function', {
     message: 'must be a pino logger',
   }).optional(),
-  tokenTtlSeconds: z.number().int().min(60).max(7 * 24 * 3600).optional(),
+  tokenTtlSeconds: z.number().int().min(60).max(24 * 3600).optional(),
+  allowedOrigins: z
+    .union([z.array(z.string().regex(/^(https?:\/\/[^/\s]+|null)$/i, 'must be origins like https://app.example.com')).readonly(), fn('allowedOrigins')])
+    .optional(),
+  trustProxy: z.union([z.literal(false), z.number().int().min(0).max(10), z.array(z.string().min(1)).readonly()]).optional(),
+  sessionLimits: z
+    .union([
+      z.literal(false),
+      z.object({
+        maxConcurrent: z.number().int().min(1).optional(),
+        maxDurationMs: z.number().int().min(1000).optional(),
+        createsPerWindow: z.number().int().min(1).optional(),
+        createWindowMs: z.number().int().min(1000).optional(),
+      }),
+    ])
+    .optional(),
+  store: z
+    .custom<ProxyStore>((v) => typeof v === 'object' && v !== null && 'ledger' in v && 'limitStore' in v, { message: 'must be a store from memoryStore() or redisStore()' })
+    .optional(),
 });
 
 /** Options after validation, with defaults filled in. */
@@ -117,7 +184,16 @@ export interface ResolvedOptions<Req> extends AvatarProxyOptions<Req> {
   secretKey: Uint8Array;
   tokenTtlSeconds: number;
   limits: { windowMs: number; perIp: number; perSession: number; store: RateLimitOptions['store'] } | false;
+  sessionCaps: Required<SessionLimitOptions> | false;
 }
+
+/** Defaults of {@link SessionLimitOptions}: room for a visitor with a couple of tabs, and a small site's budget. */
+export const DEFAULT_SESSION_LIMITS: Required<SessionLimitOptions> = {
+  maxConcurrent: 3,
+  maxDurationMs: 30 * 60_000,
+  createsPerWindow: 30,
+  createWindowMs: 3600_000,
+};
 
 /**
  * Validates the options once, at creation.
@@ -132,10 +208,15 @@ export function resolveOptions<Req>(raw: AvatarProxyOptions<Req>, factory: strin
   return {
     ...o,
     secretKey: typeof o.sessionSecret === 'string' ? new TextEncoder().encode(o.sessionSecret) : o.sessionSecret,
-    tokenTtlSeconds: o.tokenTtlSeconds ?? 7200,
+    tokenTtlSeconds: o.tokenTtlSeconds ?? 900,
+    sessionCaps: o.sessionLimits === false ? false : { ...DEFAULT_SESSION_LIMITS, ...defined(o.sessionLimits ?? {}) },
     limits:
       rl === false
         ? false
         : { windowMs: rl?.windowMs ?? 60_000, perIp: rl?.perIp ?? 20, perSession: rl?.perSession ?? 120, store: rl?.store },
   };
+}
+
+function defined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

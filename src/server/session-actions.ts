@@ -15,7 +15,8 @@ const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 /**
  * The routes of one session (architecture §4): checks the id and the client token (401/403) before
  * `authorize`, validates the body (400/413), then calls the service: get (spec §4.5), control (§4.6),
- * leave-meeting (§4.7), end (= control `terminate`; the token may come in the body, for `sendBeacon`).
+ * leave-meeting (§4.7), end (= control `terminate`; the token may come in the body, for `sendBeacon`), token
+ * renewal. After the session ended (by `/end` or by the proxy), its token only reads status (403 otherwise).
  */
 export async function sessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCall<Req>): Promise<ProxyReply> {
   const id = checkSessionId(call.sessionId);
@@ -23,10 +24,21 @@ export async function sessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCal
   let token = bearerToken(call.authorization);
   if (call.action === 'end' && token === undefined) token = endBodyToken(call.body);
   await ctx.tokens.verify(token, id);
+  // Only requests with a valid token count against the session's budget, and /end is never limited,
+  // so nobody can use up the owner's budget and stop them from ending their session.
+  if (call.action !== 'end') await ctx.guard.sessionHit(id);
+  const endedReason = await ctx.guard.endedReason(id);
+  if (endedReason !== undefined && call.action !== 'getSession' && call.action !== 'end') {
+    throw new LiveAiError('forbidden', 'This session has ended; its token can only read its status', { status: 403 });
+  }
   await ctx.allow(call);
   switch (call.action) {
-    case 'getSession':
-      return { status: 200, body: await ctx.upstream.getSession(id, o) };
+    case 'getSession': {
+      const status = await ctx.upstream.getSession(id, o);
+      return { status: 200, body: endedReason === undefined || endedReason === 'ended' ? status : { ...status, end_reason: endedReason } };
+    }
+    case 'renewToken':
+      return { status: 200, body: await ctx.tokens.issue(id) };
     case 'control': {
       const b = call.body as { event?: unknown; image_base64?: unknown } | undefined;
       if (b?.event === 'update-image' && typeof b.image_base64 === 'string' && inlineImageTooLarge(b.image_base64)) {
@@ -43,8 +55,12 @@ export async function sessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCal
       const body = parseBody(LeaveMeetingRequestSchema, call.body);
       return { status: 200, body: await ctx.upstream.leaveMeeting(id, body, o) };
     }
-    case 'end':
-      return { status: 200, body: await ctx.upstream.control(id, { event: 'terminate' }, o) };
+    case 'end': {
+      if (endedReason !== undefined) return { status: 200, body: { success: true } };
+      const answer = await ctx.upstream.control(id, { event: 'terminate' }, o);
+      await ctx.guard.ended(id, 'ended', call.client);
+      return { status: 200, body: answer };
+    }
     default:
       throw new LiveAiError('not_found', 'Not found', { status: 404 });
   }

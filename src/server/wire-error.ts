@@ -1,6 +1,7 @@
 import { LiveAiError, STATUS_BY_CODE } from '../core/errors';
 import { MAX_UPLOAD_BYTES } from '../core/constants';
 import type { ProxyLog } from './logging';
+import type { ServiceClient } from './service-client';
 
 /** An error as the proxy sends it: status and `{detail}`; `upstream` marks the service's failures for logs. */
 export interface WireError {
@@ -15,6 +16,26 @@ export interface WireError {
 
 /** Errors that came from the service (tagged by the proxy core), as opposed to the proxy's own checks. */
 export const upstreamErrors = new WeakSet<object>();
+
+/** Marks every error of the service client as the service's (see `toWireError`). */
+export function tagged(client: ServiceClient): ServiceClient {
+  const wrap =
+    <A extends unknown[], R>(f: (...a: A) => Promise<R>) =>
+    (...a: A) =>
+      f(...a).catch((e: unknown) => {
+        if (typeof e === 'object' && e !== null) upstreamErrors.add(e);
+        throw e;
+      });
+  return {
+    listRooms: wrap(client.listRooms),
+    createRoom: wrap(client.createRoom),
+    listSessions: wrap(client.listSessions),
+    createSession: wrap(client.createSession),
+    getSession: wrap(client.getSession),
+    control: wrap(client.control),
+    leaveMeeting: wrap(client.leaveMeeting),
+  };
+}
 
 const BODY_PARSER: Record<string, [number, string]> = {
   'entity.parse.failed': [400, 'The body is not valid JSON'],
@@ -48,6 +69,7 @@ export function toWireError(err: unknown): WireError {
       return { status: 502, detail: 'The avatar service refused the proxy credentials', code: 'upstream_error', upstream: true, unexpected: true };
     }
     const status = err.status ?? STATUS_BY_CODE[err.code] ?? 500;
+    if (status >= 400 && status < 500 && upstreamErrors.has(err)) return clientSafe(status);
     if (status >= 400 && status < 500) return { status, detail: err.detail, code: err.code, upstream: false, unexpected: false };
     return { status: 500, detail: 'Internal error in the avatar proxy', code: err.code, upstream: false, unexpected: true };
   }
@@ -62,6 +84,30 @@ export function toWireError(err: unknown): WireError {
   return { status: 500, detail: 'Internal error in the avatar proxy', code: 'internal', upstream: false, unexpected: true };
 }
 
+/**
+ * The service's own 4xx texts can name the owner's balance, other accounts' agents or internal details: the
+ * browser gets the status and one of these texts; 403 and 404 look the same, so agent ids of other accounts
+ * cannot be probed. The service's text goes to the log.
+ */
+const SAFE: Record<number, [number, string, string]> = {
+  400: [400, 'invalid_request', 'The avatar service refused the request as invalid'],
+  402: [402, 'insufficient_funds', 'The avatar service cannot start a session: insufficient funds'],
+  403: [404, 'not_found', 'Not found (unknown agent or session)'],
+  404: [404, 'not_found', 'Not found (unknown agent or session)'],
+  409: [409, 'conflict', 'The avatar service could not do this now'],
+  413: [413, 'payload_too_large', 'The image is too large for the avatar service'],
+  422: [400, 'invalid_request', 'The avatar service refused the request as invalid'],
+  429: [429, 'rate_limited', 'The avatar service is busy; try again later'],
+};
+
+function clientSafe(status: number): WireError {
+  const [s, code, detail] = SAFE[status] ?? [status, 'invalid_request', 'The avatar service refused the request'];
+  return { status: s, detail, code, upstream: true, unexpected: false };
+}
+
+/** The service's text for the log: cut to 300 characters, anything that looks like a token or key blanked. */
+export const redactDetail = (text: string): string => text.slice(0, 300).replace(/[A-Za-z0-9_\-]{24,}(\.[A-Za-z0-9_\-]+)*/g, '[redacted]');
+
 const mine = (status: number, detail: string): WireError => ({
   status,
   detail,
@@ -75,5 +121,8 @@ const up = (status: number, code: string, detail: string): WireError => ({ statu
 export function logFailure(log: ProxyLog, err: unknown, requestId: string, w: WireError): void {
   const fields = { reqId: requestId, status: w.status, code: w.code };
   if (w.unexpected) log.error({ ...fields, err: err instanceof Error ? { name: err.name, message: err.message } : String(err) }, 'avatar proxy error');
-  else if (w.upstream) log.warn({ ...fields, upstreamDetail: err instanceof LiveAiError ? err.detail : undefined }, 'avatar service failed');
+  else if (w.upstream) {
+    const upstream = err instanceof LiveAiError ? { upstreamStatus: err.status, upstreamDetail: redactDetail(err.detail) } : {};
+    log.warn({ ...fields, ...upstream }, 'avatar service failed');
+  }
 }

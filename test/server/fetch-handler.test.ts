@@ -21,6 +21,7 @@ function make(extra: Partial<AvatarHandlerOptions> = {}) {
     sessionSecret: SECRET,
     livekit: LIVEKIT,
     rateLimit: false,
+    sessionLimits: false,
     admin: (req) => req.headers.get('x-admin') === 'yes',
     ...extra,
   });
@@ -101,7 +102,7 @@ describe('createAvatarHandler (Fetch API)', () => {
       expect(res.headers.get('x-request-id')).toBeTruthy();
     }
     expect((await handler(get('/nope', { 'x-request-id': 'abc-1' }))).headers.get('x-request-id')).toBe('abc-1');
-    const limited = make({ rateLimit: { perIp: 2 } });
+    const limited = make({ rateLimit: { perIp: 2 }, trustProxy: 1 });
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push((await limited(json('/rooms', {}, { 'x-forwarded-for': '203.0.113.9' }))).status);
     expect(statuses).toEqual([400, 400, 429]);

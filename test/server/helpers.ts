@@ -29,7 +29,7 @@ export function countingFetch() {
   return Object.assign(state, { fetch: f });
 }
 
-/** Options of a proxy in front of `emulator`, rate limits off unless given. */
+/** Options of a proxy in front of `emulator`, rate and spending limits off unless given. */
 export function proxyOptions(emulatorUrl: string, extra: Partial<AvatarProxyOptions<Request>> = {}): AvatarProxyOptions<Request> {
   const { upstream, ...rest } = extra;
   return {
@@ -37,6 +37,7 @@ export function proxyOptions(emulatorUrl: string, extra: Partial<AvatarProxyOpti
     sessionSecret: SECRET,
     livekit: LIVEKIT,
     rateLimit: false,
+    sessionLimits: false,
     ...rest,
   };
 }

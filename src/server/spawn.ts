@@ -1,0 +1,105 @@
+import { LiveAiError } from '../core/errors';
+import { createServiceClient, type ServiceClient } from './service-client';
+import type { Guard } from './guard';
+import type { ProxyLog } from './logging';
+import type { ResolvedOptions } from './options';
+import { createUpstreamFetch } from './upstream-fetch';
+import { tagged } from './wire-error';
+
+/** How long after answering the browser 504 the proxy still waits for the service's create answer, ms. */
+export const LATE_GRACE_MS = 60_000;
+const SESSION_ID = /"session_id"\s*:\s*"([^"\\\u0000-\u001f]{1,256})"/;
+
+/** What a create call needs from the request. */
+export interface SpawnCall {
+  requestId: string;
+  /** Client address; required when spending limits are on. */
+  client?: string;
+  /** True once the browser went away (closed the connection or aborted the request). */
+  gone?: () => boolean;
+}
+
+/** Runs the service's create calls so that no session it creates is left without an owner. */
+export interface Spawner {
+  /** The service client of create calls (its time limit is the proxy's plus {@link LATE_GRACE_MS}). */
+  upstream: ServiceClient;
+  /**
+   * Reserves a slot for the client, runs `start`, and returns the created resource with its end time. A session
+   * that the browser will never learn about is ended at the service and logged: the browser went away, the
+   * answer came after the proxy's time limit (504), or the 201 body could not be read (502) but names the id.
+   */
+  spawn<T extends { session_id: string }>(call: SpawnCall, start: (upstream: ServiceClient) => Promise<T>): Promise<T & { session_expires_at?: string }>;
+}
+
+export function createSpawner<Req>(options: ResolvedOptions<Req>, guard: Guard, log: ProxyLog): Spawner {
+  const timeoutMs = options.upstream.timeoutMs ?? 15_000;
+  const base = options.upstream.fetch ?? createUpstreamFetch(options.upstream.baseUrl) ?? ((...a: Parameters<typeof fetch>) => fetch(...a));
+  const rawBodies = new Map<string, string>();
+  // Keeps the text of 2xx create answers by request id, so an id can be recovered from a body that does not parse.
+  const capturing: typeof fetch = async (input, init) => {
+    const res = await base(input, init);
+    if (res.status < 200 || res.status >= 300) return res;
+    const text = await res.text();
+    const rid = new Headers(init?.headers).get('x-request-id');
+    if (rid) rawBodies.set(rid, text);
+    return new Response(text, { status: res.status, headers: res.headers });
+  };
+  const upstream = tagged(createServiceClient({
+    baseUrl: options.upstream.baseUrl,
+    apiKey: options.upstream.apiKey,
+    fetch: capturing,
+    timeoutMs: timeoutMs + LATE_GRACE_MS,
+    retries: 0,
+    providerLabels: options.providerLabels,
+  }));
+  const orphan = (sessionId: string, why: string, call: SpawnCall) => {
+    log.warn({ reqId: call.requestId, sessionId, why }, 'avatar session never reached the browser');
+    void guard.endSession(sessionId, 'orphaned', call.requestId, call.client);
+  };
+
+  return {
+    upstream,
+    async spawn(call, start) {
+      const caps = options.sessionCaps;
+      if (caps && call.client === undefined) throw noClient();
+      const slot = call.client === undefined ? undefined : await guard.reserve(call.client, call.requestId);
+      let late = false;
+      const pending = start(upstream).finally(() => rawBodies.delete(call.requestId));
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          late = true;
+          reject(new LiveAiError('timeout', `the avatar service did not answer within ${timeoutMs} ms`, { status: 504 }));
+        }, timeoutMs);
+      });
+      let created: Awaited<typeof pending>;
+      try {
+        created = await Promise.race([pending, timeout]);
+      } catch (e) {
+        if (late) {
+          pending.then(
+            (s) => orphan(s.session_id, 'answered after the time limit', call),
+            () => log.error({ reqId: call.requestId }, 'avatar service never answered a create call; a session it made (if any) cannot be ended'),
+          );
+        } else {
+          const id = SESSION_ID.exec(rawBodies.get(call.requestId) ?? '')?.[1];
+          if (id !== undefined) orphan(id, 'unreadable answer', call);
+        }
+        rawBodies.delete(call.requestId);
+        void guard.failed(slot).catch(() => {});
+        throw e;
+      } finally {
+        clearTimeout(timer);
+      }
+      if (call.gone?.()) {
+        orphan(created.session_id, 'browser went away', call);
+        void guard.failed(slot).catch(() => {});
+        throw new LiveAiError('aborted', 'The request was aborted', { status: 499 });
+      }
+      return { ...created, ...(await guard.created(slot, created.session_id)) };
+    },
+  };
+}
+
+const noClient = () =>
+  new LiveAiError('invalid_request', 'The avatar proxy cannot tell clients apart: no client address (set the clientIp option)', { status: 500 });
