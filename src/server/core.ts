@@ -8,7 +8,7 @@ import { parseBody } from './validate';
 import { tagged } from './wire-error';
 import { createGuard, type Guard } from './guard';
 import { checkSite, ORIGIN_GUARDED, type RequestSite } from './site';
-import { createSpawner, type Spawner } from './spawn';
+import { createSpawner, LATE_GRACE_MS, type Spawner } from './spawn';
 import { CreateRoomRequestSchema, PaginationQuerySchema } from '../core/schemas';
 import { MAX_PAGINATION_OFFSET } from '../core/constants';
 import { sessionAction } from './session-actions';
@@ -84,7 +84,17 @@ export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: stri
     }),
   );
   const log = proxyLogger(options.logger);
-  const guard = createGuard(options, upstream, log);
+  // Ending sessions and checking on them may wait longer than a browser's call: they run in the background.
+  const cleanup = tagged(
+    createServiceClient({
+      baseUrl: options.upstream.baseUrl,
+      apiKey: options.upstream.apiKey,
+      fetch: options.upstream.fetch ?? createUpstreamFetch(options.upstream.baseUrl),
+      timeoutMs: (options.upstream.timeoutMs ?? 15_000) + LATE_GRACE_MS,
+      retries: options.upstream.retries,
+    }),
+  );
+  const guard = createGuard(options, cleanup, log);
   const ctx: ActionContext<Req> = {
     options,
     upstream,

@@ -10,6 +10,7 @@ import type { AvatarProxyOptions, ProxyAction } from './options';
 import { assertPeers, loadPeer, peersFor } from './peers';
 import { logFailure, toWireError } from './wire-error';
 import { limiters } from './express-limits';
+import { checkBodyEncoding } from './fetch-body';
 import { clientAddress } from './client-ip';
 import { RateLimited } from './guard';
 import { corsHeaders, originAllowed, PREFLIGHT_HEADERS } from './site';
@@ -47,6 +48,10 @@ export function createAvatarProxy(options: AvatarProxyOptions<Request>): Router 
   router.use(cors(core));
   const route = (action: ProxyAction, ...mw: RequestHandler[]) => [...mw, run(core, action, clientOf)];
   const sessionBody: RequestHandler = (req, res, next) => (req.is('multipart/form-data') ? multipart(req, res, next) : json(req, res, next));
+  router.use((req, _res, next) => {
+    if (req.method === 'POST') checkBodyEncoding(req.headers['content-type'], headerText(req.headers['content-encoding']));
+    next();
+  });
   router.post('/rooms', ...route('createRoom', perIp, json));
   router.get('/rooms', ...route('listRooms', perIp));
   router.post('/sessions', ...route('createSession', perIp, sessionBody));

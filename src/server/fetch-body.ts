@@ -15,11 +15,12 @@ const MULTIPART_SLACK_BYTES = 128 * 1024;
  * Reads and parses a Fetch `Request` body by its content type, never buffering more than its limit:
  * JSON (≤ 2 MB), `text/plain` for `/end` (≤ 16 KB), multipart for `POST /sessions` (image ≤ 4 MB).
  * Other types leave the body unread (the route then answers 400).
- * @throws LiveAiError 400 (invalid JSON, malformed multipart, unexpected part), 413 (too large), 415 (image type).
+ * @throws LiveAiError 400 (invalid JSON, malformed multipart, unexpected or repeated part), 413 (too large),
+ *   415 (image type, a `Content-Encoding` other than identity, a charset other than UTF-8).
  */
 export async function readBody(request: Request, action: ProxyAction): Promise<Pick<ProxyCall<Request>, 'body' | 'multipart'>> {
   if (request.method !== 'POST' || !request.body) return {};
-  const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  const type = checkBodyEncoding(request.headers.get('content-type'), request.headers.get('content-encoding'));
   if (type === 'multipart/form-data' && action === 'createSession') {
     const bytes = await readLimited(request, MAX_UPLOAD_BYTES + MULTIPART_SLACK_BYTES, 'The image is larger than 4 MB (4194304 bytes)');
     return { multipart: await parseMultipart(bytes, request.headers.get('content-type')!) };
@@ -37,6 +38,21 @@ export async function readBody(request: Request, action: ProxyAction): Promise<P
   return {};
 }
 
+/**
+ * Refuses (415) a body the proxy does not read: a `Content-Encoding` other than identity, or a charset other than
+ * UTF-8 on a JSON or text body. Both adapters call it before parsing. Returns the media type, lower case.
+ */
+export function checkBodyEncoding(contentType: string | null | undefined, contentEncoding: string | null | undefined): string {
+  const encoding = contentEncoding?.trim().toLowerCase();
+  if (encoding && encoding !== 'identity') throw new LiveAiError('invalid_request', 'Unsupported content encoding', { status: 415 });
+  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(contentType ?? '')?.[1]?.toLowerCase();
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8' && type !== 'multipart/form-data') {
+    throw new LiveAiError('invalid_request', 'Unsupported charset', { status: 415 });
+  }
+  return type;
+}
+
 async function parseMultipart(bytes: Uint8Array, contentType: string) {
   let form: FormData;
   try {
@@ -44,8 +60,12 @@ async function parseMultipart(bytes: Uint8Array, contentType: string) {
   } catch {
     throw new LiveAiError('invalid_request', 'Malformed multipart body', { status: 400 });
   }
-  for (const name of form.keys()) {
+  const names = [...form.keys()];
+  for (const name of names) {
     if (name !== 'image' && name !== 'payload') throw new LiveAiError('invalid_request', 'Unexpected multipart part: send only "image" and "payload"', { status: 400 });
+  }
+  if (form.getAll('image').length > 1 || form.getAll('payload').length > 1) {
+    throw new LiveAiError('invalid_request', 'Unexpected multipart part: send only "image" and "payload"', { status: 400 });
   }
   const image = form.get('image');
   const payload = form.get('payload');

@@ -5,8 +5,10 @@
  */
 export { createAvatarProxy } from './express';
 export { createServiceClient, type ServiceClient, type ServiceClientOptions, type ServiceCallOptions } from './service-client';
-export { createAvatarHandler, type AvatarHandlerOptions } from './fetch';
-export type { AvatarProxyOptions, ProxyAction, RateLimitOptions } from './options';
+export { createAvatarHandler, type AvatarHandlerOptions, type PlatformInfo } from './fetch';
+export { memoryStore, type ProxyStore, type SessionLedger, type LedgerEntry } from './store';
+export { redisStore, type RedisStoreOptions, type RedisSendCommand } from './redis-store';
+export type { AvatarProxyOptions, ProxyAction, RateLimitOptions, SessionLimitOptions } from './options';
 export { REDACT_PATHS } from './logging';
 export { AVATAR_TOKEN_TTL_S, VIEWER_TOKEN_TTL_S } from './livekit';
 export type { ProviderLabels, ProviderLabelsInput } from '../core/provider-labels';

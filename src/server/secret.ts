@@ -15,6 +15,18 @@ export function secretProblem(secret: string | Uint8Array): string | undefined {
     const p = c / bytes.length;
     perByte -= p * Math.log2(p);
   }
-  const bits = perByte * bytes.length;
+  // A secret that repeats a short block holds no more than that block.
+  const period = periodOf(bytes);
+  const bits = perByte * period;
   return bits >= MIN_SECRET_BITS ? undefined : `about ${Math.floor(bits)} bits of randomness; at least ${MIN_SECRET_BITS} needed`;
+}
+
+/** Length of the shortest block that, repeated, makes `bytes` (its whole length when there is none). */
+function periodOf(bytes: Uint8Array): number {
+  for (let p = 1; p <= bytes.length / 2; p++) {
+    let ok = true;
+    for (let i = p; i < bytes.length && ok; i++) ok = bytes[i] === bytes[i - p];
+    if (ok) return p;
+  }
+  return bytes.length;
 }

@@ -64,7 +64,7 @@ export function createSpawner<Req>(options: ResolvedOptions<Req>, guard: Guard, 
       if (caps && call.client === undefined) throw noClient();
       const slot = call.client === undefined ? undefined : await guard.reserve(call.client, call.requestId);
       let late = false;
-      const pending = start(upstream).finally(() => rawBodies.delete(call.requestId));
+      const pending = start(upstream);
       let timer: ReturnType<typeof setTimeout> | undefined;
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
@@ -79,18 +79,26 @@ export function createSpawner<Req>(options: ResolvedOptions<Req>, guard: Guard, 
         if (late) {
           pending.then(
             (s) => orphan(s.session_id, 'answered after the time limit', call),
-            () => log.error({ reqId: call.requestId }, 'avatar service never answered a create call; a session it made (if any) cannot be ended'),
+            (err: unknown) => {
+              const id = SESSION_ID.exec(rawBodies.get(call.requestId) ?? '')?.[1];
+              rawBodies.delete(call.requestId);
+              if (id !== undefined) return orphan(id, 'unreadable answer after the time limit', call);
+              // A late refusal (4xx) made no session; only a silent service leaves one we cannot know.
+              if (err instanceof LiveAiError && err.status !== undefined && err.status < 500) return;
+              log.error({ reqId: call.requestId }, 'avatar service never answered a create call; a session it made (if any) cannot be ended');
+            },
           );
         } else {
           const id = SESSION_ID.exec(rawBodies.get(call.requestId) ?? '')?.[1];
           if (id !== undefined) orphan(id, 'unreadable answer', call);
         }
-        rawBodies.delete(call.requestId);
+        if (!late) rawBodies.delete(call.requestId);
         void guard.failed(slot).catch(() => {});
         throw e;
       } finally {
         clearTimeout(timer);
       }
+      rawBodies.delete(call.requestId);
       if (call.gone?.()) {
         orphan(created.session_id, 'browser went away', call);
         void guard.failed(slot).catch(() => {});

@@ -28,7 +28,7 @@ interface Proxy {
 }
 
 /** Defaults everywhere except what a test passes; the Express app has `trust proxy` set as many apps do. */
-function base(extra: Partial<AvatarProxyOptions<never>>): AvatarProxyOptions<never> {
+function base(extra: Partial<AvatarProxyOptions<never>>): AvatarProxyOptions<express.Request> & AvatarProxyOptions<globalThis.Request> {
   return { ...proxyOptions(emulator.url, { upstream: { baseUrl: emulator.url, apiKey: 'dev-key-alice', fetch: counter.fetch } }), rateLimit: undefined, sessionLimits: undefined, ...extra } as never;
 }
 
@@ -132,6 +132,28 @@ describe.each(Object.keys(adapters))('%s adapter, defaults', (name) => {
     });
     expect(beacon.status).toBe(200);
     expect((await p.send(`/sessions/${s.session_id}/end`, { method: 'POST', headers: auth })).status).toBe(200);
+  });
+});
+
+describe.each(Object.keys(adapters))('%s adapter: body rules as documented', (name) => {
+  it('415 for a charset other than UTF-8 or a Content-Encoding; 400 for a second image part; nothing reaches the service', async () => {
+    const p = await adapters[name]!();
+    const before = counter.calls;
+    const body = JSON.stringify({ agent_id: 'agent-demo' });
+    for (const headers of [{ 'content-type': 'application/json; charset=latin1' }, { 'content-type': 'application/json; charset=bogus-42' }, { 'content-type': 'application/json', 'content-encoding': 'gzip' }] as Record<string, string>[]) {
+      const res = await p.send('/rooms', { method: 'POST', headers, body });
+      expect(res.status).toBe(415);
+      expect(typeof (await res.json()).detail).toBe('string');
+    }
+    const form = new FormData();
+    const image = new Blob([new Uint8Array(await png())], { type: 'image/png' });
+    form.append('image', image, 'a.png');
+    form.append('image', image, 'b.png');
+    form.append('payload', JSON.stringify({ transport_type: 'rtc-a' }));
+    const two = await p.send('/sessions', { method: 'POST', body: form });
+    expect(two.status).toBe(400);
+    expect((await two.json()).detail).toMatch(/Unexpected multipart part/);
+    expect(counter.calls).toBe(before);
   });
 });
 
