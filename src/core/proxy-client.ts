@@ -116,6 +116,11 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
     return s ? `?${s}` : '';
   };
 
+  const renewals = tokenRenewals((id, token) =>
+    must(call((v) => v.ClientTokenSchema, `/sessions/${enc(id)}/token`, { method: 'POST', headers: bearer(token) })),
+  );
+  const fresh = renewals.fresh;
+
   return {
     createRoom: (agentId, o) => must(call((v) => v.ClientSessionSchema, '/rooms', json({ agent_id: agentId }), o)),
     createSession(request, image, o) {
@@ -125,17 +130,20 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
       form.append('payload', new Blob([JSON.stringify(request)], { type: 'application/json' }));
       return must(call((v) => v.ClientSessionSchema, '/sessions', { method: 'POST', body: form }, o));
     },
-    getSession: (id, token, o) =>
-      must(call((v) => v.SessionStatusResponseSchema, `/sessions/${enc(id)}`, { method: 'GET', headers: bearer(token) }, o)),
-    control: (id, token, event, o) => must(call((v) => v.ControlResponseSchema, `/sessions/${enc(id)}/control`, json(event, bearer(token)), o)),
-    leaveMeeting: (id, token, meetingBotId, o) =>
-      must(call((v) => v.LeaveMeetingResponseSchema, `/sessions/${enc(id)}/leave-meeting`, json({ meeting_bot_id: meetingBotId }, bearer(token)), o)),
+    getSession: async (id, token, o) =>
+      must(call((v) => v.SessionStatusResponseSchema, `/sessions/${enc(id)}`, { method: 'GET', headers: bearer(await fresh(id, token)) }, o)),
+    control: async (id, token, event, o) =>
+      must(call((v) => v.ControlResponseSchema, `/sessions/${enc(id)}/control`, json(event, bearer(await fresh(id, token))), o)),
+    leaveMeeting: async (id, token, meetingBotId, o) =>
+      must(call((v) => v.LeaveMeetingResponseSchema, `/sessions/${enc(id)}/leave-meeting`, json({ meeting_bot_id: meetingBotId }, bearer(await fresh(id, token))), o)),
     end: async (id, token, o) => {
-      await call(null, `/sessions/${enc(id)}/end`, json({}, bearer(token)), o);
+      await call(null, `/sessions/${enc(id)}/end`, json({}, bearer(renewals.latest(token))), o);
+      renewals.forget(token);
     },
     endBeacon(id, token) {
       const url = `${base}/sessions/${enc(id)}/end`;
-      const body = JSON.stringify({ client_token: token });
+      const body = JSON.stringify({ client_token: renewals.latest(token) });
+      renewals.forget(token);
       try {
         const nav = typeof navigator === 'undefined' ? undefined : navigator;
         if (nav && typeof nav.sendBeacon === 'function') return nav.sendBeacon(url, new Blob([body], { type: 'text/plain' }));
@@ -148,4 +156,54 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
     listRooms: (q, o) => must(call((v) => v.RoomListSchema, `/rooms${page(q)}`, { method: 'GET' }, o)),
     listSessions: (q, o) => must(call((v) => v.SessionListSchema, `/sessions${page(q)}`, { method: 'GET' }, o)),
   };
+}
+
+/** Renew a client token when less than this share of its lifetime is left. */
+const RENEW_AT_SHARE = 0.5;
+
+/**
+ * Keeps each session's client token fresh: the proxy issues short-lived tokens, and a session call made with a
+ * token past half its lifetime first asks `POST /sessions/:id/token` for a new one. Callers keep passing the
+ * token they were given; the newest one is looked up by it. A refused renewal (session ended) keeps the old one.
+ */
+function tokenRenewals(renew: (id: string, token: string) => Promise<{ client_token: string }>) {
+  const newest = new Map<string, string>();
+  const pending = new Map<string, Promise<string>>();
+  const latest = (token: string) => newest.get(token) ?? token;
+  return {
+    latest,
+    forget(token: string) {
+      newest.delete(token);
+      pending.delete(token);
+    },
+    async fresh(id: string, token: string): Promise<string> {
+      const current = latest(token);
+      const claims = jwtTimes(current);
+      if (!claims || (claims.exp - Date.now() / 1000) / Math.max(1, claims.exp - claims.iat) > RENEW_AT_SHARE) return current;
+      let p = pending.get(token);
+      if (!p) {
+        p = renew(id, current).then(
+          (r) => {
+            newest.set(token, r.client_token);
+            return r.client_token;
+          },
+          () => current,
+        );
+        pending.set(token, p);
+        void p.finally(() => pending.delete(token));
+      }
+      return p;
+    },
+  };
+}
+
+/** `exp` and `iat` (s) of a JWT, read without checking it (the proxy checks it); undefined when absent. */
+function jwtTimes(token: string): { exp: number; iat: number } | undefined {
+  try {
+    const part = token.split('.')[1] ?? '';
+    const json = JSON.parse(atob(part.replace(/-/g, '+').replace(/_/g, '/'))) as { exp?: unknown; iat?: unknown };
+    return typeof json.exp === 'number' && typeof json.iat === 'number' ? { exp: json.exp, iat: json.iat } : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import request from 'supertest';
 import pino from 'pino';
 import { SignJWT } from 'jose';
-import { createServiceClient } from '../../src/core/service-client';
+import { createServiceClient } from '../../src/server/service-client';
 import { createAvatarHandler, createAvatarProxy, type AvatarProxyOptions } from '../../src/server/index';
+import { createProxyClient } from '../../src/core/proxy-client';
 import type { Request } from 'express';
 import { ALICE, listen, proxyApp, proxyOptions, SECRET, setFaults, startEmulator, waitFor, type Emulator } from './helpers';
 
@@ -224,6 +225,36 @@ describe('client tokens', () => {
       expect(res.body.detail).toMatch(/ended/);
     }
     expect((await request(a).post(`/api/avatar/sessions/${s.session_id}/end`).set('authorization', `Bearer ${s.client_token}`)).status).toBe(200);
+  });
+});
+
+describe('token renewal by the browser client', () => {
+  it('the proxy client renews a short-lived token past half its life, so the session outlives the first token', async () => {
+    const l = await listen(proxyApp(proxyOptions(emulator.url, { tokenTtlSeconds: 60 })));
+    const paths: string[] = [];
+    const client = createProxyClient({
+      proxyUrl: `${l.url}/api/avatar`,
+      fetch: (input, init) => {
+        paths.push(`${init?.method ?? 'GET'} ${new URL(String(input)).pathname}`);
+        return fetch(input, init);
+      },
+    });
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const s = await client.createSession({ agent_id: 'agent-demo', transport_type: 'rtc-a' });
+      await client.getSession(s.session_id, s.client_token);
+      expect(paths.some((p) => p.endsWith('/token'))).toBe(false);
+      vi.setSystemTime(Date.now() + 40_000);
+      await client.getSession(s.session_id, s.client_token);
+      expect(paths.filter((p) => p.endsWith('/token'))).toHaveLength(1);
+      vi.setSystemTime(Date.now() + 50_000); // the first token has expired by now
+      expect((await client.getSession(s.session_id, s.client_token)).session_status).toMatch(/QUEUED|ACTIVE/);
+      await client.end(s.session_id, s.client_token);
+      expect((await service.getSession(s.session_id)).session_status).toBe('COMPLETED');
+    } finally {
+      vi.useRealTimers();
+      await l.close();
+    }
   });
 });
 

@@ -8,12 +8,15 @@ import { RtcBPropertiesSchema, SessionCreateFieldsSchema, sessionCreateProblems 
  * - `client_token`: signed, expiring, bound to `session_id`; sent as `Authorization: Bearer …`.
  * - `room_url` + `token`: where and how the browser joins the media room (`ws(s)://` → rtc-a, `http(s)://` → rtc-b).
  * - `websocket_address`: for `websocket-*` sessions, where PCM16 audio is streamed.
+ * - `expires_at`: when `client_token` expires (the client renews it while the session lives).
+ * - `session_expires_at`: when the proxy will end the session at the latest (its maximum length), if it has one.
  * Never contains the API key, the LiveKit secret or the upstream `control_url`.
  */
 export const ClientSessionSchema = z.object({
   session_id: z.string().check(z.minLength(1)),
   client_token: z.string().check(z.minLength(1)),
   expires_at: z.optional(z.iso.datetime({ offset: true })),
+  session_expires_at: z.optional(z.iso.datetime({ offset: true })),
   transport: z.optional(TransportTypeSchema),
   room_url: z.optional(z.url()),
   token: z.optional(z.string()),
@@ -21,6 +24,13 @@ export const ClientSessionSchema = z.object({
   websocket_address: z.optional(z.url()),
 });
 export type ClientSession = z.infer<typeof ClientSessionSchema>;
+
+/** Answer of the proxy's `POST /sessions/:id/token`: a fresh client token for the same session. */
+export const ClientTokenSchema = z.object({
+  client_token: z.string().check(z.minLength(1)),
+  expires_at: z.iso.datetime({ offset: true }),
+});
+export type ClientToken = z.infer<typeof ClientTokenSchema>;
 
 /**
  * Body of the proxy's `POST /sessions` (JSON, or the multipart `payload` part). Like spec §2 session creation,
