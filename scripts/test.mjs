@@ -11,6 +11,7 @@ const ci = process.env.CI === 'true' || process.env.CI === '1';
 const problems = [];
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!existsSync(chromium)) problems.push(`Chromium not found at ${chromium} (Debian: apt-get install -y chromium)`);
+if (spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status !== 0) problems.push('redis-server not found (Debian: apt-get install -y redis-server)');
 try {
   installLivekit();
 } catch (e) {
