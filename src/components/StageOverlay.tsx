@@ -2,6 +2,7 @@ import type { EndReason, Phase } from '../core/session/types';
 import { QueueProgressView, type QueueProgressViewProps } from './QueueProgressView';
 import { explainError, formatCredits, type ErrorLike } from './format';
 import { isWaiting } from '../core/session/phase';
+import { usePrefetchInView } from './usePrefetchInView';
 
 /** What the stage shows over the video in each phase (see {@link AvatarStageView}). */
 export interface StageOverlayProps {
@@ -11,7 +12,7 @@ export interface StageOverlayProps {
   cost?: number | null | undefined;
   endReason?: EndReason | null | undefined;
   onStart?: (() => void) | undefined;
-  /** Called when the pointer enters or focus reaches "Start call": warm up what start() will download. */
+  /** Called when "Start call" comes into view, the pointer enters it or focus reaches it: warm up what start() will download. */
   onPrefetch?: (() => void) | undefined;
   onRetry?: (() => void) | undefined;
   onRestart?: (() => void) | undefined;
@@ -24,15 +25,18 @@ const ENDED: Partial<Record<EndReason, string>> = {
   remote: 'The avatar left the call.',
 };
 
+function StartButton({ onStart, onPrefetch }: { onStart: () => void; onPrefetch?: (() => void) | undefined }) {
+  const ref = usePrefetchInView(onPrefetch);
+  return (
+    <button ref={ref} type="button" className="liveai-button liveai-button--primary" onClick={onStart} onPointerEnter={onPrefetch} onFocus={onPrefetch}>
+      Start call
+    </button>
+  );
+}
+
 /** Overlay content by phase: start, queue progress, ending, ended (with cost), error (with retry). */
 export function StageOverlay({ phase, queue, error, cost, endReason, onStart, onPrefetch, onRetry, onRestart }: StageOverlayProps) {
-  if (phase === 'idle') {
-    return onStart ? (
-      <button type="button" className="liveai-button liveai-button--primary" onClick={onStart} onPointerEnter={onPrefetch} onFocus={onPrefetch}>
-        Start call
-      </button>
-    ) : null;
-  }
+  if (phase === 'idle') return onStart ? <StartButton onStart={onStart} onPrefetch={onPrefetch} /> : null;
   if (isWaiting(phase)) {
     return <QueueProgressView phase={phase} elapsedMs={0} estimateMs={10_000} progress={0} slow={false} {...queue} />;
   }

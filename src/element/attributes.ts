@@ -3,7 +3,8 @@ import type { AvatarWidgetProps, WidgetState } from '../components';
 /**
  * Attributes `<liveai-avatar>` reads; changing one re-renders (a new `agent-id` / `proxy-url` means a new session):
  * `agent-id`, `proxy-url`, `inline` (boolean), `initial-state` (minimized|active|hidden), `theme` (light|dark|auto),
- * `avatar-title`, `image-url` (poster), `max-duration-ms` (positive integer), `image-swapper` (boolean).
+ * `avatar-title`, `image-url` (poster), `max-duration-ms` (positive integer), `image-swapper` (boolean),
+ * `transport` (rtc-a|rtc-b: the kind of room the proxy hands out, so its SDK is fetched before Start is clicked).
  */
 export const OBSERVED_ATTRIBUTES = [
   'agent-id',
@@ -15,11 +16,13 @@ export const OBSERVED_ATTRIBUTES = [
   'image-url',
   'max-duration-ms',
   'image-swapper',
+  'transport',
 ] as const;
 
 const ENUMS: Record<string, readonly string[]> = {
   'initial-state': ['minimized', 'active', 'hidden'],
   theme: ['light', 'dark', 'auto'],
+  transport: ['rtc-a', 'rtc-b'],
 };
 
 /**
@@ -52,5 +55,6 @@ export function propsFromAttributes(el: Element): AvatarWidgetProps {
     maxDurationMs: max > 0 ? max : undefined,
     initialState: attr('initial-state') as WidgetState | undefined,
     imageSwapper: el.hasAttribute('image-swapper'),
+    options: attr('transport') ? { transport: attr('transport') as 'rtc-a' | 'rtc-b' } : undefined,
   };
 }

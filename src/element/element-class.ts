@@ -80,11 +80,12 @@ export function createLiveAiAvatarClass() {
       this.#render();
     };
     #render() {
+      const props = propsFromAttributes(this);
       this.#root?.render(
         createElement(AvatarWidget, {
-          ...propsFromAttributes(this),
+          ...props,
           state: this.#state ?? undefined,
-          options: this.#options,
+          options: props.options ? { ...props.options, ...this.#options } : this.#options,
           onStateChange: this.#setState,
           onSession: (s) => {
             this.#session = s;

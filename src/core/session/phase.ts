@@ -2,6 +2,7 @@ import type { ClientSession, MediaTransport, SessionStatus } from '../schemas';
 import type { ConnectionState } from '../transports/types';
 import type { AvatarSessionOptions } from './types';
 import { transportOfRoomUrl } from '../../shared/room-url';
+import { predictTransport } from '../transports/load';
 
 export { RUNNING_PHASES, isRunning, isWaiting } from '../../shared/phases';
 
@@ -38,12 +39,13 @@ export function chooseTransport(session: Pick<ClientSession, 'room_url' | 'trans
 /**
  * The media transport a session will join, when it is known before the session is created: a forced
  * `transport`, the `transport_type` of a session request (`websocket-rtc-a` joins rtc-a), or the room URL of an
- * attached session. Hosted rooms (spec §4.2) learn it from `room_url` only after creation: null.
+ * attached session. Hosted rooms learn it from `room_url` only after creation, so for them it is a prediction
+ * (`predictTransport`: the only registered transport, or the one the last session joined), else null.
  */
 export function transportHint(options: Pick<AvatarSessionOptions, 'transport' | 'flow'>): MediaTransport | null {
   if (options.transport) return options.transport;
   const { flow } = options;
   if (flow.kind === 'session') return flow.request.transport_type.endsWith('rtc-a') ? 'rtc-a' : 'rtc-b';
   if (flow.kind === 'attach') return chooseTransport(flow.session);
-  return null;
+  return predictTransport();
 }

@@ -65,12 +65,42 @@ export const loadTransport: TransportLoader = (kind) => {
   let p = cache.get(kind);
   if (!p) {
     const t = registry.get(kind);
-    p = t ? t.load().catch((cause: unknown) => Promise.reject(loadError(kind, cause))) : Promise.reject(missingTransportError(kind));
+    p = t ? t.load().then(remembering(kind), (cause: unknown) => Promise.reject(loadError(kind, cause))) : Promise.reject(missingTransportError(kind));
     cache.set(kind, p);
     p.catch(() => cache.delete(kind));
   }
   return p;
 };
+
+const LAST_KEY = 'liveai-kit.transport';
+
+/** The factory, noting in localStorage the kind of each transport it creates (a session joining a room). */
+const remembering = (kind: MediaTransport) => (factory: TransportFactory): TransportFactory => () => {
+  try {
+    globalThis.localStorage?.setItem(LAST_KEY, kind);
+  } catch {
+    // storage disabled (private mode, sandboxed frame): no hint next time
+  }
+  return factory();
+};
+
+/**
+ * The transport the next hosted room on this page will most likely need, so its adapter and SDK can be fetched
+ * before the create call answers: the only registered transport, or, when several are registered, the one the
+ * last session on this origin joined (kept in localStorage as `liveai-kit.transport`). Null when it cannot be
+ * known; never a transport the page did not register.
+ */
+export function predictTransport(): MediaTransport | null {
+  const kinds = registeredTransports();
+  if (kinds.length <= 1) return kinds[0] ?? null;
+  let last: string | null = null;
+  try {
+    last = globalThis.localStorage?.getItem(LAST_KEY) ?? null;
+  } catch {
+    // storage disabled
+  }
+  return kinds.find((k) => k === last) ?? null;
+}
 
 function loadError(kind: MediaTransport, cause: unknown): unknown {
   if (cause instanceof LiveAiError) return cause;

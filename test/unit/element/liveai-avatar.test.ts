@@ -42,6 +42,19 @@ describe('<liveai-avatar>', () => {
     await waitFor(() => expect(widget(el)).toHaveAttribute('data-theme', 'light'));
   });
 
+  it('transport="rtc-a": hovering Start fetches that transport before any session exists', async () => {
+    const proxy = createFakeProxy();
+    const loader = fakeTransportLoader(new FakeTransport());
+    const el = document.createElement('liveai-avatar') as LiveAiAvatarElement;
+    for (const [k, v] of Object.entries({ 'agent-id': 'a', 'proxy-url': 'http://proxy.fake.test', inline: '', transport: 'rtc-a' })) el.setAttribute(k, v);
+    el.options = { fetch: proxy.fetch, loadTransport: loader, endOnUnload: false };
+    document.body.append(el);
+    await waitFor(() => expect(button(el, /Start call/)).toBeDefined());
+    button(el, /Start call/)!.focus();
+    await waitFor(() => expect(loader.kinds).toContain('rtc-a'));
+    expect(proxy.calls).toEqual([]);
+  });
+
   it('initial-state: minimized shows the launcher; hidden renders nothing', async () => {
     const { el } = make({ 'agent-id': 'a', 'proxy-url': 'http://proxy.fake.test', 'initial-state': 'minimized' });
     await waitFor(() => expect(widget(el)).toHaveAttribute('data-state', 'minimized'));

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 afterEach(() => {
+  localStorage.removeItem('liveai-kit.transport');
   vi.doUnmock('@daily-co/daily-js');
   vi.resetModules();
   delete (globalThis as Record<symbol, unknown>)[Symbol.for('liveai-kit.transports')];
@@ -37,5 +38,21 @@ describe('transport registration', () => {
     await import('../../../src/core/transports/daily');
     const { loadTransport } = await import('../../../src/core/transports/load');
     await expect(loadTransport('rtc-b')).rejects.toMatchObject({ code: 'missing_peer', detail: expect.stringContaining('npm i @daily-co/daily-js') });
+  });
+
+  it('predicts the transport of the next hosted room: the only one registered, else the one the last session joined', async () => {
+    const { predictTransport, registerTransport } = await import('../../../src/core/transports/load');
+    const fake = (kind: 'rtc-a' | 'rtc-b') => ({ kind, load: async () => () => ({ kind }) as never });
+    expect(predictTransport()).toBeNull(); // nothing registered: nothing to fetch
+    registerTransport(fake('rtc-b'));
+    expect(predictTransport()).toBe('rtc-b');
+    registerTransport(fake('rtc-a'));
+    expect(predictTransport()).toBeNull(); // two registered, no history: never fetch one the page may not use
+    const { loadTransport } = await import('../../../src/core/transports/load');
+    (await loadTransport('rtc-a'))(); // a session joins a LiveKit room
+    expect(predictTransport()).toBe('rtc-a');
+    const { transportHint } = await import('../../../src/core/session/phase');
+    expect(transportHint({ flow: { kind: 'room', agentId: 'a' } })).toBe('rtc-a');
+    expect(transportHint({ flow: { kind: 'room', agentId: 'a' }, transport: 'rtc-b' })).toBe('rtc-b');
   });
 });
