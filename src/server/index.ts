@@ -9,6 +9,7 @@ export { createAvatarHandler, type AvatarHandlerOptions, type PlatformInfo } fro
 export { memoryStore, type ProxyStore, type SessionLedger, type LedgerEntry } from './store';
 export { redisStore, type RedisStoreOptions, type RedisSendCommand } from './redis-store';
 export type { AvatarProxyOptions, ProxyAction, RateLimitOptions, SessionLimitOptions } from './options';
+export { issueClientToken, type ClientTokenOptions } from './attach';
 export { REDACT_PATHS } from './logging';
 export { AVATAR_TOKEN_TTL_S, VIEWER_TOKEN_TTL_S } from './livekit';
 export type { ProviderLabels, ProviderLabelsInput } from '../core/provider-labels';

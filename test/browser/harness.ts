@@ -41,7 +41,7 @@ export interface Stack {
  * Starts the real local service (media on, joining the suite's LiveKit server), the real proxy and a Vite
  * dev server for the test pages, all on 127.0.0.1 inside the namespace.
  */
-export async function startStack(options: { queueMs?: number; imageChangeMs?: number; media?: boolean } = {}): Promise<Stack> {
+export async function startStack(options: { queueMs?: number; imageChangeMs?: number; media?: boolean; providerLabels?: string } = {}): Promise<Stack> {
   const livekit = { url: inject('livekitUrl'), apiKey: inject('livekitApiKey'), apiSecret: inject('livekitApiSecret') };
   const emulator = await createEmulator({
     port: 0,
@@ -49,6 +49,7 @@ export async function startStack(options: { queueMs?: number; imageChangeMs?: nu
     queueMs: options.queueMs ?? 300,
     imageChangeMs: options.imageChangeMs ?? 600,
     livekit,
+    providerLabels: options.providerLabels,
   });
   const vite: ViteDevServer = await createViteServer({
     root: ROOT,
@@ -67,6 +68,7 @@ export async function startStack(options: { queueMs?: number; imageChangeMs?: nu
       sessionSecret: SESSION_SECRET,
       livekit,
       admin: () => true,
+      providerLabels: options.providerLabels,
     }),
   );
   app.use(vite.middlewares);

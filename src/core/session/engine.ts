@@ -8,6 +8,7 @@ import type { AvatarEvent, ClientSession, SessionStatusResponse } from '../schem
 import { isFinalStatus } from '../schemas/plain';
 import { createSessionStore, initialSessionState } from '../store/state';
 import { DEFAULT_MAX_TRANSCRIPT_LINES, describeError, reduceEvent } from '../store/reducers';
+import { TranscriptMerger } from './transcript-merge';
 import { loadTransport as defaultLoader } from '../transports/load';
 import type { Transport } from '../transports/types';
 import { createAudioOutput } from './audio-output';
@@ -48,6 +49,7 @@ export function createAvatarSession(options: AvatarSessionOptions, internals: En
   let finalWaiters: (() => void)[] = [];
   let disposed = false;
   let lineId = 0;
+  const transcript = new TranscriptMerger(() => ++lineId, maxLines);
   let removeUnload: (() => void) | null = null;
   let keepAlive: KeepAlive | null = null;
 
@@ -176,6 +178,10 @@ export function createAvatarSession(options: AvatarSessionOptions, internals: En
         sync();
       }),
       t.on('mic', ({ enabled }) => setMedia({ micEnabled: enabled })),
+      t.on('transcription', (seg) => {
+        const lines = transcript.segment(get().transcript, seg, Date.now());
+        if (lines) set({ transcript: lines });
+      }),
       t.on('disconnected', ({ error }) => {
         if (error && transport === t) void fail(error, 'failed');
       }),
@@ -184,8 +190,13 @@ export function createAvatarSession(options: AvatarSessionOptions, internals: En
 
   function handleEvent(event: AvatarEvent) {
     const s = get();
-    const isLine = event.type === 'user_transcription' || event.type === 'agent_transcription';
-    set(reduceEvent(s, event, { now: Date.now(), nextId: isLine ? ++lineId : lineId, maxTranscriptLines: maxLines }));
+    const patch = reduceEvent(s, event, { now: Date.now(), nextId: lineId, maxTranscriptLines: maxLines });
+    if (event.type === 'user_transcription' || event.type === 'agent_transcription') {
+      const lines = transcript.service(s.transcript, event.type === 'user_transcription' ? 'user' : 'agent', event.transcription, Date.now());
+      if (lines) patch.transcript = lines;
+      else delete patch.transcript;
+    }
+    set(patch);
     bus.emit(event.type, event as never);
     bus.emit('*', event);
     switch (event.type) {
@@ -237,6 +248,7 @@ export function createAvatarSession(options: AvatarSessionOptions, internals: En
     const m = get().media;
     const fresh = initialSessionState();
     lineId = 0;
+    transcript.reset();
     set({
       ...fresh,
       media: { ...fresh.media, micEnabled: m.micEnabled, speakerMuted: m.speakerMuted, volume: m.volume },

@@ -144,6 +144,7 @@ export class RtcALink {
         self().markReachable(from);
       },
       track: (kind, track) => bus.emit('track', { kind, track }),
+      isAvatar: (from, attributes) => this.avatar.isAvatar(from, attributes),
       reachable: () => this.outbox.kick(),
       trouble: () => this.trouble(),
       back: () => this.back(),

@@ -9,18 +9,25 @@ export interface RoomLike {
   disconnect(): Promise<void>;
   switchActiveDevice(kind: MediaDeviceKind, deviceId: string): Promise<boolean>;
   localParticipant: {
+    /** Our own identity in the room (livekit-client sets it once connected). */
+    identity?: string;
     publishData(data: Uint8Array, options: { reliable: boolean; topic: string }): Promise<void>;
     setMicrophoneEnabled(enabled: boolean): Promise<unknown>;
   };
   /** Participants already in the room when `connect` resolves (livekit-client: identity → participant). */
-  remoteParticipants?: Map<string, { identity: string; trackPublications?: Map<string, unknown> }>;
+  remoteParticipants?: Map<string, { identity: string; trackPublications?: Map<string, unknown>; attributes?: Record<string, string> }>;
   /** livekit-client ≥ 2.9 text streams (e.g. `lk.transcription`); absent on older versions and in fakes. */
   registerTextStreamHandler?(topic: string, handler: TextStreamHandler): void;
   unregisterTextStreamHandler?(topic: string): void;
 }
 
+/** The part of a livekit-client text stream reader the adapter uses: its header and its chunks as they arrive. */
+export interface TextStreamReaderLike extends AsyncIterable<string> {
+  readonly info: { id: string; attributes?: Record<string, string> };
+  readAll(): Promise<string>;
+}
 /** A livekit-client text stream handler: `(reader, { identity })`. */
-export type TextStreamHandler = (reader: { readAll(): Promise<string> }, from: { identity: string }) => void;
+export type TextStreamHandler = (reader: TextStreamReaderLike, from: { identity: string }) => void;
 
 /** What one room reports to the link that owns it. Called only while the room is joined and not yet left. */
 export interface RoomHooks {
@@ -28,6 +35,8 @@ export interface RoomHooks {
   data(payload: Uint8Array, from: string | undefined, topic: string | undefined): void;
   /** The avatar's current track of a kind appeared (track) or went away (null). */
   track(kind: 'audio' | 'video', track: MediaStreamTrack | null, from: string | undefined): void;
+  /** Whether a track of `from` (with these participant attributes) is the avatar's; others are not shown or played. */
+  isAvatar(from: string | undefined, attributes: Readonly<Record<string, string>> | undefined): boolean;
   /** A participant became reachable (it published or subscribed a track, or sent a message). */
   reachable(): void;
   /** livekit-client lost the connection and is healing it itself. */
@@ -38,7 +47,7 @@ export interface RoomHooks {
   lost(reason: number | undefined): void;
 }
 
-type Who = { identity?: string } | undefined;
+type Who = { identity?: string; attributes?: Record<string, string> } | undefined;
 
 /**
  * One livekit-client Room: the listeners of that Room and the state that belongs to it (who is reachable, the
@@ -122,7 +131,8 @@ export class RoomSession {
   // After livekit-client heals a connection the old track's unsubscribe can arrive after the new track's subscribe:
   // only the current track of a kind may clear it, else the video would go blank on a working connection.
   private onTrack(track: RemoteTrack, present: boolean, from: Who): void {
-    if (track.kind === 'audio' || track.kind === 'video') {
+    // Only the avatar's tracks: the room may also hold the agent it speaks for and other users with microphones.
+    if ((track.kind === 'audio' || track.kind === 'video') && (!present || this.hooks.isAvatar(from?.identity, from?.attributes))) {
       const kind = track.kind;
       if (present) {
         this.current[kind] = track.mediaStreamTrack;

@@ -3,6 +3,7 @@ import { LiveAiError } from '../errors';
 import { createEventBus } from '../events/bus';
 import type { AppMessage } from '../schemas';
 import { RtcALink } from './rtc-a-link';
+import { TRANSCRIPTION_TOPIC, transcriptionHandler } from './rtc-a-transcription';
 import { DEFAULT_RECONNECT_POLICY, type ReconnectPolicy } from './rtc-a-reconnect';
 import type { RoomLike } from './rtc-a-room';
 import type { ConnectOptions, Transport, TransportEventMap } from './types';
@@ -66,7 +67,8 @@ export function createRtcATransport(deps: { createRoom?: () => RoomLike; reconne
       if (!deps.createRoom) quietLiveKitLogs();
       await link?.close(new LiveAiError('transport_failed', 'a new connection replaced this one'));
       const policy = Object.freeze({ ...base, deadlineMs: o.reconnectDeadlineMs ?? base.deadlineMs });
-      const l = (link = new RtcALink({ url: o.url, token: o.token, topic: o.eventTopic, policy, newRoom, bus }));
+      const textStreams = { [TRANSCRIPTION_TOPIC]: transcriptionHandler(() => l.room?.room.localParticipant.identity, (v) => bus.emit('transcription', v)) };
+      const l: RtcALink = (link = new RtcALink({ url: o.url, token: o.token, topic: o.eventTopic, policy, newRoom, bus, textStreams }));
       const onAbort = () => void transport.disconnect();
       o.signal?.addEventListener('abort', onAbort, { once: true });
       try {

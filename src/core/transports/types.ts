@@ -18,6 +18,11 @@ export interface TransportEventMap {
   disconnected: { reason: string; error?: LiveAiError };
   /** The local microphone was switched on or off. */
   mic: { enabled: boolean };
+  /**
+   * A transcription the room carries besides the service's events (rtc-a: LiveKit Agents' `lk.transcription`
+   * text streams): the whole text so far of segment `segmentId`, again with `final` when the segment is complete.
+   */
+  transcription: { role: 'user' | 'agent'; text: string; segmentId: string; final: boolean };
 }
 export type TransportEventName = keyof TransportEventMap;
 

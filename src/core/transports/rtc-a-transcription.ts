@@ -1,0 +1,37 @@
+import type { TextStreamHandler } from './rtc-a-room';
+import type { TransportEventMap } from './types';
+
+/** Text-stream topic of LiveKit Agents transcriptions. */
+export const TRANSCRIPTION_TOPIC = 'lk.transcription';
+const ATTR_SEGMENT = 'lk.segment_id';
+
+/**
+ * A handler for LiveKit Agents' `lk.transcription` text streams. A stream is one segment (`lk.segment_id`): either
+ * deltas of one growing text (the agent's speech) or the whole text so far (the user's speech, one stream per
+ * update). The segment's text is reported as it grows and once more, `final`, when the stream ends. The speaker is
+ * the user when the stream's participant is us (the agent sends the user's transcript on the user's behalf),
+ * otherwise the agent.
+ * @param localIdentity our identity in the room, when known.
+ */
+export function transcriptionHandler(
+  localIdentity: () => string | undefined,
+  emit: (value: TransportEventMap['transcription']) => void,
+): TextStreamHandler {
+  return (reader, from) => {
+    const attrs = reader.info.attributes ?? {};
+    const segmentId = attrs[ATTR_SEGMENT] || reader.info.id;
+    const role = from.identity && from.identity === localIdentity() ? 'user' : 'agent';
+    void (async () => {
+      let text = '';
+      try {
+        for await (const chunk of reader) {
+          text += chunk;
+          if (text.trim()) emit({ role, text, segmentId, final: false });
+        }
+      } catch {
+        // the stream broke off (participant left): keep what arrived
+      }
+      if (text.trim()) emit({ role, text, segmentId, final: true });
+    })();
+  };
+}

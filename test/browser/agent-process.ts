@@ -1,0 +1,68 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+
+/** The LiveKit Agents fixture app (test/agent-app): its own package.json, installed with `npm ci` in that folder. */
+export const AGENT_APP = resolve(__dirname, '../agent-app');
+export const agentAppInstalled = () => existsSync(resolve(AGENT_APP, 'node_modules/@livekit/agents-plugin-lemonslice/package.json'));
+export const AGENT_APP_MISSING = 'the agent fixture is not installed: run `npm ci --prefix test/agent-app` (outside the network namespace, it needs the npm registry)';
+
+/** A report line of the agent (`@@agent {json}`): `event`, epoch ms `t`, and event fields. */
+export type AgentReport = { event: string; t: number; [k: string]: unknown };
+
+/** The agent app as a child process: reports as they come, commands on stdin. */
+export class AgentProcess {
+  readonly reports: AgentReport[] = [];
+  readonly log: string[] = [];
+  private waiters: Array<() => void> = [];
+  private exited: number | null = null;
+  private constructor(private readonly child: ChildProcess) {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (line.startsWith('@@agent ')) {
+        this.reports.push(JSON.parse(line.slice(8)) as AgentReport);
+        for (const w of this.waiters.splice(0)) w();
+      } else this.log.push(line);
+    });
+    child.stderr!.on('data', (d: Buffer) => this.log.push(d.toString()));
+    child.on('exit', (code) => {
+      this.exited = code ?? -1;
+      for (const w of this.waiters.splice(0)) w();
+    });
+  }
+
+  /** Starts `node agent.mjs` with `env` added to this process's environment. */
+  static start(env: Record<string, string>): AgentProcess {
+    return new AgentProcess(spawn(process.execPath, ['agent.mjs'], { cwd: AGENT_APP, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] }));
+  }
+
+  /** Resolves with the first report (after index `from`) matching `match`; rejects after `timeoutMs` or if the agent exits. */
+  async next(match: (r: AgentReport) => boolean, { from = 0, timeoutMs = 30_000 } = {}): Promise<AgentReport> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const hit = this.reports.slice(from).find(match);
+      if (hit) return hit;
+      if (this.exited !== null) throw new Error(`the agent exited (${this.exited}):\n${this.log.slice(-30).join('\n')}`);
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`timed out waiting for an agent report; got ${JSON.stringify(this.reports.slice(from))}\n${this.log.slice(-30).join('\n')}`);
+      await new Promise<void>((r) => {
+        const t = setTimeout(r, left);
+        this.waiters.push(() => (clearTimeout(t), r()));
+      });
+    }
+  }
+
+  send(cmd: object): void {
+    this.child.stdin!.write(`${JSON.stringify(cmd)}\n`);
+  }
+
+  /** Asks the agent to leave (it closes the avatar session) and waits for it to exit; kills it after 10 s. */
+  async stop(): Promise<void> {
+    if (this.exited !== null) return;
+    const gone = new Promise<void>((r) => (this.exited !== null ? r() : this.child.once('exit', () => r())));
+    this.send({ cmd: 'quit' });
+    const t = setTimeout(() => this.child.kill('SIGKILL'), 10_000);
+    await gone;
+    clearTimeout(t);
+  }
+}

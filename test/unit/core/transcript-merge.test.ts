@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { TranscriptMerger } from '../../../src/core/session/transcript-merge';
+import type { TranscriptLine } from '../../../src/core/session/types';
+import { AvatarPresence } from '../../../src/core/transports/rtc-a-avatar';
+import { transcriptionHandler } from '../../../src/core/transports/rtc-a-transcription';
+
+function merger() {
+  let id = 0;
+  const m = new TranscriptMerger(() => ++id);
+  let lines: TranscriptLine[] = [];
+  const now = 1_000_000;
+  return {
+    service: (role: 'user' | 'agent', text: string, t = now) => void (lines = m.service(lines, role, text, t) ?? lines),
+    segment: (role: 'user' | 'agent', segmentId: string, text: string, final = false, t = now) => void (lines = m.segment(lines, { role, segmentId, text, final }, t) ?? lines),
+    texts: () => lines.map((l) => `${l.role}: ${l.text}`),
+  };
+}
+
+describe('transcript: service events and lk.transcription segments merged without duplicates', () => {
+  it('a segment that grows updates one line', () => {
+    const t = merger();
+    t.segment('agent', 's1', 'Hello');
+    t.segment('agent', 's1', 'Hello there!');
+    t.segment('agent', 's1', 'Hello there! I am the avatar.', true);
+    expect(t.texts()).toEqual(['agent: Hello there! I am the avatar.']);
+  });
+
+  it('the service event after the segment joins its line; before the segment, the segment joins the event’s line', () => {
+    const t = merger();
+    t.segment('agent', 's1', 'Hello there', false);
+    t.service('agent', 'Hello there, I am the avatar.');
+    t.segment('agent', 's1', 'Hello there! I am the avatar.', true);
+    t.service('user', 'What can you do?');
+    t.segment('user', 'u1', 'what can you do', true);
+    expect(t.texts()).toEqual(['agent: Hello there, I am the avatar.', 'user: What can you do?']);
+  });
+
+  it('the same words said twice by the service are two lines; the speaker matters; old lines are not matched', () => {
+    const t = merger();
+    t.service('agent', 'OK.');
+    t.service('agent', 'OK.');
+    t.segment('user', 'u1', 'OK.', true);
+    t.segment('agent', 's9', 'Sure.', true, 1_000_000 - 120_000);
+    t.service('agent', 'Sure.');
+    expect(t.texts()).toEqual(['agent: OK.', 'agent: OK.', 'user: OK.', 'agent: Sure.', 'agent: Sure.']);
+  });
+});
+
+describe('rtc-a: which participant is the avatar', () => {
+  it('lk.publish_on_behalf wins over an earlier guess and over event senders', () => {
+    const p = new AvatarPresence();
+    expect(p.isAvatar('user-2')).toBe(true); // nothing known yet: a hosted room's only publisher
+    expect(p.isAvatar('lemonslice-avatar-agent', { 'lk.publish_on_behalf': 'agent' })).toBe(true);
+    expect(p.isAvatar('user-2')).toBe(false);
+    expect(p.isAvatar('agent')).toBe(false);
+    p.noteEvent('someone-else');
+    expect(p.isAvatar('lemonslice-avatar-agent')).toBe(true);
+    expect(p.reachableIn(new Set(['lemonslice-avatar-agent']))).toBe(true);
+  });
+});
+
+describe('rtc-a: lk.transcription text streams', () => {
+  const reader = (chunks: string[], attributes: Record<string, string>) => ({
+    info: { id: 'stream-1', attributes },
+    readAll: async () => chunks.join(''),
+    async *[Symbol.asyncIterator]() {
+      yield* chunks;
+    },
+  });
+  it('reports the growing text of a segment, then the final one; the user is whoever the stream is sent for as us', async () => {
+    const out: unknown[] = [];
+    const handle = transcriptionHandler(() => 'user-1', (v) => out.push(v));
+    handle(reader(['Hello ', 'there!'], { 'lk.segment_id': 'SG_1', 'lk.transcription_final': 'false' }), { identity: 'agent' });
+    handle(reader(['what can you do'], { 'lk.segment_id': 'SG_2' }), { identity: 'user-1' });
+    await new Promise((r) => setTimeout(r, 0));
+    const of = (role: string) => out.filter((o) => (o as { role: string }).role === role);
+    expect(of('agent')).toEqual([
+      { role: 'agent', text: 'Hello ', segmentId: 'SG_1', final: false },
+      { role: 'agent', text: 'Hello there!', segmentId: 'SG_1', final: false },
+      { role: 'agent', text: 'Hello there!', segmentId: 'SG_1', final: true },
+    ]);
+    expect(of('user')).toEqual([
+      { role: 'user', text: 'what can you do', segmentId: 'SG_2', final: false },
+      { role: 'user', text: 'what can you do', segmentId: 'SG_2', final: true },
+    ]);
+  });
+});
