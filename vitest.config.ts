@@ -6,7 +6,8 @@ import react from '@vitejs/plugin-react';
  * Test tiers (architecture §7):
  * - unit: core, react, components, element — jsdom + Testing Library;
  * - server: proxy and emulator over HTTP (supertest, real emulator), property tests;
- * - browser: real LiveKit + real Chromium + emulator; needs the network namespace (scripts/test.mjs).
+ * - browser: real LiveKit + real Chromium + emulator; needs the network namespace (scripts/test.mjs);
+ * - consumer: the packed tarballs installed into fresh apps (Next.js, Vite, TypeScript nodenext, npx).
  */
 export default defineConfig({
   plugins: [react()],
@@ -37,6 +38,20 @@ export default defineConfig({
           environment: 'node',
           include: ['test/browser/**/*.test.ts'],
           testTimeout: 180_000,
+          hookTimeout: 240_000,
+          fileParallelism: false,
+          globalSetup: ['test/browser/global-setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Consumer apps built from the packed tarballs (test/consumer/prepare.mjs installs them beforehand,
+          // outside the namespace); the web apps play the avatar on real LiveKit, so this runs in the namespace too.
+          name: 'consumer',
+          environment: 'node',
+          include: ['test/consumer/**/*.test.ts'],
+          testTimeout: 600_000,
           hookTimeout: 240_000,
           fileParallelism: false,
           globalSetup: ['test/browser/global-setup.ts'],

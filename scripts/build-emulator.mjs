@@ -10,6 +10,6 @@ const bin = `${out}/dist/bin.js`;
 const src = readFileSync(bin, 'utf8');
 if (!src.startsWith('#!')) writeFileSync(bin, `#!/usr/bin/env node\n${src}`);
 chmodSync(bin, 0o755);
-for (const dir of ['core', 'emulator']) cpSync(`dist/types/${dir}`, `${out}/dist/types/${dir}`, { recursive: true });
+cpSync('dist/types', `${out}/dist/types`, { recursive: true, filter: (p) => !/dist\/types\/(react|components|element|testing)(\/|$)/.test(p) });
 cpSync('LICENSE', `${out}/LICENSE`);
 console.log(`build-emulator: ${out} ready`);

@@ -1,0 +1,108 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { Page } from 'playwright-core';
+// @ts-expect-error -- plain ESM module without types
+import { APPS, CONSUMER_DIR } from './apps.mjs';
+
+export { CONSUMER_DIR };
+export const appDir = (name: keyof typeof APPS | string): string => join(CONSUMER_DIR, name);
+
+/** Fails with a clear message when prepare.mjs has not installed the app (it runs outside the namespace). */
+export function requireApp(name: string): string {
+  const dir = appDir(name);
+  if (!existsSync(join(dir, '.install-key'))) {
+    throw new Error(`${dir} is not installed: run \`node test/consumer/prepare.mjs\` first (npm test does it outside the namespace)`);
+  }
+  return dir;
+}
+
+export interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to completion (no shell), collecting its output. Never throws for a non-zero exit. */
+export function run(cmd: string, args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: options.cwd, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export interface Served {
+  url: string;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a long-running process and resolves once a line of its output matches `ready` (the first capture group,
+ * if any, is the URL). Rejects with the output when it exits first.
+ */
+export function serve(cmd: string, args: string[], options: { cwd: string; env?: Record<string, string>; ready: RegExp }): Promise<Served> {
+  return new Promise((resolve, reject) => {
+    const child: ChildProcess = spawn(cmd, args, {
+      cwd: options.cwd,
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let out = '';
+    let done = false;
+    const onData = (d: Buffer) => {
+      out += d;
+      const m = options.ready.exec(out);
+      if (m && !done) {
+        done = true;
+        resolve({
+          url: m[1] ?? '',
+          output: () => out,
+          stop: () =>
+            new Promise<void>((r) => {
+              if (child.exitCode !== null) return r();
+              child.once('exit', () => r());
+              try {
+                process.kill(-child.pid!, 'SIGTERM');
+              } catch {
+                r();
+              }
+            }),
+        });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => {
+      if (!done) reject(new Error(`${cmd} ${args.join(' ')} exited with ${code} before it was ready:\n${out}`));
+    });
+  });
+}
+
+/**
+ * Records the JavaScript and CSS a page downloads from `origin` until `mark()` is called, and returns the total
+ * gzip size of those bodies (gzip level 9 computed here, whatever the server sent): the page's first load.
+ */
+export function recordFirstLoad(page: Page, origin: string): { mark(): Promise<{ files: number; gzipBytes: number; urls: string[] }> } {
+  const bodies: Promise<{ url: string; gz: number }>[] = [];
+  let open = true;
+  page.on('response', (res) => {
+    const url = res.url();
+    if (!open || !url.startsWith(origin) || !/\.(m?js|css)(\?|$)/.test(new URL(url).pathname)) return;
+    bodies.push(res.body().then((b) => ({ url, gz: gzipSync(b, { level: 9 }).length }), () => ({ url, gz: 0 })));
+  });
+  return {
+    async mark() {
+      open = false;
+      const all = await Promise.all(bodies);
+      return { files: all.length, gzipBytes: all.reduce((n, b) => n + b.gz, 0), urls: all.map((b) => b.url) };
+    },
+  };
+}
