@@ -1,5 +1,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+// @ts-expect-error -- plain ESM script without types
+import { thirdPartyNotices } from './scripts/notices.mjs';
 
 /**
  * The standalone build renders with Preact through `preact/compat` (React's API in ~10 kB gzip instead of ~60 kB):
@@ -21,7 +23,8 @@ const preactCompat = [
  * `import()` only when a session needs one. Build: `vite build -c vite.element.config.ts`.
  */
 export default defineConfig({
-  plugins: [react()],
+  // THIRD_PARTY_NOTICES.md: the license of every package bundled here (the minifier strips license comments).
+  plugins: [react(), thirdPartyNotices()],
   resolve: { alias: preactCompat },
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   // Production JSX even when NODE_ENV is `test`/`development` (e.g. built from vitest).

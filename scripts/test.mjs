@@ -33,6 +33,17 @@ if (problems.length) {
   }
 }
 
+// Consumer tier (i11): pack the packages and install the consumer apps from the registry here, OUTSIDE the
+// namespace (it has no network); the tests then build and run them inside it.
+const projects = args.flatMap((a, i) => (args[i - 1] === '--project' ? [a] : a.startsWith('--project=') ? [a.slice(10)] : []));
+if (projects.length === 0 || projects.includes('consumer')) {
+  const prep = spawnSync(process.execPath, ['test/consumer/prepare.mjs'], { stdio: 'inherit' });
+  if (prep.status !== 0) {
+    console.error('the consumer tier could not be prepared (test/consumer/prepare.mjs failed)');
+    process.exit(1);
+  }
+}
+
 mkdirSync('test-results', { recursive: true });
 const vitest = ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=test-results/vitest.json', ...args];
 const cmd = nsOk ? ['scripts/netns-run.sh', ...vitest] : vitest;

@@ -5,6 +5,8 @@
  * a page pays for zod only once it calls the service, together with the transport SDK.
  * Loading it installs zod's English messages (zod/mini has none by default), as `import 'zod'` would, so a
  * rejected input reads e.g. `session_id: Invalid input: expected string, received undefined`.
+ *
+ * @module liveai-kit/schemas
  */
 import { config } from 'zod/mini';
 import { en } from 'zod/locales';

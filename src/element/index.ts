@@ -6,6 +6,8 @@
  * ```html
  * <liveai-avatar agent-id="agent-123" proxy-url="/api/avatar"></liveai-avatar>
  * ```
+ *
+ * @module liveai-kit/element
  */
 import { createLiveAiAvatarClass } from './element-class';
 

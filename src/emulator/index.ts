@@ -1,3 +1,9 @@
+/**
+ * liveai-kit/emulator: `createEmulator(options)`, the local avatar service, for tests and development. Its command
+ * line ships as the `liveai-emulator` package (`npx liveai-emulator`). Node only; needs express, multer, ws,
+ * sharp, livekit-server-sdk and (with media on) `@livekit/rtc-node`.
+ * @module liveai-kit/emulator
+ */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';

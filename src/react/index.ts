@@ -1,5 +1,7 @@
 /**
  * liveai-kit/react: headless hooks over the framework-free session engine. SSR-safe to import.
+ *
+ * @module liveai-kit/react
  */
 export { AvatarSessionProvider, type AvatarSessionProviderProps } from './provider';
 export { AvatarSessionContext } from './context';

@@ -2,6 +2,8 @@
  * liveai-kit/server: the companion proxy (architecture §4). Node only. It keeps the API key and the LiveKit
  * secret on your server, gives each browser a client token bound to its session, validates every body with
  * the core schemas before the service is called, and answers only JSON (`{detail}` on errors).
+ *
+ * @module liveai-kit/server
  */
 export { createAvatarProxy } from './express';
 export { createServiceClient, type ServiceClient, type ServiceClientOptions, type ServiceCallOptions } from './service-client';

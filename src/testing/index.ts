@@ -1,5 +1,7 @@
 /**
  * liveai-kit/testing: fakes and fixtures for your own tests and stories. Runs in browsers and Node.
+ *
+ * @module liveai-kit/testing
  */
 export { FakeTransport, fakeTransportLoader, type FakeTransportOptions } from './fake-transport';
 export { createFakeProxy, type FakeProxy, type FakeProxyCall, type FakeProxyOptions, type FakeSessionRecord } from './fake-proxy';

@@ -7,6 +7,8 @@
  * ```
  *
  * The adapter and daily-js load with `import()` when the first Daily room is joined, not with the page.
+ *
+ * @module liveai-kit/daily
  */
 import { registerTransport, type TransportModule } from './load';
 

@@ -7,6 +7,8 @@
  * ```
  *
  * The adapter and livekit-client load with `import()` when the first LiveKit room is joined, not with the page.
+ *
+ * @module liveai-kit/livekit
  */
 import { registerTransport, type TransportModule } from './load';
 
