@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 // @ts-expect-error -- plain ESM module without types
-import { APPS, CONSUMER_DIR } from './apps.mjs';
+import { CONSUMER_DIR } from './apps.mjs';
 
 export { CONSUMER_DIR };
-export const appDir = (name: keyof typeof APPS | string): string => join(CONSUMER_DIR, name);
+export const appDir = (name: string): string => join(CONSUMER_DIR as string, name);
 
 /** Fails with a clear message when prepare.mjs has not installed the app (it runs outside the namespace). */
 export function requireApp(name: string): string {

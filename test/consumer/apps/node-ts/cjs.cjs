@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- this file IS the CommonJS require() smoke test */
 // CommonJS consumers: require() of the ESM entries (Node >= 20.19). Prints one JSON line.
 const core = require('liveai-kit');
 const schemas = require('liveai-kit/schemas');
