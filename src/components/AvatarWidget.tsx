@@ -8,7 +8,7 @@ import type { WidgetCallbacks } from './useWidgetCallbacks';
 export interface AvatarWidgetProps extends WidgetCallbacks {
   /** Where `createAvatarProxy` is mounted, e.g. `/api/avatar`. */
   proxyUrl?: string;
-  /** Agent of the hosted room (spec §4.2). Without `proxyUrl` + `agentId` (or `session`) nothing renders. */
+  /** Agent of the hosted room. Without `proxyUrl` + `agentId` (or `session`) nothing renders. */
   agentId?: string;
   /** More session options (e.g. `keepAliveMs`, `flow`, `transport`); read when the session is created. */
   options?: Partial<AvatarSessionOptions>;

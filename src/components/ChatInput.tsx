@@ -7,7 +7,7 @@ export type ChatInputProps = Omit<ChatInputViewProps, 'onSend' | 'disabled'> & {
   onSent?: (text: string) => void;
 };
 
-/** Chat with the avatar (spec §6 `chat-msg`); enabled only while the session is active. */
+/** Chat with the avatar (`chat-msg`); enabled only while the session is active. */
 export function ChatInput({ onSent, ...props }: ChatInputProps) {
   const { phase } = useSession();
   const { sendChat } = useControl();

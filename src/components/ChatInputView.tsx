@@ -19,7 +19,7 @@ export interface ChatInputViewProps {
 }
 
 /**
- * Text chat beside voice (spec §6 `chat-msg`). Enter sends, Shift+Enter adds a line, IME
+ * Text chat beside voice (`chat-msg`). Enter sends, Shift+Enter adds a line, IME
  * composition is left alone. Pure view.
  */
 export function ChatInputView(props: ChatInputViewProps) {

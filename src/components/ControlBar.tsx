@@ -17,7 +17,7 @@ export interface ControlBarProps {
 
 /**
  * Mic, speaker mute and volume, keep-alive and end for the nearest session. The pressed states come from
- * the store (the truth), not from local guesses. Keep-alive sends `reset-idle-timeout` (spec §4.6) at once
+ * the store (the truth), not from local guesses. Keep-alive sends `reset-idle-timeout` at once
  * and then every `keepAliveIntervalMs` while on and active. End also cancels a call that is still queued.
  */
 export function ControlBar({ hide = [], keepAlive: initialKeepAlive = false, keepAliveIntervalMs = 30_000, className }: ControlBarProps) {

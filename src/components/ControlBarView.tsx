@@ -7,7 +7,7 @@ export interface ControlBarViewProps {
   speakerMuted: boolean;
   /** 0..1. */
   volume: number;
-  /** Sends `reset-idle-timeout` periodically while on (spec §4.6), so idle timeouts do not end the call. */
+  /** Sends `reset-idle-timeout` periodically while on, so idle timeouts do not end the call. */
   keepAlive?: boolean;
   onMicChange?: (enabled: boolean) => void;
   onSpeakerMutedChange?: (muted: boolean) => void;

@@ -12,8 +12,8 @@ export type ImageSwapperProps = Pick<ImageSwapperViewProps, 'className'> & {
 };
 
 /**
- * Changes the avatar's look during a call (spec §4.6 `update-image`), with progress from the
- * `image_change_*` events (spec §6) and errors explained (a 413 keeps its code; event errors their text).
+ * Changes the avatar's look during a call (`update-image`), with progress from the
+ * `image_change_*` events and errors explained (a 413 keeps its code; event errors their text).
  */
 export function ImageSwapper({ prepare = true, className }: ImageSwapperProps) {
   const { phase } = useSession();

@@ -10,7 +10,7 @@ export interface ImageSwapperViewProps {
   onSubmit: (input: ImageInput) => void | Promise<unknown>;
   /** Prepares a picked file for an exact 368×560 preview (e.g. the core's `prepareImage`); else a CSS center-crop preview. */
   prepare?: PrepareImage;
-  /** `image.status` from the store (spec §6 `image_change_*`). */
+  /** `image.status` from the store (`image_change_*`). */
   status?: ImageChangeState['status'];
   /** The failure: a `LiveAiError` (e.g. 413 `payload_too_large`) or the `image_change_error` text. */
   error?: ErrorLike | string | null;

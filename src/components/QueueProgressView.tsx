@@ -7,7 +7,7 @@ export interface QueueProgressViewProps {
   phase?: Phase;
   /** Time since the call was placed, ms. */
   elapsedMs: number;
-  /** Honest estimate of the whole wait, ms (at most 2.5 min = a cold start, spec §3). */
+  /** Honest estimate of the whole wait, ms (at most 2.5 min = a cold start). */
   estimateMs: number;
   /** 0..1. */
   progress: number;
@@ -24,7 +24,7 @@ const HEADLINES: Partial<Record<Phase, string>> = {
 
 /**
  * Cold-start progress: a progress bar, elapsed time and the estimate; after 20 s the "more traffic"
- * message (spec §3: QUEUED lasts seconds, or up to 2.5 min on a cold start). Pure view.
+ * message (QUEUED lasts seconds, or up to 2.5 min on a cold start). Pure view.
  */
 export function QueueProgressView({ phase = 'queued', elapsedMs, estimateMs, progress, slow, className }: QueueProgressViewProps) {
   const pct = Math.round(Math.min(1, Math.max(0, progress)) * 100);

@@ -11,7 +11,7 @@ export interface SessionListProps extends Omit<UseSessionsOptions, 'kind' | 'pag
 }
 
 /**
- * Admin list of hosted rooms and sessions (spec §4.1, §4.3) through the proxy's admin routes
+ * Admin list of hosted rooms and sessions through the proxy's admin routes
  * (`admin(req)` must allow the caller; a 403 is shown as an error). Switching tabs goes back to page 1.
  */
 export function SessionList({ initialKind = 'rooms', className, ...options }: SessionListProps) {

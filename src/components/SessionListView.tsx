@@ -4,7 +4,7 @@ import type { Pagination } from '../core/schemas';
 import { SessionTable, type SessionListRow } from './SessionTable';
 import { cx, explainError, type ErrorLike } from './format';
 
-/** Props of {@link SessionListView} (admin view of spec §4.1 / §4.3). */
+/** Props of {@link SessionListView} (admin view of the room and session lists). */
 export interface SessionListViewProps {
   kind: 'rooms' | 'sessions';
   onKindChange: (kind: 'rooms' | 'sessions') => void;

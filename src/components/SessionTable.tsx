@@ -1,7 +1,7 @@
 import type { RoomListItem, SessionListItem } from '../core/schemas';
 import { formatCredits } from './format';
 
-/** One row of either list (spec §2 "Room list item" / "Session list item"). */
+/** One row of either list (a hosted room or a session). */
 export type SessionListRow = RoomListItem | SessionListItem;
 
 const STATUS_TEXT: Record<string, string> = {

@@ -17,7 +17,7 @@ export interface TranscriptPanelViewProps {
 }
 
 /**
- * Transcript of the call (spec §6 `user_transcription` / `agent_transcription`), announced politely
+ * Transcript of the call (`user_transcription` / `agent_transcription`), announced politely
  * to screen readers. Conversation mode follows new lines unless the user scrolled up, then offers
  * "Jump to latest". Pure view.
  */

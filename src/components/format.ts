@@ -1,6 +1,6 @@
 /**
  * Small helpers shared by the views: class names, clock and credit formatting, and a readable
- * explanation of a `LiveAiError`-like value (spec §7 codes, architecture §2). No DOM access at import.
+ * explanation of a `LiveAiError`-like value (by its code). No DOM access at import.
  */
 
 /** Anything with the fields of a `LiveAiError` (`code`, `detail`); plain `Error`s work too. */
@@ -54,7 +54,7 @@ const HINTS: Record<string, string> = {
 
 /**
  * A short title, a hint and the server's `detail` for an error, for display.
- * @returns `{title, hint?, detail?}`; `detail` is the `{detail}` text (spec §7) or the message.
+ * @returns `{title, hint?, detail?}`; `detail` is the `{detail}` text or the message.
  */
 export function explainError(error: ErrorLike): { title: string; hint?: string; detail?: string } {
   const code = error.code ?? '';

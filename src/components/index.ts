@@ -1,5 +1,5 @@
 /**
- * liveai-kit/components: styled components (architecture §1). Each is a pure `XView` (props only)
+ * liveai-kit/components: styled components. Each is a pure `XView` (props only)
  * plus a connected `X` that reads the hooks of `liveai-kit/react`. Styles ship separately as
  * `liveai-kit/styles.css` (JS never imports CSS). Safe to import during server rendering.
  *

@@ -1,7 +1,7 @@
 import type * as z from 'zod/mini';
 
 /**
- * Stable error codes. One per spec §7 condition, plus client-side ones (architecture §2).
+ * Stable error codes. One per condition, plus client-side ones.
  * | code | HTTP | when |
  * |---|---|---|
  * | invalid_request | 400 | invalid arguments, missing fields, bad pagination, invalid control event |
@@ -17,7 +17,7 @@ import type * as z from 'zod/mini';
  * | transport_failed | client | joining or keeping the media room failed |
  * | autoplay_blocked | client | the browser blocked audio until a user gesture |
  * | aborted | client | the caller aborted (unmount, `end()` during start) |
- * | invalid_event | client | a transport message was not a valid spec §6 event |
+ * | invalid_event | client | a transport message was not a valid service events |
  * | missing_peer | client | an optional peer dependency (transport SDK) is not installed |
  */
 export type ErrorCode =
@@ -87,7 +87,7 @@ export class LiveAiError extends Error {
     this.retryable =
       code === 'rate_limited' || code === 'upstream_error' || code === 'timeout' || code === 'transport_failed';
   }
-  /** Builds the error of an HTTP response with a `{detail}` body (spec §7). */
+  /** Builds the error of an HTTP response with a `{detail}` body. */
   static fromResponse(status: number, detail: string): LiveAiError {
     return new LiveAiError(codeForStatus(status), detail, { status });
   }

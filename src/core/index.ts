@@ -1,6 +1,6 @@
 /**
  * liveai-kit core: framework-free, runs in browsers and Node. No React, no transport SDK,
- * no Node built-ins are imported from here (architecture §2). The API-key client `createServiceClient` is
+ * no Node built-ins are imported from here. The API-key client `createServiceClient` is
  * server-only and lives in `liveai-kit/server`.
  *
  * @module liveai-kit

@@ -33,29 +33,29 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-/** Page query of the admin list calls (spec §4.1: page ≥ 1, limit 1–100). */
+/** Page query of the admin list calls (page ≥ 1, limit 1–100). */
 export interface PageQuery {
   page?: number;
   limit?: number;
 }
 
 /**
- * Browser → proxy client (architecture §4). Every method resolves with the zod-parsed body or rejects with
+ * Browser → proxy client. Every method resolves with the zod-parsed body or rejects with
  * `LiveAiError`: the proxy's `{detail}` and status via `LiveAiError.fromResponse` (400 `invalid_request`,
  * 401 `invalid_api_key`, 402, 403, 404, 413, 429, 5xx `upstream_error`, 504 `timeout`), `timeout` when
  * `timeoutMs` passes, `aborted` when the caller's signal aborts, `upstream_error` for a network failure or an
  * unexpected body. Session calls send `Authorization: Bearer <client_token>`.
  */
 export interface ProxyClient {
-  /** `POST /rooms {agent_id}` (spec §4.2) → the browser's session handle. */
+  /** `POST /rooms {agent_id}` → the browser's session handle. */
   createRoom(agentId: string, options?: CallOptions): Promise<ClientSession>;
-  /** `POST /sessions`: JSON, or multipart with `image` + `payload` parts when `image` is given (spec §4.4). */
+  /** `POST /sessions`: JSON, or multipart with `image` + `payload` parts when `image` is given. */
   createSession(request: ProxySessionRequest, image?: Blob, options?: CallOptions): Promise<ClientSession>;
-  /** `GET /sessions/:id` (spec §4.5) → `{session_status, cost?}`. */
+  /** `GET /sessions/:id` → `{session_status, cost?}`. */
   getSession(sessionId: string, clientToken: string, options?: CallOptions): Promise<SessionStatusResponse>;
-  /** `POST /sessions/:id/control` with one control event (spec §4.6) → `{success}`. */
+  /** `POST /sessions/:id/control` with one control event → `{success}`. */
   control(sessionId: string, clientToken: string, event: ControlEvent, options?: CallOptions): Promise<ControlResponse>;
-  /** `POST /sessions/:id/leave-meeting {meeting_bot_id}` (spec §4.7) → `{status: 'left'}`. */
+  /** `POST /sessions/:id/leave-meeting {meeting_bot_id}` → `{status: 'left'}`. */
   leaveMeeting(sessionId: string, clientToken: string, meetingBotId: string, options?: CallOptions): Promise<LeaveMeetingResponse>;
   /** `POST /sessions/:id/end` (the proxy sends `terminate`). */
   end(sessionId: string, clientToken: string, options?: CallOptions): Promise<void>;

@@ -1,6 +1,6 @@
 /**
  * liveai-kit/schemas: the zod (zod/mini) schemas of every resource, request, event and error of the service
- * (spec §2–§7) and the validators built on them. The proxy and the emulator use the same set.
+ * and the validators built on them. The proxy and the emulator use the same set.
  * In the browser the session engine loads this module lazily (`loadValidation`) when a session starts, so
  * a page pays for zod only once it calls the service, together with the transport SDK.
  * Loading it installs zod's English messages (zod/mini has none by default), as `import 'zod'` would, so a

@@ -159,12 +159,12 @@ export function createLiveAiAvatarClass() {
     get micEnabled(): boolean {
       return this.isMicOn();
     }
-    /** Sends a chat message (spec §6 `chat-msg`); rejects unless active. */
+    /** Sends a chat message (`chat-msg`); rejects unless active. */
     async sendMessage(text: string): Promise<void> {
       await (await this.#ready()).sendChat(text);
     }
     /**
-     * Asks the avatar to take a new look (spec §4.6 `update-image`): `{url}`, `{base64}` (or a data URL) or
+     * Asks the avatar to take a new look (`update-image`): `{url}`, `{base64}` (or a data URL) or
      * `{blob}` (cropped to 368×560 and compressed first). Progress arrives as `liveai-image-change` events.
      * Rejects with `LiveAiError` (`invalid_request`, `payload_too_large` for inline images ≥ 921600 bytes, …).
      */

@@ -1,5 +1,5 @@
 /**
- * liveai-kit/element: the `<liveai-avatar>` custom element for pages without React (architecture §1).
+ * liveai-kit/element: the `<liveai-avatar>` custom element for pages without React.
  * Importing it registers the element in a browser (guarded: registering twice is a no-op); in Node the
  * import does nothing and never touches `window` or `HTMLElement`.
  *

@@ -14,7 +14,7 @@ export function replyTo(message: string, name: string): string {
 }
 
 /**
- * Handles an app message from a room participant (spec §6 hosted-room flow):
+ * Handles an app message from a room participant (hosted-room flow):
  * - `chat-msg` (ACTIVE only): emits `user_transcription` {transcription: message}, then `agent_transcription`
  *   with a short reply which the media avatar speaks; counts as activity;
  * - `force-end`: the avatar leaves, the session ends COMPLETED and billing stops.

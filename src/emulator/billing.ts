@@ -14,7 +14,7 @@ export function accruedCredits(rec: SessionRecord, creditsPerMinute: number, now
 }
 
 /**
- * `credits_used` of a list item (spec §2): null while QUEUED and for sessions that ended without a charge
+ * `credits_used` of a list item: null while QUEUED and for sessions that ended without a charge
  * (FAILED, TIMED_OUT), the running total while ACTIVE, the cost once COMPLETED.
  */
 export function creditsUsed(rec: SessionRecord, creditsPerMinute: number): number | null {

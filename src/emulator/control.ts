@@ -8,7 +8,7 @@ import type { SessionRecord } from './store';
 const live = (rec: SessionRecord) => rec.status === 'QUEUED' || rec.status === 'ACTIVE';
 
 /**
- * `update-image` (spec §4.6, §6): emits `image_change_requested`; downloads `image_url` (with the fetch timeout)
+ * `update-image`: emits `image_change_requested`; downloads `image_url` (with the fetch timeout)
  * or decodes `image_base64`; checks and crops it with sharp; emits `image_created`; `imageChangeMs` later swaps
  * the avatar's image and emits `image_change_complete`. Any failure emits `image_change_error` {error}.
  */
@@ -42,7 +42,7 @@ export async function runImageChange(ctx: EmulatorContext, rec: SessionRecord, s
 }
 
 /**
- * Applies an accepted control event (spec §4.6). Every event counts as activity (restarts the idle clock).
+ * Applies an accepted control event. Every event counts as activity (restarts the idle clock).
  * `terminate` ends the session COMPLETED (charged); prompts go to the avatar's demeanour; `action` plays a motion.
  */
 export function applyControl(ctx: EmulatorContext, rec: SessionRecord, event: ControlEvent): void {

@@ -4,7 +4,7 @@ import type { LoggedEvent, SessionRecord } from './store';
 const publishChains = new WeakMap<SessionRecord, Promise<void>>();
 
 /**
- * Emits a spec §6 event for a session: always appended to the in-memory log
+ * Emits a service event for a session: always appended to the in-memory log
  * (`GET /__emulator/sessions/{id}/events`), and published by the media avatar when one is in the room
  * (to `to` identities only, when given). Publishes of one session go out in order.
  */

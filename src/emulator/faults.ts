@@ -1,9 +1,9 @@
 import * as z from 'zod';
 
 /**
- * Fault injection (docs/emulator.md "Fault injection"). Applied to the spec's `/liveai/...` routes only:
+ * Fault injection (docs/emulator.md "Fault injection"). Applied to the service's `/liveai/...` routes only:
  * - `latencyMs`: delay before every request is handled, ms;
- * - `failRate` (0..1): share of requests answered 500 `{detail}` (never control or leave-meeting, spec §7);
+ * - `failRate` (0..1): share of requests answered 500 `{detail}` (never control or leave-meeting);
  * - `dropRate` (0..1): share of requests whose socket is destroyed without an answer;
  * - `nextSessionOutcome`: the next created session or room ends `FAILED` / `TIMED_OUT` instead of going `ACTIVE`.
  */

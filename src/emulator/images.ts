@@ -48,7 +48,7 @@ export async function fetchImage(ctx: EmulatorContext, url: string): Promise<Buf
 }
 
 /**
- * Decodes any image sharp reads and center-crops it to the avatar size 368×560 (spec §2), as PNG bytes.
+ * Decodes any image sharp reads and center-crops it to the avatar size 368×560, as PNG bytes.
  * @throws LiveAiError `invalid_request` (400) when the bytes are not a decodable image.
  */
 export async function toAvatarPng(bytes: Uint8Array): Promise<Buffer> {

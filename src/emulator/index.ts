@@ -33,7 +33,7 @@ export interface EmulatorState {
   readonly seed: Seed;
   /** Secret-free view of a session (status, image, demeanour, actions, websocket stats…), or undefined. */
   session(id: string): ReturnType<typeof sessionView> | undefined;
-  /** Every event emitted for a session, in order (spec §6). */
+  /** Every event emitted for a session, in order. */
   events(id: string): LoggedEvent[];
   /** Current credit balance of an account, credits. */
   credits(apiKey: string): number | undefined;
@@ -61,7 +61,7 @@ export interface Emulator {
 const hostForUrl = (host: string) => (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host);
 
 /**
- * Starts the local avatar service (architecture §5) and resolves once it listens.
+ * Starts the local avatar service and resolves once it listens.
  * @throws LiveAiError `invalid_request` for invalid options or seed; the listen error (e.g. EADDRINUSE) otherwise.
  */
 export async function createEmulator(options: EmulatorOptions = {}): Promise<Emulator> {

@@ -40,7 +40,7 @@ const requiredFor = (transport: string, key: string, props: Json): Json => ({
 });
 
 /**
- * Cross-field rules of session creation (spec §2, `sessionCreateProblems`) as JSON Schema: the avatar source
+ * Cross-field rules of session creation (`sessionCreateProblems`) as JSON Schema: the avatar source
  * (`sources`), the properties object each transport needs, and the cartoon model's 2x3 aspect ratio.
  */
 function withSessionRules(s: Json, sources: Json): Json {
@@ -105,7 +105,7 @@ const sessionLinks = (ops: string[]) =>
 const sessionId = { name: 'session_id', in: 'path', required: true, schema: { type: 'string', minLength: 1 } };
 
 /**
- * The OpenAPI 3.1 document of the interface (spec §4), generated from the core zod schemas and served at
+ * The OpenAPI 3.1 document of the interface, generated from the core zod schemas and served at
  * `/openapi.json`. `/__emulator` test routes are not part of it.
  * @param baseUrl the emulator's `http://host:port`, used as the server URL.
  */

@@ -13,7 +13,7 @@ export interface LivekitConfig {
   apiSecret: string;
 }
 
-/** Options of `createEmulator` (architecture §5). Times in ms unless the name says `S` (seconds). */
+/** Options of `createEmulator`. Times in ms unless the name says `S` (seconds). */
 export interface EmulatorOptions {
   /** Interface to listen on. Default `127.0.0.1`. */
   host?: string;
@@ -31,7 +31,7 @@ export interface EmulatorOptions {
   imageChangeMs?: number;
   /** Idle timeout, seconds (fractions allowed). Default 300. */
   idleTimeoutS?: number;
-  /** Data-message topic of events (spec §6). Default `liveai`. */
+  /** Data-message topic of events. Default `liveai`. */
   eventTopic?: string;
   /** Credits charged per minute of ACTIVE time, pro rata. Default 1. */
   creditsPerMinute?: number;

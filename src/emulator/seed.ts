@@ -14,7 +14,7 @@ export const SeedAccountSchema = z.object({
   agents: z.array(SeedAgentSchema).default([]),
 });
 /**
- * Seed file (architecture §5, contract):
+ * Seed file (contract):
  * `{"accounts":[{"api_key":"…","credits":100,"agents":[{"agent_id":"…","image_url":"…"}]}]}`.
  * API keys and agent ids must be unique across the whole seed.
  */

@@ -20,7 +20,7 @@ export interface Agent {
 /** How a meeting bot registered with `/__emulator/sessions/{id}/meeting-bots` answers leave-meeting. */
 export type MeetingBotOutcome = 'left' | 'failed' | 'not_configured' | 'timeout';
 
-/** One recorded event (every event emitted for a session, spec §6). `to`: identities of a targeted re-send. */
+/** One recorded event (every event emitted for a session). `to`: identities of a targeted re-send. */
 export interface LoggedEvent {
   at: string;
   to: string[] | null;
@@ -39,7 +39,7 @@ export interface SessionRecord {
   ownerKey: string;
   kind: 'room' | 'session';
   agentId: string | null;
-  /** `null` for hosted rooms (listed with provider RTC_B, spec §1). */
+  /** `null` for hosted rooms (listed with provider RTC_B). */
   transport: TransportType | null;
   createdAt: Date;
   seq: number;
@@ -67,7 +67,7 @@ export interface SessionRecord {
   pcm: { frames: number; bytes: number };
 }
 
-/** Provider label of a session list item (spec §2): `RTC_A` for rtc-a transports, `RTC_B` for rtc-b and hosted rooms. */
+/** Provider label of a session list item: `RTC_A` for rtc-a transports, `RTC_B` for rtc-b and hosted rooms. */
 export const providerOf = (rec: SessionRecord): Provider => (rec.transport?.endsWith('rtc-a') ? 'RTC_A' : 'RTC_B');
 
 /** In-memory accounts, agents and sessions. */

@@ -43,7 +43,7 @@ function serve(ctx: EmulatorContext, rec: SessionRecord, ws: WebSocket): void {
 }
 
 /**
- * Serves `ws://host:port/liveai/ws/{session_id}` on the HTTP server (spec §2 `websocket_address`) for
+ * Serves `ws://host:port/liveai/ws/{session_id}` on the HTTP server (`websocket_address`) for
  * `websocket-*` sessions that have not ended. Other upgrade requests get 404 / 409 `{detail}`.
  * Frames above `MAX_PCM_FRAME_BYTES` close the socket with 1009, text or odd-length frames with 1003.
  */

@@ -14,7 +14,7 @@ export interface AvatarSessionProviderProps {
 }
 
 /**
- * Gives its children one avatar session (architecture §2: one store per session, passed by context).
+ * Gives its children one avatar session (one store per session, passed by context).
  * Creates the session once from `options` (nothing runs until `start()`), or uses `session`. On unmount the
  * created session is disposed (ended with reason `unmount` unless `endOnUnmount` is false); disposal waits a
  * tick so React StrictMode's mount → unmount → mount keeps the same session alive.

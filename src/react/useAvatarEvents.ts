@@ -10,7 +10,7 @@ type Handler<T> = T extends AvatarEventType
     : (event: AvatarEvent) => void;
 
 /**
- * Subscribes to service events (spec §6) of the session: one `type`, `'*'` for all, or `'error'` for errors
+ * Subscribes to service events of the session: one `type`, `'*'` for all, or `'error'` for errors
  * reported without throwing (e.g. malformed messages). The latest `handler` is always called, so it need not be
  * memoized; the subscription lives while the component is mounted.
  */

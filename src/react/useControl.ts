@@ -20,7 +20,7 @@ export type UseControlResult = Pick<
 };
 
 /**
- * Control actions of the session (spec §4.6, §4.7, §6 app messages), stable across renders, plus the image
+ * Control actions of the session (and the chat and end messages over the room), stable across renders, plus the image
  * change state. Each action rejects with `LiveAiError` (validation happens before the network: 400/413 rules).
  */
 export function useControl(): UseControlResult {

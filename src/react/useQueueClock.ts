@@ -12,7 +12,7 @@ export const queueProgress = (elapsedMs: number, estimateMs = COLD_START_MAX_MS)
 export interface QueueClock {
   /** Time spent QUEUED so far, in ms (frozen once the session left the queue). */
   elapsedMs: number;
-  /** Worst-case queue time: the 2.5 min cold start of spec §3, in ms. */
+  /** Worst-case queue time: the 2.5 min cold start, in ms. */
   estimateMs: number;
   /** 0..1 for a progress bar; 1 once the session left the queue. */
   progress: number;
@@ -20,7 +20,7 @@ export interface QueueClock {
   slow: boolean;
 }
 
-/** A clock for the queue (spec §3: cold start up to 2.5 min); ticks once per second only while `queued`. */
+/** A clock for the queue (cold start up to 2.5 min); ticks once per second only while `queued`. */
 export function useQueueClock(): QueueClock {
   const phase = useSessionState((s) => s.phase);
   const queuedAt = useSessionState((s) => s.queuedAt);

@@ -25,7 +25,7 @@ export interface UseSessionsResult<T> {
 }
 
 /**
- * Lists rooms or sessions through the proxy's admin routes (spec §4.1, §4.3), one page at a time.
+ * Lists rooms or sessions through the proxy's admin routes, one page at a time.
  * Errors (e.g. 403 for non-admins, 400 for a page past the 1000 offset) land in `error`.
  */
 export function useSessions(options: UseSessionsOptions & { kind: 'rooms' }): UseSessionsResult<RoomListItem>;

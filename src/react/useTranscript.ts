@@ -3,7 +3,7 @@ import type { TranscriptLine } from '../core/session/types';
 import { useSessionState } from './useSessionState';
 
 /**
- * The transcript (user and agent lines in arrival order, spec §6 `*_transcription`), at most the newest `limit`
+ * The transcript (user and agent lines in arrival order, `*_transcription`), at most the newest `limit`
  * lines when given. Re-renders only when a line arrives.
  */
 export function useTranscript({ limit }: { limit?: number } = {}): TranscriptLine[] {

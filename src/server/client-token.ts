@@ -6,7 +6,7 @@ const AUDIENCE = 'liveai-kit/browser';
 /** Longest token we bother to verify, in characters; real ones are ~200. */
 const MAX_TOKEN_CHARS = 4096;
 
-/** Issues and checks the browser's client tokens: HS256 JWTs with `sub` = session_id (architecture §4). */
+/** Issues and checks the browser's client tokens: HS256 JWTs with `sub` = session_id. */
 export interface ClientTokens {
   /** Signs a token for `sessionId`, valid `tokenTtlSeconds`. Returns it and its expiry (ISO 8601, UTC). */
   issue(sessionId: string): Promise<{ client_token: string; expires_at: string }>;

@@ -6,7 +6,7 @@ import { sniffImageType } from './images';
 import { mintRoomTokens, type RoomTokens } from './livekit';
 import { parseBody } from './validate';
 
-/** The parts of a `multipart/form-data` session creation (spec §2), as received by the framework adapter. */
+/** The parts of a `multipart/form-data` session creation, as received by the framework adapter. */
 export interface Upload {
   /** The `image` part: bytes (≤ 4 MB, checked by the adapter) and declared type (checked by the adapter). */
   image?: { bytes: Uint8Array; mimetype: string; filename?: string };
@@ -18,7 +18,7 @@ export interface Upload {
 const MAX_PAYLOAD_CHARS = 64 * 1024;
 
 /**
- * `POST /sessions` (spec §4.4 via architecture §3 flow 2): validates the JSON body or the multipart parts with
+ * `POST /sessions`: validates the JSON body or the multipart parts with
  * `ProxySessionFieldsSchema` + `proxySessionProblems`, checks the agent allow-list, mints LiveKit tokens for
  * `rtc-a` / `websocket-rtc-a`, calls the service, and answers 201 with the browser's `ClientSession`.
  * @throws LiveAiError 400 (invalid body, or rtc-a without `livekit` configured), 403 (agent not allowed),
@@ -68,7 +68,7 @@ function parsePayload(payload: string | undefined): unknown {
   }
 }
 
-/** The spec §2 body sent upstream: the validated fields plus, for rtc-a, the avatar's LiveKit credentials. */
+/** The body sent upstream: the validated fields plus, for rtc-a, the avatar's LiveKit credentials. */
 function upstreamBody(fields: ProxySessionRequest, room: RoomTokens | undefined, url: string | undefined): CreateSessionRequest {
   const { properties, rtc_b_properties, ...rest } = fields;
   if (room && url && fields.transport_type === 'rtc-a') return { ...rest, properties: { rtc_a_url: url, rtc_a_token: room.avatarToken } };

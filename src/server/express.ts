@@ -20,7 +20,7 @@ type Locals = { requestId: string; started: number };
 type Files = Record<string, Express.Multer.File[]> | undefined;
 
 /**
- * The companion proxy as an Express `Router` (architecture §4, contract). Mount it anywhere:
+ * The companion proxy as an Express `Router` (contract). Mount it anywhere:
  * `app.use('/api/avatar', createAvatarProxy({...}))`. Routes, relative to the mount point:
  * `POST /rooms`, `POST /sessions` (JSON or multipart `image` ≤ 4 MB + `payload`), `GET /sessions/:id`,
  * `POST /sessions/:id/control`, `POST /sessions/:id/leave-meeting`, `POST /sessions/:id/end`,

@@ -36,7 +36,7 @@ export interface PlatformInfo {
 /**
  * The same proxy as `createAvatarProxy`, as a Fetch API handler `(Request) => Promise<Response>` for
  * frameworks without Express (Next.js route handlers, Hono, Bun, Deno, workers with Node APIs).
- * Same routes, validation, client tokens, limits, errors and `x-request-id` (architecture §4).
+ * Same routes, validation, client tokens, limits, errors and `x-request-id`.
  * @throws LiveAiError `invalid_request` naming a bad option (at creation); `missing_peer` (at creation) when
  *   `livekit` is set and livekit-server-sdk is not installed.
  */
@@ -106,7 +106,7 @@ export function createAvatarHandler(options: AvatarHandlerOptions): (request: Re
   };
 }
 
-/** Route table of architecture §4, on a path relative to the mount point. */
+/** Route table, on a path relative to the mount point. */
 export function matchRoute(method: string, path: string): { action: ProxyAction; sessionId?: string } | undefined {
   const parts = path.split('/').slice(1);
   if (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();

@@ -1,6 +1,6 @@
 import { LiveAiError } from '../core/errors';
 
-/** Image types accepted for the multipart `image` part (spec §2): PNG, JPEG, WebP. */
+/** Image types accepted for the multipart `image` part: PNG, JPEG, WebP. */
 export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
 export type ImageType = (typeof IMAGE_TYPES)[number];
 

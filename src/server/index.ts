@@ -1,5 +1,5 @@
 /**
- * liveai-kit/server: the companion proxy (architecture §4). Node only. It keeps the API key and the LiveKit
+ * liveai-kit/server: the companion proxy. Node only. It keeps the API key and the LiveKit
  * secret on your server, gives each browser a client token bound to its session, validates every body with
  * the core schemas before the service is called, and answers only JSON (`{detail}` on errors).
  *

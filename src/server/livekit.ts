@@ -17,13 +17,13 @@ export interface RoomTokens {
   viewerToken: string;
 }
 
-/** Avatar token lifetime, s: the longest cold start (150 s, spec §3) plus a wide margin. */
+/** Avatar token lifetime, s: the longest cold start (150 s) plus a wide margin. */
 export const AVATAR_TOKEN_TTL_S = 600;
 /** Viewer token lifetime, s: only needed to join (LiveKit refreshes it while connected). */
 export const VIEWER_TOKEN_TTL_S = 600;
 
 /**
- * Mints the two LiveKit access tokens of a fresh room with `livekit-server-sdk` (architecture §3 flow 2).
+ * Mints the two LiveKit access tokens of a fresh room with `livekit-server-sdk`.
  * @throws LiveAiError `missing_peer` when livekit-server-sdk is not installed.
  */
 export async function mintRoomTokens(lk: LivekitConfig): Promise<RoomTokens> {

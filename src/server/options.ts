@@ -56,11 +56,11 @@ export interface SessionLimitOptions {
 }
 
 /**
- * Options of `createAvatarProxy` / `createAvatarHandler` (architecture §4). `Req` is the framework's request
+ * Options of `createAvatarProxy` / `createAvatarHandler`. `Req` is the framework's request
  * (Express `Request`, or the Fetch API `Request`), handed to your `authorize`, `admin` and `agents` callbacks.
  */
 export interface AvatarProxyOptions<Req> {
-  /** The avatar service: base URL (spec §1), API key (spec §5, never leaves the server), time limit per call in ms (default 15000). */
+  /** The avatar service: base URL, API key (never leaves the server), time limit per call in ms (default 15000). */
   upstream: { baseUrl: string; apiKey: string; timeoutMs?: number; retries?: number; fetch?: typeof fetch };
   /** Key that signs client tokens (HS256): at least 32 bytes. Keep it secret; share it between instances. */
   sessionSecret: string | Uint8Array;

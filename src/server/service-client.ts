@@ -12,9 +12,9 @@ import type { CreateSessionRequest, Session, SessionList, SessionStatusResponse 
 
 /** Options of {@link createServiceClient}. */
 export interface ServiceClientOptions {
-  /** Base address of the service (spec §1 `{base_url}`), http(s); the `/liveai/...` paths are appended. */
+  /** Base address of the service (`{base_url}`), http(s); the `/liveai/...` paths are appended. */
   baseUrl: string;
-  /** The account's API key, sent as `X-API-Key` (spec §5). A secret: keep it on a server. */
+  /** The account's API key, sent as `X-API-Key`. A secret: keep it on a server. */
   apiKey: string;
   /** Fetch implementation (default `globalThis.fetch`), e.g. to count or instrument calls. */
   fetch?: typeof fetch;
@@ -42,26 +42,26 @@ export interface ServiceCallOptions {
 }
 
 /**
- * Typed client of every endpoint of the spec (§4). Each method validates its input with the core schema
+ * Typed client of every endpoint of the service. Each method validates its input with the core schema
  * (bad input → `invalid_request` 400 before any request) and its response with zod.
  * Errors (all `LiveAiError`): a service 4xx/5xx → `LiveAiError.fromResponse(status, detail)`;
  * time-out → `timeout` (status 504); network failure, non-JSON or unexpected body → `upstream_error` (status 502);
  * caller abort → `aborted`.
  */
 export interface ServiceClient {
-  /** `GET /liveai/rooms` (spec §4.1): `page` ≥ 1, `limit` 1–100. */
+  /** `GET /liveai/rooms`: `page` ≥ 1, `limit` 1–100. */
   listRooms(query?: Partial<PaginationQuery>, options?: ServiceCallOptions): Promise<RoomList>;
-  /** `POST /liveai/rooms` (spec §4.2) → Room (201); 402 no credits, 404 unknown agent. */
+  /** `POST /liveai/rooms` → Room (201); 402 no credits, 404 unknown agent. */
   createRoom(body: CreateRoomRequest, options?: ServiceCallOptions): Promise<Room>;
-  /** `GET /liveai/sessions` (spec §4.3). */
+  /** `GET /liveai/sessions`. */
   listSessions(query?: Partial<PaginationQuery>, options?: ServiceCallOptions): Promise<SessionList>;
-  /** `POST /liveai/sessions` (spec §4.4), JSON or multipart `FormData` (`image` ≤ 4 MB + `payload` JSON part). */
+  /** `POST /liveai/sessions`, JSON or multipart `FormData` (`image` ≤ 4 MB + `payload` JSON part). */
   createSession(body: CreateSessionRequest | FormData, options?: ServiceCallOptions): Promise<Session>;
-  /** `GET /liveai/sessions/{id}` (spec §4.5) → `{session_status, cost?}`. */
+  /** `GET /liveai/sessions/{id}` → `{session_status, cost?}`. */
   getSession(sessionId: string, options?: ServiceCallOptions): Promise<SessionStatusResponse>;
-  /** `POST /liveai/sessions/{id}/control` (spec §4.6) → `{success}`; 413 inline image ≥ 921600 bytes. */
+  /** `POST /liveai/sessions/{id}/control` → `{success}`; 413 inline image ≥ 921600 bytes. */
   control(sessionId: string, event: ControlEvent, options?: ServiceCallOptions): Promise<ControlResponse>;
-  /** `POST /liveai/sessions/{id}/leave-meeting` (spec §4.7) → `{status: 'left'}`. */
+  /** `POST /liveai/sessions/{id}/leave-meeting` → `{status: 'left'}`. */
   leaveMeeting(sessionId: string, body: LeaveMeetingRequest, options?: ServiceCallOptions): Promise<LeaveMeetingResponse>;
 }
 
@@ -100,7 +100,7 @@ function listPath(path: string, query: Partial<PaginationQuery> | undefined): st
 }
 
 /**
- * Creates the typed REST client of the avatar service (spec §4, §5, §7). Server-only: it holds the API key,
+ * Creates the typed REST client of the avatar service. Server-only: it holds the API key,
  * so it is exported from `liveai-kit/server`, never from a browser entry (it has no Node built-ins itself).
  * @throws LiveAiError `invalid_request` when `baseUrl` is not an http(s) URL or `apiKey` is empty.
  */

@@ -13,9 +13,9 @@ const MAX_ID_CHARS = 256;
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 
 /**
- * The routes of one session (architecture §4): checks the id and the client token (401/403) before
- * `authorize`, validates the body (400/413), then calls the service: get (spec §4.5), control (§4.6),
- * leave-meeting (§4.7), end (= control `terminate`; the token may come in the body, for `sendBeacon`), token
+ * The routes of one session: checks the id and the client token (401/403) before
+ * `authorize`, validates the body (400/413), then calls the service: get, control,
+ * leave-meeting, end (= control `terminate`; the token may come in the body, for `sendBeacon`), token
  * renewal. After the session ended (by `/end` or by the proxy), its token only reads status (403 otherwise).
  */
 export async function sessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCall<Req>): Promise<ProxyReply> {
@@ -75,7 +75,7 @@ const CONTROL_SCHEMAS = {
   'reset-idle-timeout': control.ResetIdleTimeoutEventSchema,
 } as const;
 
-/** One control event (spec §4.6), checked against its own schema for a precise `detail`. */
+/** One control event, checked against its own schema for a precise `detail`. */
 function parseControlEvent(body: unknown): ControlEvent {
   const name = (body as { event?: unknown } | null | undefined)?.event;
   if (typeof body === 'object' && body !== null && typeof name === 'string' && Object.hasOwn(CONTROL_SCHEMAS, name)) {

@@ -7,7 +7,7 @@ const requireFrom = createRequire(import.meta.url);
 const KEEP_ALIVE_MS = 10_000;
 
 /**
- * The `fetch` the proxy uses for the avatar service when the options give none (architecture §4): undici's
+ * The `fetch` the proxy uses for the avatar service when the options give none: undici's
  * `request()` over one keep-alive `Pool` for the service's origin. Node's global `fetch` is undici too, but
  * its WHATWG layer (Request/Response objects, web streams, AbortSignal plumbing) cost about as much CPU as the
  * whole upstream exchange; `request()` skips that layer. Same sockets, same timeouts (the caller's `signal`).

@@ -54,7 +54,7 @@ const MULTER: Record<string, [number, string]> = {
 };
 
 /**
- * Maps anything thrown while serving a request to status + `{detail}` (architecture §4):
+ * Maps anything thrown while serving a request to status + `{detail}`:
  * our 4xx `LiveAiError`s and the service's 4xx pass through (except a service 401, which concerns the proxy's
  * API key: 502 and an error log line); a service time-out → 504, a network failure
  * or a service 5xx/invalid answer → 502 with a generic detail (the service's own text stays in the log);

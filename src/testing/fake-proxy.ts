@@ -63,7 +63,7 @@ export interface FakeProxyOptions {
 type Handler = (req: { method: string; id?: string; headers: Record<string, string>; body: unknown }) => Promise<[number, unknown]> | [number, unknown];
 
 /**
- * An in-memory implementation of the proxy routes of `createAvatarProxy` (architecture §4) behind a `fetch`
+ * An in-memory implementation of the proxy routes of `createAvatarProxy` behind a `fetch`
  * function: rooms, sessions (JSON or multipart), status, control (with the 400/413 rules), leave-meeting, end
  * (Bearer or body `client_token`) and the list routes with pagination. For users' tests and for stories.
  */

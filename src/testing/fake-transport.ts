@@ -78,7 +78,7 @@ export class FakeTransport implements Transport {
     return this.bus.on(name, handler);
   }
 
-  /** Delivers a spec §6 event as the adapter would (validated: an invalid object becomes `invalidMessage`). */
+  /** Delivers a service event as the adapter would (validated: an invalid object becomes `invalidMessage`). */
   emitEvent(event: AvatarEvent): void {
     this.emitRaw(event);
   }

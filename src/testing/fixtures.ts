@@ -38,7 +38,7 @@ export function longTranscript(count = 24): TranscriptLine[] {
   }));
 }
 
-/** The same conversation as spec §6 events, with an image change in the middle. */
+/** The same conversation as service events, with an image change in the middle. */
 export const sampleEvents: AvatarEvent[] = [
   { type: 'bot_ready' },
   ...sampleTranscript.slice(0, 5).map(
@@ -64,7 +64,7 @@ const iso = (minutesAgo: number) => new Date(T0 - minutesAgo * 60_000).toISOStri
 const STATUSES = ['ACTIVE', 'COMPLETED', 'QUEUED', 'FAILED', 'TIMED_OUT'] as const;
 const credits = (status: string, n: number) => (status === 'COMPLETED' ? n : null);
 
-/** A page of `GET /rooms` (spec §4.1): one room in each status, newest first, long ids. */
+/** A page of `GET /rooms`: one room in each status, newest first, long ids. */
 export const sampleRoomList: RoomList = {
   rooms: STATUSES.map((status, i) => ({
     agent_id: i % 2 ? 'agent-cartoon' : 'agent-demo',
@@ -76,7 +76,7 @@ export const sampleRoomList: RoomList = {
   pagination: { page: 1, limit: 25, total: STATUSES.length, total_pages: 1, has_more: false },
 };
 
-/** A page of `GET /sessions` (spec §4.3): one session in each status, both providers. */
+/** A page of `GET /sessions`: one session in each status, both providers. */
 export const sampleSessionList: SessionList = {
   sessions: STATUSES.map((status, i) => ({
     session_id: `sess_${(0x9a1f + i * 104729).toString(16)}beef${i}`,

@@ -1,4 +1,4 @@
-/** Sample rate the websocket-* transports take, in Hz (architecture §5: PCM16 mono 16 kHz). */
+/** Sample rate the websocket-* transports take, in Hz (PCM16 mono 16 kHz). */
 export const PCM_SAMPLE_RATE = 16_000;
 /** Duration of one binary frame, in ms. */
 export const PCM_FRAME_MS = 20;

@@ -13,7 +13,7 @@ type AudioContextCtor = new () => AudioContext;
 
 /** Options of `streamPcmToWebSocket`. */
 export interface StreamPcmOptions {
-  /** The session's `websocket_address` (spec §2, websocket-* transports). */
+  /** The session's `websocket_address` (websocket-* transports). */
   address: string;
   /** A decoded clip, an audio file (decoded with an AudioContext), or a live microphone stream. */
   source: AudioBufferLike | Blob | ArrayBuffer | MediaStream;
@@ -38,7 +38,7 @@ const isBufferLike = (s: unknown): s is AudioBufferLike =>
 const isStream = (s: unknown): s is MediaStream => !!s && typeof (s as MediaStream).getAudioTracks === 'function';
 
 /**
- * Streams audio to a websocket-* session (architecture §3 flow 2): 16 kHz mono PCM16 little-endian, binary frames of
+ * Streams audio to a websocket-* session: 16 kHz mono PCM16 little-endian, binary frames of
  * 20 ms (640 bytes). Clips are paced in real time (frame n leaves at start + n·20 ms); a microphone is sent as it is
  * captured. `done` rejects with `transport_failed` when the socket fails or closes early, `invalid_request` when the
  * source cannot be decoded or no AudioContext/WebSocket exists; `stop()` and `signal` resolve it.

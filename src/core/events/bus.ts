@@ -1,5 +1,5 @@
 /**
- * A tiny typed event bus (architecture §2 "one typed event map").
+ * A tiny typed event bus.
  * `on(name, handler)` returns the unsubscribe function; `emit` calls handlers in subscription order.
  * A handler that throws never breaks the emitter or the other handlers: the exception goes to `onHandlerError`.
  */

@@ -7,10 +7,10 @@ export type ParsedMessage = { ok: true; event: AvatarEvent } | { ok: false; erro
 let decoder: TextDecoder | undefined;
 
 /**
- * Parses one data/app message of the media transport into a spec §6 event.
+ * Parses one data/app message of the media transport into a service event.
  * Accepts UTF-8 JSON bytes (`Uint8Array`/`ArrayBuffer`, rtc-a data messages), a JSON string,
  * or an already decoded object (rtc-b `app-message` data). Never throws:
- * bad JSON or an object that is not a §6 event gives `{ok: false, error}` with code `invalid_event`.
+ * bad JSON or an object that is not a service event gives `{ok: false, error}` with code `invalid_event`.
  */
 export function parseAvatarEventMessage(data: unknown): ParsedMessage {
   let value: unknown = data;

@@ -8,7 +8,7 @@ export interface CropRect {
 
 /**
  * Centre crop of a `srcW`×`srcH` image to the aspect ratio of `dstW`×`dstH` (px), the way the service
- * centre-crops a mismatched upload (spec §2 multipart `image`). Pure.
+ * centre-crops a mismatched upload (multipart `image`). Pure.
  * @throws RangeError for non-positive sizes.
  */
 export function coverCropRect(srcW: number, srcH: number, dstW: number, dstH: number): CropRect {

@@ -23,7 +23,7 @@ export interface PreparedImage {
 }
 
 /**
- * Prepares an avatar image in the browser (spec §2 size 368×560, §4.6 inline limit): decodes `blob` with
+ * Prepares an avatar image in the browser (size 368×560, within the inline limit of 921600 bytes): decodes `blob` with
  * `createImageBitmap` (JPEG, PNG, WebP, GIF, and HEIC where the browser decodes it; at most 40 MP), centre-crops
  * to 368×560 drawing through halving steps, and encodes lowering the quality until under `maxBytes`.
  * @throws LiveAiError `invalid_request` when the input is not a decodable image, is larger than 40 MP, or no

@@ -1,30 +1,30 @@
 import * as z from 'zod/mini';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../constants';
 
-/** `{detail}` body of every 4xx/5xx error response (spec §2 "Error body", §7). */
+/** `{detail}` body of every 4xx/5xx error response. */
 export const ErrorBodySchema = z.object({ detail: z.string() });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
-/** Session statuses (spec §3). */
+/** Session statuses. */
 export const SessionStatusSchema = z.enum(['QUEUED', 'ACTIVE', 'COMPLETED', 'TIMED_OUT', 'FAILED']);
 export type SessionStatus = z.infer<typeof SessionStatusSchema>;
 export { FINAL_STATUSES, isFinalStatus } from './plain';
 
-/** `transport_type` of session creation (spec §2). */
+/** `transport_type` of session creation. */
 export const TransportTypeSchema = z.enum(['rtc-a', 'rtc-b', 'websocket-rtc-a', 'websocket-rtc-b']);
 export type TransportType = z.infer<typeof TransportTypeSchema>;
 /** The two media transports a browser joins: `rtc-a` (LiveKit) and `rtc-b` (Daily). */
 export const MediaTransportSchema = z.enum(['rtc-a', 'rtc-b']);
 export type MediaTransport = z.infer<typeof MediaTransportSchema>;
 
-/** `provider` label of a session list item: `RTC_A` / `RTC_B` (spec §2). */
+/** `provider` label of a session list item: `RTC_A` / `RTC_B`. */
 export const ProviderSchema = z.enum(['RTC_A', 'RTC_B']);
 export type Provider = z.infer<typeof ProviderSchema>;
 
-/** ISO 8601 date-time with a timezone (spec §2 `created_at`). */
+/** ISO 8601 date-time with a timezone (`created_at`). */
 export const DateTimeSchema = z.iso.datetime({ offset: true });
 
-/** Pagination object of the list endpoints (spec §2). */
+/** Pagination object of the list endpoints. */
 export const PaginationSchema = z.object({
   page: z.int(),
   limit: z.int(),
@@ -47,8 +47,8 @@ const intParam = (def: number, ...checks: z.core.$ZodCheck<number>[]) =>
   );
 
 /**
- * Query of the list endpoints (spec §4.1, §4.3): `page` ≥ 1 (default 1), `limit` 1–100 (default 25).
- * The maximum offset rule (§8) is checked separately, see `checkPaginationOffset`.
+ * Query of the list endpoints: `page` ≥ 1 (default 1), `limit` 1–100 (default 25).
+ * The maximum offset rule (1000) is checked separately, see `checkPaginationOffset`.
  */
 export const PaginationQuerySchema = z.object({
   page: intParam(1, z.gte(1, 'page must be >= 1')),

@@ -13,10 +13,10 @@ export {
 
 const nonEmpty = (field: string) => z.string().check(z.trim(), z.minLength(1, `${field} must not be empty`));
 
-/** `terminate`: shuts the avatar down and removes it from the room (spec §4.6). */
+/** `terminate`: shuts the avatar down and removes it from the room. */
 export const TerminateEventSchema = z.object({ event: z.literal('terminate') });
 /**
- * `update-image`: exactly one of `image_url` or `image_base64` (bare or data URL) (spec §4.6).
+ * `update-image`: exactly one of `image_url` or `image_base64` (bare or data URL).
  * The 921600-byte limit is a separate 413 condition, checked with `inlineImageTooLarge`.
  */
 export const UpdateImageEventSchema = z
@@ -31,16 +31,16 @@ export const UpdateImageEventSchema = z
       path: ['image_url'],
     }),
   );
-/** `update-agent-prompt` (spec §4.6). */
+/** `update-agent-prompt`. */
 export const UpdateAgentPromptEventSchema = z.object({ event: z.literal('update-agent-prompt'), agent_prompt: nonEmpty('agent_prompt') });
-/** `update-idle-prompt` (spec §4.6). */
+/** `update-idle-prompt`. */
 export const UpdateIdlePromptEventSchema = z.object({ event: z.literal('update-idle-prompt'), idle_prompt: nonEmpty('idle_prompt') });
-/** `action`: a whole-body action by name (spec §4.6; the list of names is not shown, see README). */
+/** `action`: a whole-body action by name (the service does not publish the list of names). */
 export const ActionEventSchema = z.object({ event: z.literal('action'), action: nonEmpty('action') });
-/** `reset-idle-timeout`: restarts the idle timer (spec §4.6). */
+/** `reset-idle-timeout`: restarts the idle timer. */
 export const ResetIdleTimeoutEventSchema = z.object({ event: z.literal('reset-idle-timeout') });
 
-/** Body of `POST /liveai/sessions/{id}/control`: one of the six events, by `event` (spec §4.6). */
+/** Body of `POST /liveai/sessions/{id}/control`: one of the six events, by `event`. */
 export const ControlEventSchema = z.union([
   TerminateEventSchema,
   UpdateImageEventSchema,
@@ -51,13 +51,13 @@ export const ControlEventSchema = z.union([
 ]);
 export type ControlEvent = z.infer<typeof ControlEventSchema>;
 
-/** 200 response of control: accepted, not yet applied (spec §4.6 rule 3). */
+/** 200 response of control: accepted, not yet applied. */
 export const ControlResponseSchema = z.object({ success: z.boolean() });
 export type ControlResponse = z.infer<typeof ControlResponseSchema>;
 
-/** Body of `POST /liveai/sessions/{id}/leave-meeting` (spec §4.7). */
+/** Body of `POST /liveai/sessions/{id}/leave-meeting`. */
 export const LeaveMeetingRequestSchema = z.object({ meeting_bot_id: nonEmpty('meeting_bot_id') });
 export type LeaveMeetingRequest = z.infer<typeof LeaveMeetingRequestSchema>;
-/** 200 response of leave-meeting (spec §4.7). */
+/** 200 response of leave-meeting. */
 export const LeaveMeetingResponseSchema = z.object({ status: z.literal('left') });
 export type LeaveMeetingResponse = z.infer<typeof LeaveMeetingResponseSchema>;

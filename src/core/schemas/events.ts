@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 
 /**
- * Events the service pushes over the media transport (spec §6): on `rtc-a` as UTF-8 JSON data messages
+ * Events the service pushes over the media transport: on `rtc-a` as UTF-8 JSON data messages
  * on the event topic, on `rtc-b` as `app-message` data. Unknown extra fields are kept (`looseObject`).
  */
 const ev = <T extends string, S extends z.core.$ZodLooseShape>(type: T, shape: S) =>
@@ -18,7 +18,7 @@ export const ImageChangeErrorEventSchema = ev('image_change_error', { error: z.u
 export const DailyErrorEventSchema = ev('daily_error', { error: z.unknown(), fatal: z.boolean() });
 export const VideoGenerationErrorEventSchema = ev('video_generation_error', {});
 
-/** Union of the ten service events of spec §6, discriminated by `type`. */
+/** Union of the ten service events, discriminated by `type`. */
 export const AvatarEventSchema = z.discriminatedUnion('type', [
   BotReadyEventSchema,
   IdleTimeoutEventSchema,
@@ -37,14 +37,14 @@ export type AvatarEventType = AvatarEvent['type'];
 export type AvatarEventMap = { [E in AvatarEvent as E['type']]: E };
 export { AVATAR_EVENT_TYPES } from './plain';
 
-/** `chat-msg` app message: text for the agent to answer (spec §6, hosted-room flow). */
+/** `chat-msg` app message: text for the agent to answer (hosted-room flow). */
 export const ChatMessageSchema = z.object({
   event: z.literal('chat-msg'),
   message: z.string().check(z.trim(), z.minLength(1, 'message must not be empty')),
   name: z.string(),
 });
-/** `force-end` app message: the agent leaves at once and billing stops (spec §6). */
+/** `force-end` app message: the agent leaves at once and billing stops. */
 export const ForceEndMessageSchema = z.object({ event: z.literal('force-end') });
-/** App messages a client sends over the transport (spec §6). */
+/** App messages a client sends over the transport. */
 export const AppMessageSchema = z.discriminatedUnion('event', [ChatMessageSchema, ForceEndMessageSchema]);
 export type AppMessage = z.infer<typeof AppMessageSchema>;

@@ -7,13 +7,13 @@ import type { AvatarEventType } from './events';
  * exports these; the zod schemas themselves live in `liveai-kit/schemas` (loaded lazily by the engine).
  */
 
-/** Statuses after which a session never changes again (spec §3). */
+/** Statuses after which a session never changes again. */
 export const FINAL_STATUSES: readonly SessionStatus[] = ['COMPLETED', 'TIMED_OUT', 'FAILED'];
 export const isFinalStatus = (s: SessionStatus): boolean => FINAL_STATUSES.includes(s);
 
 /**
  * Strips an optional data-URL prefix (`data:image/png;base64,`) and returns the bare base64 text
- * (spec §4.6: "a data URL form is also accepted").
+ * ("a data URL form is also accepted").
  */
 export function stripDataUrl(value: string): string {
   const m = /^data:[^,]*;base64,/i.exec(value);
@@ -26,17 +26,17 @@ export function isBase64(value: string): boolean {
   return s.length > 0 && s.length % 4 === 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(s);
 }
 
-/** Decoded size in bytes of a base64 string or data URL, computed without decoding (spec §4.6 rule 1). */
+/** Decoded size in bytes of a base64 string or data URL, computed without decoding. */
 export function decodedBase64Bytes(value: string): number {
   const s = stripDataUrl(value).replace(/\s+/g, '');
   const pad = s.endsWith('==') ? 2 : s.endsWith('=') ? 1 : 0;
   return Math.floor((s.length * 3) / 4) - pad;
 }
 
-/** True when the decoded inline image is too large: at or above 921600 bytes (spec §4.6 rule 1, §7 413). */
+/** True when the decoded inline image is too large: at or above 921600 bytes (413). */
 export const inlineImageTooLarge = (value: string): boolean => decodedBase64Bytes(value) >= INLINE_IMAGE_LIMIT_BYTES;
 
-/** Names of the six control events of spec §4.6. */
+/** Names of the six control events. */
 export const CONTROL_EVENT_NAMES = [
   'terminate',
   'update-image',
@@ -47,7 +47,7 @@ export const CONTROL_EVENT_NAMES = [
 ] as const;
 export type ControlEventName = (typeof CONTROL_EVENT_NAMES)[number];
 
-/** The ten service event types of spec §6. */
+/** The ten service event types of the service. */
 export const AVATAR_EVENT_TYPES = [
   'bot_ready',
   'idle_timeout',
@@ -62,8 +62,8 @@ export const AVATAR_EVENT_TYPES = [
 ] as const satisfies readonly AvatarEventType[];
 
 /**
- * Leave-meeting failure details, in the words of spec §7. Statuses chosen where the spec says
- * "not shown" (README "Rules"): missing id 400, invalid key 401, failed/could not leave 409,
+ * Leave-meeting failure details, in the service's words. The service does not publish every status; ours
+ * (docs/emulator.md, "Rules where the service is silent"): missing id 400, invalid key 401, failed/could not leave 409,
  * not configured 503, timed out 504.
  */
 export const LEAVE_MEETING_DETAILS = {

@@ -4,7 +4,7 @@ import { RtcBPropertiesSchema, SessionCreateFieldsSchema, sessionCreateProblems 
 
 /**
  * What the browser holds for one session, as returned by the proxy's `POST /rooms` and `POST /sessions`,
- * or handed to it by the app's server for the attach flow (architecture §3, §4).
+ * or handed to it by the app's server for the attach flow.
  * - `client_token`: signed, expiring, bound to `session_id`; sent as `Authorization: Bearer …`.
  * - `room_url` + `token`: where and how the browser joins the media room (`ws(s)://` → rtc-a, `http(s)://` → rtc-b).
  * - `websocket_address`: for `websocket-*` sessions, where PCM16 audio is streamed.
@@ -33,7 +33,7 @@ export const ClientTokenSchema = z.object({
 export type ClientToken = z.infer<typeof ClientTokenSchema>;
 
 /**
- * Body of the proxy's `POST /sessions` (JSON, or the multipart `payload` part). Like spec §2 session creation,
+ * Body of the proxy's `POST /sessions` (JSON, or the multipart `payload` part). Like session creation,
  * except that LiveKit credentials for `rtc-a` / `websocket-rtc-a` are minted by the proxy and must not be sent.
  */
 export const ProxySessionFieldsSchema = z.extend(

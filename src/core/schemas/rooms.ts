@@ -1,11 +1,11 @@
 import * as z from 'zod/mini';
 import { DateTimeSchema, PaginationSchema, SessionStatusSchema } from './common';
 
-/** Body of `POST /liveai/rooms` (spec §4.2). */
+/** Body of `POST /liveai/rooms`. */
 export const CreateRoomRequestSchema = z.object({ agent_id: z.string().check(z.minLength(1, 'agent_id must not be empty')) });
 export type CreateRoomRequest = z.infer<typeof CreateRoomRequestSchema>;
 
-/** 201 response of `POST /liveai/rooms` (spec §2 "Room"). `token` is a room credential: never log it. */
+/** 201 response of `POST /liveai/rooms`. `token` is a room credential: never log it. */
 export const RoomSchema = z.object({
   room_url: z.url(),
   token: z.string(),
@@ -14,7 +14,7 @@ export const RoomSchema = z.object({
 });
 export type Room = z.infer<typeof RoomSchema>;
 
-/** Item of `GET /liveai/rooms` (spec §2 "Room list item"). */
+/** Item of `GET /liveai/rooms`. */
 export const RoomListItemSchema = z.object({
   agent_id: z.string(),
   session_id: z.string(),
@@ -24,6 +24,6 @@ export const RoomListItemSchema = z.object({
 });
 export type RoomListItem = z.infer<typeof RoomListItemSchema>;
 
-/** 200 response of `GET /liveai/rooms` (spec §4.1). */
+/** 200 response of `GET /liveai/rooms`. */
 export const RoomListSchema = z.object({ rooms: z.array(RoomListItemSchema), pagination: PaginationSchema });
 export type RoomList = z.infer<typeof RoomListSchema>;

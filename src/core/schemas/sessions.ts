@@ -5,12 +5,12 @@ import { DateTimeSchema, PaginationSchema, ProviderSchema, SessionStatusSchema, 
 const wssUrl = z.url({ protocol: /^wss?$/, error: 'must be a ws:// or wss:// URL' });
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 
-/** `properties` for `rtc-a` / `rtc_a_properties` for `websocket-rtc-a` (spec §2). `rtc_a_token` is a secret. */
+/** `properties` for `rtc-a` / `rtc_a_properties` for `websocket-rtc-a`. `rtc_a_token` is a secret. */
 export const RtcAPropertiesSchema = z.object({ rtc_a_url: wssUrl, rtc_a_token: z.string().check(z.minLength(1)) });
-/** `properties` for `rtc-b` / `rtc_b_properties` for `websocket-rtc-b` (spec §2). `rtc_b_token` is a secret. */
+/** `properties` for `rtc-b` / `rtc_b_properties` for `websocket-rtc-b`. `rtc_b_token` is a secret. */
 export const RtcBPropertiesSchema = z.object({ rtc_b_url: httpUrl, rtc_b_token: z.string().check(z.minLength(1)) });
 
-/** Fields of session creation, before cross-field rules (spec §2 "Session creation input"). */
+/** Fields of session creation, before cross-field rules. */
 export const SessionCreateFieldsSchema = z.object({
   agent_id: z.optional(z.string().check(z.minLength(1))),
   agent_image_url: z.optional(httpUrl),
@@ -28,7 +28,7 @@ export const SessionCreateFieldsSchema = z.object({
 });
 
 /**
- * Cross-field rules of session creation. Where the spec says "not shown" we chose (README "Rules"):
+ * Cross-field rules of session creation. Where the service leaves a rule open, these are our choices:
  * - exactly one avatar source: `agent_id`, `agent_image_url`, or (multipart) the `image` part;
  * - the properties object of the chosen `transport_type` is required:
  *   `rtc-a` → `properties.rtc_a_*`, `rtc-b` → `properties.rtc_b_*`,
@@ -73,7 +73,7 @@ export function sessionCreateProblems(
   return problems;
 }
 
-/** JSON body of `POST /liveai/sessions` with every cross-field rule applied (spec §4.4). */
+/** JSON body of `POST /liveai/sessions` with every cross-field rule applied. */
 export const CreateSessionRequestSchema = SessionCreateFieldsSchema.check(
   z.superRefine((body, ctx) => {
     for (const p of sessionCreateProblems(body)) ctx.addIssue({ code: 'custom', path: p.path.split('.'), message: p.message });
@@ -84,7 +84,7 @@ export type CreateSessionRequest = z.infer<typeof CreateSessionRequestSchema>;
 /** `payload` part of the multipart variant: the same fields; the avatar source may be the `image` part. */
 export const MultipartPayloadSchema = SessionCreateFieldsSchema;
 
-/** 201 response of `POST /liveai/sessions` (spec §2 "Session"). `control_url` never leaves the server side. */
+/** 201 response of `POST /liveai/sessions`. `control_url` never leaves the server side. */
 export const SessionSchema = z.object({
   session_id: z.string(),
   control_url: z.url(),
@@ -93,14 +93,14 @@ export const SessionSchema = z.object({
 });
 export type Session = z.infer<typeof SessionSchema>;
 
-/** 200 response of `GET /liveai/sessions/{id}` (spec §2 "Session status"); `cost` (credits) only when COMPLETED. */
+/** 200 response of `GET /liveai/sessions/{id}`; `cost` (credits) only when COMPLETED. */
 export const SessionStatusResponseSchema = z.object({
   session_status: SessionStatusSchema,
   cost: z.optional(z.number()),
 });
 export type SessionStatusResponse = z.infer<typeof SessionStatusResponseSchema>;
 
-/** Item of `GET /liveai/sessions` (spec §2 "Session list item"). */
+/** Item of `GET /liveai/sessions`. */
 export const SessionListItemSchema = z.object({
   session_id: z.string(),
   created_at: DateTimeSchema,
@@ -110,6 +110,6 @@ export const SessionListItemSchema = z.object({
 });
 export type SessionListItem = z.infer<typeof SessionListItemSchema>;
 
-/** 200 response of `GET /liveai/sessions` (spec §4.3). */
+/** 200 response of `GET /liveai/sessions`. */
 export const SessionListSchema = z.object({ sessions: z.array(SessionListItemSchema), pagination: PaginationSchema });
 export type SessionList = z.infer<typeof SessionListSchema>;

@@ -34,7 +34,7 @@ type Commands = Pick<
 type MediaCommands = Pick<AvatarSession, 'setMicEnabled' | 'setSpeakerMuted' | 'setVolume' | 'setDevice' | 'unblockAudio'>;
 
 /**
- * The session's outgoing commands (spec §4.6 controls, §4.7 leave-meeting, §6 app messages). Each input is
+ * The session's outgoing commands (control events, leave-meeting, chat and end messages). Each input is
  * validated before any network call (the zod chunk is loaded on first use).
  * @throws LiveAiError `invalid_request` (bad input, or no session yet), `payload_too_large` (inline image
  *   ≥ 921600 bytes), `transport_failed` (app messages while not connected), or the proxy's error.

@@ -21,7 +21,7 @@ type BusMap = { [K in AvatarEvent['type']]: Extract<AvatarEvent, { type: K }> } 
 const aborted = () => new LiveAiError('aborted', 'the start was cancelled (end() or dispose() was called)');
 
 /**
- * Creates a session engine (architecture §2–§3): the only writer of its zustand store.
+ * Creates a session engine: the only writer of its zustand store.
  * Flows: `room` (POST {proxyUrl}/rooms), `session` (POST {proxyUrl}/sessions, JSON or multipart), `attach`.
  * Nothing touches `window`/`document` until `start()`. See `AvatarSession` for each method; errors are
  * `LiveAiError` (codes in errors.ts), reported in `state.error` and on the `error` channel, never thrown synchronously.

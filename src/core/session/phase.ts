@@ -7,7 +7,7 @@ import { predictTransport } from '../transports/load';
 export { RUNNING_PHASES, isRunning, isWaiting } from '../../shared/phases';
 
 /**
- * Phase of a started session (architecture §3), pure:
+ * Phase of a started session, pure:
  * - no status yet → `creating` (the create call and the first status poll are under way);
  * - `QUEUED` → `queued` (the room may already be joined, so the avatar shows the moment it is live);
  * - `ACTIVE` → `active` once the room is connected (or there is no room to join, or it was active before
@@ -27,7 +27,7 @@ export function derivePhase(input: {
 }
 
 /**
- * Chooses the media transport of a session (architecture §3): an explicit choice wins; otherwise a `ws://` or
+ * Chooses the media transport of a session: an explicit choice wins; otherwise a `ws://` or
  * `wss://` room URL is `rtc-a` (LiveKit) and an `http(s)://` URL is `rtc-b` (Daily). Returns null when there
  * is no room to join (e.g. a websocket session without a viewer room).
  */

@@ -3,7 +3,7 @@ import type { AvatarEvent, AvatarEventMap, AvatarEventType, ClientSession, Contr
 import type { ConnectionState, TransportLoader } from '../transports/types';
 
 /**
- * Client phase, one value derived in core (architecture §3):
+ * Client phase, one value derived in core:
  * `idle → creating → queued → connecting → active → ending → ended`, or `error`.
  */
 export type Phase = 'idle' | 'creating' | 'queued' | 'connecting' | 'active' | 'ending' | 'ended' | 'error';
@@ -13,7 +13,7 @@ export type EndReason =
   | 'user' // end() was called
   | 'unload' // page unload (sendBeacon)
   | 'unmount' // the provider unmounted
-  | 'idle_timeout' // spec §6 idle_timeout event
+  | 'idle_timeout' // idle_timeout event
   | 'completed' // the service reported COMPLETED on its own
   | 'timed_out' // TIMED_OUT
   | 'failed' // FAILED or a fatal error
@@ -28,7 +28,7 @@ export interface TranscriptLine {
   at: number;
 }
 
-/** Progress of an image change (spec §4.6 update-image → §6 image_change_* events). */
+/** Progress of an image change (update-image → image_change_* events). */
 export interface ImageChangeState {
   status: 'idle' | 'sending' | 'requested' | 'created' | 'complete' | 'error';
   error?: string;
@@ -47,16 +47,16 @@ export interface MediaState {
   volume: number;
 }
 
-/** The whole per-session store state (one zustand store per session, architecture §2). */
+/** The whole per-session store state (one zustand store per session). */
 export interface SessionState {
   phase: Phase;
-  /** The service's status (spec §3), from polling and events. */
+  /** The service's status, from polling and events. */
   sessionStatus: SessionStatus | null;
   sessionId: string | null;
   transport: TransportType | null;
   /** Placeholder / poster image of the avatar, when known. */
   imageUrl: string | null;
-  /** Credits, only once COMPLETED (spec §2). */
+  /** Credits, only once COMPLETED. */
   cost: number | null;
   error: LiveAiError | null;
   endReason: EndReason | null;
@@ -64,7 +64,7 @@ export interface SessionState {
   startedAt: number | null;
   queuedAt: number | null;
   activeAt: number | null;
-  /** True after the spec §6 `bot_ready` event. */
+  /** True after the `bot_ready` event. */
   botReady: boolean;
   transcript: TranscriptLine[];
   image: ImageChangeState;
@@ -73,7 +73,7 @@ export interface SessionState {
   lastEvent: AvatarEvent | null;
 }
 
-/** How the session starts (architecture §3). */
+/** How the session starts. */
 export type SessionFlow =
   | { kind: 'room'; agentId: string }
   | { kind: 'session'; request: ProxySessionRequest; image?: Blob }
@@ -109,7 +109,7 @@ export interface AvatarSessionOptions {
   reconnectDeadlineMs?: number;
   /**
    * Hosts an image that cannot be sent inline and returns its public http(s) URL, which is then sent as
-   * `image_url` (spec §4.6 rule 1: larger images are hosted). Called by `updateImage({ blob })` when the prepared
+   * `image_url` (larger images are hosted). Called by `updateImage({ blob })` when the prepared
    * 368×560 image is still over `inlineImageMaxBytes`; the original blob is passed. Without it such an image
    * rejects with `payload_too_large`.
    */
@@ -146,7 +146,7 @@ export type OnEvent = {
 export type ImageInput = { url: string } | { base64: string } | { blob: Blob };
 
 /**
- * A running session: the only writer of its store (architecture §2).
+ * A running session: the only writer of its store.
  * All methods reject with `LiveAiError` (codes in `errors.ts`); none throw synchronously.
  */
 export interface AvatarSession {
@@ -164,11 +164,11 @@ export interface AvatarSession {
   start(): Promise<void>;
   /** Ends: `terminate` via the proxy's `/end` (or `force-end` in rooms), leaves the room, polls to the final status. Idempotent. */
   end(reason?: EndReason): Promise<void>;
-  /** Sends `chat-msg` (spec §6). `invalid_request` for empty text. */
+  /** Sends `chat-msg`. `invalid_request` for empty text. */
   sendChat(text: string): Promise<void>;
-  /** Sends `force-end` (spec §6). */
+  /** Sends `force-end`. */
   forceEnd(): Promise<void>;
-  /** Sends one control event (spec §4.6) through the proxy, validated first (400/413 rules checked client-side). */
+  /** Sends one control event through the proxy, validated first (400/413 rules checked client-side). */
   control(event: ControlEvent): Promise<{ success: boolean }>;
   /** update-image from a URL, base64, or a Blob prepared in the browser; progress in `state.image`. */
   updateImage(input: ImageInput): Promise<void>;
@@ -176,7 +176,7 @@ export interface AvatarSession {
   updateIdlePrompt(prompt: string): Promise<void>;
   action(name: string): Promise<void>;
   resetIdleTimeout(): Promise<void>;
-  /** Spec §4.7, rtc-a sessions only. */
+  /** Leaves a third-party meeting (`meeting_bot_id`); LiveKit (rtc-a) sessions only. */
   leaveMeeting(meetingBotId: string): Promise<{ status: 'left' }>;
   setMicEnabled(enabled: boolean): Promise<void>;
   setSpeakerMuted(muted: boolean): void;

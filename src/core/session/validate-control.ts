@@ -3,7 +3,7 @@ import { LiveAiError, invalidRequest } from '../errors';
 import { ControlEventSchema, decodedBase64Bytes, inlineImageTooLarge, type ControlEvent } from '../schemas';
 
 /**
- * Validates one control event (spec §4.6) before any network call.
+ * Validates one control event before any network call.
  * @throws LiveAiError `invalid_request` (400 rules: unknown event, missing fields, empty prompt or action,
  *   not exactly one of `image_url` / `image_base64`, malformed base64) or `payload_too_large`
  *   (413 rule: decoded `image_base64` at or above 921600 bytes).

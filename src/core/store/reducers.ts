@@ -52,7 +52,7 @@ export function describeError(error: unknown): string {
 }
 
 /**
- * The store change for one spec §6 event (pure): transcript, bot readiness, image change state, `lastEvent`.
+ * The store change for one service events (pure): transcript, bot readiness, image change state, `lastEvent`.
  * Ending effects (`idle_timeout`, fatal `daily_error`) are handled by the engine, not here.
  * @param nextId id of the transcript line this event would add.
  */

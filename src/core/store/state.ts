@@ -33,7 +33,7 @@ export const initialSessionState = (): SessionState => ({
 });
 
 /**
- * Creates the one zustand vanilla store of a session (architecture §2: per session, never a module singleton).
+ * Creates the one zustand vanilla store of a session (per session, never a module singleton).
  * `seed` overrides fields of the initial state (stories, tests); `seed.media` is merged field by field.
  */
 export function createSessionStore(seed: Partial<SessionState> = {}): StoreApi<SessionState> {

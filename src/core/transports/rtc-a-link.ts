@@ -25,7 +25,7 @@ export interface LinkSetup {
 type LinkState = 'joining' | 'connected' | 'reconnecting' | 'closed';
 
 /**
- * Routes one rtc-a data message (spec §6): only messages on `eventTopic` are service events; others are ignored
+ * Routes one rtc-a data message: only messages on `eventTopic` are service events; others are ignored
  * (returns null). Events and invalid messages go to `emit`. Pure apart from `emit`.
  */
 export function handleDataMessage(

@@ -2,7 +2,7 @@ import type { LiveAiError } from '../errors';
 import type { AppMessage } from '../schemas';
 
 /**
- * Ordered queue of app messages (`chat-msg`, `force-end`, spec §6) of the rtc-a adapter. A message goes out only
+ * Ordered queue of app messages (`chat-msg`, `force-end`) of the rtc-a adapter. A message goes out only
  * when the link is up (the room is connected and not reconnecting) and, for `chat-msg`, the avatar participant is
  * in the room and reachable, or it has waited `agentWaitMs` for it. This keeps a chat typed during or right after
  * a reconnect from being published into a room the avatar has not rejoined yet (it would be dropped).

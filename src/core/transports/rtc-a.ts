@@ -38,7 +38,7 @@ function pageStorage(): Storage | undefined {
 }
 
 /**
- * rtc-a adapter on livekit-client (architecture §1, docs/core.md "Reconnect"), public livekit-client API only.
+ * rtc-a adapter on livekit-client (docs/core.md "Reconnect"), public livekit-client API only.
  * Events arrive as data messages on the event topic; the avatar's tracks as `TrackSubscribed`. Short drops are
  * healed by livekit-client itself (`Reconnecting` → `Reconnected`); a `Disconnected` for a recoverable reason
  * (SERVER_SHUTDOWN, signal/ICE failure, livekit-client giving up, …) is retried here with a fresh Room, the same

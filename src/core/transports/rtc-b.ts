@@ -28,7 +28,7 @@ export interface DailyCallLike {
 const message = (e: unknown) => String((e as { errorMsg?: string; message?: string })?.errorMsg ?? (e as Error)?.message ?? e);
 
 /**
- * rtc-b adapter on a @daily-co/daily-js call object (architecture §1). Events arrive as `app-message` data;
+ * rtc-b adapter on a @daily-co/daily-js call object. Events arrive as `app-message` data;
  * the remote participant's tracks as `track-started` / `track-stopped`; `network-connection` interrupted →
  * `reconnecting`, connected → `connected`; `left-meeting` we did not ask for, or a fatal `error`, is
  * `transport_failed`. App messages go to everyone (`'*'`).

@@ -6,9 +6,9 @@ export type ConnectionState = 'disconnected' | 'connecting' | 'connected' | 'rec
 
 /** Events a transport adapter emits. Handlers never throw into the adapter. */
 export interface TransportEventMap {
-  /** A spec §6 event, already parsed with `AvatarEventSchema`. */
+  /** A service event, already parsed with `AvatarEventSchema`. */
   event: AvatarEvent;
-  /** A data/app message on the event topic that was not valid JSON or not a spec §6 event (`invalid_event`). */
+  /** A data/app message on the event topic that was not valid JSON or not a service event (`invalid_event`). */
   invalidMessage: { error: LiveAiError; raw: unknown };
   /** The avatar's remote video or audio track appeared (track) or went away (null). */
   track: { kind: 'video' | 'audio'; track: MediaStreamTrack | null };
@@ -32,7 +32,7 @@ export interface ConnectOptions {
   url: string;
   /** Room token (a secret: never log it). */
   token: string;
-  /** Data-message topic of service events on rtc-a (default `liveai`, spec §6). Ignored on rtc-b. */
+  /** Data-message topic of service events on rtc-a (default `liveai`). Ignored on rtc-b. */
   eventTopic: string;
   /** Publish the microphone on join (default false). */
   micEnabled?: boolean;
@@ -45,7 +45,7 @@ export interface ConnectOptions {
 }
 
 /**
- * One media transport adapter (architecture §1): `rtc-a` on livekit-client, `rtc-b` on daily-js.
+ * One media transport adapter: `rtc-a` on livekit-client, `rtc-b` on daily-js.
  * Each lives in its own lazily loaded chunk; nothing else imports the SDKs.
  * Errors: `connect` rejects with `LiveAiError('transport_failed')` or `('aborted')`.
  */
@@ -54,7 +54,7 @@ export interface Transport {
   connect(options: ConnectOptions): Promise<void>;
   /** Leaves the room; idempotent. */
   disconnect(): Promise<void>;
-  /** Sends an app message (`chat-msg`, `force-end`, spec §6) to the avatar. Rejects with `transport_failed` when not connected. */
+  /** Sends an app message (`chat-msg`, `force-end`) to the avatar. Rejects with `transport_failed` when not connected. */
   sendAppMessage(message: AppMessage): Promise<void>;
   /** Switches the local microphone on or off (publishes/unpublishes or mutes). */
   setMicEnabled(enabled: boolean): Promise<void>;

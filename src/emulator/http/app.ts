@@ -10,7 +10,7 @@ import { errorHandler, notFound } from './errors';
 import { faultInjection } from './faults';
 
 /**
- * The emulator's Express app: the spec's routes under `/liveai` (with fault injection), built-in images at
+ * The emulator's Express app: the service's routes under `/liveai` (with fault injection), built-in images at
  * `/liveai/assets`, the OpenAPI document at `/openapi.json`, test routes at `/__emulator`, and `{detail}` on
  * every 4xx/5xx.
  */

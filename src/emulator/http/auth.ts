@@ -5,7 +5,7 @@ import { httpError } from './errors';
 
 const accounts = new WeakMap<Request, Account>();
 
-/** Detail of 401 answers (spec §5.3: "a detail stating an invalid API key"). */
+/** Detail of 401 answers ("a detail stating an invalid API key"). */
 export const invalidKeyDetail = (header: string | undefined): string =>
   header === undefined || header === '' ? 'Invalid API key: the X-API-Key header is missing' : 'Invalid API key: the X-API-Key header is not a known key';
 
@@ -17,8 +17,8 @@ export function keyAccount(ctx: EmulatorContext, req: Request): Account | null |
 }
 
 /**
- * Requires a known `X-API-Key` (spec §5.1, §5.3) → 401 `{detail}` otherwise.
- * @param detail fixed 401 detail (leave-meeting uses its own text, spec §7).
+ * Requires a known `X-API-Key` → 401 `{detail}` otherwise.
+ * @param detail fixed 401 detail (leave-meeting uses its own text).
  */
 export const requireApiKey =
   (ctx: EmulatorContext, detail?: string): RequestHandler =>

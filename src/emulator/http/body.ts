@@ -30,7 +30,7 @@ const upload = multer({
 ]);
 
 /**
- * Multipart parser of session creation (spec §2): `image` file ≤ 4 MB (413 above), `payload` as a text field or
+ * Multipart parser of session creation: `image` file ≤ 4 MB (413 above), `payload` as a text field or
  * a file part (browsers send a JSON Blob as a file). Any other part or a malformed body → 400.
  */
 export const multipartBody: RequestHandler = (req, res, next) => {

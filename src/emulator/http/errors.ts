@@ -19,7 +19,7 @@ function bodyError(err: { type?: unknown; status?: unknown; message?: unknown; l
 }
 
 /**
- * Final error handler: every 4xx and 5xx answer is JSON `{detail}` (spec §7). `LiveAiError` keeps its status;
+ * Final error handler: every 4xx and 5xx answer is JSON `{detail}`. `LiveAiError` keeps its status;
  * body-parser errors become 400 (413 when too large); anything else is logged and answered 500.
  */
 export function errorHandler(log: EmulatorLogger, relabel: (detail: string) => string = (d) => d): ErrorRequestHandler {

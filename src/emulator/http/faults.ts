@@ -6,7 +6,7 @@ import { httpError } from './errors';
 /**
  * Applies the current faults (see `Faults`) to a `/liveai/...` request: waits `latencyMs`, destroys the socket
  * with probability `dropRate`, answers 500 `{detail}` with probability `failRate` (never on control and
- * leave-meeting, which spec §7 lists without 500).
+ * leave-meeting, which the service lists without a 500).
  */
 export const faultInjection =
   (ctx: EmulatorContext): RequestHandler =>

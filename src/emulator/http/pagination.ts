@@ -4,7 +4,7 @@ import { PaginationQuerySchema, type Pagination } from '../../core/schemas';
 import { httpError } from './errors';
 
 /**
- * Parses `page` (≥ 1, default 1) and `limit` (1–100, default 25) (spec §4.1, §8).
+ * Parses `page` (≥ 1, default 1) and `limit` (1–100, default 25).
  * The offset `(page-1)*limit` may be at most 1000: 1000 is accepted, anything above is 400.
  * @throws LiveAiError 400 with a detail naming the parameter, or stating the maximum offset of 1000.
  */
@@ -23,7 +23,7 @@ export function parsePagination(query: unknown): { page: number; limit: number }
   return { page, limit };
 }
 
-/** One page of `items` (already sorted newest first) and the full pagination object (spec §2). */
+/** One page of `items` (already sorted newest first) and the full pagination object. */
 export function paginate<T>(items: T[], page: number, limit: number): { items: T[]; pagination: Pagination } {
   const total = items.length;
   const totalPages = Math.ceil(total / limit);

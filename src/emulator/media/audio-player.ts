@@ -54,7 +54,7 @@ export class AudioPlayer {
     return this.clips.length > 0 || this.pending.size > 0;
   }
 
-  /** Cuts off everything queued (spec §4.6: an image change cuts the audio); their `onDone` run now. */
+  /** Cuts off everything queued (an image change cuts the audio); their `onDone` run now. */
   clear(): void {
     const clips = this.clips;
     this.clips = [];

@@ -283,7 +283,7 @@ export class LiveKitAvatar implements AvatarMedia {
     this.player.enqueue(new ArrayPcmSource(up), () => (this.pcmBacklog -= up.length));
   }
 
-  /** Decodes first (rejecting with `invalid_request` on bad bytes), then swaps the image and cuts off playing audio (spec §4.6). */
+  /** Decodes first (rejecting with `invalid_request` on bad bytes), then swaps the image and cuts off playing audio. */
   async setImage(image: Uint8Array): Promise<void> {
     const portrait = await decodePortrait(image, this.opts.faceLayout);
     if (!this.active) return;

@@ -52,7 +52,7 @@ export function styleFromPrompt(prompt: string | undefined): Style {
 
 /**
  * Styles for the two phases: `speaking` follows `agentPrompt` (falling back to `idlePrompt`), `idle` follows
- * `idlePrompt` (falling back to `agentPrompt`), as in spec §4.6 (`update-agent-prompt` / `update-idle-prompt`).
+ * `idlePrompt` (falling back to `agentPrompt`), as the service does (`update-agent-prompt` / `update-idle-prompt`).
  */
 export function stylesFromDemeanour(d: Demeanour): { idle: Style; speaking: Style } {
   return {

@@ -1,7 +1,7 @@
 import { AVATAR_HEIGHT_PX, AVATAR_WIDTH_PX } from '../../core/constants';
 import type { FaceLayout } from './types';
 
-/** Video frame width in px (spec §2: avatar images are 368×560). */
+/** Video frame width in px (avatar images are 368×560). */
 export const FRAME_WIDTH = AVATAR_WIDTH_PX;
 /** Video frame height in px. */
 export const FRAME_HEIGHT = AVATAR_HEIGHT_PX;

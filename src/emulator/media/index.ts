@@ -1,5 +1,5 @@
 /**
- * Media side of the local avatar service (architecture §5): a synthetic talking avatar that joins a LiveKit room
+ * Media side of the local avatar service: a synthetic talking avatar that joins a LiveKit room
  * with `@livekit/rtc-node`. Loaded with `import('./media/index.js')` only when the emulator runs `--media on`.
  */
 import { Room } from '@livekit/rtc-node';
@@ -26,7 +26,7 @@ function check(o: AvatarMediaOptions): void {
 /**
  * Joins the room at `options.livekitUrl` with `options.token` and publishes the avatar: video 368×560 at
  * `options.fps` (default 25) as the camera track, audio 48 kHz mono as the microphone track (silence when quiet),
- * spec §6 events as reliable JSON data messages on `options.eventTopic`.
+ * service events as reliable JSON data messages on `options.eventTopic`.
  *
  * Errors (`LiveAiError`): `invalid_request` for bad options or an image sharp cannot decode; `transport_failed`
  * when the room cannot be joined or the tracks cannot be published. The token is never part of an error text.

@@ -1,5 +1,5 @@
 /**
- * Contract between the emulator's session logic (src/emulator) and its media avatar (src/emulator/media).
+ * Contract between the emulator's session logic and its media avatar (the media module, loaded only with media on).
  * The media side is loaded with `import('./media/index.js')` only when `--media on`, so
  * `@livekit/rtc-node` and `sharp` stay optional.
  */
@@ -12,7 +12,7 @@ export interface AvatarMediaOptions {
   token: string;
   /** Avatar reference image bytes (any format sharp reads); center-cropped to 368×560. */
   image: Uint8Array;
-  /** Data-message topic for events and app messages (default `liveai`, spec §6). */
+  /** Data-message topic for events and app messages (default `liveai`). */
   eventTopic: string;
   /** Video frame rate, frames/s (default 25). */
   fps?: number;
@@ -59,7 +59,7 @@ export interface FaceLayout {
   mouthHalfWidth?: number;
 }
 
-/** Demeanour set by `update-agent-prompt` / `update-idle-prompt` (spec §4.6). */
+/** Demeanour set by `update-agent-prompt` / `update-idle-prompt`. */
 export interface Demeanour {
   agentPrompt?: string;
   idlePrompt?: string;
@@ -69,7 +69,7 @@ export interface Demeanour {
 export interface AvatarMedia {
   /** Identity of the avatar participant in the room. */
   readonly identity: string;
-  /** Publishes a spec §6 event as a reliable UTF-8 JSON data message on the event topic (to `to` identities only when given). */
+  /** Publishes a service event as a reliable UTF-8 JSON data message on the event topic (to `to` identities only when given). */
   publishEvent(event: { type: string; [k: string]: unknown }, to?: string[]): Promise<void>;
   /** Speaks placeholder speech for `text` with a moving mouth; resolves when playback is done. */
   speak(text: string): Promise<void>;

@@ -35,7 +35,7 @@ const SCHEMAS: Record<ControlEventName, z.ZodMiniType<ControlEvent>> = {
   'reset-idle-timeout': ResetIdleTimeoutEventSchema,
 };
 
-/** Validates a control body (spec §4.6) → the event; 400 naming the problem, 413 for a too large inline image. */
+/** Validates a control body → the event; 400 naming the problem, 413 for a too large inline image. */
 export function parseControlEvent(body: Record<string, unknown>): ControlEvent {
   const name = body.event;
   if (name === undefined) throw httpError(400, `event is required; one of ${CONTROL_EVENT_NAMES.join(', ')}`);
@@ -55,7 +55,7 @@ export function parseControlEvent(body: Record<string, unknown>): ControlEvent {
 }
 
 /**
- * Session of the control endpoint (spec §4.6, §5.4): no key needed; a key that is present must be valid (401)
+ * Session of the control endpoint: no key needed; a key that is present must be valid (401)
  * and belong to the session's account (403).
  */
 function controlledSession(ctx: EmulatorContext, req: Request): SessionRecord {
@@ -71,7 +71,7 @@ function controlledSession(ctx: EmulatorContext, req: Request): SessionRecord {
 const LEAVE_STATUS = { failed: 409, not_configured: 503, timeout: 504 } as const;
 const LEAVE_DETAIL = { failed: LEAVE_MEETING_DETAILS.failed, not_configured: LEAVE_MEETING_DETAILS.notConfigured, timeout: LEAVE_MEETING_DETAILS.timedOut } as const;
 
-/** `POST /liveai/sessions/{id}/control` (spec §4.6) and `POST /liveai/sessions/{id}/leave-meeting` (spec §4.7). */
+/** `POST /liveai/sessions/{id}/control` and `POST /liveai/sessions/{id}/leave-meeting`. */
 export function controlRouter(ctx: EmulatorContext): Router {
   const r = Router();
   r.route('/sessions/:session_id/control')

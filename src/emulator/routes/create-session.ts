@@ -20,9 +20,9 @@ const rtcA = (p: unknown): JoinTarget | null => {
 };
 
 /**
- * Creates a session (spec §4.4) for a validated input: agent 404 / 403, credits 402 (balance ≤ 0), the upload
+ * Creates a session for a validated input: agent 404 / 403, credits 402 (balance ≤ 0), the upload
  * center-cropped to 368×560 (400 when not an image). Starts the state machine.
- * @returns the spec §2 Session: `session_id`, `control_url`, `room_url` (rtc-b), `websocket_address` (websocket-*).
+ * @returns the Session: `session_id`, `control_url`, `room_url` (rtc-b), `websocket_address` (websocket-*).
  */
 export async function createSession(ctx: EmulatorContext, account: Account, input: SessionInput): Promise<Session> {
   const f = input.fields;

@@ -49,7 +49,7 @@ const CreditsSchema = z.strictObject({ credits: z.number().finite() });
 
 /**
  * Test and control routes under `/__emulator` (docs/emulator.md): faults, session inspection, event log,
- * forced outcomes, app messages, meeting bots, account credits. Not part of the spec; no API key.
+ * forced outcomes, app messages, meeting bots, account credits. Not part of the service interface; no API key.
  */
 export function internalRouter(ctx: EmulatorContext): Router {
   const r = Router();

@@ -13,14 +13,14 @@ import { httpError, methodNotAllowed } from '../http/errors';
 import { paginate, parsePagination } from '../http/pagination';
 import type { Account } from '../store';
 
-/** Agent of `account` by id (spec §4.2): unknown, or another account's agent → 404. */
+/** Agent of `account` by id: unknown, or another account's agent → 404. */
 function ownAgent(ctx: EmulatorContext, account: Account, agentId: string) {
   const agent = ctx.store.agents.get(agentId);
   if (!agent || agent.ownerKey !== account.apiKey) throw httpError(404, `agent ${JSON.stringify(agentId)} not found`);
   return agent;
 }
 
-/** `GET /liveai/rooms` (spec §4.1) and `POST /liveai/rooms` (spec §4.2). */
+/** `GET /liveai/rooms` and `POST /liveai/rooms`. */
 export function roomsRouter(ctx: EmulatorContext): Router {
   const r = Router();
   r.route('/rooms')

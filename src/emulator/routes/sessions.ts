@@ -16,7 +16,7 @@ import { paginate, parsePagination } from '../http/pagination';
 import { providerOf, type Account, type SessionRecord } from '../store';
 import { createSession, type SessionInput } from './create-session';
 
-/** The session `id` of `account` (spec §4.5): unknown → 404, another account's → 403. */
+/** The session `id` of `account`: unknown → 404, another account's → 403. */
 export function ownSession(ctx: EmulatorContext, account: Account, id: string): SessionRecord {
   const rec = ctx.store.sessions.get(id);
   if (!rec) throw httpError(404, `session ${JSON.stringify(id)} not found`);
@@ -24,7 +24,7 @@ export function ownSession(ctx: EmulatorContext, account: Account, id: string): 
   return rec;
 }
 
-/** Reads the JSON or multipart body of `POST /liveai/sessions` (spec §2, §4.4) → validated input. */
+/** Reads the JSON or multipart body of `POST /liveai/sessions` → validated input. */
 function readSessionInput(ctx: EmulatorContext, req: Request): SessionInput {
   const { labels } = ctx.options;
   const neutral = (body: Record<string, unknown>) => {
@@ -60,7 +60,7 @@ function readSessionInput(ctx: EmulatorContext, req: Request): SessionInput {
   return { fields: parsed.data, image: image.buffer };
 }
 
-/** `GET/POST /liveai/sessions` (spec §4.3, §4.4) and `GET /liveai/sessions/{session_id}` (spec §4.5). */
+/** `GET/POST /liveai/sessions` and `GET /liveai/sessions/{session_id}`. */
 export function sessionsRouter(ctx: EmulatorContext): Router {
   const r = Router();
   r.route('/sessions')
