@@ -9,7 +9,9 @@
 // Runs alternate (every round runs every page in every mode, in a rotating order); run 0 is a dropped warm-up.
 // Also the rtc-node client (e2e-node.ts) as an informative lower bound, and updateImage → image_change_complete.
 // Flags: --runs N; --marks (the widget's timeline per run); --profile (main-thread work click → first frame from a
-// Chromium trace, per page, warm mode); --transport rtc-a / --prefetch (widget page variants); --only widget,bare.
+// Chromium trace, per page, warm mode); --transport rtc-a / --prefetch (widget page variants); --only widget,bare;
+// --cold: also `widgetCold`, the widget on a page that registers both transports (nothing to predict on a first
+// visit, so the transport is fetched after the create answer): the before/after of the transport prediction.
 // Prints one JSON line: { first: {mode: {page: ms[]}}, imageChange: {widget: ms[], node: ms[]}, node: ms[], profile }.
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -34,9 +36,10 @@ const PREFETCH = process.argv.includes('--prefetch');
 const MARKS = process.argv.includes('--marks');
 const PROFILE = process.argv.includes('--profile');
 const RUNS = Number(arg('--runs') || 5);
-type PageKind = 'widget' | 'element' | 'bare';
+type PageKind = 'widget' | 'element' | 'bare' | 'widgetCold';
 type Mode = 'asIs' | 'warm';
-const PAGES = (arg('--only')?.split(',') ?? ['widget', 'element', 'bare']) as PageKind[];
+const COLD = process.argv.includes('--cold');
+const PAGES = (arg('--only')?.split(',') ?? ['widget', 'element', 'bare', ...(COLD ? ['widgetCold'] : [])]) as PageKind[];
 const MODES: Mode[] = ['asIs', 'warm'];
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -77,7 +80,7 @@ const server = await new Promise<import('node:http').Server>((r) => {
   const s = app.listen(0, '127.0.0.1', () => r(s));
 });
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-const URLS: Record<PageKind, string> = { widget: '/scripts/bench/pages/widget.html', bare: '/scripts/bench/pages/bare.html', element: '/element.html' };
+const URLS: Record<PageKind, string> = { widget: '/scripts/bench/pages/widget.html', widgetCold: '/scripts/bench/pages/widget.html', bare: '/scripts/bench/pages/bare.html', element: '/element.html' };
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...CHROMIUM_ARGS, ...MEDIA_ARGS] });
 
 type Probe = { marks: Record<string, number>; startClickedAt: number | null; firstFrameAt: number | null; events: Array<{ at: number; event: { type: string } }>; errors: string[];
@@ -106,7 +109,7 @@ async function pageRun(kind: PageKind, mode: Mode, opts: { image?: string; profi
   page.on('pageerror', (e) => process.stderr.write(`[${kind}/${mode}] page error: ${e.message}\n`));
   page.on('response', (r) => r.status() >= 400 && process.stderr.write(`[${kind}/${mode}] ${r.status()} ${r.url()}\n`));
   try {
-    const query = new URLSearchParams({ proxy: PROXY[mode], ...(kind === 'widget' && FORCED ? { transport: FORCED } : {}), ...(kind === 'widget' && PREFETCH ? { prefetch: '1' } : {}), ...(MARKS ? { marks: '1' } : {}) });
+    const query = new URLSearchParams({ proxy: PROXY[mode], ...(kind === 'widget' && FORCED ? { transport: FORCED } : {}), ...(kind === 'widget' && PREFETCH ? { prefetch: '1' } : {}), ...(MARKS ? { marks: '1' } : {}), ...(kind === 'widgetCold' ? { cold: '1' } : {}) });
     await page.goto(`${base}${URLS[kind]}?${query}`);
     const start = page.getByRole('button', { name: /Start call/ });
     await start.waitFor({ timeout: 20_000 });
@@ -118,7 +121,7 @@ async function pageRun(kind: PageKind, mode: Mode, opts: { image?: string; profi
       throw new Error(`${kind}/${mode}: no first frame (${e.message}); page errors: ${errors}`);
     });
     const profile: MainThreadWork | undefined = cdp ? await stopTrace(cdp) : undefined;
-    const imageChangeMs = opts.image && kind === 'widget' ? await imageChange(page, opts.image) : undefined;
+    const imageChangeMs = opts.image ? await imageChange(page, opts.image) : undefined;
     const { firstFrameMs, marks } = await page.evaluate(() => {
       const p = (window as unknown as { __bench: Probe }).__bench;
       const t0 = p.startClickedAt!;
@@ -148,7 +151,7 @@ try {
     const line: string[] = [];
     for (const mode of i % 2 ? [...MODES].reverse() : MODES) {
       for (const kind of order) {
-        const r = await pageRun(kind, mode, { image: mode === 'asIs' ? image : undefined });
+        const r = await pageRun(kind, mode, { image: mode === 'asIs' && kind === 'widget' ? image : undefined });
         line.push(`${kind}/${mode} ${r.firstFrameMs.toFixed(0)}`);
         if (MARKS && kind === 'widget') process.stderr.write(`  ${kind}/${mode}: ${timeline(r.marks)}\n`);
         if (i === 0) continue; // run 0 warms up Chromium, LiveKit and the services
