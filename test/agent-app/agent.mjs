@@ -8,7 +8,7 @@
 // (default agent), GREETING (optional: said once the avatar is ready).
 //
 // Control: JSON lines on stdin — {"cmd":"say","text":"…"} | {"cmd":"interrupt"} | {"cmd":"quit"}.
-// Reports: lines `@@agent {json}` on stdout — ready, tts_first_frame, playback_started, playback_finished,
+// Reports: lines `@@agent {json}` on stdout — ready, tts_first_frame, interrupting, playback_started, playback_finished,
 // said, user_audio (the user's microphone level, once per second while heard), error.
 import { createInterface } from 'node:readline';
 import { initializeLogger, voice } from '@livekit/agents';
@@ -98,7 +98,10 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     return report('error', { what: 'stdin', message: 'not JSON' });
   }
   if (msg.cmd === 'say' && typeof msg.text === 'string') say(msg.text);
-  else if (msg.cmd === 'interrupt') session.interrupt();
+  else if (msg.cmd === 'interrupt') {
+    report('interrupting');
+    session.interrupt();
+  }
   else if (msg.cmd === 'quit') void quit();
 });
 process.once('SIGTERM', () => void quit());

@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 
 /** The LiveKit Agents fixture app (test/agent-app): its own package.json, installed with `npm ci` in that folder. */
-export const AGENT_APP = resolve(__dirname, '../agent-app');
+export const AGENT_APP = resolve(fileURLToPath(new URL('.', import.meta.url)), '../agent-app');
 export const agentAppInstalled = () => existsSync(resolve(AGENT_APP, 'node_modules/@livekit/agents-plugin-lemonslice/package.json'));
 export const AGENT_APP_MISSING = 'the agent fixture is not installed: run `npm ci --prefix test/agent-app` (outside the network namespace, it needs the npm registry)';
 

@@ -12,22 +12,8 @@ export const ROOT = resolve(__dirname, '../..');
 export const API_KEY = 'dev-key-alice';
 export const SESSION_SECRET = 'browser-suite-session-secret-0123456789abcdef';
 
-/** Chromium flags of architecture §6. */
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--use-fake-ui-for-media-stream',
-  '--use-fake-device-for-media-stream',
-  '--autoplay-policy=no-user-gesture-required',
-  '--allow-loopback-in-peer-connection',
-  '--disable-features=WebRtcHideLocalIpsWithMdns',
-];
+export { CHROMIUM_ARGS } from './chromium-args';
+import { CHROMIUM_ARGS } from './chromium-args';
 
 export interface Stack {
   /** http://127.0.0.1:PORT — test pages under /test/browser/pages/, the proxy under /api/avatar. */

@@ -17,8 +17,10 @@ interface AgentProbe {
   /** Received avatar audio every 50 ms: inbound-rtp `audioLevel` (0–1), epoch ms. */
   audio: { t: number; level: number }[];
   transcript: { role: string; text: string }[];
+  /** RMS (0–1) of the avatar audio track every ~10 ms through WebAudio, epoch ms (for the bench's timings). */
+  rms: { t: number; rms: number }[];
 }
-const probe: AgentProbe = { phases: [], events: [], errors: [], mouth: [], audio: [], transcript: [] };
+const probe: AgentProbe = { phases: [], events: [], errors: [], mouth: [], audio: [], transcript: [], rms: [] };
 (window as unknown as { __agent: AgentProbe }).__agent = probe;
 
 const session = JSON.parse(decodeURIComponent(location.hash.slice(1))) as ClientSession;
@@ -33,6 +35,7 @@ function Call() {
   useEffect(() => void probe.phases.push(phase), [phase]);
   useEffect(() => void (error && probe.errors.push(`${error.code}: ${error.detail}`)), [error]);
   useEffect(() => void (probe.transcript = lines.map((l) => ({ role: l.role, text: l.text }))), [lines]);
+  useEffect(() => (media.audioTrack ? analyse(media.audioTrack) : undefined), [media.audioTrack]);
   useEffect(() => {
     if (video.current) video.current.srcObject = media.videoTrack ? new MediaStream([media.videoTrack]) : null;
   }, [media.videoTrack]);
@@ -52,6 +55,26 @@ function Call() {
       </ol>
     </section>
   );
+}
+
+/** RMS of `track` every 10 ms (an AnalyserNode on a MediaStreamSource); returns a stop function. */
+function analyse(track: MediaStreamTrack): () => void {
+  const ctx = new AudioContext();
+  const node = ctx.createAnalyser();
+  node.fftSize = 512;
+  ctx.createMediaStreamSource(new MediaStream([track])).connect(node);
+  const buf = new Float32Array(node.fftSize);
+  const timer = setInterval(() => {
+    node.getFloatTimeDomainData(buf);
+    let s = 0;
+    for (const x of buf) s += x * x;
+    probe.rms.push({ t: Date.now(), rms: Math.sqrt(s / buf.length) });
+    if (probe.rms.length > 60_000) probe.rms.splice(0, 30_000);
+  }, 10);
+  return () => {
+    clearInterval(timer);
+    void ctx.close();
+  };
 }
 
 /** Polls the avatar audio the browser receives (what the user hears). */
