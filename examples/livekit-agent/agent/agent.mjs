@@ -1,0 +1,108 @@
+// A LiveKit Agents voice agent with the published LemonSlice avatar plugin, unmodified, pointed at the local
+// avatar service (liveai-emulator started with --provider-labels rtc-a=livekit). The speech comes from a local
+// stand-in TTS (speech-tts.mjs). It joins the room directly (no worker / dispatch), as in the plugin's docs
+// for a session outside a job.
+//
+// Environment: LIVEKIT_URL, LIVEKIT_API_KEY, LIVEKIT_API_SECRET, LEMONSLICE_API_URL (the local service's
+// …/liveai/sessions), LEMONSLICE_API_KEY, ROOM (room name), AGENT_ID (default agent-demo), AGENT_IDENTITY
+// (default agent), GREETING (optional: said once the avatar is ready).
+//
+// Control: JSON lines on stdin — {"cmd":"say","text":"…"} | {"cmd":"interrupt"} | {"cmd":"quit"}.
+// Reports: lines `@@agent {json}` on stdout — ready, tts_first_frame, interrupting, playback_started, playback_finished,
+// said, user_audio (the user's microphone level, once per second while heard), error.
+import { createInterface } from 'node:readline';
+import { initializeLogger, voice } from '@livekit/agents';
+import { AvatarSession } from '@livekit/agents-plugin-lemonslice';
+import { AudioStream, Room, RoomEvent, TrackKind } from '@livekit/rtc-node';
+import { AccessToken } from 'livekit-server-sdk';
+import { SpeechTTS } from './speech-tts.mjs';
+
+const env = (name, fallback) => {
+  const v = process.env[name] ?? fallback;
+  if (v === undefined || v === '') throw new Error(`${name} is required`);
+  return v;
+};
+const report = (event, data = {}) => process.stdout.write(`@@agent ${JSON.stringify({ event, t: Date.now(), ...data })}\n`);
+
+initializeLogger({ pretty: false, level: process.env.AGENT_LOG_LEVEL ?? 'warn' });
+
+const url = env('LIVEKIT_URL');
+const apiKey = env('LIVEKIT_API_KEY');
+const apiSecret = env('LIVEKIT_API_SECRET');
+const roomName = env('ROOM');
+const identity = env('AGENT_IDENTITY', 'agent');
+
+const token = new AccessToken(apiKey, apiSecret, { identity, name: 'Agent', ttl: '1h' });
+token.kind = 'agent';
+token.addGrant({ roomJoin: true, room: roomName, canPublish: true, canSubscribe: true, canPublishData: true });
+const room = new Room();
+await room.connect(url, await token.toJwt(), { autoSubscribe: true, dynacast: false });
+
+// the user's microphone reaches the agent: report its level once a second
+room.on(RoomEvent.TrackSubscribed, (track, _pub, participant) => {
+  if (track.kind !== TrackKind.KIND_AUDIO || participant.attributes['lk.publish_on_behalf']) return;
+  void (async () => {
+    const reader = new AudioStream(track, { sampleRate: 16000, numChannels: 1 }).getReader();
+    let sum = 0;
+    let n = 0;
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      for (const x of value.data) sum += x * x;
+      n += value.data.length;
+      if (n >= 16000) {
+        report('user_audio', { from: participant.identity, rms: Math.round(Math.sqrt(sum / n)) });
+        sum = 0;
+        n = 0;
+      }
+    }
+  })().catch(() => {});
+});
+
+const session = new voice.AgentSession({ tts: new SpeechTTS((text) => report('tts_first_frame', { text })) });
+const avatar = new AvatarSession({
+  agentId: process.env.AGENT_ID ?? 'agent-demo',
+  agentIdlePrompt: 'calm, attentive',
+  idleTimeout: 600,
+  // apiUrl falls back to LEMONSLICE_API_URL, apiKey to LEMONSLICE_API_KEY (the plugin's own variables)
+});
+const sessionId = await avatar.start(session, room, { livekitUrl: url, livekitApiKey: apiKey, livekitApiSecret: apiSecret });
+const output = session.output.audio;
+output.on('playbackStarted', () => report('playback_started'));
+output.on('playbackFinished', (ev) => report('playback_finished', { position: ev.playbackPosition, interrupted: ev.interrupted }));
+
+await session.start({ agent: new voice.Agent({ instructions: 'You are a friendly avatar.' }), room });
+await avatar.waitForJoin({ timeout: 30_000 });
+report('ready', { session_id: sessionId, avatar: avatar.avatarIdentity, room: roomName, identity });
+
+const say = (text) => {
+  const handle = session.say(text);
+  handle.waitForPlayout().then(
+    () => report('said', { text, interrupted: handle.interrupted }),
+    (e) => report('error', { what: 'say', message: String(e?.message ?? e) }),
+  );
+};
+if (process.env.GREETING) say(process.env.GREETING);
+
+const quit = async () => {
+  await avatar.aclose().catch(() => {});
+  await session.close().catch(() => {});
+  await room.disconnect().catch(() => {});
+  process.exit(0);
+};
+createInterface({ input: process.stdin }).on('line', (line) => {
+  let msg;
+  try {
+    msg = JSON.parse(line);
+  } catch {
+    return report('error', { what: 'stdin', message: 'not JSON' });
+  }
+  if (msg.cmd === 'say' && typeof msg.text === 'string') say(msg.text);
+  else if (msg.cmd === 'interrupt') {
+    report('interrupting');
+    session.interrupt();
+  }
+  else if (msg.cmd === 'quit') void quit();
+});
+process.once('SIGTERM', () => void quit());
+process.once('SIGINT', () => void quit());
