@@ -131,6 +131,8 @@ describe.skipIf(!inNetns)('avatar data-stream protocol (rtc-a)', () => {
       return quiet >= 50;
     }, 'silence after lk.clear_buffer', 10_000);
     await w.close();
+    // only the agent the avatar speaks for may steer it
+    expect(await viewer.localParticipant!.performRpc({ destinationIdentity: AVATAR, method: 'lk.clear_buffer', payload: '' })).toBe('reject');
     const list = await h.get('/liveai/sessions', ALICE);
     expect(list.body.sessions.find((s: { session_id: string }) => s.session_id === id).provider).toBe('LIVEKIT');
   });

@@ -6,7 +6,9 @@
  *   attributes `sample_rate` (Hz) and `num_channels`; one stream is one segment (one agent turn);
  * - the avatar registers the RPC `lk.clear_buffer`: the agent calls it on an interruption and the audio stops;
  * - the avatar calls `lk.playback_started` on the agent when a segment starts playing, and `lk.playback_finished`
- *   with `{"playback_position": seconds, "interrupted": bool}` when it has played out or was cut off.
+ *   with `{"playback_position": seconds, "interrupted": bool}` when it has played out or was cut off;
+ * - when the avatar's token names its agent (`lk.publish_on_behalf`), audio and `lk.clear_buffer` from anyone else
+ *   are ignored.
  */
 import { AudioFrame, AudioResampler, type ByteStreamReader, type Room } from '@livekit/rtc-node';
 import { AUDIO_SAMPLE_RATE } from './face';
@@ -16,6 +18,7 @@ export const AUDIO_STREAM_TOPIC = 'lk.audio_stream';
 export const RPC_CLEAR_BUFFER = 'lk.clear_buffer';
 export const RPC_PLAYBACK_STARTED = 'lk.playback_started';
 export const RPC_PLAYBACK_FINISHED = 'lk.playback_finished';
+export const ATTRIBUTE_PUBLISH_ON_BEHALF = 'lk.publish_on_behalf';
 
 /** What the protocol needs from the avatar's audio path. */
 export interface AgentAudioSink {
@@ -135,8 +138,16 @@ export function serveAgentAudio(room: Room, sink: AgentAudioSink): () => void {
     for (const c of chunks) if (c.length > 0) sink.enqueue(new SegmentChunk(seg, c, started));
   };
 
+  /** The agent this avatar publishes for (its token's `lk.publish_on_behalf`): only its audio is played. */
+  const owner = () => room.localParticipant?.attributes?.[ATTRIBUTE_PUBLISH_ON_BEHALF];
   const onStream = (reader: ByteStreamReader, from: { identity: string }) => {
     const attrs = reader.info.attributes ?? {};
+    const agent = owner();
+    if (agent && from.identity !== agent) {
+      sink.onError?.(AUDIO_STREAM_TOPIC, new Error(`ignored audio from ${from.identity}: this avatar speaks for ${agent}`));
+      void reader.close();
+      return;
+    }
     const rate = Number(attrs.sample_rate);
     const channels = Number(attrs.num_channels ?? '1');
     if (!RATES.has(rate) || !Number.isInteger(channels) || channels < 1 || channels > 8) {
@@ -164,7 +175,9 @@ export function serveAgentAudio(room: Room, sink: AgentAudioSink): () => void {
   };
 
   room.registerByteStreamHandler(AUDIO_STREAM_TOPIC, onStream);
-  room.localParticipant?.registerRpcMethod(RPC_CLEAR_BUFFER, async () => {
+  room.localParticipant?.registerRpcMethod(RPC_CLEAR_BUFFER, async (data) => {
+    const agent = owner();
+    if (agent && data.callerIdentity !== agent) return 'reject';
     const cut = [...active];
     for (const seg of cut) seg.cut = true;
     sink.cut();
