@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The host-side browser of the first-run test: Debian Chromium opens the URL that `npm run dev` printed, exactly
 // as a person would (the Storybook page, its "Live" story), presses "Start call" and waits for the avatar's video.
-// Prints one JSON line: inbound video stats, every ICE candidate the page was given by LiveKit with the route this
+// Prints one JSON line: the URL's HTTP status, inbound video stats, every ICE candidate the page was given by LiveKit with the route this
 // side would take to it (`ip route get`), this side's default route, and the screenshot's path.
 // Usage: node test/first-run/host-browser.mjs <printed url> <out.png>
 import { execFileSync } from 'node:child_process';
@@ -13,8 +13,9 @@ const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '
   '--autoplay-policy=no-user-gesture-required', '--allow-loopback-in-peer-connection', '--disable-features=WebRtcHideLocalIpsWithMdns'];
 
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ARGS });
-const result = { framesDecoded: 0, frameWidth: 0, candidates: [], defaultRoute: '', screenshot: out, error: null };
+const result = { status: 0, framesDecoded: 0, frameWidth: 0, candidates: [], defaultRoute: '', screenshot: out, error: null };
 try {
+  result.status = (await fetch(url)).status;
   const context = await browser.newContext({ viewport: { width: 1100, height: 860 } });
   await context.grantPermissions(['camera', 'microphone']);
   // Every peer connection, and every remote ICE candidate it is handed (in the SDP or trickled).
@@ -65,7 +66,6 @@ try {
   // Poll the stats until video frames are decoded: the event we wait for (bounded by the caller's timeout).
   let s = await stats();
   while (s.framesDecoded < 25) {
-    await frame().waitForFunction(() => true, null, { timeout: 1000 }).catch(() => {});
     await new Promise((r) => setTimeout(r, 250));
     s = await stats();
   }

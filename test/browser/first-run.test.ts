@@ -1,0 +1,134 @@
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { delimiter, join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The first run of a new user, on a fresh clone: `npm ci`, then `npm run dev` with an empty LiveKit cache and an
+ * empty Go module cache, until it prints the playground URL. Then, from the HOST side of dev's namespace — a network
+ * namespace this test makes, with only loopback, the host–namespace link dev creates, and a fake uplink carrying a
+ * default route (a dummy device, so nothing leaves) — the URL answers and a Chromium there sees the avatar's video.
+ * Every ICE candidate LiveKit hands that browser must be reached without the default route: a candidate of a
+ * namespace-only interface (10.203.0.x, or any address dev does not link to the host) would take it and fail this test.
+ *
+ * Offline by design (the test runs inside `npm test`'s namespace): npm installs from its cache (`--offline`), and Go
+ * reads modules from the machine's warm module cache as a read-only proxy (GOPROXY=file://…), into a temporary
+ * GOMODCACHE; Go's build cache is reused, so installing LiveKit links rather than compiles everything.
+ */
+const ROOT = resolve(__dirname, '../..');
+const GATEWAY = '10.250.0.1';
+const OUT = join(ROOT, 'test-results', 'first-run');
+
+function goModCache(): string | null {
+  try {
+    const go = ['/usr/local/go/bin/go', 'go'].find((g) => g === 'go' || existsSync(g))!;
+    const dir = execFileSync(go, ['env', 'GOMODCACHE'], { encoding: 'utf8' }).trim();
+    return existsSync(join(dir, 'cache/download/github.com/livekit/livekit-server/@v/v1.13.5.zip')) ? dir : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Runs a command, resolving with its exit code and output once it exits. */
+function run(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }) {
+  return new Promise<{ code: number | null; output: string }>((r) => {
+    const c = spawn(cmd, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    c.stdout.on('data', (b: Buffer) => (output += b.toString()));
+    c.stderr.on('data', (b: Buffer) => (output += b.toString()));
+    c.on('exit', (code) => r({ code, output }));
+  });
+}
+
+/** Resolves with the printed URL once `npm run dev` says "playground ready"; rejects if it exits first. */
+function waitReady(dev: ChildProcess, log: string[]) {
+  return new Promise<string>((resolveUrl, reject) => {
+    const onData = (b: Buffer) => {
+      log.push(b.toString());
+      const m = /playground ready: (http\S+)/.exec(log.join(''));
+      if (m) resolveUrl(m[1]!);
+    };
+    dev.stdout!.on('data', onData);
+    dev.stderr!.on('data', onData);
+    dev.on('exit', (code) => reject(new Error(`npm run dev exited (${code}) before it was ready:\n${log.join('').slice(-3000)}`)));
+  });
+}
+
+describe('first run on a fresh clone', () => {
+  it('npm ci && npm run dev: the printed URL opens on the host side, whose browser sees the avatar over the host link', async () => {
+    mkdirSync(OUT, { recursive: true });
+    const tmp = mkdtempSync('/tmp/liveai-first-run-');
+    const repo = join(tmp, 'repo');
+    let dev: ChildProcess | undefined;
+    try {
+      execFileSync('git', ['clone', '-q', ROOT, repo]);
+      expect(existsSync(join(repo, '.cache'))).toBe(false); // empty LiveKit cache
+      // A new user's environment: none of this suite's namespace settings, no LiveKit on PATH or in LIVEKIT_BIN.
+      const env: NodeJS.ProcessEnv = Object.fromEntries(
+        Object.entries(process.env).filter(([k]) => !k.startsWith('LIVEAI_') && !k.startsWith('VITEST') && k !== 'LIVEKIT_BIN' && k !== 'NODE_ENV'),
+      );
+      env.PATH = (env.PATH ?? '').split(delimiter).filter((d) => !existsSync(join(d, 'livekit-server'))).join(delimiter);
+      const mods = goModCache();
+      if (mods) {
+        Object.assign(env, { GOMODCACHE: join(tmp, 'gomod'), GOPROXY: `file://${mods}/cache/download`, GOSUMDB: 'off', GOFLAGS: '-mod=mod', GOTOOLCHAIN: 'local' });
+      } else {
+        // No Go module cache to install from offline: the rest of the first run is still checked, with the suite's LiveKit.
+        if (process.env.CI === 'true') throw new Error('CI=true: the first-run test needs Go and a module cache holding livekit-server v1.13.5 (.ci/run installs it)');
+        console.warn('first run: no warm Go module cache; using LIVEKIT_BIN instead of go install');
+        env.LIVEKIT_BIN = process.env.LIVEKIT_BIN;
+      }
+
+      let t = Date.now();
+      const ci = await run('npm', ['ci', '--offline', '--no-audit', '--no-fund'], { cwd: repo, env });
+      expect(ci.code, ci.output.slice(-3000)).toBe(0);
+      const npmCiS = (Date.now() - t) / 1000;
+
+      // The host side: its own namespace with loopback, a dummy uplink and a default route through it.
+      t = Date.now();
+      const host = `ip link set lo up; ip link add uplink0 type dummy; ip addr add 10.250.0.2/24 dev uplink0; ip link set uplink0 up; ip route add default via ${GATEWAY}; exec npm run dev`;
+      dev = spawn('unshare', ['-n', '--', 'bash', '-c', host], { cwd: repo, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      const log: string[] = [];
+      const url = await waitReady(dev, log);
+      const devS = (Date.now() - t) / 1000;
+      expect(url).toBe('http://127.0.0.1:6006/?path=/story/live-playground--widget');
+      if (mods) expect(log.join('')).toContain('installing livekit-server v1.13.5 with go install');
+
+      const png = join(OUT, 'host-browser.png');
+      const look = spawnSync('nsenter', ['-t', String(dev.pid), '-n', process.execPath, join(ROOT, 'test/first-run/host-browser.mjs'), url, png], {
+        encoding: 'utf8',
+        env: { ...env, CHROMIUM_PATH: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' },
+        timeout: 240_000,
+      });
+      const res = JSON.parse(look.stdout.trim().split('\n').pop() ?? '{}') as {
+        status: number; framesDecoded: number; frameWidth: number; error: string | null; defaultRoute: string;
+        candidates: Array<{ address: string; route: string; lines: string[] }>;
+      };
+      writeFileSync(join(OUT, 'result.json'), JSON.stringify({ npmCiS, devS, url, ...res }, null, 2));
+      console.log(`first run: npm ci ${npmCiS.toFixed(0)} s, npm run dev to "playground ready" ${devS.toFixed(0)} s; host browser: ${res.framesDecoded} frames over ${res.candidates.map((c) => c.address).join(', ')}`);
+
+      expect(res.error, look.stderr).toBeNull();
+      expect(res.status).toBe(200);
+      expect(res.defaultRoute).toContain(`via ${GATEWAY}`);
+      expect(res.framesDecoded).toBeGreaterThan(0);
+      expect(res.frameWidth).toBe(368);
+      expect(res.candidates.length).toBeGreaterThan(0);
+      for (const c of res.candidates) {
+        // Reached directly over a link of the host side, never through its default gateway.
+        expect(c.route, `${c.address}: ${c.lines.join(' | ')}`).not.toMatch(/unreachable| via /);
+        expect(c.route).toMatch(/ dev lvh\d+ /);
+      }
+    } finally {
+      if (dev?.pid && dev.exitCode === null) {
+        const exited = new Promise((r) => dev!.once('exit', r));
+        process.kill(-dev.pid, 'SIGINT');
+        const kill = setTimeout(() => process.kill(-dev!.pid!, 'SIGKILL'), 15_000);
+        await exited;
+        clearTimeout(kill);
+      }
+      // Go writes its module cache read-only.
+      spawnSync('chmod', ['-R', 'u+w', tmp]);
+      rmSync(tmp, { recursive: true, force: true });
+      expect(readdirSync('/tmp').filter((d) => d === tmp.slice(5))).toEqual([]);
+    }
+  }, 1_500_000);
+});
