@@ -95,7 +95,9 @@ export function installLivekit({ quiet = false } = {}) {
   const r = spawnSync(go, ['install', `github.com/livekit/livekit-server/cmd/server@${LIVEKIT_VERSION}`], {
     stdio: quiet ? 'pipe' : 'inherit',
     encoding: 'utf8',
-    env: { ...process.env, GOBIN: join(LIVEKIT_DIR, 'bin'), GOFLAGS: [process.env.GOFLAGS, '-mod=mod'].filter(Boolean).join(' ') },
+    // -trimpath keeps source paths out of the build cache's keys, so a second install from another module cache
+    // (a fresh clone with its own GOMODCACHE) links from Go's warm build cache instead of compiling everything again.
+    env: { ...process.env, GOBIN: join(LIVEKIT_DIR, 'bin'), GOFLAGS: [process.env.GOFLAGS, '-mod=mod', '-trimpath'].filter(Boolean).join(' ') },
     cwd: LIVEKIT_DIR,
   });
   if (r.status !== 0 || versionOf(CACHE_BIN) !== LIVEKIT_VERSION) {
