@@ -27,7 +27,7 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
-          include: ['test/server/**/*.test.ts', 'test/emulator/**/*.test.ts'],
+          include: ['test/server/**/*.test.ts', 'test/emulator/**/*.test.ts', 'test/scripts/**/*.test.ts'],
           testTimeout: 60_000,
         },
       },

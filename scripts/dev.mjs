@@ -60,7 +60,9 @@ async function runInNamespace() {
     const own = netnsOf(process.pid);
     const watch = setInterval(() => {
       const n = netnsOf(child.pid);
-      if (n && n !== own) (ns = n), clearInterval(watch);
+      if (!n || n === own) return;
+      ns = n;
+      clearInterval(watch);
     }, 50);
     // Ctrl-C or a kill: the namespace side stops its services and exits; this side then closes its forwarders.
     const stop = () => child.kill('SIGINT');

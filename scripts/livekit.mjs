@@ -43,7 +43,8 @@ function onPath(name) {
 }
 
 function findGo() {
-  const candidates = [process.env.GO, onPath('go'), '/usr/local/go/bin/go', join(homedir(), 'go', 'bin', 'go'), '/opt/homebrew/bin/go'];
+  if (process.env.GO) return existsSync(process.env.GO) ? process.env.GO : null;
+  const candidates = [onPath('go'), '/usr/local/go/bin/go', join(homedir(), 'go', 'bin', 'go'), '/opt/homebrew/bin/go'];
   for (const c of candidates) if (c && existsSync(c)) return c;
   return null;
 }

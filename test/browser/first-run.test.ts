@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
  * The first run of a new user, on a fresh clone: `npm ci`, then `npm run dev` with an empty LiveKit cache and an
  * empty Go module cache, until it prints the playground URL. Then, from the HOST side of dev's namespace — a network
  * namespace this test makes, with only loopback, the host–namespace link dev creates, and a fake uplink carrying a
- * default route (a dummy device, so nothing leaves) — the URL answers and a Chromium there sees the avatar's video.
+ * default route (a veth to nowhere, so nothing leaves) — the URL answers and a Chromium there sees the avatar's video.
  * Every ICE candidate LiveKit hands that browser must be reached without the default route: a candidate of a
  * namespace-only interface (10.203.0.x, or any address dev does not link to the host) would take it and fail this test.
  *
@@ -83,9 +83,11 @@ describe('first run on a fresh clone', () => {
       expect(ci.code, ci.output.slice(-3000)).toBe(0);
       const npmCiS = (Date.now() - t) / 1000;
 
-      // The host side: its own namespace with loopback, a dummy uplink and a default route through it.
+      // The host side: its own namespace with loopback, an uplink and a default route through it.
       t = Date.now();
-      const host = `ip link set lo up; ip link add uplink0 type dummy; ip addr add 10.250.0.2/24 dev uplink0; ip link set uplink0 up; ip route add default via ${GATEWAY}; exec npm run dev`;
+      // The uplink is a veth whose other end has no address: what takes the default route goes nowhere.
+      const host = `set -e; ip link set lo up; ip link add uplink0 type veth peer name uplink1; ip addr add 10.250.0.2/24 dev uplink0;
+        ip link set uplink0 up; ip link set uplink1 up; ip route add default via ${GATEWAY}; exec npm run dev`;
       dev = spawn('unshare', ['-n', '--', 'bash', '-c', host], { cwd: repo, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
       const log: string[] = [];
       const url = await waitReady(dev, log);
@@ -100,7 +102,7 @@ describe('first run on a fresh clone', () => {
         timeout: 240_000,
       });
       const res = JSON.parse(look.stdout.trim().split('\n').pop() ?? '{}') as {
-        status: number; framesDecoded: number; frameWidth: number; error: string | null; defaultRoute: string;
+        status: number; framesDecoded: number; frameWidth: number; error: string | null; defaultRoute: string; namespaceOnlyRoute: string;
         candidates: Array<{ address: string; route: string; lines: string[] }>;
       };
       writeFileSync(join(OUT, 'result.json'), JSON.stringify({ npmCiS, devS, url, ...res }, null, 2));
@@ -109,6 +111,8 @@ describe('first run on a fresh clone', () => {
       expect(res.error, look.stderr).toBeNull();
       expect(res.status).toBe(200);
       expect(res.defaultRoute).toContain(`via ${GATEWAY}`);
+      // The check below would catch a namespace-only address: the host side reaches 10.203.0.1 via its gateway.
+      expect(res.namespaceOnlyRoute).toContain(`via ${GATEWAY}`);
       expect(res.framesDecoded).toBeGreaterThan(0);
       expect(res.frameWidth).toBe(368);
       expect(res.candidates.length).toBeGreaterThan(0);

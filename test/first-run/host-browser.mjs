@@ -13,7 +13,7 @@ const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '
   '--autoplay-policy=no-user-gesture-required', '--allow-loopback-in-peer-connection', '--disable-features=WebRtcHideLocalIpsWithMdns'];
 
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ARGS });
-const result = { status: 0, framesDecoded: 0, frameWidth: 0, candidates: [], defaultRoute: '', screenshot: out, error: null };
+const result = { namespaceOnlyRoute: '', status: 0, framesDecoded: 0, frameWidth: 0, candidates: [], defaultRoute: '', screenshot: out, error: null };
 try {
   result.status = (await fetch(url)).status;
   const context = await browser.newContext({ viewport: { width: 1100, height: 860 } });
@@ -87,6 +87,8 @@ try {
     result.candidates.push({ address: a, route, lines: [...s.given, ...s.remote].filter((c) => c.includes(` ${a} `)) });
   }
   result.defaultRoute = execFileSync('ip', ['route', 'show', 'default'], { encoding: 'utf8' }).trim();
+  // Where an address that exists only inside a namespace (the test namespaces' veth) would go from here.
+  result.namespaceOnlyRoute = execFileSync('ip', ['route', 'get', '10.203.0.1'], { encoding: 'utf8' }).trim();
 } catch (e) {
   result.error = e.message;
 } finally {
