@@ -80,6 +80,9 @@ describe('first run on a fresh clone', () => {
 
       let t = Date.now();
       const ci = await run('npm', ['ci', '--offline', '--no-audit', '--no-fund'], { cwd: repo, env });
+      const notCached = /ENOTCACHED[^\n]*/.exec(ci.output)?.[0];
+      // This test runs without network: `npm ci` must find every package in npm's cache (.ci/run's `npm ci` fills it).
+      if (notCached) throw new Error(`npm's cache lacks a package (run \`npm ci\` once with network, as .ci/run does): ${notCached}`);
       expect(ci.code, ci.output.slice(-3000)).toBe(0);
       const npmCiS = (Date.now() - t) / 1000;
 
