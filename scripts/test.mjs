@@ -64,6 +64,12 @@ if (!ns.ok) {
     ...keep.flatMap((p) => ['--project', p]), '--exclude', 'test/emulator/media-on.test.ts'];
 }
 
+// The LiveKit Agents app of the browser tier has its own package.json and lockfile; install it here, with network.
+if (needsBrowser && !existsSync('test/agent-app/node_modules')) {
+  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: 'test/agent-app', stdio: 'inherit' });
+  if (r.status !== 0) stop('could not install test/agent-app. Run: (cd test/agent-app && npm ci)');
+}
+
 // Consumer tier: pack the packages and install the consumer apps from the registry here, OUTSIDE the namespace
 // (it has no network); the tests then build and run them inside it.
 if (all || projects.includes('consumer')) {
