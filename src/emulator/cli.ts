@@ -19,7 +19,12 @@ Local avatar service implementing the whole Avatar Session Service interface (do
   --idle-timeout-s S           idle timeout in seconds (default 300)
   --event-topic TOPIC          data-message topic of events (default liveai)
   --credits-per-minute N       credits charged per ACTIVE minute (default 1)
-  --image-hosts any|loopback   hosts image downloads may reach (default any)
+  --image-hosts POLICY         hosts image downloads may reach: public (default; no loopback, link-local
+                               or private addresses), loopback, any, or a comma list of host names
+  --allowed-hosts LIST         extra Host header names to answer to (comma list; IP addresses, the
+                               --host name and localhost always work)
+  --keep-finished N            finished sessions kept for reads and lists (default 1000)
+  --keep-finished-ms MS        finished sessions forgotten after MS (default 3600000)
   --answer-when-active         answer create calls once the avatar is in the room, publishing
   --provider-labels LIST       provider names on the wire, e.g. rtc-a=livekit,rtc-b=daily
                                (default: the neutral rtc-a and rtc-b)
@@ -46,6 +51,9 @@ const FLAGS = {
   'event-topic': { type: 'string' },
   'credits-per-minute': { type: 'string' },
   'image-hosts': { type: 'string' },
+  'allowed-hosts': { type: 'string' },
+  'keep-finished': { type: 'string' },
+  'keep-finished-ms': { type: 'string' },
   'answer-when-active': { type: 'boolean' },
   'provider-labels': { type: 'string' },
   'latency-ms': { type: 'string' },
@@ -78,8 +86,10 @@ export function parseCli(argv: string[]): { help: boolean; options: EmulatorOpti
   const s = (k: keyof typeof FLAGS) => values[k] as string | undefined;
   const media = s('media') ?? 'on';
   if (media !== 'on' && media !== 'off') throw new CliError(`--media must be on or off, got ${JSON.stringify(media)}`);
-  const imageHosts = s('image-hosts');
-  if (imageHosts !== undefined && imageHosts !== 'any' && imageHosts !== 'loopback') throw new CliError(`--image-hosts must be any or loopback, got ${JSON.stringify(imageHosts)}`);
+  const hostsFlag = s('image-hosts');
+  if (hostsFlag === '') throw new CliError('--image-hosts must be public, loopback, any or a comma list of host names');
+  const list = (v: string | undefined) => v?.split(',').map((h) => h.trim()).filter(Boolean);
+  const imageHosts = hostsFlag === undefined || ['public', 'loopback', 'any'].includes(hostsFlag) ? (hostsFlag as 'public' | 'loopback' | 'any' | undefined) : list(hostsFlag);
   const outcome = s('next-session-outcome');
   if (outcome !== undefined && outcome !== 'fail' && outcome !== 'timeout') throw new CliError(`--next-session-outcome must be fail or timeout, got ${JSON.stringify(outcome)}`);
   for (const k of ['host', 'seed', 'livekit-url', 'livekit-api-key', 'livekit-api-secret', 'event-topic'] as const) {
@@ -98,6 +108,9 @@ export function parseCli(argv: string[]): { help: boolean; options: EmulatorOpti
     eventTopic: s('event-topic'),
     creditsPerMinute: num('credits-per-minute', s('credits-per-minute'), { max: 1e6 }),
     imageHosts,
+    allowedHosts: list(s('allowed-hosts')),
+    keepFinishedSessions: num('keep-finished', s('keep-finished'), { int: true, max: 1_000_000 }),
+    keepFinishedMs: num('keep-finished-ms', s('keep-finished-ms'), { int: true, max: 86_400_000 }),
     answerWhenActive: values['answer-when-active'] === true ? true : undefined,
     providerLabels: s('provider-labels'),
     faults: {

@@ -4,6 +4,7 @@ import { LiveAiError } from '../core/errors';
 import { stripDataUrl } from '../core/schemas';
 import { assetNameOf } from './assets';
 import type { EmulatorContext } from './context';
+import { download } from './download';
 
 /** Largest image download accepted (update-image `image_url`, `agent_image_url`), bytes. */
 export const MAX_DOWNLOAD_BYTES = 10 * 1024 * 1024;
@@ -11,6 +12,11 @@ export const MAX_DOWNLOAD_BYTES = 10 * 1024 * 1024;
 /** True for `localhost`, 127.0.0.0/8 and ::1. */
 export const isLoopbackHost = (hostname: string): boolean =>
   hostname === 'localhost' || /^127(\.\d{1,3}){3}$/.test(hostname) || hostname === '[::1]' || hostname === '::1';
+
+/** Redirects an image download may follow; each target is checked like the first URL. */
+export const MAX_IMAGE_REDIRECTS = 3;
+/** What the browser is told when a download fails; the reason goes to the emulator's log only. */
+export const IMAGE_DOWNLOAD_FAILED = 'could not download the image';
 
 /** Absolute form of an image URL that may be relative to the emulator base URL. */
 export function resolveImageUrl(ctx: EmulatorContext, url: string): string {
@@ -21,30 +27,28 @@ export function resolveImageUrl(ctx: EmulatorContext, url: string): string {
 export const decodeInlineImage = (value: string): Buffer => Buffer.from(stripDataUrl(value).replace(/\s+/g, ''), 'base64');
 
 /**
- * Downloads image bytes with a timeout (`imageFetchTimeoutMs`). Built-in assets of this emulator are read
- * from memory. Throws an Error with a readable message on network errors, non-2xx answers, time-outs,
- * bodies above 10 MB, and non-loopback hosts when `imageHosts` is `loopback`.
+ * Downloads image bytes under the `imageHosts` policy (see `download`), with the fetch timeout, at most
+ * `MAX_IMAGE_REDIRECTS` redirects and the 10 MB cap applied while reading. Built-in assets of this emulator are
+ * read from memory; the seed's own image URLs are allowed whatever their host.
+ * @throws Error with the generic text `could not download the image`; the reason is logged.
  */
 export async function fetchImage(ctx: EmulatorContext, url: string): Promise<Buffer> {
-  const abs = new URL(resolveImageUrl(ctx, url));
+  let abs: URL;
+  try {
+    abs = new URL(resolveImageUrl(ctx, url));
+  } catch {
+    throw new Error(IMAGE_DOWNLOAD_FAILED);
+  }
   const own = abs.origin === new URL(ctx.baseUrl()).origin ? assetNameOf(abs.pathname) : null;
   const asset = own === null ? undefined : ctx.assets.get(own);
   if (asset) return asset;
-  if (abs.protocol !== 'http:' && abs.protocol !== 'https:') throw new Error(`unsupported image URL scheme ${abs.protocol}`);
-  const loopbackOnly = ctx.options.imageHosts === 'loopback';
-  if (loopbackOnly && !isLoopbackHost(abs.hostname)) throw new Error(`could not download the image: ${abs.hostname} is not a loopback host (imageHosts: loopback)`);
-  let res: Response;
+  const seeded = [...ctx.store.agents.values()].some((a) => resolveImageUrl(ctx, a.imageUrl) === abs.href);
   try {
-    res = await fetch(abs, { signal: AbortSignal.timeout(ctx.options.imageFetchTimeoutMs), redirect: loopbackOnly ? 'error' : 'follow' });
+    return await download(abs, { policy: ctx.options.imageHosts, timeoutMs: ctx.options.imageFetchTimeoutMs, maxBytes: MAX_DOWNLOAD_BYTES, maxRedirects: MAX_IMAGE_REDIRECTS }, seeded);
   } catch (e) {
-    const err = e as Error;
-    const why = err.name === 'TimeoutError' ? `timed out after ${ctx.options.imageFetchTimeoutMs} ms` : (err.cause as Error | undefined)?.message ?? err.message;
-    throw new Error(`could not download the image: ${why}`);
+    ctx.options.logger.warn({ host: abs.host, reason: e instanceof Error ? e.message : String(e) }, 'image download refused or failed');
+    throw new Error(IMAGE_DOWNLOAD_FAILED);
   }
-  if (!res.ok) throw new Error(`could not download the image: HTTP ${res.status}`);
-  const body = Buffer.from(await res.arrayBuffer());
-  if (body.length > MAX_DOWNLOAD_BYTES) throw new Error(`the image is larger than ${MAX_DOWNLOAD_BYTES} bytes`);
-  return body;
 }
 
 /**

@@ -89,6 +89,7 @@ export function finish(ctx: EmulatorContext, rec: SessionRecord, status: Exclude
   rec.sockets.clear();
   ctx.options.logger.info({ session_id: rec.id, status, reason }, 'session ended');
   settle(rec);
+  ctx.store.pruneFinished(ctx.options.keepFinishedSessions, ctx.options.keepFinishedMs);
   const media = rec.media;
   rec.media = null;
   if (media) {

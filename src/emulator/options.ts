@@ -5,6 +5,7 @@ import { providerRenamer, type ProviderLabelsInput, type ProviderRenamer } from 
 import { FaultsPatchSchema, NO_FAULTS, type Faults } from './faults';
 import { silentLogger, type EmulatorLogger } from './logger';
 import type { SeedInput } from './seed';
+import type { ImageHosts } from './download';
 
 /** LiveKit server the avatar joins and hosted rooms are created on. `apiSecret` is a secret. */
 export interface LivekitConfig {
@@ -38,10 +39,22 @@ export interface EmulatorOptions {
   /** Timeout of image downloads (update-image, agent_image_url), ms. Default 5000. */
   imageFetchTimeoutMs?: number;
   /**
-   * Which hosts image downloads may reach: `any` (default) or `loopback` (localhost / 127.0.0.0/8 / ::1 only,
-   * no redirects; used by the tests so that fuzzed URLs never leave the machine).
+   * Which hosts image downloads may reach: `public` (default: public addresses only; loopback, link-local,
+   * private and other special addresses refused), `loopback` (127.0.0.0/8 and ::1 only; the tests use it so that
+   * fuzzed URLs never leave the machine), `any` (everything, e.g. an image server on your LAN), or a list of host
+   * names (`images.example.com`, `*.cdn.example`) at public addresses. The seed's own image URLs are always allowed.
    */
-  imageHosts?: 'any' | 'loopback';
+  imageHosts?: ImageHosts;
+  /**
+   * Extra `Host` header names the HTTP server answers to (default none). It always answers to IP addresses,
+   * to the name it listens on, and to `localhost`; any other name gets 403, so a web page cannot reach it
+   * through DNS rebinding.
+   */
+  allowedHosts?: readonly string[];
+  /** Finished sessions kept for status reads and lists, at most this many (default 1000); older ones are forgotten. */
+  keepFinishedSessions?: number;
+  /** Finished sessions are forgotten after this many ms (default 3600000 = 1 hour). */
+  keepFinishedMs?: number;
   /** Longest wait for the media avatar to join, ms. Default 20000. */
   joinTimeoutMs?: number;
   /**
@@ -73,7 +86,10 @@ export interface ResolvedOptions {
   eventTopic: string;
   creditsPerMinute: number;
   imageFetchTimeoutMs: number;
-  imageHosts: 'any' | 'loopback';
+  imageHosts: ImageHosts;
+  allowedHosts: readonly string[];
+  keepFinishedSessions: number;
+  keepFinishedMs: number;
   joinTimeoutMs: number;
   answerWhenActive: boolean;
   faults: Faults;
@@ -93,7 +109,10 @@ const NumbersSchema = z.object({
   eventTopic: z.string().min(1).default(DEFAULT_EVENT_TOPIC),
   creditsPerMinute: z.number().min(0).finite().default(1),
   imageFetchTimeoutMs: ms.min(1).default(5000),
-  imageHosts: z.enum(['any', 'loopback']).default('any'),
+  imageHosts: z.union([z.enum(['public', 'loopback', 'any']), z.array(z.string().min(1)).readonly()]).default('public'),
+  allowedHosts: z.array(z.string().min(1)).readonly().default([]),
+  keepFinishedSessions: z.number().int().min(0).max(1_000_000).default(1000),
+  keepFinishedMs: ms.default(3600_000),
   joinTimeoutMs: ms.min(1).default(20_000),
   answerWhenActive: z.boolean().default(false),
   livekit: z

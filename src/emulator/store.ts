@@ -119,6 +119,22 @@ export class Store {
     return rec;
   }
 
+  /**
+   * Forgets finished sessions older than `maxAgeMs` (since they ended), then the oldest finished ones beyond
+   * `keep`. Live sessions are never forgotten.
+   */
+  pruneFinished(keep: number, maxAgeMs: number, now = Date.now()): void {
+    const finished: SessionRecord[] = [];
+    for (const rec of this.sessions.values()) {
+      if (rec.endedAt === null) continue;
+      if (rec.endedAt <= now - maxAgeMs) this.sessions.delete(rec.id);
+      else finished.push(rec);
+    }
+    if (finished.length <= keep) return;
+    finished.sort((a, b) => a.endedAt! - b.endedAt! || a.seq - b.seq);
+    for (const rec of finished.slice(0, finished.length - keep)) this.sessions.delete(rec.id);
+  }
+
   /** Sessions of one account, newest first; `kind` filters to hosted rooms or API sessions. */
   listFor(apiKey: string, kind?: SessionRecord['kind']): SessionRecord[] {
     return [...this.sessions.values()]

@@ -2,6 +2,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { isFinalStatus } from '../core/schemas';
+import { hostAllowed } from './http/host-check';
 import type { EmulatorContext } from './context';
 import { touch } from './lifecycle';
 import type { SessionRecord } from './store';
@@ -22,7 +23,7 @@ const toBuffer = (data: RawData): Buffer => (Array.isArray(data) ? Buffer.concat
 
 function reject(socket: Duplex, status: number, detail: string): void {
   const body = JSON.stringify({ detail });
-  const reason = status === 404 ? 'Not Found' : status === 409 ? 'Conflict' : 'Bad Request';
+  const reason = status === 404 ? 'Not Found' : status === 409 ? 'Conflict' : status === 403 ? 'Forbidden' : 'Bad Request';
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
@@ -51,6 +52,7 @@ export function attachWebSockets(ctx: EmulatorContext, server: Server): WebSocke
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PCM_FRAME_BYTES });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
+    if (!hostAllowed(ctx, req)) return reject(socket, 403, 'Host not allowed');
     const m = /^\/liveai\/ws\/([^/?#]+)\/?(?:\?.*)?$/.exec(req.url ?? '');
     const rec = m ? ctx.store.sessions.get(decodeURIComponentSafe(m[1]!)) : undefined;
     if (!rec) return reject(socket, 404, 'no WebSocket session at this address');

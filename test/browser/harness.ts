@@ -34,6 +34,8 @@ export async function startStack(options: { queueMs?: number; imageChangeMs?: nu
     media: options.media ?? true,
     queueMs: options.queueMs ?? 300,
     imageChangeMs: options.imageChangeMs ?? 600,
+    // The image-swap test hosts uploads on a loopback server, as a developer's machine would.
+    imageHosts: 'loopback',
     livekit,
     providerLabels: options.providerLabels,
   });

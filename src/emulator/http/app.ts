@@ -8,9 +8,11 @@ import { roomsRouter } from '../routes/rooms';
 import { sessionsRouter } from '../routes/sessions';
 import { errorHandler, notFound } from './errors';
 import { faultInjection } from './faults';
+import { hostCheck } from './host-check';
 
 /**
- * The emulator's Express app: the service's routes under `/liveai` (with fault injection), built-in images at
+ * The emulator's Express app: refuses a foreign `Host` (403), then serves the service's routes under `/liveai`
+ * (with fault injection), built-in images at
  * `/liveai/assets`, the OpenAPI document at `/openapi.json`, test routes at `/__emulator`, and `{detail}` on
  * every 4xx/5xx.
  */
@@ -19,6 +21,7 @@ export function createApp(ctx: EmulatorContext): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  app.use(hostCheck(ctx));
   app.get('/openapi.json', (_req, res) => void res.json(buildOpenApi(ctx.baseUrl())));
   app.use('/__emulator', internalRouter(ctx));
   app.use('/liveai', assetsRouter(ctx));
