@@ -124,11 +124,13 @@ describe.skipIf(!agentAppInstalled())('LiveKit Agents + the published avatar plu
       { timeout: 10_000, polling: 100 },
     );
 
-    // Mic on: the agent hears the user's voice (Chromium's fake microphone).
+    // Mic on: the agent hears the user's voice (Chromium's fake microphone); Mic off mutes it at the agent.
     const mic = agent.reports.length;
     await page.getByRole('button', { name: 'Mic on' }).click();
     await agent.next((r) => r.event === 'user_audio' && r.from === 'user-1' && Number(r.rms) > 100, { from: mic, timeoutMs: 20_000 });
+    const off = agent.reports.length;
     await page.getByRole('button', { name: 'Mic off' }).click();
+    await agent.next((r) => r.event === 'user_mic' && r.from === 'user-1' && r.muted === true, { from: off });
 
     // The transcript shows the agent's words once (the service's events and the agent's lk.transcription merged).
     await page.waitForFunction((text) => (window as unknown as { __agent: Probe }).__agent.transcript.some((l) => l.role === 'agent' && l.text.includes(text)), 'the avatar of this agent', { timeout: 15_000 });

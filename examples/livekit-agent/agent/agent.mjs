@@ -9,7 +9,7 @@
 //
 // Control: JSON lines on stdin — {"cmd":"say","text":"…"} | {"cmd":"interrupt"} | {"cmd":"quit"}.
 // Reports: lines `@@agent {json}` on stdout — ready, tts_first_frame, interrupting, playback_started, playback_finished,
-// said, user_audio (the user's microphone level, once per second while heard), error.
+// said, user_audio (the user's microphone level, once per second while heard), user_mic (muted / live), error.
 import { createInterface } from 'node:readline';
 import { initializeLogger, voice } from '@livekit/agents';
 import { AvatarSession } from '@livekit/agents-plugin-lemonslice';
@@ -58,6 +58,13 @@ room.on(RoomEvent.TrackSubscribed, (track, _pub, participant) => {
     }
   })().catch(() => {});
 });
+
+// …and whether the user's microphone is muted (Mic off) or live again
+for (const [event, muted] of [[RoomEvent.TrackMuted, true], [RoomEvent.TrackUnmuted, false]]) {
+  room.on(event, (pub, participant) => {
+    if (pub.kind === TrackKind.KIND_AUDIO && participant.identity !== identity) report('user_mic', { from: participant.identity, muted });
+  });
+}
 
 const session = new voice.AgentSession({ tts: new SpeechTTS((text) => report('tts_first_frame', { text })) });
 const avatar = new AvatarSession({
