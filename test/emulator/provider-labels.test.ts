@@ -54,6 +54,13 @@ describe('provider labels rtc-a=livekit,rtc-b=daily', () => {
     expect(missing.body.detail).toContain('livekit_url');
   });
 
+  it('the OpenAPI document names the providers as the wire does', async () => {
+    const doc = JSON.stringify((await h.get('/openapi.json')).body);
+    expect(doc).toContain('livekit_url');
+    expect(doc).toContain('websocket-daily');
+    expect(doc).not.toMatch(/rtc[-_][ab]|RTC_[AB]/);
+  });
+
   it('multipart payloads follow the labels too', async () => {
     const { renderFacePng } = await import('../../src/emulator/index');
     const png = await renderFacePng('agent-demo');
