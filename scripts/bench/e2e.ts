@@ -9,7 +9,7 @@
 // Runs alternate (every round runs every page in every mode, in a rotating order); run 0 is a dropped warm-up.
 // Also the rtc-node client (e2e-node.ts) as an informative lower bound, and updateImage → image_change_complete.
 // Flags: --runs N; --marks (the widget's timeline per run); --profile (main-thread work click → first frame from a
-// Chromium trace, per page, warm mode); --transport rtc-a / --prefetch (widget page variants); --only widget,bare;
+// Chromium trace, per page, warm mode; with LIVEAI_BENCH_JS_PROFILE=1 also the top JavaScript self times); --transport rtc-a / --prefetch (widget page variants); --only widget,bare;
 // --cold: also `widgetCold`, the widget on a page that registers both transports (nothing to predict on a first
 // visit, so the transport is fetched after the create answer): the before/after of the transport prediction.
 // Prints one JSON line: { first: {mode: {page: ms[]}}, imageChange: {widget: ms[], node: ms[]}, node: ms[], profile }.

@@ -24,10 +24,31 @@ interface TraceEvent { name: string; ph: string; ts: number; dur?: number; pid: 
 export async function startTrace(page: Page): Promise<CDPSession> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Tracing.start', { categories: CATEGORIES, transferMode: 'ReturnAsStream' });
+  if (process.env.LIVEAI_BENCH_JS_PROFILE) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+  }
   return cdp;
 }
 
+/** `LIVEAI_BENCH_JS_PROFILE=1`: JavaScript self time by script file (top 12), from the click to the first frame. */
+async function jsByScript(cdp: CDPSession): Promise<string> {
+  const { profile } = await cdp.send('Profiler.stop');
+  const self = new Map<string, number>();
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const deltas = profile.timeDeltas ?? [];
+  (profile.samples ?? []).forEach((id, i) => {
+    const n = byId.get(id)!;
+    const url = n.callFrame.url.replace(/^.*\//, '') || `(${n.callFrame.functionName || 'native'})`;
+    const key = `${url} ${n.callFrame.functionName}`;
+    self.set(key, (self.get(key) ?? 0) + (deltas[i] ?? 0) / 1000);
+  });
+  return [...self].filter(([k]) => !k.includes('(idle)') && !k.includes('(program)')).sort((a, b) => b[1] - a[1]).slice(0, 12).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join('; ');
+}
+
 export async function stopTrace(cdp: CDPSession): Promise<MainThreadWork> {
+  if (process.env.LIVEAI_BENCH_JS_PROFILE) process.stderr.write(`  js self time: ${await jsByScript(cdp)}\n`);
   const done = new Promise<string>((resolve) => cdp.once('Tracing.tracingComplete', (e) => resolve(e.stream!)));
   await cdp.send('Tracing.end');
   const stream = await done;

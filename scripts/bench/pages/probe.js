@@ -17,15 +17,8 @@ document.addEventListener(
   true,
 );
 
-const findVideo = () => {
-  const direct = document.querySelector('video');
-  if (direct) return direct;
-  for (const el of document.querySelectorAll('*')) {
-    const v = el.shadowRoot?.querySelector('video');
-    if (v) return v;
-  }
-  return null;
-};
+// Cheap enough to run every frame until the video exists (the widget renders it only once a call starts).
+const findVideo = () => document.querySelector('video') ?? document.querySelector('liveai-avatar')?.shadowRoot?.querySelector('video') ?? null;
 const watch = () => {
   const video = findVideo();
   if (!video) return void requestAnimationFrame(watch);
