@@ -19,6 +19,7 @@ import type * as z from 'zod/mini';
  * | aborted | client | the caller aborted (unmount, `end()` during start) |
  * | invalid_event | client | a transport message was not a valid service events |
  * | missing_peer | client | an optional peer dependency (transport SDK) is not installed |
+ * | handler_error | client | a function you gave threw: an event handler, or `uploadImage` |
  */
 export type ErrorCode =
   | 'invalid_request'
@@ -35,7 +36,8 @@ export type ErrorCode =
   | 'autoplay_blocked'
   | 'aborted'
   | 'invalid_event'
-  | 'missing_peer';
+  | 'missing_peer'
+  | 'handler_error';
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'invalid_request',

@@ -1,4 +1,4 @@
-import { createAvatarSession } from '../core/session/engine';
+import { createSessionEngine } from '../core/session/engine';
 import type { AvatarSession, AvatarSessionOptions, SessionState } from '../core/session/types';
 import { createFakeProxy, type FakeProxy } from './fake-proxy';
 import { FakeTransport, fakeTransportLoader } from './fake-transport';
@@ -25,7 +25,7 @@ export function createTestSession(options: TestSessionOptions = {}): TestSession
   const seeded = initialState?.phase !== undefined && SEEDED_RUNNING.includes(initialState.phase);
   const client = seeded ? proxy.seedSession({ status: initialState?.sessionStatus ?? (initialState?.phase === 'queued' ? 'QUEUED' : 'ACTIVE') }) : undefined;
   if (seeded && initialState?.phase !== 'queued') transport.setConnection('connected');
-  const session = createAvatarSession(
+  const session = createSessionEngine(
     {
       proxyUrl: 'http://proxy.fake.test',
       flow: { kind: 'room', agentId: 'agent-demo' },

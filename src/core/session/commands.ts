@@ -8,7 +8,10 @@ import type { AudioOutput } from './audio-output';
 import { imageSource } from './controls';
 import type { AvatarSession, MediaState, SessionState } from './types';
 
-/** What the engine lends its commands: its store, its proxy client and the current session / transport. */
+/**
+ * What the engine lends its commands: read access to its state, its proxy client and the current transport.
+ * Commands never write the store; the engine records what they did (image progress, media choices).
+ */
 export interface CommandContext {
   /** `name` of chat messages (read on each send). */
   userName: () => string | undefined;
@@ -16,15 +19,19 @@ export interface CommandContext {
   uploadImage?: ((image: Blob) => Promise<string>) | undefined;
   inlineImageMaxBytes?: number | undefined;
   proxy: ProxyClient;
-  audio: AudioOutput;
-  get: () => SessionState;
-  set: (patch: Partial<SessionState>) => void;
-  setMedia: (patch: Partial<MediaState>) => void;
+  get: () => Readonly<SessionState>;
   /** The joined transport, or null. */
   transport: () => Transport | null;
+}
+
+/** The engine's own media state and output, for the media commands. */
+export interface MediaDeps {
+  get: () => Readonly<SessionState>;
+  setMedia: (patch: Partial<MediaState>) => void;
+  audio: AudioOutput;
   /** Devices chosen before the transport exists; applied when it joins. */
   pendingDevices: Map<'audioinput' | 'videoinput', string>;
-  toError: (e: unknown) => LiveAiError;
+  transport: () => Transport | null;
 }
 
 type Commands = Pick<
@@ -40,7 +47,7 @@ type MediaCommands = Pick<AvatarSession, 'setMicEnabled' | 'setSpeakerMuted' | '
  *   ≥ 921600 bytes), `transport_failed` (app messages while not connected), or the proxy's error.
  */
 export function createCommands(ctx: CommandContext, client: () => ClientSession | null): Commands {
-  const { get, set, proxy } = ctx;
+  const { get, proxy } = ctx;
   const requireClient = async (): Promise<ClientSession> => {
     const c = client();
     if (!c) throw new LiveAiError('invalid_request', 'no session yet: call start() first', { status: 400 });
@@ -64,7 +71,9 @@ export function createCommands(ctx: CommandContext, client: () => ClientSession 
     } catch (e) {
       if (!(e instanceof LiveAiError && e.code === 'payload_too_large' && ctx.uploadImage)) throw e;
       const url = await ctx.uploadImage(blob).catch((cause: unknown) => {
-        throw new LiveAiError('upstream_error', `the image is too large to send inline and uploadImage failed: ${String((cause as Error)?.message ?? cause)}`, { status: 502, cause });
+        if (cause instanceof LiveAiError) throw cause;
+        const why = String((cause as Error)?.message ?? cause);
+        throw new LiveAiError('handler_error', `the image is too large to send inline and your uploadImage function failed: ${why}`, { cause });
       });
       return { event: 'update-image', image_url: url };
     }
@@ -80,21 +89,13 @@ export function createCommands(ctx: CommandContext, client: () => ClientSession 
     },
     control: (event: ControlEvent) => sendControl(event),
     async updateImage(input) {
-      try {
-        const source = imageSource(input);
-        await requireClient();
-        set({ image: { status: 'sending' } });
-        let event: unknown;
-        if ('url' in input && source === 'url') event = { event: 'update-image', image_url: input.url };
-        else if ('base64' in input && source === 'base64') event = { event: 'update-image', image_base64: input.base64 };
-        else event = await blobEvent((input as { blob: Blob }).blob);
-        await sendControl(event);
-        if (get().image.status === 'sending') set({ image: { status: 'requested' } });
-      } catch (e) {
-        const error = ctx.toError(e);
-        set({ image: { status: 'error', error: error.detail } });
-        throw error;
-      }
+      const source = imageSource(input);
+      await requireClient();
+      let event: unknown;
+      if ('url' in input && source === 'url') event = { event: 'update-image', image_url: input.url };
+      else if ('base64' in input && source === 'base64') event = { event: 'update-image', image_base64: input.base64 };
+      else event = await blobEvent((input as { blob: Blob }).blob);
+      await sendControl(event);
     },
     updateAgentPrompt: async (prompt) => void (await sendControl({ event: 'update-agent-prompt', agent_prompt: prompt })),
     updateIdlePrompt: async (prompt) => void (await sendControl({ event: 'update-idle-prompt', idle_prompt: prompt })),
@@ -113,7 +114,7 @@ export function createCommands(ctx: CommandContext, client: () => ClientSession 
  * Microphone, speaker and device commands. Before the transport joins they only record the choice (mic state,
  * devices), which `join` applies. `setVolume` clamps to 0–1; non-finite values keep the current volume.
  */
-export function createMediaCommands(ctx: CommandContext): MediaCommands {
+export function createMediaCommands(ctx: MediaDeps): MediaCommands {
   const { get, setMedia, audio } = ctx;
   const connected = () => {
     const t = ctx.transport();

@@ -1,238 +1,194 @@
 import { DEFAULT_EVENT_TOPIC } from '../constants';
 import { LiveAiError, invalidRequest, isLiveAiError } from '../errors';
 import { createEventBus } from '../events/bus';
-import { createKeepAlive, type KeepAlive } from '../keepalive';
 import { loadValidation } from '../lazy';
 import { createProxyClient } from '../proxy-client';
 import type { AvatarEvent, ClientSession, SessionStatusResponse } from '../schemas';
 import { isFinalStatus } from '../schemas/plain';
 import { createSessionStore, initialSessionState } from '../store/state';
 import { DEFAULT_MAX_TRANSCRIPT_LINES, describeError, reduceEvent } from '../store/reducers';
-import { TranscriptMerger } from './transcript-merge';
 import { loadTransport as defaultLoader } from '../transports/load';
 import type { Transport } from '../transports/types';
 import { createAudioOutput } from './audio-output';
-import { createCommands, createMediaCommands, type CommandContext } from './commands';
-import { chooseTransport, derivePhase, isRunning, transportHint } from './phase';
-import { createStatusPoller } from './poller';
-import type { AvatarSession, AvatarSessionOptions, EndReason, EngineInternals, MediaState, OnEvent, SessionState } from './types';
+import { createCommands, createMediaCommands } from './commands';
+import { phaseOf, stageOf, transition, type Input, type Stage } from './machine';
+import { chooseTransport, transportHint } from './phase';
+import { aborted, Run, type RunHooks } from './run';
+import type { AvatarSession, AvatarSessionOptions, EndReason, EngineInternals, OnEvent, SessionState } from './types';
 
 type BusMap = { [K in AvatarEvent['type']]: Extract<AvatarEvent, { type: K }> } & { '*': AvatarEvent; error: LiveAiError };
-const aborted = () => new LiveAiError('aborted', 'the start was cancelled (end() or dispose() was called)');
+const isFinal = (status: SessionStatusResponse['session_status'] | null) => status !== null && isFinalStatus(status);
+const toError = (e: unknown): LiveAiError =>
+  isLiveAiError(e) ? e : new LiveAiError('upstream_error', String((e as Error)?.message ?? e), { cause: e });
 
 /**
  * Creates a session engine: the only writer of its zustand store.
  * Flows: `room` (POST {proxyUrl}/rooms), `session` (POST {proxyUrl}/sessions, JSON or multipart), `attach`.
  * Nothing touches `window`/`document` until `start()`. See `AvatarSession` for each method; errors are
- * `LiveAiError` (codes in errors.ts), reported in `state.error` and on the `error` channel, never thrown synchronously.
+ * `LiveAiError` (see `ErrorCode`), reported in `state.error` and on the `error` channel, never thrown synchronously.
  */
-export function createAvatarSession(options: AvatarSessionOptions, internals: EngineInternals = {}): AvatarSession {
+export function createAvatarSession(options: AvatarSessionOptions): AvatarSession {
+  return createSessionEngine(options);
+}
+
+/**
+ * The engine behind `createAvatarSession`, optionally seeded (stories, `liveai-kit/testing`).
+ * @internal
+ */
+export function createSessionEngine(options: AvatarSessionOptions, internals: EngineInternals = {}): AvatarSession {
   const store = createSessionStore(internals.initialState);
   const get = store.getState;
   const set = (patch: Partial<SessionState>) => store.setState(patch);
-  const setMedia = (patch: Partial<MediaState>) => set({ media: { ...get().media, ...patch } });
+  const setMedia = (patch: Partial<SessionState['media']>) => set({ media: { ...get().media, ...patch } });
+  const report = (error: LiveAiError) => bus.emit('error', error);
   const bus = createEventBus<BusMap>((error, name) => {
-    if (name !== 'error') report(new LiveAiError('invalid_request', `an event handler threw: ${String(error)}`, { cause: error }));
+    if (name !== 'error') report(new LiveAiError('handler_error', `an event handler threw: ${String(error)}`, { cause: error }));
   });
   const proxy = createProxyClient({ proxyUrl: options.proxyUrl, fetch: options.fetch, timeoutMs: options.requestTimeoutMs });
   const loader = options.loadTransport ?? defaultLoader;
   const maxLines = options.maxTranscriptLines ?? DEFAULT_MAX_TRANSCRIPT_LINES;
   const pendingDevices = new Map<'audioinput' | 'videoinput', string>();
+  const timing = { intervalMs: options.pollIntervalMs ?? 1000, maxIntervalMs: Math.max(options.maxPollIntervalMs ?? 5000, options.pollIntervalMs ?? 1000) };
+  const { speakerMuted: muted, volume } = get().media;
+  const audio = createAudioOutput((blocked) => get().media.audioBlocked !== blocked && setMedia({ audioBlocked: blocked }), { muted, volume });
 
-  let client: ClientSession | null = internals.clientSession ?? null;
-  let transport: Transport | null = null;
-  let transportOff: (() => void)[] = [];
+  let stage: Stage = stageOf(get().phase);
+  let run: Run | null = null;
   let startPromise: Promise<void> | null = null;
   let endPromise: Promise<void> | null = null;
-  let abort: AbortController | null = null;
-  let activeWaiter: { resolve: () => void; reject: (e: unknown) => void } | null = null;
-  let finalWaiters: (() => void)[] = [];
   let disposed = false;
   let lineId = 0;
-  const transcript = new TranscriptMerger(() => ++lineId, maxLines);
-  let removeUnload: (() => void) | null = null;
-  let keepAlive: KeepAlive | null = null;
 
-  const report = (error: LiveAiError) => bus.emit('error', error);
-  const audio = createAudioOutput((blocked) => get().media.audioBlocked !== blocked && setMedia({ audioBlocked: blocked }), {
-    muted: get().media.speakerMuted,
-    volume: get().media.volume,
-  });
-
-  const poller = createStatusPoller({
-    fetchStatus: (signal) => proxy.getSession(client!.session_id, client!.client_token, { signal }),
-    onStatus,
-    onError: (e) => {
-      const error = toError(e);
-      report(error);
-      if (error.code === 'not_found' && isRunning(get().phase)) void fail(error, 'failed');
-    },
-    intervalMs: options.pollIntervalMs ?? 1000,
-    maxIntervalMs: Math.max(options.maxPollIntervalMs ?? 5000, options.pollIntervalMs ?? 1000),
-  });
-
-  function toError(e: unknown): LiveAiError {
-    return isLiveAiError(e) ? e : new LiveAiError('upstream_error', String((e as Error)?.message ?? e), { cause: e });
-  }
-
-  /** Re-derives the phase while the session runs; resolves `start()` once active. */
-  function sync() {
-    const s = get();
-    if (!isRunning(s.phase) || !client) return;
-    const phase = derivePhase({
-      status: s.sessionStatus,
-      connection: s.media.connection,
-      hasRoom: chooseTransport(client, options.transport) !== null,
-      wasActive: s.activeAt !== null,
-    });
-    if (phase === s.phase) return;
+  /** Writes `patch` with the phase derived from the stage and the facts: the only place the phase is written. */
+  function commit(patch: Partial<SessionState> = {}): void {
+    const s = { ...get(), ...patch };
+    const c = run?.client;
+    const hasRoom = c ? chooseTransport(c, options.transport) !== null : false;
+    const phase = phaseOf(stage, { status: s.sessionStatus, connection: s.media.connection, hasRoom, wasActive: s.activeAt !== null });
     const now = Date.now();
-    set({ phase, queuedAt: phase === 'queued' ? (s.queuedAt ?? now) : s.queuedAt, activeAt: phase === 'active' ? (s.activeAt ?? now) : s.activeAt });
-    if (phase === 'active') {
-      activeWaiter?.resolve();
-      startKeepAlive();
+    set({ ...patch, phase, queuedAt: phase === 'queued' ? (s.queuedAt ?? now) : s.queuedAt, activeAt: phase === 'active' ? (s.activeAt ?? now) : s.activeAt });
+    if (phase === 'active' && run) {
+      run.becameActive();
+      run.startKeepAlive(options.keepAliveMs, () => get().phase === 'active' && session.resetIdleTimeout().catch((e) => report(toError(e))));
     }
   }
 
-  function onStatus(res: SessionStatusResponse) {
-    const s = get();
-    set({ sessionStatus: res.session_status, cost: res.cost ?? s.cost });
-    if (!isFinalStatus(res.session_status)) return sync();
-    const waiters = finalWaiters;
-    finalWaiters = [];
-    waiters.forEach((w) => w());
-    if (!isRunning(s.phase)) return;
+  /** Moves the machine along one edge of its table; false (and nothing written) when `input` is not allowed now. */
+  function move(input: Input, patch: Partial<SessionState> = {}): boolean {
+    const next = transition(stage, input);
+    if (!next) return false;
+    stage = next;
+    commit(patch);
+    return true;
+  }
+
+  /**
+   * The only way out of a running session. With `error` it is a failure (phase `error` at once), else an end
+   * (phase `ending`, then `ended`). Stops the start, leaves the room, ends the session at the service when
+   * `terminate` and it has not ended on its own (`force-end` in a room, then the proxy's `/end`), then waits up to
+   * `endTimeoutMs` for the final status and cost. Resolves when all that is done.
+   */
+  async function teardown(reason: EndReason, how: { terminate: boolean; error?: LiveAiError }): Promise<void> {
+    const { error } = how;
+    const r = run;
+    if (!move(error ? 'fail' : 'end', error ? { error, endReason: reason } : { endReason: reason })) return;
+    r?.cancel(error ?? aborted());
+    r?.quiet();
+    if (error) report(error);
+    const c = r?.client;
+    const final = () => isFinal(get().sessionStatus);
+    let endError: LiveAiError | null = null;
+    if (error) void r?.leave();
+    if (r && c && how.terminate && !final() && !(error && options.flow.kind === 'attach')) {
+      if (!error && options.flow.kind === 'room' && r.transport && get().media.connection === 'connected') {
+        await r.transport.sendAppMessage({ event: 'force-end' }).catch(() => {});
+      }
+      await proxy.end(c.session_id, c.client_token).catch((e) => report((endError = toError(e))));
+    }
+    await r?.leave();
+    if (r && c && error?.code !== 'not_found') await r.finalStatus(final, options.endTimeoutMs ?? 15_000);
+    r?.poller.stop();
+    if (endError && !final()) move('settleFailed', { error: endError });
+    else move('settled');
+  }
+
+  function onPageHide(): void {
+    const r = run;
+    const c = r?.client;
+    if (!r || !c || isFinal(get().sessionStatus) || !move('unload', { endReason: 'unload' })) return;
+    proxy.endBeacon(c.session_id, c.client_token);
+    r.release();
+  }
+
+  function onStatus(res: SessionStatusResponse): void {
+    commit({ sessionStatus: res.session_status, cost: res.cost ?? get().cost });
+    const status = res.session_status;
     // The service ended the session on its own.
-    if (res.session_status === 'COMPLETED') void finish('completed', { terminate: false });
-    else if (res.session_status === 'TIMED_OUT') void fail(new LiveAiError('timeout', 'the avatar service timed out (TIMED_OUT)'), 'timed_out');
-    else void fail(new LiveAiError('upstream_error', 'the avatar service reported the session FAILED'), 'failed');
+    if (status === 'COMPLETED') void teardown('completed', { terminate: false });
+    else if (status === 'TIMED_OUT') void teardown('timed_out', { terminate: false, error: new LiveAiError('timeout', 'the avatar service timed out (TIMED_OUT)') });
+    else if (status === 'FAILED') void teardown('failed', { terminate: false, error: new LiveAiError('upstream_error', 'the avatar service reported the session FAILED') });
   }
 
-  function startKeepAlive() {
-    if (!options.keepAliveMs || keepAlive) return;
-    keepAlive = createKeepAlive({
-      intervalMs: options.keepAliveMs,
-      send: () => {
-        if (get().phase === 'active') session.resetIdleTimeout().catch((e) => report(toError(e)));
-      },
-    });
-    keepAlive.start();
-  }
-
-  function installUnload() {
-    if (options.endOnUnload === false || removeUnload || typeof window === 'undefined') return;
-    const onPageHide = () => {
-      const c = client;
-      const s = get();
-      if (!c || (s.sessionStatus && isFinalStatus(s.sessionStatus)) || s.phase === 'ended' || s.phase === 'idle') return;
-      proxy.endBeacon(c.session_id, c.client_token);
-      abort?.abort();
-      cleanup();
-      set({ phase: 'ended', endReason: 'unload' });
-      activeWaiter?.reject(aborted());
-    };
-    window.addEventListener('pagehide', onPageHide);
-    removeUnload = () => window.removeEventListener('pagehide', onPageHide);
-  }
-
-  /** Stops timers and listeners and leaves the room (does not end the session). */
-  function cleanup() {
-    poller.stop();
-    keepAlive?.stop();
-    keepAlive = null;
-    removeUnload?.();
-    removeUnload = null;
-    void disconnect();
-  }
-
-  async function disconnect() {
-    const t = transport;
-    transport = null;
-    if (!t) return;
-    try {
-      await t.disconnect();
-    } catch (e) {
-      report(toError(e));
-    }
-    transportOff.forEach((off) => off());
-    transportOff = [];
-    audio.attach(null);
-    setMedia({ connection: 'disconnected', videoTrack: null, audioTrack: null, audioBlocked: false });
-  }
-
-  function wire(t: Transport) {
-    transport = t;
-    let previous = get().media.connection;
-    transportOff = [
-      t.on('event', handleEvent),
-      t.on('invalidMessage', ({ error }) => report(error)),
-      t.on('track', ({ kind, track }) => {
-        if (kind === 'audio') audio.attach(track);
-        setMedia(kind === 'audio' ? { audioTrack: track } : { videoTrack: track });
-      }),
-      t.on('connection', (connection) => {
-        // Re-bind audio after a reconnect: users report dead audio otherwise.
-        if (previous === 'reconnecting' && connection === 'connected') audio.reattach();
-        previous = connection;
-        setMedia({ connection });
-        sync();
-      }),
-      t.on('mic', ({ enabled }) => setMedia({ micEnabled: enabled })),
-      t.on('transcription', (seg) => {
-        const lines = transcript.segment(get().transcript, seg, Date.now());
-        if (lines) set({ transcript: lines });
-      }),
-      t.on('disconnected', ({ error }) => {
-        if (error && transport === t) void fail(error, 'failed');
-      }),
-    ];
-  }
-
-  function handleEvent(event: AvatarEvent) {
-    const s = get();
-    const patch = reduceEvent(s, event, { now: Date.now(), nextId: lineId, maxTranscriptLines: maxLines });
-    if (event.type === 'user_transcription' || event.type === 'agent_transcription') {
-      const lines = transcript.service(s.transcript, event.type === 'user_transcription' ? 'user' : 'agent', event.transcription, Date.now());
-      if (lines) patch.transcript = lines;
-      else delete patch.transcript;
-    }
-    set(patch);
+  function handleEvent(event: AvatarEvent): void {
+    const isLine = event.type === 'user_transcription' || event.type === 'agent_transcription';
+    set(reduceEvent(get(), event, { now: Date.now(), nextId: isLine ? ++lineId : lineId, maxTranscriptLines: maxLines }));
     bus.emit(event.type, event as never);
     bus.emit('*', event);
-    switch (event.type) {
-      case 'bot_ready':
-        return sync();
-      case 'idle_timeout':
-        if (isRunning(get().phase)) void finish('idle_timeout', { terminate: false });
-        return;
-      case 'daily_error': {
-        const error = new LiveAiError('transport_failed', `room provider error: ${describeError(event.error)}`);
-        if (event.fatal && isRunning(get().phase)) void fail(error, 'failed');
-        else report(error);
-        return;
-      }
-      case 'video_generation_error':
-        return report(new LiveAiError('upstream_error', 'the avatar service failed to generate video'));
+    if (event.type === 'bot_ready') commit();
+    else if (event.type === 'idle_timeout') void teardown('idle_timeout', { terminate: false });
+    else if (event.type === 'video_generation_error') report(new LiveAiError('upstream_error', 'the avatar service failed to generate video'));
+    else if (event.type === 'daily_error') {
+      const error = new LiveAiError('transport_failed', `room provider error: ${describeError(event.error)}`);
+      if (!event.fatal || stage !== 'running') report(error);
+      else void teardown('failed', { terminate: true, error });
     }
   }
 
-  async function join(c: ClientSession, signal: AbortSignal) {
+  const hooks: RunHooks = {
+    status: onStatus,
+    pollError(e) {
+      const error = toError(e);
+      if (error.code === 'not_found' && stage === 'running') void teardown('failed', { terminate: true, error });
+      else report(error);
+    },
+    wire(t: Transport) {
+      let previous = get().media.connection;
+      return [
+        t.on('event', handleEvent),
+        t.on('invalidMessage', ({ error }) => report(error)),
+        t.on('track', ({ kind, track }) => {
+          if (kind === 'audio') audio.attach(track);
+          setMedia(kind === 'audio' ? { audioTrack: track } : { videoTrack: track });
+        }),
+        t.on('connection', (connection) => {
+          // Re-bind audio after a reconnect: users report dead audio otherwise.
+          if (previous === 'reconnecting' && connection === 'connected') audio.reattach();
+          previous = connection;
+          commit({ media: { ...get().media, connection } });
+        }),
+        t.on('mic', ({ enabled }) => setMedia({ micEnabled: enabled })),
+        t.on('disconnected', ({ error }) => void (error && teardown('failed', { terminate: true, error }))),
+      ];
+    },
+    left() {
+      audio.attach(null);
+      setMedia({ connection: 'disconnected', videoTrack: null, audioTrack: null, audioBlocked: false });
+    },
+    report: (e) => report(toError(e)),
+  };
+
+  async function join(r: Run, c: ClientSession): Promise<void> {
     const kind = chooseTransport(c, options.transport);
     if (!kind || !c.room_url) return;
     const factory = await loader(kind);
-    if (signal.aborted) return;
+    if (r.signal.aborted) return;
     const t = factory();
-    wire(t);
-    await t.connect({
-      url: c.room_url,
-      token: c.token ?? '',
-      eventTopic: options.eventTopic ?? DEFAULT_EVENT_TOPIC,
-      micEnabled: options.micEnabled ?? get().media.micEnabled,
-      reconnectDeadlineMs: options.reconnectDeadlineMs,
-      signal,
-    });
+    r.use(t);
+    const eventTopic = options.eventTopic ?? DEFAULT_EVENT_TOPIC;
+    const micEnabled = options.micEnabled ?? get().media.micEnabled;
+    await t.connect({ url: c.room_url, token: c.token ?? '', eventTopic, micEnabled, reconnectDeadlineMs: options.reconnectDeadlineMs, signal: r.signal });
     for (const [k, id] of pendingDevices) await t.setDevice(k, id).catch((e) => report(toError(e)));
-    sync();
+    commit();
   }
 
   async function obtainClient(signal: AbortSignal): Promise<ClientSession> {
@@ -244,138 +200,56 @@ export function createAvatarSession(options: AvatarSessionOptions, internals: En
     return parsed.data;
   }
 
-  async function run(): Promise<void> {
-    const m = get().media;
-    const fresh = initialSessionState();
-    lineId = 0;
-    transcript.reset();
-    set({
-      ...fresh,
-      media: { ...fresh.media, micEnabled: m.micEnabled, speakerMuted: m.speakerMuted, volume: m.volume },
-      phase: 'creating',
-      startedAt: Date.now(),
-    });
-    client = null;
-    const controller = (abort = new AbortController());
-    const signal = controller.signal;
-    const active = new Promise<void>((resolve, reject) => (activeWaiter = { resolve, reject }));
-    active.catch(() => {});
+  async function runStart(r: Run): Promise<void> {
     try {
-      const c = await obtainClient(signal);
-      if (signal.aborted) {
+      const c = await obtainClient(r.signal);
+      if (r.signal.aborted) {
         // Created while being cancelled: end it so nobody pays for it.
         if (options.flow.kind !== 'attach') void proxy.end(c.session_id, c.client_token).catch(() => {});
         throw aborted();
       }
-      client = c;
+      r.client = c;
       const flowTransport = options.flow.kind === 'session' ? options.flow.request.transport_type : undefined;
       set({ sessionId: c.session_id, transport: flowTransport ?? c.transport ?? chooseTransport(c, options.transport), imageUrl: c.image_url ?? null });
-      installUnload();
-      poller.start();
-      join(c, signal).catch((e) => {
-        if (!signal.aborted) void fail(toError(e), 'failed');
-      });
-      await active;
+      if (options.endOnUnload !== false) r.watchUnload(onPageHide);
+      r.poller.start();
+      join(r, c).catch((e) => void (r.signal.aborted || teardown('failed', { terminate: true, error: toError(e) })));
+      await r.active;
     } catch (e) {
-      const s = get();
-      if (s.phase === 'error' && s.error) throw s.error;
-      if (signal.aborted) throw aborted();
+      if (r.signal.aborted) throw r.reason ?? aborted();
       const error = toError(e);
-      await fail(error, 'failed');
+      void teardown('failed', { terminate: true, error });
       throw error;
-    } finally {
-      activeWaiter = null;
     }
   }
 
-  /** Ends with an error: phase `error`, terminate what was created (best effort), reject `start()`. */
-  async function fail(error: LiveAiError, reason: EndReason) {
-    if (!isRunning(get().phase)) return;
-    const c = client;
-    const status = get().sessionStatus;
-    set({ phase: 'error', error, endReason: reason });
-    abort?.abort();
-    cleanup();
-    activeWaiter?.reject(error);
-    report(error);
-    if (c && options.flow.kind !== 'attach' && !(status && isFinalStatus(status))) {
-      await proxy.end(c.session_id, c.client_token).catch((e) => report(toError(e)));
-    }
-  }
-
-  /** Ends normally: force-end / terminate, leave, wait (bounded) for the final status and cost. */
-  async function finish(reason: EndReason, { terminate }: { terminate: boolean }) {
-    const s = get();
-    const c = client;
-    set({ phase: 'ending', endReason: reason });
-    abort?.abort();
-    activeWaiter?.reject(aborted());
-    keepAlive?.stop();
-    keepAlive = null;
-    removeUnload?.();
-    removeUnload = null;
-    let endError: LiveAiError | null = null;
-    const final = () => {
-      const st = get().sessionStatus;
-      return st !== null && isFinalStatus(st);
-    };
-    if (c && terminate && !final()) {
-      if (options.flow.kind === 'room' && transport && s.media.connection === 'connected') {
-        await transport.sendAppMessage({ event: 'force-end' }).catch(() => {});
-      }
-      await proxy.end(c.session_id, c.client_token).catch((e) => {
-        endError = toError(e);
-        report(endError);
-      });
-    }
-    await disconnect();
-    if (c && !final()) {
-      const reached = new Promise<void>((resolve) => finalWaiters.push(resolve));
-      const limit = new Promise<void>((resolve) => setTimeout(resolve, options.endTimeoutMs ?? 15_000));
-      poller.hurry();
-      await Promise.race([reached, limit]);
-    }
-    poller.stop();
-    const failed = endError !== null && !final();
-    set({ phase: failed ? 'error' : 'ended', error: failed ? endError : get().error });
-  }
-
-  const commandContext: CommandContext = {
-    userName: () => options.userName,
-    uploadImage: options.uploadImage,
-    inlineImageMaxBytes: options.inlineImageMaxBytes,
-    proxy,
-    audio,
-    get,
-    set,
-    setMedia,
-    transport: () => transport,
-    pendingDevices,
-    toError,
-  };
-
-  if (internals.transport) {
-    wire(internals.transport);
-  }
+  if (internals.clientSession) run = new Run(internals.clientSession, proxy, hooks, timing);
+  if (internals.transport) (run ??= new Run(null, proxy, hooks, timing)).use(internals.transport);
+  const transport = () => run?.transport ?? null;
+  const { uploadImage, inlineImageMaxBytes } = options;
+  const { updateImage, ...commands } = createCommands({ userName: () => options.userName, uploadImage, inlineImageMaxBytes, proxy, get, transport }, () => run?.client ?? null);
 
   const session: AvatarSession = {
     store,
     on: ((type: keyof BusMap, handler: (payload: unknown) => void) => bus.on(type, handler)) as OnEvent,
     onError: (handler) => bus.on('error', handler),
-    getClientSession: () => client,
+    getClientSession: () => run?.client ?? null,
     start() {
       if (disposed) return Promise.reject(new LiveAiError('aborted', 'this session was disposed'));
       if (startPromise) return startPromise;
       const phase = get().phase;
       if (phase === 'active') return Promise.resolve();
-      if (phase === 'ending' || isRunning(phase)) {
-        return Promise.reject(new LiveAiError('invalid_request', `cannot start while ${phase}`, { status: 400 }));
-      }
+      if (!transition(stage, 'start')) return Promise.reject(new LiveAiError('invalid_request', `cannot start while ${phase}`, { status: 400 }));
       audio.prime(); // synchronously, inside the click that called start()
       loadValidation().catch(() => undefined); // fetch the zod chunk while the session is being created
-      startPromise = run().finally(() => {
-        startPromise = null;
-      });
+      run?.release();
+      const r = (run = new Run(null, proxy, hooks, timing));
+      const { media } = get();
+      const fresh = initialSessionState();
+      lineId = 0;
+      const keep = { micEnabled: media.micEnabled, speakerMuted: media.speakerMuted, volume: media.volume };
+      move('start', { ...fresh, media: { ...fresh.media, ...keep }, startedAt: Date.now() });
+      startPromise = runStart(r).finally(() => (startPromise = null));
       return startPromise;
     },
     prefetch() {
@@ -385,29 +259,33 @@ export function createAvatarSession(options: AvatarSessionOptions, internals: En
     },
     end(reason = 'user') {
       if (endPromise) return endPromise;
-      const phase = get().phase;
-      if (!isRunning(phase)) return Promise.resolve();
-      endPromise = finish(reason, { terminate: true }).finally(() => {
-        endPromise = null;
-      });
+      if (stage !== 'running') return Promise.resolve();
+      endPromise = teardown(reason, { terminate: true }).finally(() => (endPromise = null));
       return endPromise;
     },
-    ...createCommands(commandContext, () => client),
-    ...createMediaCommands(commandContext),
+    ...commands,
+    async updateImage(input) {
+      set({ image: { status: 'sending' } });
+      try {
+        await updateImage(input);
+        if (get().image.status === 'sending') set({ image: { status: 'requested' } });
+      } catch (e) {
+        const error = toError(e);
+        set({ image: { status: 'error', error: error.detail } });
+        throw error;
+      }
+    },
+    ...createMediaCommands({ get, setMedia, audio, pendingDevices, transport }),
     dispose({ end = true } = {}) {
       if (disposed) return;
       disposed = true;
       const done = () => {
-        cleanup();
+        run?.release();
         audio.destroy();
         bus.clear();
       };
-      if (end && isRunning(get().phase)) void session.end('unmount').catch(() => {}).finally(done);
-      else {
-        abort?.abort();
-        activeWaiter?.reject(aborted());
-        done();
-      }
+      if (end && stage === 'running') void session.end('unmount').catch(() => {}).finally(done);
+      else done();
     },
   };
   return session;

@@ -125,8 +125,9 @@ export interface AvatarSessionOptions {
 }
 
 /**
- * Second argument of `createAvatarSession`, for `liveai-kit/testing` and stories: seeds the store and
- * optionally an already created session and a connected transport (no polling starts for a seeded session).
+ * Seeds of the engine behind `createAvatarSession`, for `liveai-kit/testing` (`createTestSession`) and stories:
+ * the store and optionally an already created session and a connected transport (no polling starts for it).
+ * @internal
  */
 export interface EngineInternals {
   initialState?: Partial<SessionState>;

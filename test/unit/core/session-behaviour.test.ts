@@ -217,7 +217,7 @@ describe('events and state', () => {
     off();
     h!.transport.emitEvent({ type: 'video_generation_error' });
     expect(got).toEqual(['ready:true', '*:bot_ready', '*:video_generation_error']);
-    expect(h!.errors.map((e) => e.code)).toEqual(['invalid_request', 'upstream_error']);
+    expect(h!.errors.map((e) => e.code)).toEqual(['handler_error', 'upstream_error']);
   });
 
   it('image change: sending → requested → created → complete, and error with its detail', async () => {
