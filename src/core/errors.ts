@@ -71,6 +71,22 @@ export const codeForStatus = (status: number): ErrorCode =>
   CODE_BY_STATUS[status] ?? (status >= 500 ? 'upstream_error' : 'invalid_request');
 
 /**
+ * Where an error came from: `service` (the avatar service answered with it, or did not answer), `proxy` (your
+ * proxy answered with it, or could not be reached), `local` (this process: input checks, the room, your functions).
+ */
+export type ErrorSource = 'service' | 'proxy' | 'local';
+
+/** Options of the `LiveAiError` constructor. */
+export interface LiveAiErrorOptions {
+  status?: number | undefined;
+  cause?: unknown;
+  /** Default `local`. */
+  source?: ErrorSource;
+  /** Overrides the default of the code (e.g. false for a well-formed but unexpected answer: retrying will not help). */
+  retryable?: boolean;
+}
+
+/**
  * The one error class of liveai-kit. `code` is stable; `detail` is the server's `{detail}` text (or ours);
  * `status` is the HTTP status when the error came from HTTP.
  */
@@ -81,17 +97,20 @@ export class LiveAiError extends Error {
   readonly status: number | undefined;
   /** True when retrying the same call later may succeed (429, 5xx, timeouts, transport failures). */
   readonly retryable: boolean;
-  constructor(code: ErrorCode, detail: string, options: { status?: number; cause?: unknown } = {}) {
+  /** Where the error came from (see `ErrorSource`). */
+  readonly source: ErrorSource;
+  constructor(code: ErrorCode, detail: string, options: LiveAiErrorOptions = {}) {
     super(`${code}: ${detail}`, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.detail = detail;
     this.status = options.status;
+    this.source = options.source ?? 'local';
     this.retryable =
-      code === 'rate_limited' || code === 'upstream_error' || code === 'timeout' || code === 'transport_failed';
+      options.retryable ?? (code === 'rate_limited' || code === 'upstream_error' || code === 'timeout' || code === 'transport_failed');
   }
   /** Builds the error of an HTTP response with a `{detail}` body. */
-  static fromResponse(status: number, detail: string): LiveAiError {
-    return new LiveAiError(codeForStatus(status), detail, { status });
+  static fromResponse(status: number, detail: string, source: ErrorSource = 'local'): LiveAiError {
+    return new LiveAiError(codeForStatus(status), detail, { status, source });
   }
   /** `{detail}` wire body of this error. */
   toJSON(): { detail: string } {

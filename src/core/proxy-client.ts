@@ -80,8 +80,8 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
 
   const fail = (why: FetchFailure, cause: unknown) => {
     if (why === 'aborted') return new LiveAiError('aborted', 'the request was aborted', { cause });
-    if (why === 'timeout') return new LiveAiError('timeout', `no answer from the proxy within ${timeoutMs} ms`, { cause });
-    return new LiveAiError('upstream_error', `could not reach the proxy: ${String((cause as Error)?.message ?? cause)}`, { cause });
+    if (why === 'timeout') return new LiveAiError('timeout', `no answer from the proxy within ${timeoutMs} ms`, { cause, source: 'proxy' });
+    return new LiveAiError('upstream_error', `could not reach the proxy: ${String((cause as Error)?.message ?? cause)}`, { cause, source: 'proxy' });
   };
 
   async function call<T>(pick: SchemaPick<T> | null, path: string, init: RequestInit, callOptions?: CallOptions): Promise<T | undefined> {
@@ -93,12 +93,13 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
     const v = await validation;
     if (!res.ok) {
       const detail = v.ErrorBodySchema.safeParse(res.body);
-      throw LiveAiError.fromResponse(res.status, detail.success ? detail.data.detail : res.text.slice(0, 200) || res.statusText || `HTTP ${res.status}`);
+      const text = detail.success ? detail.data.detail : res.text.slice(0, 200) || res.statusText || `HTTP ${res.status}`;
+      throw LiveAiError.fromResponse(res.status, text, 'proxy');
     }
     if (pick === null) return undefined;
     const parsed = pick(v).safeParse(res.body);
     if (!parsed.success) {
-      throw new LiveAiError('upstream_error', `unexpected response from the proxy: ${formatZodError(parsed.error)}`, { status: res.status });
+      throw new LiveAiError('upstream_error', `unexpected response from the proxy: ${formatZodError(parsed.error)}`, { status: res.status, source: 'proxy' });
     }
     return parsed.data;
   }

@@ -5,7 +5,6 @@ import { proxyLogger, type ProxyLog } from './logging';
 import { resolveOptions, type AvatarProxyOptions, type ProxyAction, type ResolvedOptions } from './options';
 import { createSessionAction, type Upload } from './create-session';
 import { parseBody } from './validate';
-import { tagged } from './wire-error';
 import { createGuard, type Guard } from './guard';
 import { checkSite, ORIGIN_GUARDED, type RequestSite } from './site';
 import { createSpawner, LATE_GRACE_MS, type Spawner } from './spawn';
@@ -72,28 +71,24 @@ export interface ActionContext<Req> {
 /** Builds the proxy core from validated options (see `resolveOptions` for the errors thrown). */
 export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: string): ProxyCore<Req> {
   const options = resolveOptions(raw, factory);
-  const upstream = tagged(
-    createServiceClient({
-      baseUrl: options.upstream.baseUrl,
-      apiKey: options.upstream.apiKey,
-      // Default: undici request() over a keep-alive pool (see upstream-fetch.ts), else the global fetch.
-      fetch: options.upstream.fetch ?? createUpstreamFetch(options.upstream.baseUrl),
-      timeoutMs: options.upstream.timeoutMs,
-      retries: options.upstream.retries,
-      providerLabels: options.providerLabels,
-    }),
-  );
+  const upstream = createServiceClient({
+    baseUrl: options.upstream.baseUrl,
+    apiKey: options.upstream.apiKey,
+    // Default: undici request() over a keep-alive pool (see upstream-fetch.ts), else the global fetch.
+    fetch: options.upstream.fetch ?? createUpstreamFetch(options.upstream.baseUrl),
+    timeoutMs: options.upstream.timeoutMs,
+    retries: options.upstream.retries,
+    providerLabels: options.providerLabels,
+  });
   const log = proxyLogger(options.logger);
   // Ending sessions and checking on them may wait longer than a browser's call: they run in the background.
-  const cleanup = tagged(
-    createServiceClient({
-      baseUrl: options.upstream.baseUrl,
-      apiKey: options.upstream.apiKey,
-      fetch: options.upstream.fetch ?? createUpstreamFetch(options.upstream.baseUrl),
-      timeoutMs: (options.upstream.timeoutMs ?? 15_000) + LATE_GRACE_MS,
-      retries: options.upstream.retries,
-    }),
-  );
+  const cleanup = createServiceClient({
+    baseUrl: options.upstream.baseUrl,
+    apiKey: options.upstream.apiKey,
+    fetch: options.upstream.fetch ?? createUpstreamFetch(options.upstream.baseUrl),
+    timeoutMs: (options.upstream.timeoutMs ?? 15_000) + LATE_GRACE_MS,
+    retries: options.upstream.retries,
+  });
   const guard = createGuard(options, cleanup, log);
   const ctx: ActionContext<Req> = {
     options,

@@ -46,7 +46,7 @@ export interface ServiceCallOptions {
  * (bad input → `invalid_request` 400 before any request) and its response with zod.
  * Errors (all `LiveAiError`): a service 4xx/5xx → `LiveAiError.fromResponse(status, detail)`;
  * time-out → `timeout` (status 504); network failure, non-JSON or unexpected body → `upstream_error` (status 502);
- * caller abort → `aborted`.
+ * caller abort → `aborted`. Errors about the service's answer (or its absence) have `source: 'service'`.
  */
 export interface ServiceClient {
   /** `GET /liveai/rooms`: `page` ≥ 1, `limit` 1–100. */
@@ -76,8 +76,8 @@ interface Call<T> {
 }
 
 const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
-/** Errors about a body we did receive (non-JSON, wrong shape): retrying would not help. */
-const badBodies = new WeakSet<LiveAiError>();
+/** Every answer of the service, and its absence, is the service's error (see `LiveAiError.source`). */
+const source = 'service' as const;
 const BACKOFF_CAP_MS = 4000;
 
 /** Parses `value` with `schema` or throws `invalid_request` (400) naming the fields. */
@@ -118,10 +118,10 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     const what = `${call.method} ${call.path}`;
     if (why === 'aborted') return new LiveAiError('aborted', `${what} was aborted`, { cause });
     if (why === 'timeout') {
-      return new LiveAiError('timeout', `the avatar service did not answer ${what} within ${timeoutMs} ms`, { status: 504, cause });
+      return new LiveAiError('timeout', `the avatar service did not answer ${what} within ${timeoutMs} ms`, { status: 504, cause, source });
     }
     const reason = cause instanceof Error ? cause.message : String(cause);
-    return new LiveAiError('upstream_error', `could not reach the avatar service (${reason})`, { status: 502, cause });
+    return new LiveAiError('upstream_error', `could not reach the avatar service (${reason})`, { status: 502, cause, source });
   };
 
   async function attempt<T>(call: Call<T>): Promise<T> {
@@ -224,22 +224,16 @@ function readResponse<T>(call: Call<T>, res: FetchedJson): T {
   if (res.status < 200 || res.status >= 300) {
     const body = res.isJson ? ErrorBodySchema.safeParse(res.body) : undefined;
     const detail = body?.success ? body.data.detail : `the avatar service answered ${call.method} ${call.path} with HTTP ${res.status}`;
-    throw LiveAiError.fromResponse(res.status, detail);
+    throw LiveAiError.fromResponse(res.status, detail, source);
   }
   const r = res.isJson ? call.schema.safeParse(res.body) : undefined;
   if (!r?.success) {
     const what = r ? `an unexpected response (${formatZodError(r.error)})` : 'a non-JSON response';
-    const err = new LiveAiError('upstream_error', `the avatar service sent ${what} to ${call.method} ${call.path}`, { status: 502 });
-    badBodies.add(err);
-    throw err;
+    // A body we did receive (non-JSON, wrong shape): retrying would not help.
+    throw new LiveAiError('upstream_error', `the avatar service sent ${what} to ${call.method} ${call.path}`, { status: 502, source, retryable: false });
   }
   return r.data;
 }
 
 const isRetryable = (e: unknown): boolean =>
-  e instanceof LiveAiError &&
-  e.code !== 'timeout' &&
-  e.code !== 'aborted' &&
-  !badBodies.has(e) &&
-  e.status !== undefined &&
-  RETRY_STATUSES.has(e.status);
+  e instanceof LiveAiError && e.retryable && e.code !== 'timeout' && e.status !== undefined && RETRY_STATUSES.has(e.status);

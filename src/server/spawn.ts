@@ -4,7 +4,6 @@ import type { Guard } from './guard';
 import type { ProxyLog } from './logging';
 import type { ResolvedOptions } from './options';
 import { createUpstreamFetch } from './upstream-fetch';
-import { tagged } from './wire-error';
 
 /** How long after answering the browser 504 the proxy still waits for the service's create answer, ms. */
 export const LATE_GRACE_MS = 60_000;
@@ -44,14 +43,14 @@ export function createSpawner<Req>(options: ResolvedOptions<Req>, guard: Guard, 
     if (rid) rawBodies.set(rid, text);
     return new Response(text, { status: res.status, headers: res.headers });
   };
-  const upstream = tagged(createServiceClient({
+  const upstream = createServiceClient({
     baseUrl: options.upstream.baseUrl,
     apiKey: options.upstream.apiKey,
     fetch: capturing,
     timeoutMs: timeoutMs + LATE_GRACE_MS,
     retries: 0,
     providerLabels: options.providerLabels,
-  }));
+  });
   const orphan = (sessionId: string, why: string, call: SpawnCall) => {
     log.warn({ reqId: call.requestId, sessionId, why }, 'avatar session never reached the browser');
     void guard.endSession(sessionId, 'orphaned', call.requestId, call.client);

@@ -1,7 +1,6 @@
 import { LiveAiError, STATUS_BY_CODE } from '../core/errors';
 import { MAX_UPLOAD_BYTES } from '../core/constants';
 import type { ProxyLog } from './logging';
-import type { ServiceClient } from './service-client';
 
 /** An error as the proxy sends it: status and `{detail}`; `upstream` marks the service's failures for logs. */
 export interface WireError {
@@ -12,29 +11,6 @@ export interface WireError {
   upstream: boolean;
   /** True for a bug of ours or of a callback (logged at error level). */
   unexpected: boolean;
-}
-
-/** Errors that came from the service (tagged by the proxy core), as opposed to the proxy's own checks. */
-export const upstreamErrors = new WeakSet<object>();
-
-/** Marks every error of the service client as the service's (see `toWireError`). */
-export function tagged(client: ServiceClient): ServiceClient {
-  const wrap =
-    <A extends unknown[], R>(f: (...a: A) => Promise<R>) =>
-    (...a: A) =>
-      f(...a).catch((e: unknown) => {
-        if (typeof e === 'object' && e !== null) upstreamErrors.add(e);
-        throw e;
-      });
-  return {
-    listRooms: wrap(client.listRooms),
-    createRoom: wrap(client.createRoom),
-    listSessions: wrap(client.listSessions),
-    createSession: wrap(client.createSession),
-    getSession: wrap(client.getSession),
-    control: wrap(client.control),
-    leaveMeeting: wrap(client.leaveMeeting),
-  };
 }
 
 const BODY_PARSER: Record<string, [number, string]> = {
@@ -64,12 +40,12 @@ export function toWireError(err: unknown): WireError {
   if (err instanceof LiveAiError) {
     if (err.code === 'timeout') return up(504, 'timeout', 'The avatar service did not answer in time; try again');
     if (err.code === 'upstream_error') return up(502, 'upstream_error', 'The avatar service is unavailable; try again later');
-    if (err.status === 401 && upstreamErrors.has(err)) {
+    if (err.status === 401 && err.source === 'service') {
       // The service refused the proxy's own API key: a server misconfiguration, not the browser's fault.
       return { status: 502, detail: 'The avatar service refused the proxy credentials', code: 'upstream_error', upstream: true, unexpected: true };
     }
     const status = err.status ?? STATUS_BY_CODE[err.code] ?? 500;
-    if (status >= 400 && status < 500 && upstreamErrors.has(err)) return clientSafe(status);
+    if (status >= 400 && status < 500 && err.source === 'service') return clientSafe(status);
     if (status >= 400 && status < 500) return { status, detail: err.detail, code: err.code, upstream: false, unexpected: false };
     return { status: 500, detail: 'Internal error in the avatar proxy', code: err.code, upstream: false, unexpected: true };
   }

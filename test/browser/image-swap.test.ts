@@ -197,4 +197,21 @@ describe('image swap end to end on rtc-a (issue 5)', () => {
     expect(pageErrors).toEqual([]);
     await page.close();
   });
+
+  it('an uploadImage that fails rejects updateImage with handler_error (your function), not a service error', async () => {
+    const page = await context.newPage();
+    await page.goto(`${stack.baseUrl}/test/browser/pages/image-swap.html?maxInline=1000&upload=${encodeURIComponent(`${filesUrl}/no-such-host-path`)}`);
+    await page.getByRole('button', { name: 'Start call' }).click();
+    await page.waitForFunction(() => (window as unknown as { __swap: SwapProbe }).__swap.phases.includes('active'), null, { timeout: 60_000 });
+    const error = await page.evaluate(async (b64) => {
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const swap = (window as unknown as { __swap: { session: { updateImage(i: { blob: Blob }): Promise<void> } } }).__swap;
+      return swap.session.updateImage({ blob: new Blob([bytes], { type: 'image/jpeg' }) }).then(
+        () => null,
+        (e: { code: string; status?: number }) => ({ code: e.code, status: e.status ?? null }),
+      );
+    }, red.toString('base64'));
+    expect(error).toEqual({ code: 'handler_error', status: null });
+    await page.close();
+  });
 });

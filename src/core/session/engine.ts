@@ -1,25 +1,20 @@
-import { DEFAULT_EVENT_TOPIC } from '../constants';
-import { LiveAiError, invalidRequest, isLiveAiError } from '../errors';
+import { LiveAiError } from '../errors';
 import { createEventBus } from '../events/bus';
 import { loadValidation } from '../lazy';
 import { createProxyClient } from '../proxy-client';
-import type { AvatarEvent, ClientSession, SessionStatusResponse } from '../schemas';
-import { isFinalStatus } from '../schemas/plain';
+import type { AvatarEvent, SessionStatusResponse } from '../schemas';
 import { createSessionStore, initialSessionState } from '../store/state';
-import { DEFAULT_MAX_TRANSCRIPT_LINES, describeError, reduceEvent } from '../store/reducers';
+import { DEFAULT_MAX_TRANSCRIPT_LINES, reduceEvent } from '../store/reducers';
 import { loadTransport as defaultLoader } from '../transports/load';
-import type { Transport } from '../transports/types';
 import { createAudioOutput } from './audio-output';
 import { createCommands, createMediaCommands } from './commands';
 import { phaseOf, stageOf, transition, type Input, type Stage } from './machine';
 import { chooseTransport, transportHint } from './phase';
-import { aborted, Run, type RunHooks } from './run';
+import { aborted, isFinal, obtainClient, Run, toError, type RunHooks } from './run';
+import { createEventHandler, wireTransport } from './wiring';
 import type { AvatarSession, AvatarSessionOptions, EndReason, EngineInternals, OnEvent, SessionState } from './types';
 
 type BusMap = { [K in AvatarEvent['type']]: Extract<AvatarEvent, { type: K }> } & { '*': AvatarEvent; error: LiveAiError };
-const isFinal = (status: SessionStatusResponse['session_status'] | null) => status !== null && isFinalStatus(status);
-const toError = (e: unknown): LiveAiError =>
-  isLiveAiError(e) ? e : new LiveAiError('upstream_error', String((e as Error)?.message ?? e), { cause: e });
 
 /**
  * Creates a session engine: the only writer of its zustand store.
@@ -129,20 +124,17 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
     else if (status === 'FAILED') void teardown('failed', { terminate: false, error: new LiveAiError('upstream_error', 'the avatar service reported the session FAILED') });
   }
 
-  function handleEvent(event: AvatarEvent): void {
-    const isLine = event.type === 'user_transcription' || event.type === 'agent_transcription';
-    set(reduceEvent(get(), event, { now: Date.now(), nextId: isLine ? ++lineId : lineId, maxTranscriptLines: maxLines }));
-    bus.emit(event.type, event as never);
-    bus.emit('*', event);
-    if (event.type === 'bot_ready') commit();
-    else if (event.type === 'idle_timeout') void teardown('idle_timeout', { terminate: false });
-    else if (event.type === 'video_generation_error') report(new LiveAiError('upstream_error', 'the avatar service failed to generate video'));
-    else if (event.type === 'daily_error') {
-      const error = new LiveAiError('transport_failed', `room provider error: ${describeError(event.error)}`);
-      if (!event.fatal || stage !== 'running') report(error);
-      else void teardown('failed', { terminate: true, error });
-    }
-  }
+  const handleEvent = createEventHandler({
+    apply: (event, line) => set(reduceEvent(get(), event, { now: Date.now(), nextId: line ? ++lineId : lineId, maxTranscriptLines: maxLines })),
+    emit: (event) => {
+      bus.emit(event.type, event as never);
+      bus.emit('*', event);
+    },
+    commit,
+    report,
+    end: (reason, error) => void teardown(reason, error ? { terminate: true, error } : { terminate: false }),
+    running: () => stage === 'running',
+  });
 
   const hooks: RunHooks = {
     status: onStatus,
@@ -151,25 +143,7 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
       if (error.code === 'not_found' && stage === 'running') void teardown('failed', { terminate: true, error });
       else report(error);
     },
-    wire(t: Transport) {
-      let previous = get().media.connection;
-      return [
-        t.on('event', handleEvent),
-        t.on('invalidMessage', ({ error }) => report(error)),
-        t.on('track', ({ kind, track }) => {
-          if (kind === 'audio') audio.attach(track);
-          setMedia(kind === 'audio' ? { audioTrack: track } : { videoTrack: track });
-        }),
-        t.on('connection', (connection) => {
-          // Re-bind audio after a reconnect: users report dead audio otherwise.
-          if (previous === 'reconnecting' && connection === 'connected') audio.reattach();
-          previous = connection;
-          commit({ media: { ...get().media, connection } });
-        }),
-        t.on('mic', ({ enabled }) => setMedia({ micEnabled: enabled })),
-        t.on('disconnected', ({ error }) => void (error && teardown('failed', { terminate: true, error }))),
-      ];
-    },
+    wire: (t) => wireTransport(t, { get, setMedia, commit, audio, report, onEvent: handleEvent, onLost: (error) => void teardown('failed', { terminate: true, error }) }),
     left() {
       audio.attach(null);
       setMedia({ connection: 'disconnected', videoTrack: null, audioTrack: null, audioBlocked: false });
@@ -177,32 +151,9 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
     report: (e) => report(toError(e)),
   };
 
-  async function join(r: Run, c: ClientSession): Promise<void> {
-    const kind = chooseTransport(c, options.transport);
-    if (!kind || !c.room_url) return;
-    const factory = await loader(kind);
-    if (r.signal.aborted) return;
-    const t = factory();
-    r.use(t);
-    const eventTopic = options.eventTopic ?? DEFAULT_EVENT_TOPIC;
-    const micEnabled = options.micEnabled ?? get().media.micEnabled;
-    await t.connect({ url: c.room_url, token: c.token ?? '', eventTopic, micEnabled, reconnectDeadlineMs: options.reconnectDeadlineMs, signal: r.signal });
-    for (const [k, id] of pendingDevices) await t.setDevice(k, id).catch((e) => report(toError(e)));
-    commit();
-  }
-
-  async function obtainClient(signal: AbortSignal): Promise<ClientSession> {
-    const flow = options.flow;
-    if (flow.kind === 'room') return proxy.createRoom(flow.agentId, { signal });
-    if (flow.kind === 'session') return proxy.createSession(flow.request, flow.image, { signal });
-    const parsed = (await loadValidation()).ClientSessionSchema.safeParse(flow.session);
-    if (!parsed.success) throw invalidRequest(parsed.error);
-    return parsed.data;
-  }
-
   async function runStart(r: Run): Promise<void> {
     try {
-      const c = await obtainClient(r.signal);
+      const c = await obtainClient(options.flow, proxy, r.signal);
       if (r.signal.aborted) {
         // Created while being cancelled: end it so nobody pays for it.
         if (options.flow.kind !== 'attach') void proxy.end(c.session_id, c.client_token).catch(() => {});
@@ -213,7 +164,9 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
       set({ sessionId: c.session_id, transport: flowTransport ?? c.transport ?? chooseTransport(c, options.transport), imageUrl: c.image_url ?? null });
       if (options.endOnUnload !== false) r.watchUnload(onPageHide);
       r.poller.start();
-      join(r, c).catch((e) => void (r.signal.aborted || teardown('failed', { terminate: true, error: toError(e) })));
+      r.join(c, { ...options, loader, micEnabled: options.micEnabled ?? get().media.micEnabled, devices: pendingDevices, report: (e) => report(toError(e)) })
+        .then(() => commit())
+        .catch((e) => void (r.signal.aborted || teardown('failed', { terminate: true, error: toError(e) })));
       await r.active;
     } catch (e) {
       if (r.signal.aborted) throw r.reason ?? aborted();
@@ -230,7 +183,7 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
   const { updateImage, ...commands } = createCommands({ userName: () => options.userName, uploadImage, inlineImageMaxBytes, proxy, get, transport }, () => run?.client ?? null);
 
   const session: AvatarSession = {
-    store,
+    store: Object.freeze({ getState: store.getState, getInitialState: store.getInitialState, subscribe: store.subscribe }),
     on: ((type: keyof BusMap, handler: (payload: unknown) => void) => bus.on(type, handler)) as OnEvent,
     onError: (handler) => bus.on('error', handler),
     getClientSession: () => run?.client ?? null,

@@ -24,7 +24,7 @@ export type Input = 'start' | 'end' | 'fail' | 'settled' | 'settleFailed' | 'unl
 export const TRANSITIONS: { readonly [S in Stage]: Readonly<Partial<Record<Input, Stage>>> } = {
   idle: { start: 'running' },
   running: { end: 'ending', fail: 'failed', unload: 'ended' },
-  ending: { settled: 'ended', settleFailed: 'failed', unload: 'ended' },
+  ending: { settled: 'ended', settleFailed: 'failed' },
   ended: { start: 'running' },
   failed: { start: 'running' },
 };

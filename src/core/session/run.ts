@@ -1,10 +1,14 @@
-import { LiveAiError } from '../errors';
+import { LiveAiError, invalidRequest, isLiveAiError } from '../errors';
+import { loadValidation } from '../lazy';
 import { createKeepAlive, type KeepAlive } from '../keepalive';
 import type { ProxyClient } from '../proxy-client';
 import type { ClientSession, SessionStatusResponse } from '../schemas';
-import type { Transport } from '../transports/types';
+import type { Transport, TransportLoader } from '../transports/types';
+import { DEFAULT_EVENT_TOPIC } from '../constants';
+import { chooseTransport } from './phase';
 import { createStatusPoller, type StatusPoller } from './poller';
 import { isFinalStatus } from '../schemas/plain';
+import type { AvatarSessionOptions, SessionFlow } from './types';
 
 /** What a run reports to the engine. */
 export interface RunHooks {
@@ -17,12 +21,23 @@ export interface RunHooks {
   report(error: unknown): void;
 }
 
+/** What `Run.join` needs from the session options and the engine. */
+export interface JoinOptions extends Pick<AvatarSessionOptions, 'transport' | 'eventTopic' | 'reconnectDeadlineMs'> {
+  loader: TransportLoader;
+  micEnabled: boolean;
+  devices: ReadonlyMap<'audioinput' | 'videoinput', string>;
+  report: (error: unknown) => void;
+}
+
 /** Polling and time options of a run, in ms. */
 export interface RunTiming {
   intervalMs: number;
   maxIntervalMs: number;
 }
 
+export const isFinal = (status: SessionStatusResponse['session_status'] | null) => status !== null && isFinalStatus(status);
+export const toError = (e: unknown): LiveAiError =>
+  isLiveAiError(e) ? e : new LiveAiError('upstream_error', String((e as Error)?.message ?? e), { cause: e });
 export const aborted = () => new LiveAiError('aborted', 'the start was cancelled (end() or dispose() was called)');
 
 /**
@@ -98,6 +113,22 @@ export class Run {
     this.unload = () => window.removeEventListener('pagehide', onPageHide);
   }
 
+  /**
+   * Joins the session's room, when it has one: loads the transport adapter, connects (publishing the microphone
+   * when `micEnabled`), then applies the devices chosen before. Rejects with the adapter's error.
+   */
+  async join(c: ClientSession, o: JoinOptions): Promise<void> {
+    const kind = chooseTransport(c, o.transport);
+    if (!kind || !c.room_url) return;
+    const factory = await o.loader(kind);
+    if (this.signal.aborted) return;
+    const t = factory();
+    this.use(t);
+    const eventTopic = o.eventTopic ?? DEFAULT_EVENT_TOPIC;
+    await t.connect({ url: c.room_url, token: c.token ?? '', eventTopic, micEnabled: o.micEnabled, reconnectDeadlineMs: o.reconnectDeadlineMs, signal: this.signal });
+    for (const [k, id] of o.devices) await t.setDevice(k, id).catch((e) => o.report(e));
+  }
+
   /** Stops the keep-alive and the unload listener (the session is ending). */
   quiet(): void {
     this.keepAlive?.stop();
@@ -139,4 +170,13 @@ export class Run {
     this.finalWaiters.splice(0).forEach((w) => w());
     void this.leave();
   }
+}
+
+/** The session handle of a flow: created through the proxy (`room`, `session`) or checked (`attach`). */
+export async function obtainClient(flow: SessionFlow, proxy: ProxyClient, signal: AbortSignal): Promise<ClientSession> {
+  if (flow.kind === 'room') return proxy.createRoom(flow.agentId, { signal });
+  if (flow.kind === 'session') return proxy.createSession(flow.request, flow.image, { signal });
+  const parsed = (await loadValidation()).ClientSessionSchema.safeParse(flow.session);
+  if (!parsed.success) throw invalidRequest(parsed.error);
+  return parsed.data;
 }

@@ -135,6 +135,9 @@ export interface EngineInternals {
   transport?: import('../transports/types').Transport;
 }
 
+/** Read access to a session's zustand store (works with zustand's `useStore`); only the engine writes it. */
+export type ReadonlySessionStore = Pick<import('zustand/vanilla').StoreApi<SessionState>, 'getState' | 'getInitialState' | 'subscribe'>;
+
 /** Typed subscription to service events; `'*'` receives every event. Returns the unsubscribe function. */
 export type OnEvent = {
   <T extends AvatarEventType>(type: T, handler: (event: AvatarEventMap[T]) => void): () => void;
@@ -151,8 +154,8 @@ export type ImageInput = { url: string } | { base64: string } | { blob: Blob };
  * All methods reject with `LiveAiError` (codes in `errors.ts`); none throw synchronously.
  */
 export interface AvatarSession {
-  /** zustand vanilla store: `getState()`, `subscribe(listener)`. Read-only for callers. */
-  readonly store: import('zustand/vanilla').StoreApi<SessionState>;
+  /** The session's zustand store, read-only: `getState()`, `getInitialState()`, `subscribe(listener)`. */
+  readonly store: ReadonlySessionStore;
   readonly on: OnEvent;
   /** Same as `on('error', handler)`: errors reported without throwing (malformed messages, failed polls, fatal errors). */
   onError(handler: (error: LiveAiError) => void): () => void;

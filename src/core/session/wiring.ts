@@ -1,0 +1,74 @@
+import { LiveAiError } from '../errors';
+import { describeError } from '../store/reducers';
+import type { AvatarEvent } from '../schemas';
+import type { Transport } from '../transports/types';
+import type { AudioOutput } from './audio-output';
+import type { EndReason, MediaState, SessionState } from './types';
+
+/** What the engine gives a joined transport's listeners. */
+export interface WiringDeps {
+  get: () => Readonly<SessionState>;
+  setMedia: (patch: Partial<MediaState>) => void;
+  /** Writes a patch and re-derives the phase. */
+  commit: (patch: Partial<SessionState>) => void;
+  audio: AudioOutput;
+  report: (error: LiveAiError) => void;
+  onEvent: (event: AvatarEvent) => void;
+  /** The room was lost for good (`transport_failed`). */
+  onLost: (error: LiveAiError) => void;
+}
+
+/**
+ * Subscribes the engine to a joined transport: service events, tracks (the audio plays through the engine's
+ * one audio output), connection changes (which re-derive the phase), the microphone, and the loss of the room.
+ * @returns the unsubscribe functions.
+ */
+export function wireTransport(t: Transport, d: WiringDeps): (() => void)[] {
+  let previous = d.get().media.connection;
+  return [
+    t.on('event', d.onEvent),
+    t.on('invalidMessage', ({ error }) => d.report(error)),
+    t.on('track', ({ kind, track }) => {
+      if (kind === 'audio') d.audio.attach(track);
+      d.setMedia(kind === 'audio' ? { audioTrack: track } : { videoTrack: track });
+    }),
+    t.on('connection', (connection) => {
+      // Re-bind audio after a reconnect: users report dead audio otherwise.
+      if (previous === 'reconnecting' && connection === 'connected') d.audio.reattach();
+      previous = connection;
+      d.commit({ media: { ...d.get().media, connection } });
+    }),
+    t.on('mic', ({ enabled }) => d.setMedia({ micEnabled: enabled })),
+    t.on('disconnected', ({ error }) => void (error && d.onLost(error))),
+  ];
+}
+
+/** What the engine does with service events. */
+export interface EventDeps {
+  /** Applies the event to the store; `line` is true for transcript lines. */
+  apply: (event: AvatarEvent, line: boolean) => void;
+  /** Hands the event to `session.on` subscribers (after the store changed). */
+  emit: (event: AvatarEvent) => void;
+  commit: (patch?: Partial<SessionState>) => void;
+  report: (error: LiveAiError) => void;
+  /** Ends the session (with `error`: fails it). */
+  end: (reason: EndReason, error?: LiveAiError) => void;
+  running: () => boolean;
+}
+
+/**
+ * Handles one service event: store first, then subscribers; `bot_ready` re-derives the phase, `idle_timeout` ends
+ * the session, a fatal `daily_error` fails it, `video_generation_error` and non-fatal room errors are reported.
+ */
+export const createEventHandler = (d: EventDeps) => (event: AvatarEvent): void => {
+  d.apply(event, event.type === 'user_transcription' || event.type === 'agent_transcription');
+  d.emit(event);
+  if (event.type === 'bot_ready') d.commit();
+  else if (event.type === 'idle_timeout') d.end('idle_timeout');
+  else if (event.type === 'video_generation_error') d.report(new LiveAiError('upstream_error', 'the avatar service failed to generate video'));
+  else if (event.type === 'daily_error') {
+    const error = new LiveAiError('transport_failed', `room provider error: ${describeError(event.error)}`);
+    if (event.fatal && d.running()) d.end('failed', error);
+    else d.report(error);
+  }
+};
