@@ -6,7 +6,7 @@ import type { ClientSession, ControlEvent } from '../schemas';
 import type { Transport } from '../transports/types';
 import type { AudioOutput } from './audio-output';
 import { imageSource } from './controls';
-import type { AvatarSession, MediaState, SessionState } from './types';
+import type { AvatarSession, ImageChangeState, MediaState, SessionState } from './types';
 
 /**
  * What the engine lends its commands: read access to its state, its proxy client and the current transport.
@@ -146,5 +146,27 @@ export function createMediaCommands(ctx: MediaDeps): MediaCommands {
       if (t) await t.setDevice(kind, deviceId);
     },
     unblockAudio: () => audio.unblock(),
+  };
+}
+
+/**
+ * The engine's record of an image change around `updateImage`: `sending` at once, `requested` once the proxy took
+ * it (unless an `image_change_*` event came first), `error` with the detail when it failed.
+ */
+export function withImageProgress(
+  updateImage: AvatarSession['updateImage'],
+  get: () => Readonly<SessionState>,
+  setImage: (image: ImageChangeState) => void,
+): AvatarSession['updateImage'] {
+  return async (input) => {
+    setImage({ status: 'sending' });
+    try {
+      await updateImage(input);
+      if (get().image.status === 'sending') setImage({ status: 'requested' });
+    } catch (e) {
+      const error = e instanceof LiveAiError ? e : new LiveAiError('upstream_error', String((e as Error)?.message ?? e), { cause: e });
+      setImage({ status: 'error', error: error.detail });
+      throw error;
+    }
   };
 }

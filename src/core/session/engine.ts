@@ -3,15 +3,19 @@ import { createEventBus } from '../events/bus';
 import { loadValidation } from '../lazy';
 import { createProxyClient } from '../proxy-client';
 import type { AvatarEvent, SessionStatusResponse } from '../schemas';
-import { createSessionStore, initialSessionState } from '../store/state';
-import { DEFAULT_MAX_TRANSCRIPT_LINES, reduceEvent } from '../store/reducers';
+import { createSessionStore, restartedState } from '../store/state';
+import { DEFAULT_MAX_TRANSCRIPT_LINES } from '../store/reducers';
 import { loadTransport as defaultLoader } from '../transports/load';
 import { createAudioOutput } from './audio-output';
-import { createCommands, createMediaCommands } from './commands';
+import { createCommands, createMediaCommands, withImageProgress } from './commands';
 import { phaseOf, stageOf, transition, type Input, type Stage } from './machine';
 import { chooseTransport, transportHint } from './phase';
 import { aborted, isFinal, obtainClient, Run, toError, type RunHooks } from './run';
-import { createEventHandler, wireTransport } from './wiring';
+import { createEventHandler, eventPatch, wireTransport } from './wiring';
+import { TranscriptMerger } from './transcript-merge';
+import type { TransportEventMap } from '../transports/types';
+
+type TranscriptionSegment = TransportEventMap['transcription'];
 import type { AvatarSession, AvatarSessionOptions, EndReason, EngineInternals, OnEvent, SessionState } from './types';
 
 type BusMap = { [K in AvatarEvent['type']]: Extract<AvatarEvent, { type: K }> } & { '*': AvatarEvent; error: LiveAiError };
@@ -53,6 +57,7 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
   let endPromise: Promise<void> | null = null;
   let disposed = false;
   let lineId = 0;
+  const transcript = new TranscriptMerger(() => ++lineId, maxLines);
 
   /** Writes `patch` with the phase derived from the stage and the facts: the only place the phase is written. */
   function commit(patch: Partial<SessionState> = {}): void {
@@ -125,7 +130,7 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
   }
 
   const handleEvent = createEventHandler({
-    apply: (event, line) => set(reduceEvent(get(), event, { now: Date.now(), nextId: line ? ++lineId : lineId, maxTranscriptLines: maxLines })),
+    apply: (event) => set(eventPatch(get(), event, { transcript, nextId: lineId, maxTranscriptLines: maxLines })),
     emit: (event) => {
       bus.emit(event.type, event as never);
       bus.emit('*', event);
@@ -136,6 +141,12 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
     running: () => stage === 'running',
   });
 
+  /** A transcription the room carries besides the service's events (rtc-a: LiveKit Agents' `lk.transcription`). */
+  function onTranscription(seg: TranscriptionSegment): void {
+    const lines = transcript.segment(get().transcript, seg, Date.now());
+    if (lines) set({ transcript: lines });
+  }
+
   const hooks: RunHooks = {
     status: onStatus,
     pollError(e) {
@@ -143,7 +154,7 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
       if (error.code === 'not_found' && stage === 'running') void teardown('failed', { terminate: true, error });
       else report(error);
     },
-    wire: (t) => wireTransport(t, { get, setMedia, commit, audio, report, onEvent: handleEvent, onLost: (error) => void teardown('failed', { terminate: true, error }) }),
+    wire: (t) => wireTransport(t, { get, setMedia, commit, audio, report, onEvent: handleEvent, onTranscription, onLost: (error) => void teardown('failed', { terminate: true, error }) }),
     left() {
       audio.attach(null);
       setMedia({ connection: 'disconnected', videoTrack: null, audioTrack: null, audioBlocked: false });
@@ -197,11 +208,9 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
       loadValidation().catch(() => undefined); // fetch the zod chunk while the session is being created
       run?.release();
       const r = (run = new Run(null, proxy, hooks, timing));
-      const { media } = get();
-      const fresh = initialSessionState();
       lineId = 0;
-      const keep = { micEnabled: media.micEnabled, speakerMuted: media.speakerMuted, volume: media.volume };
-      move('start', { ...fresh, media: { ...fresh.media, ...keep }, startedAt: Date.now() });
+      transcript.reset();
+      move('start', { ...restartedState(get().media), startedAt: Date.now() });
       startPromise = runStart(r).finally(() => (startPromise = null));
       return startPromise;
     },
@@ -217,17 +226,7 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
       return endPromise;
     },
     ...commands,
-    async updateImage(input) {
-      set({ image: { status: 'sending' } });
-      try {
-        await updateImage(input);
-        if (get().image.status === 'sending') set({ image: { status: 'requested' } });
-      } catch (e) {
-        const error = toError(e);
-        set({ image: { status: 'error', error: error.detail } });
-        throw error;
-      }
-    },
+    updateImage: withImageProgress(updateImage, get, (image) => set({ image })),
     ...createMediaCommands({ get, setMedia, audio, pendingDevices, transport }),
     dispose({ end = true } = {}) {
       if (disposed) return;

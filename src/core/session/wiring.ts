@@ -1,7 +1,8 @@
 import { LiveAiError } from '../errors';
-import { describeError } from '../store/reducers';
+import { describeError, reduceEvent } from '../store/reducers';
+import type { TranscriptMerger } from './transcript-merge';
 import type { AvatarEvent } from '../schemas';
-import type { Transport } from '../transports/types';
+import type { Transport, TransportEventMap } from '../transports/types';
 import type { AudioOutput } from './audio-output';
 import type { EndReason, MediaState, SessionState } from './types';
 
@@ -14,6 +15,7 @@ export interface WiringDeps {
   audio: AudioOutput;
   report: (error: LiveAiError) => void;
   onEvent: (event: AvatarEvent) => void;
+  onTranscription: (segment: TransportEventMap['transcription']) => void;
   /** The room was lost for good (`transport_failed`). */
   onLost: (error: LiveAiError) => void;
 }
@@ -39,14 +41,15 @@ export function wireTransport(t: Transport, d: WiringDeps): (() => void)[] {
       d.commit({ media: { ...d.get().media, connection } });
     }),
     t.on('mic', ({ enabled }) => d.setMedia({ micEnabled: enabled })),
+    t.on('transcription', d.onTranscription),
     t.on('disconnected', ({ error }) => void (error && d.onLost(error))),
   ];
 }
 
 /** What the engine does with service events. */
 export interface EventDeps {
-  /** Applies the event to the store; `line` is true for transcript lines. */
-  apply: (event: AvatarEvent, line: boolean) => void;
+  /** Applies the event to the store. */
+  apply: (event: AvatarEvent) => void;
   /** Hands the event to `session.on` subscribers (after the store changed). */
   emit: (event: AvatarEvent) => void;
   commit: (patch?: Partial<SessionState>) => void;
@@ -61,7 +64,7 @@ export interface EventDeps {
  * the session, a fatal `daily_error` fails it, `video_generation_error` and non-fatal room errors are reported.
  */
 export const createEventHandler = (d: EventDeps) => (event: AvatarEvent): void => {
-  d.apply(event, event.type === 'user_transcription' || event.type === 'agent_transcription');
+  d.apply(event);
   d.emit(event);
   if (event.type === 'bot_ready') d.commit();
   else if (event.type === 'idle_timeout') d.end('idle_timeout');
@@ -72,3 +75,22 @@ export const createEventHandler = (d: EventDeps) => (event: AvatarEvent): void =
     else d.report(error);
   }
 };
+
+/**
+ * The store patch of one service event. Transcript lines go through `transcript`, which merges them with the
+ * room's own transcription (an utterance both sources report is one line).
+ */
+export function eventPatch(
+  s: SessionState,
+  event: AvatarEvent,
+  o: { transcript: TranscriptMerger; nextId: number; maxTranscriptLines: number },
+): Partial<SessionState> {
+  const now = Date.now();
+  const patch = reduceEvent(s, event, { now, nextId: o.nextId, maxTranscriptLines: o.maxTranscriptLines });
+  if (event.type === 'user_transcription' || event.type === 'agent_transcription') {
+    const lines = o.transcript.service(s.transcript, event.type === 'user_transcription' ? 'user' : 'agent', event.transcription, now);
+    if (lines) patch.transcript = lines;
+    else delete patch.transcript;
+  }
+  return patch;
+}

@@ -40,3 +40,9 @@ export function createSessionStore(seed: Partial<SessionState> = {}): StoreApi<S
   const base = initialSessionState();
   return createStore<SessionState>()(() => ({ ...base, ...seed, media: { ...base.media, ...seed.media } }));
 }
+
+/** State of a new start: the initial state, keeping the user's microphone, speaker mute and volume choices. */
+export function restartedState(media: MediaState): SessionState {
+  const fresh = initialSessionState();
+  return { ...fresh, media: { ...fresh.media, micEnabled: media.micEnabled, speakerMuted: media.speakerMuted, volume: media.volume } };
+}
