@@ -151,7 +151,7 @@ export type ImageInput = { url: string } | { base64: string } | { blob: Blob };
 
 /**
  * A running session: the only writer of its store.
- * All methods reject with `LiveAiError` (codes in `errors.ts`); none throw synchronously.
+ * All methods reject with `LiveAiError` (codes: `ErrorCode`); none throw synchronously.
  */
 export interface AvatarSession {
   /** The session's zustand store, read-only: `getState()`, `getInitialState()`, `subscribe(listener)`. */

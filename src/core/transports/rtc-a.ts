@@ -45,7 +45,7 @@ function pageStorage(): Storage | undefined {
  * URL and token, with backoff and jitter, until the reconnect deadline from the first drop. Meanwhile
  * `connection` is `reconnecting`; after the deadline the adapter emits `disconnected` with `transport_failed`.
  * Our own `disconnect()` and a sent `force-end` are never retried. App messages are reliable JSON on the event
- * topic, queued in order while reconnecting and until the avatar participant is back (see rtc-a-outbox.ts).
+ * topic, queued in order while reconnecting and until the avatar participant is back.
  * @param deps.createRoom inject a Room (tests); default `new Room()`. Called once per join attempt.
  * @param deps.reconnect overrides of `DEFAULT_RECONNECT_POLICY` (ms); `connect({reconnectDeadlineMs})` overrides
  *   the deadline of that connection only.
