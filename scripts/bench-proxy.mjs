@@ -186,7 +186,7 @@ async function serveMode(kind, upstream) {
   const { default: express } = await import('express');
   const { createAvatarProxy } = await import('../src/server/index.ts');
   const app = express();
-  app.use('/api/avatar', createAvatarProxy({ upstream: { baseUrl: upstream, apiKey: API_KEY }, sessionSecret: 'bench-session-secret-0123456789abcdef-xyz', rateLimit: false }));
+  app.use('/api/avatar', createAvatarProxy({ upstream: { baseUrl: upstream, apiKey: API_KEY }, sessionSecret: 'bench-session-secret-0123456789abcdef-xyz', rateLimit: false, sessionLimits: false }));
   const server = app.listen(0, '127.0.0.1', () => console.log(`READY http://127.0.0.1:${server.address().port}/api/avatar`));
 }
 

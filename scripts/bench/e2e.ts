@@ -64,7 +64,7 @@ const PROXY: Record<Mode, string> = { asIs: '/api/avatar', warm: '/api/avatar-wa
 const app = express();
 for (const mode of MODES) {
   const upstream = { baseUrl: services[mode].url, apiKey: 'dev-key-alice' };
-  app.use(PROXY[mode], createAvatarProxy({ upstream, sessionSecret: 'bench-e2e-session-secret-0123456789abcdef', livekit, rateLimit: false }));
+  app.use(PROXY[mode], createAvatarProxy({ upstream, sessionSecret: 'bench-e2e-session-secret-0123456789abcdef', livekit, rateLimit: false, sessionLimits: false }));
 }
 // The pages as users ship them: production builds (minified chunks), served statically.
 const outDir = await mkdtemp(join(tmpdir(), 'liveai-bench-pages-'));

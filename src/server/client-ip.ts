@@ -75,3 +75,22 @@ function normal(a: string | undefined): string | undefined {
   const v = a.startsWith('::ffff:') && isIP(a.slice(7)) === 4 ? a.slice(7) : a;
   return isIP(v) === 0 ? undefined : v;
 }
+
+/**
+ * Logs once (warning) when requests come from a loopback or private peer with `X-Forwarded-For` while
+ * `trustProxy` is off: the app probably sits behind a reverse proxy, and every client then shares the proxy's
+ * address (and its limits).
+ */
+export function forwardedWarning(trust: false | number | readonly string[] | undefined, warn: (obj: object, msg: string) => void) {
+  if (trust !== undefined && trust !== false && trust !== 0) return () => {};
+  const local = new BlockList();
+  for (const group of ['loopback', 'private']) for (const [a, p, t] of NAMED[group]!) local.addSubnet(a, p, t);
+  let warned = false;
+  return (peer: string | undefined, xff: string | null | undefined) => {
+    if (warned || !xff) return;
+    const a = normal(peer);
+    if (a === undefined || !local.check(a, isIP(a) === 4 ? 'ipv4' : 'ipv6')) return;
+    warned = true;
+    warn({ peer: a }, 'requests arrive through a proxy (X-Forwarded-For from a local address) but trustProxy is not set: all clients share that address and its limits');
+  };
+}

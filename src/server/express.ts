@@ -11,7 +11,7 @@ import { assertPeers, loadPeer, peersFor } from './peers';
 import { logFailure, toWireError } from './wire-error';
 import { limiters } from './express-limits';
 import { checkBodyEncoding } from './fetch-body';
-import { clientAddress } from './client-ip';
+import { clientAddress, forwardedWarning } from './client-ip';
 import { RateLimited } from './guard';
 import { corsHeaders, originAllowed, PREFLIGHT_HEADERS } from './site';
 
@@ -41,7 +41,12 @@ export function createAvatarProxy(options: AvatarProxyOptions<Request>): Router 
   const text = express.text({ type: 'text/plain', limit: '16kb' });
   const multipart = multipartParser();
   const address = clientAddress(core.options.trustProxy);
-  const clientOf = (req: Request) => address(req.socket.remoteAddress, headerText(req.headers['x-forwarded-for']));
+  const hint = forwardedWarning(core.options.trustProxy, (o, m) => core.log.warn(o, m));
+  const clientOf = (req: Request) => {
+    const xff = headerText(req.headers['x-forwarded-for']);
+    hint(req.socket.remoteAddress, xff);
+    return address(req.socket.remoteAddress, xff);
+  };
   const { perIp } = limiters(core, clientOf);
 
   router.use(requestIds(core));

@@ -6,7 +6,7 @@ import { readBody } from './fetch-body';
 import { requestIdFrom } from './logging';
 import type { AvatarProxyOptions, ProxyAction } from './options';
 import { logFailure, toWireError } from './wire-error';
-import { clientAddress } from './client-ip';
+import { clientAddress, forwardedWarning } from './client-ip';
 import { RateLimited } from './guard';
 import { corsHeaders, originAllowed, PREFLIGHT_HEADERS } from './site';
 
@@ -50,10 +50,13 @@ export function createAvatarHandler(options: AvatarHandlerOptions): (request: Re
     limits === false ? undefined : typeof limits.store === 'function' ? limits.store('ip') : (limits.store ?? core.options.store?.limitStore('ip') ?? new WindowStore());
   const ipLimit = limits && ipStore ? createLimiter(ipStore, limits.windowMs, limits.perIp) : undefined;
   const address = clientAddress(core.options.trustProxy);
+  const hint = forwardedWarning(core.options.trustProxy, (o, m) => core.log.warn(o, m));
   const clientOf = (request: Request, platform: PlatformInfo | undefined) => {
     const own = clientIp?.(request, platform);
     if (own) return own;
-    return address(platform?.remoteAddress ?? platform?.remoteAddr?.hostname, request.headers.get('x-forwarded-for'));
+    const peer = platform?.remoteAddress ?? platform?.remoteAddr?.hostname;
+    hint(peer, request.headers.get('x-forwarded-for'));
+    return address(peer, request.headers.get('x-forwarded-for'));
   };
 
   return async (request, platform) => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import express from 'express';
+import pino from 'pino';
 import { createAvatarHandler, createAvatarProxy, type AvatarProxyOptions } from '../../src/server/index';
 import { countingFetch, listen, png, proxyOptions, startEmulator, type Emulator } from './helpers';
 
@@ -154,6 +155,16 @@ describe.each(Object.keys(adapters))('%s adapter: body rules as documented', (na
     expect(two.status).toBe(400);
     expect((await two.json()).detail).toMatch(/Unexpected multipart part/);
     expect(counter.calls).toBe(before);
+  });
+});
+
+describe('behind an undeclared reverse proxy', () => {
+  it('warns once in the log that every client shares the proxy address (trustProxy not set)', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino({ level: 'warn' }, { write: (s: string) => void lines.push(JSON.parse(s) as Record<string, unknown>) });
+    const p = await adapters.express!({ logger });
+    for (let i = 0; i < 3; i++) await p.send('/rooms', jsonPost({}, { 'x-forwarded-for': randomIp() }));
+    expect(lines.filter((l) => String(l.msg).includes('trustProxy is not set'))).toHaveLength(1);
   });
 });
 
