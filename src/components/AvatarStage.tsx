@@ -1,4 +1,4 @@
-import { useAvatarSession, useMedia, useQueueClock, useSession } from '../react';
+import { useAvatarSession, useQueueClock, useSession, useSessionState } from '../react';
 import { AvatarStageView, type AvatarStageViewProps } from './AvatarStageView';
 
 /** Props of {@link AvatarStage}: the view's props that do not come from the session, all optional. */
@@ -12,22 +12,25 @@ export type AvatarStageProps = Partial<Omit<AvatarStageViewProps, 'phase' | 'vid
 export function AvatarStage(props: AvatarStageProps) {
   const s = useSession();
   const session = useAvatarSession();
-  const m = useMedia();
+  // Only the media fields the stage shows: moving the volume slider does not re-render the video.
+  const videoTrack = useSessionState((st) => st.media.videoTrack);
+  const audioBlocked = useSessionState((st) => st.media.audioBlocked);
   const queue = useQueueClock();
+  const start = () => void s.start().catch(() => undefined); // the error shows from the store
   return (
     <AvatarStageView
       phase={s.phase}
-      videoTrack={m.videoTrack}
-      audioBlocked={m.audioBlocked}
+      videoTrack={videoTrack}
+      audioBlocked={audioBlocked}
       queue={queue}
       error={s.error}
       cost={s.cost}
       endReason={s.endReason}
-      onStart={s.start}
+      onStart={start}
       onPrefetch={session.prefetch}
-      onRetry={s.start}
-      onRestart={s.start}
-      onUnblockAudio={() => void m.unblockAudio().catch(() => undefined)}
+      onRetry={start}
+      onRestart={start}
+      onUnblockAudio={() => void session.unblockAudio().catch(() => undefined)}
       {...props}
       imageUrl={s.imageUrl ?? props.imageUrl}
     />

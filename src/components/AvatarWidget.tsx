@@ -47,7 +47,10 @@ export interface AvatarWidgetProps extends WidgetCallbacks {
  */
 export function AvatarWidget(props: AvatarWidgetProps) {
   const { proxyUrl, agentId, session, options } = props;
-  if (!session && !(proxyUrl && agentId)) return null;
+  if (!session && !(proxyUrl && agentId)) {
+    warnMissing(proxyUrl, agentId);
+    return null;
+  }
   const created: AvatarSessionOptions | undefined = session
     ? undefined
     : { proxyUrl: proxyUrl!, flow: { kind: 'room', agentId: agentId! }, ...options };
@@ -56,4 +59,13 @@ export function AvatarWidget(props: AvatarWidgetProps) {
       <AvatarWidgetBody {...props} />
     </AvatarSessionProvider>
   );
+}
+
+let warned = false;
+/** In development, says once why the widget renders nothing (a blank page is hard to debug). */
+function warnMissing(proxyUrl: string | undefined, agentId: string | undefined): void {
+  if (warned || (typeof process !== 'undefined' && process.env?.NODE_ENV === 'production')) return;
+  warned = true;
+  const missing = [!proxyUrl && 'proxyUrl', !agentId && 'agentId'].filter(Boolean).join(' and ');
+  console.warn(`<AvatarWidget/> renders nothing: give it ${missing} (where createAvatarProxy is mounted, and the agent), or a session.`);
 }

@@ -15,7 +15,7 @@ import { isRunning } from '../core/session/phase';
 /** Inside the provider: state, timers (minimized end, max duration), callbacks, and the composed parts. */
 export function AvatarWidgetBody(p: AvatarWidgetProps) {
   const session = useAvatarSession();
-  const { phase, activeAt, end } = useSession();
+  const { phase, activeAt, endSession } = useSession();
   const variant = p.variant ?? 'floating';
   const title = p.title ?? 'Avatar';
   const [own, setOwn] = useState<WidgetState>(p.initialState ?? (variant === 'inline' ? 'active' : 'minimized'));
@@ -31,7 +31,7 @@ export function AvatarWidgetBody(p: AvatarWidgetProps) {
   const away = state !== 'active' && isRunning(phase);
   const [awaySince, setAwaySince] = useState<number | null>(null);
   useEffect(() => setAwaySince(away ? Date.now() : null), [away]);
-  const endCall = () => void end('user');
+  const endCall = () => void endSession('user');
   const minimizedEndMs = useDeadline(awaySince === null ? null : awaySince + (p.minimizedEndMs ?? 30_000), endCall);
   const maxDeadline = phase === 'active' && activeAt !== null && p.maxDurationMs ? activeAt + p.maxDurationMs : null;
   const remainingMs = useDeadline(maxDeadline, endCall, 30_000);

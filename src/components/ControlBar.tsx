@@ -3,7 +3,6 @@ import { useControl, useMedia, useSession } from '../react';
 import { ControlBarView } from './ControlBarView';
 import { isRunning } from '../core/session/phase';
 
-
 /** Props of {@link ControlBar}. */
 export interface ControlBarProps {
   /** Controls to leave out. */
@@ -21,7 +20,8 @@ export interface ControlBarProps {
  * and then every `keepAliveIntervalMs` while on and active. End also cancels a call that is still queued.
  */
 export function ControlBar({ hide = [], keepAlive: initialKeepAlive = false, keepAliveIntervalMs = 30_000, className }: ControlBarProps) {
-  const { phase, end } = useSession();
+  const { phase, endSession } = useSession();
+  const [micPending, setMicPending] = useState(false);
   const m = useMedia();
   const { resetIdleTimeout } = useControl();
   const [keepAlive, setKeepAlive] = useState(initialKeepAlive);
@@ -43,11 +43,19 @@ export function ControlBar({ hide = [], keepAlive: initialKeepAlive = false, kee
       speakerMuted={m.speakerMuted}
       volume={m.volume}
       keepAlive={keepAlive}
-      onMicChange={show('mic') ? (on) => void m.setMicEnabled(on).catch(() => undefined) : undefined}
+      micPending={micPending}
+      onMicChange={
+        show('mic')
+          ? (on) => {
+              setMicPending(true);
+              void m.setMicEnabled(on).catch(() => undefined).finally(() => setMicPending(false));
+            }
+          : undefined
+      }
       onSpeakerMutedChange={show('speaker') ? m.setSpeakerMuted : undefined}
       onVolumeChange={show('volume') ? m.setVolume : undefined}
       onKeepAliveChange={show('keepAlive') ? setKeepAlive : undefined}
-      onEnd={show('end') ? () => void end('user') : undefined}
+      onEnd={show('end') ? () => void endSession('user') : undefined}
     />
   );
 }

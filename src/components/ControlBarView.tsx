@@ -10,6 +10,8 @@ export interface ControlBarViewProps {
   /** Sends `reset-idle-timeout` periodically while on, so idle timeouts do not end the call. */
   keepAlive?: boolean;
   onMicChange?: (enabled: boolean) => void;
+  /** The microphone is being switched (the toggle is busy and disabled until it is done). */
+  micPending?: boolean;
   onSpeakerMutedChange?: (muted: boolean) => void;
   onVolumeChange?: (volume: number) => void;
   onKeepAliveChange?: (on: boolean) => void;
@@ -28,10 +30,12 @@ interface ToggleProps {
   icon: IconName;
   iconPressed?: IconName;
   disabled: boolean;
+  /** The change is under way: busy and disabled until done. */
+  pending?: boolean | undefined;
   onChange: (pressed: boolean) => void;
 }
 
-function Toggle({ name, label, pressed, icon, iconPressed = icon, disabled, onChange }: ToggleProps) {
+function Toggle({ name, label, pressed, icon, iconPressed = icon, disabled, pending, onChange }: ToggleProps) {
   return (
     <button
       type="button"
@@ -41,7 +45,8 @@ function Toggle({ name, label, pressed, icon, iconPressed = icon, disabled, onCh
       aria-pressed={pressed}
       data-control={name}
       data-state={pressed ? 'on' : 'off'}
-      disabled={disabled}
+      disabled={disabled || pending}
+      aria-busy={pending || undefined}
       onClick={() => onChange(!pressed)}
     >
       <Icon name={pressed ? iconPressed : icon} />
@@ -54,7 +59,9 @@ export function ControlBarView(p: ControlBarViewProps) {
   const disabled = p.disabled ?? false;
   return (
     <div className={cx('liveai-controls', p.className)} role="group" aria-label="Call controls" data-disabled={disabled || undefined}>
-      {p.onMicChange && <Toggle name="mic" label="Microphone" pressed={p.micEnabled} icon="micOff" iconPressed="mic" disabled={disabled} onChange={p.onMicChange} />}
+      {p.onMicChange && (
+        <Toggle name="mic" label="Microphone" pressed={p.micEnabled} icon="micOff" iconPressed="mic" disabled={disabled} pending={p.micPending} onChange={p.onMicChange} />
+      )}
       {p.onSpeakerMutedChange && (
         <Toggle name="speaker" label="Mute speaker" pressed={p.speakerMuted} icon="speaker" iconPressed="speakerOff" disabled={disabled} onChange={p.onSpeakerMutedChange} />
       )}

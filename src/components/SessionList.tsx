@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useSessions, type UseSessionsOptions, type UseSessionsResult } from '../react';
+import { useSessionList, type UseSessionsOptions, type UseSessionsResult } from '../react';
 import { SessionListView } from './SessionListView';
 import type { SessionListRow } from './SessionTable';
 
@@ -16,7 +16,7 @@ export interface SessionListProps extends Omit<UseSessionsOptions, 'kind' | 'pag
  */
 export function SessionList({ initialKind = 'rooms', className, ...options }: SessionListProps) {
   const [kind, setKind] = useState(initialKind);
-  const list = useSessions({ ...options, kind } as UseSessionsOptions & { kind: 'rooms' }) as UseSessionsResult<SessionListRow>;
+  const list = useSessionList({ ...options, kind } as UseSessionsOptions & { kind: 'rooms' }) as UseSessionsResult<SessionListRow>;
   return (
     <SessionListView
       className={className}

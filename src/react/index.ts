@@ -14,4 +14,4 @@ export { useTranscript } from './useTranscript';
 export { useMedia, type UseMediaResult } from './useMedia';
 export { useMediaDevices } from './useMediaDevices';
 export { useQueueClock, queueProgress, SLOW_QUEUE_MS, type QueueClock } from './useQueueClock';
-export { useSessions, type UseSessionsOptions, type UseSessionsResult } from './useSessions';
+export { useSessionList, useSessions, type UseSessionsOptions, type UseSessionsResult } from './useSessions';

@@ -1,7 +1,8 @@
 import { useMemo } from 'react';
+import { useStore } from 'zustand';
+import { useShallow } from 'zustand/react/shallow';
 import type { EndReason, SessionState } from '../core/session/types';
 import { useAvatarSession } from './useAvatarSession';
-import { shallowEqual, useSessionState } from './useSessionState';
 
 const pick = (s: SessionState) => ({
   phase: s.phase,
@@ -19,9 +20,14 @@ const pick = (s: SessionState) => ({
 });
 
 export type UseSessionResult = ReturnType<typeof pick> & {
-  /** Starts (double clicks share one start). Never rejects: failures land in `error` / `phase`. */
+  /**
+   * Starts (double clicks share one start). Rejects with the `LiveAiError` that also lands in `error` / `phase`
+   * (`insufficient_funds`, `transport_failed`, …; `aborted` when ended meanwhile), so `await start()` can react.
+   */
   start: () => Promise<void>;
-  /** Ends the session. Never rejects: failures land in `error`. */
+  /** Ends the session (`terminate`, leave, wait for the final status). Never rejects: failures land in `error`. */
+  endSession: (reason?: EndReason) => Promise<void>;
+  /** @deprecated renamed `endSession` (not to be confused with `useControl().forceEnd`); removed in the next major. */
   end: (reason?: EndReason) => Promise<void>;
 };
 
@@ -31,13 +37,10 @@ export type UseSessionResult = ReturnType<typeof pick> & {
  */
 export function useSession(): UseSessionResult {
   const session = useAvatarSession();
-  const fields = useSessionState(pick, shallowEqual);
-  const actions = useMemo(
-    () => ({
-      start: () => session.start().catch(() => undefined),
-      end: (reason?: EndReason) => session.end(reason).catch(() => undefined),
-    }),
-    [session],
-  );
+  const fields = useStore(session.store, useShallow(pick));
+  const actions = useMemo(() => {
+    const endSession = (reason?: EndReason) => session.end(reason).catch(() => undefined);
+    return { start: () => session.start(), endSession, end: endSession };
+  }, [session]);
   return useMemo(() => ({ ...fields, ...actions }), [fields, actions]);
 }

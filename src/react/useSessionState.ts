@@ -1,8 +1,12 @@
-import { useCallback, useRef, useSyncExternalStore } from 'react';
+import { useRef } from 'react';
+import { useStore } from 'zustand';
 import type { SessionState } from '../core/session/types';
 import { useAvatarSession } from './useAvatarSession';
 
-/** Compares two values one level deep (objects by own keys, arrays by items, with `Object.is`). */
+/**
+ * Compares two values one level deep (objects by own keys, arrays by items, with `Object.is`).
+ * @deprecated build objects in a selector wrapped in zustand's `useShallow` instead; removed in the next major.
+ */
 export function shallowEqual<T>(a: T, b: T): boolean {
   if (Object.is(a, b)) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
@@ -12,26 +16,18 @@ export function shallowEqual<T>(a: T, b: T): boolean {
 }
 
 /**
- * Reads a slice of the session store. The component re-renders only when the selected value changes
- * (`equalityFn`, default `Object.is`; pass `shallowEqual` for objects built in the selector), so one event
- * re-renders only its readers. SSR-safe (server snapshot = client snapshot).
+ * Reads a slice of the nearest session's store with zustand's `useStore`: the component re-renders only when
+ * the selected value changes (`Object.is`, or `equalityFn`), so one event re-renders only its readers. For an
+ * object built in the selector, wrap the selector in zustand's `useShallow`. SSR-safe.
  */
-export function useSessionState<T>(selector: (state: SessionState) => T, equalityFn: (a: T, b: T) => boolean = Object.is): T {
+export function useSessionState<T>(selector: (state: SessionState) => T, equalityFn?: (a: T, b: T) => boolean): T {
   const { store } = useAvatarSession();
-  const latest = useRef({ selector, equalityFn });
-  latest.current = { selector, equalityFn };
-  const cache = useRef<{ state: SessionState; selector: unknown; value: T } | null>(null);
-
-  const getSnapshot = useCallback(() => {
-    const state = store.getState();
-    const { selector: sel, equalityFn: eq } = latest.current;
-    const c = cache.current;
-    if (c && c.state === state && c.selector === sel) return c.value;
-    const next = sel(state);
-    const value = c && eq(c.value, next) ? c.value : next;
-    cache.current = { state, selector: sel, value };
-    return value;
-  }, [store]);
-
-  return useSyncExternalStore(store.subscribe, getSnapshot, getSnapshot);
+  const last = useRef<{ value: T } | null>(null);
+  return useStore(store, (state) => {
+    const next = selector(state);
+    if (!equalityFn) return next;
+    if (last.current && equalityFn(last.current.value, next)) return last.current.value;
+    last.current = { value: next };
+    return next;
+  });
 }

@@ -28,9 +28,9 @@ export interface UseSessionsResult<T> {
  * Lists rooms or sessions through the proxy's admin routes, one page at a time.
  * Errors (e.g. 403 for non-admins, 400 for a page past the 1000 offset) land in `error`.
  */
-export function useSessions(options: UseSessionsOptions & { kind: 'rooms' }): UseSessionsResult<RoomListItem>;
-export function useSessions(options: UseSessionsOptions & { kind: 'sessions' }): UseSessionsResult<SessionListItem>;
-export function useSessions(options: UseSessionsOptions): UseSessionsResult<RoomListItem | SessionListItem> {
+export function useSessionList(options: UseSessionsOptions & { kind: 'rooms' }): UseSessionsResult<RoomListItem>;
+export function useSessionList(options: UseSessionsOptions & { kind: 'sessions' }): UseSessionsResult<SessionListItem>;
+export function useSessionList(options: UseSessionsOptions): UseSessionsResult<RoomListItem | SessionListItem> {
   const { proxyUrl, kind, limit, fetch: f, headers } = options;
   const [page, setPage] = useState(options.page ?? 1);
   const [tick, setTick] = useState(0);
@@ -60,3 +60,9 @@ export function useSessions(options: UseSessionsOptions): UseSessionsResult<Room
   const refresh = useCallback(() => setTick((t) => t + 1), []);
   return { ...state, page, setPage, refresh };
 }
+
+/**
+ * The admin list of rooms or sessions.
+ * @deprecated renamed `useSessionList` (it lists sessions; `useSession` is the current one); removed in the next major.
+ */
+export const useSessions = useSessionList;
