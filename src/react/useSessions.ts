@@ -35,7 +35,10 @@ export function useSessionList(options: UseSessionsOptions): UseSessionsResult<R
   const [page, setPage] = useState(options.page ?? 1);
   const [tick, setTick] = useState(0);
   const [state, setState] = useState<Omit<UseSessionsResult<RoomListItem | SessionListItem>, 'page' | 'setPage' | 'refresh'>>({
-    items: [], pagination: null, loading: true, error: null,
+    items: [],
+    pagination: null,
+    loading: true,
+    error: null,
   });
   const headersKey = JSON.stringify(headers ?? {});
   const fetchRef = useRef(f);
@@ -48,9 +51,10 @@ export function useSessionList(options: UseSessionsOptions): UseSessionsResult<R
     const ac = new AbortController();
     setState((s) => ({ ...s, loading: true, error: null }));
     const q = { page, limit };
-    const p = kind === 'rooms'
-      ? client.listRooms(q, { signal: ac.signal }).then((r) => ({ items: r.rooms, pagination: r.pagination }))
-      : client.listSessions(q, { signal: ac.signal }).then((r) => ({ items: r.sessions, pagination: r.pagination }));
+    const p =
+      kind === 'rooms'
+        ? client.listRooms(q, { signal: ac.signal }).then((r) => ({ items: r.rooms, pagination: r.pagination }))
+        : client.listSessions(q, { signal: ac.signal }).then((r) => ({ items: r.sessions, pagination: r.pagination }));
     p.then(
       (r) => !ac.signal.aborted && setState({ ...r, loading: false, error: null }),
       (error: LiveAiError) => !ac.signal.aborted && setState((s) => ({ ...s, loading: false, error })),

@@ -100,7 +100,8 @@ export function createAudioOutput(onBlocked: (blocked: boolean) => void, initial
         await el.play();
         onBlocked(false);
       } catch (cause) {
-        if (isNotAllowed(cause)) throw new LiveAiError('autoplay_blocked', 'the browser still blocks audio: call unblockAudio() from a click or tap', { cause });
+        if (isNotAllowed(cause))
+          throw new LiveAiError('autoplay_blocked', 'the browser still blocks audio: call unblockAudio() from a click or tap', { cause });
         throw cause;
       }
     },

@@ -36,7 +36,15 @@ export interface MediaDeps {
 
 type Commands = Pick<
   AvatarSession,
-  'sendChat' | 'forceEnd' | 'control' | 'updateImage' | 'updateAgentPrompt' | 'updateIdlePrompt' | 'action' | 'resetIdleTimeout' | 'leaveMeeting'
+  | 'sendChat'
+  | 'forceEnd'
+  | 'control'
+  | 'updateImage'
+  | 'updateAgentPrompt'
+  | 'updateIdlePrompt'
+  | 'action'
+  | 'resetIdleTimeout'
+  | 'leaveMeeting'
 >;
 type MediaCommands = Pick<AvatarSession, 'setMicEnabled' | 'setSpeakerMuted' | 'setVolume' | 'setDevice' | 'unblockAudio'>;
 
@@ -73,14 +81,20 @@ export function createCommands(ctx: CommandContext, client: () => ClientSession 
       const url = await ctx.uploadImage(blob).catch((cause: unknown) => {
         if (cause instanceof LiveAiError) throw cause;
         const why = String((cause as Error)?.message ?? cause);
-        throw new LiveAiError('handler_error', `the image is too large to send inline and your uploadImage function failed: ${why}`, { cause });
+        throw new LiveAiError('handler_error', `the image is too large to send inline and your uploadImage function failed: ${why}`, {
+          cause,
+        });
       });
       return { event: 'update-image', image_url: url };
     }
   };
   return {
     async sendChat(text) {
-      const msg = (await loadValidation()).ChatMessageSchema.safeParse({ event: 'chat-msg', message: text, name: ctx.userName() ?? 'user' });
+      const msg = (await loadValidation()).ChatMessageSchema.safeParse({
+        event: 'chat-msg',
+        message: text,
+        name: ctx.userName() ?? 'user',
+      });
       if (!msg.success) throw invalidRequest(msg.error);
       await (await requireTransport()).sendAppMessage(msg.data);
     },
@@ -138,7 +152,10 @@ export function createMediaCommands(ctx: MediaDeps): MediaCommands {
     async setDevice(kind, deviceId) {
       if (kind === 'audiooutput') {
         await audio.setSinkId(deviceId);
-        await ctx.transport()?.setDevice(kind, deviceId).catch(() => {});
+        await ctx
+          .transport()
+          ?.setDevice(kind, deviceId)
+          .catch(() => {});
         return;
       }
       ctx.pendingDevices.set(kind, deviceId);

@@ -47,9 +47,15 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
   const loader = options.loadTransport ?? defaultLoader;
   const maxLines = options.maxTranscriptLines ?? DEFAULT_MAX_TRANSCRIPT_LINES;
   const pendingDevices = new Map<'audioinput' | 'videoinput', string>();
-  const timing = { intervalMs: options.pollIntervalMs ?? 1000, maxIntervalMs: Math.max(options.maxPollIntervalMs ?? 5000, options.pollIntervalMs ?? 1000) };
+  const timing = {
+    intervalMs: options.pollIntervalMs ?? 1000,
+    maxIntervalMs: Math.max(options.maxPollIntervalMs ?? 5000, options.pollIntervalMs ?? 1000),
+  };
   const { speakerMuted: muted, volume } = get().media;
-  const audio = createAudioOutput((blocked) => get().media.audioBlocked !== blocked && setMedia({ audioBlocked: blocked }), { muted, volume });
+  const audio = createAudioOutput((blocked) => get().media.audioBlocked !== blocked && setMedia({ audioBlocked: blocked }), {
+    muted,
+    volume,
+  });
 
   let stage: Stage = stageOf(get().phase);
   let run: Run | null = null;
@@ -66,10 +72,18 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
     const hasRoom = c ? chooseTransport(c, options.transport) !== null : false;
     const phase = phaseOf(stage, { status: s.sessionStatus, connection: s.media.connection, hasRoom, wasActive: s.activeAt !== null });
     const now = Date.now();
-    set({ ...patch, phase, queuedAt: phase === 'queued' ? (s.queuedAt ?? now) : s.queuedAt, activeAt: phase === 'active' ? (s.activeAt ?? now) : s.activeAt });
+    set({
+      ...patch,
+      phase,
+      queuedAt: phase === 'queued' ? (s.queuedAt ?? now) : s.queuedAt,
+      activeAt: phase === 'active' ? (s.activeAt ?? now) : s.activeAt,
+    });
     if (phase === 'active' && run) {
       run.becameActive();
-      run.startKeepAlive(options.keepAliveMs, () => get().phase === 'active' && session.resetIdleTimeout().catch((e) => report(toError(e))));
+      run.startKeepAlive(
+        options.keepAliveMs,
+        () => get().phase === 'active' && session.resetIdleTimeout().catch((e) => report(toError(e))),
+      );
     }
   }
 
@@ -125,8 +139,13 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
     const status = res.session_status;
     // The service ended the session on its own.
     if (status === 'COMPLETED') void teardown('completed', { terminate: false });
-    else if (status === 'TIMED_OUT') void teardown('timed_out', { terminate: false, error: new LiveAiError('timeout', 'the avatar service timed out (TIMED_OUT)') });
-    else if (status === 'FAILED') void teardown('failed', { terminate: false, error: new LiveAiError('upstream_error', 'the avatar service reported the session FAILED') });
+    else if (status === 'TIMED_OUT')
+      void teardown('timed_out', { terminate: false, error: new LiveAiError('timeout', 'the avatar service timed out (TIMED_OUT)') });
+    else if (status === 'FAILED')
+      void teardown('failed', {
+        terminate: false,
+        error: new LiveAiError('upstream_error', 'the avatar service reported the session FAILED'),
+      });
   }
 
   const handleEvent = createEventHandler({
@@ -154,7 +173,17 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
       if (error.code === 'not_found' && stage === 'running') void teardown('failed', { terminate: true, error });
       else report(error);
     },
-    wire: (t) => wireTransport(t, { get, setMedia, commit, audio, report, onEvent: handleEvent, onTranscription, onLost: (error) => void teardown('failed', { terminate: true, error }) }),
+    wire: (t) =>
+      wireTransport(t, {
+        get,
+        setMedia,
+        commit,
+        audio,
+        report,
+        onEvent: handleEvent,
+        onTranscription,
+        onLost: (error) => void teardown('failed', { terminate: true, error }),
+      }),
     left() {
       audio.attach(null);
       setMedia({ connection: 'disconnected', videoTrack: null, audioTrack: null, audioBlocked: false });
@@ -172,10 +201,20 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
       }
       r.client = c;
       const flowTransport = options.flow.kind === 'session' ? options.flow.request.transport_type : undefined;
-      set({ sessionId: c.session_id, transport: flowTransport ?? c.transport ?? chooseTransport(c, options.transport), imageUrl: c.image_url ?? null });
+      set({
+        sessionId: c.session_id,
+        transport: flowTransport ?? c.transport ?? chooseTransport(c, options.transport),
+        imageUrl: c.image_url ?? null,
+      });
       if (options.endOnUnload !== false) r.watchUnload(onPageHide);
       r.poller.start();
-      r.join(c, { ...options, loader, micEnabled: options.micEnabled ?? get().media.micEnabled, devices: pendingDevices, report: (e) => report(toError(e)) })
+      r.join(c, {
+        ...options,
+        loader,
+        micEnabled: options.micEnabled ?? get().media.micEnabled,
+        devices: pendingDevices,
+        report: (e) => report(toError(e)),
+      })
         .then(() => commit())
         .catch((e) => void (r.signal.aborted || teardown('failed', { terminate: true, error: toError(e) })));
       await r.active;
@@ -191,7 +230,10 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
   if (internals.transport) (run ??= new Run(null, proxy, hooks, timing)).use(internals.transport);
   const transport = () => run?.transport ?? null;
   const { uploadImage, inlineImageMaxBytes } = options;
-  const { updateImage, ...commands } = createCommands({ userName: () => options.userName, uploadImage, inlineImageMaxBytes, proxy, get, transport }, () => run?.client ?? null);
+  const { updateImage, ...commands } = createCommands(
+    { userName: () => options.userName, uploadImage, inlineImageMaxBytes, proxy, get, transport },
+    () => run?.client ?? null,
+  );
 
   const session: AvatarSession = {
     store: Object.freeze({ getState: store.getState, getInitialState: store.getInitialState, subscribe: store.subscribe }),
@@ -203,7 +245,8 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
       if (startPromise) return startPromise;
       const phase = get().phase;
       if (phase === 'active') return Promise.resolve();
-      if (!transition(stage, 'start')) return Promise.reject(new LiveAiError('invalid_request', `cannot start while ${phase}`, { status: 400 }));
+      if (!transition(stage, 'start'))
+        return Promise.reject(new LiveAiError('invalid_request', `cannot start while ${phase}`, { status: 400 }));
       audio.prime(); // synchronously, inside the click that called start()
       loadValidation().catch(() => undefined); // fetch the zod chunk while the session is being created
       run?.release();
@@ -236,7 +279,11 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
         audio.destroy();
         bus.clear();
       };
-      if (end && stage === 'running') void session.end('unmount').catch(() => {}).finally(done);
+      if (end && stage === 'running')
+        void session
+          .end('unmount')
+          .catch(() => {})
+          .finally(done);
       else done();
     },
   };

@@ -125,7 +125,14 @@ export class Run {
     const t = factory();
     this.use(t);
     const eventTopic = o.eventTopic ?? DEFAULT_EVENT_TOPIC;
-    await t.connect({ url: c.room_url, token: c.token ?? '', eventTopic, micEnabled: o.micEnabled, reconnectDeadlineMs: o.reconnectDeadlineMs, signal: this.signal });
+    await t.connect({
+      url: c.room_url,
+      token: c.token ?? '',
+      eventTopic,
+      micEnabled: o.micEnabled,
+      reconnectDeadlineMs: o.reconnectDeadlineMs,
+      signal: this.signal,
+    });
     for (const [k, id] of o.devices) await t.setDevice(k, id).catch((e) => o.report(e));
   }
 

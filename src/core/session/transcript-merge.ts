@@ -53,7 +53,11 @@ export class TranscriptMerger {
   }
 
   /** A transcription segment (its whole text so far); returns the new lines, or null when nothing changes. */
-  segment(lines: TranscriptLine[], seg: { role: TranscriptLine['role']; text: string; segmentId: string; final: boolean }, now: number): TranscriptLine[] | null {
+  segment(
+    lines: TranscriptLine[],
+    seg: { role: TranscriptLine['role']; text: string; segmentId: string; final: boolean },
+    now: number,
+  ): TranscriptLine[] | null {
     const key = `${seg.role}:${seg.segmentId}`;
     let id = this.segments.get(key);
     if (id === undefined) {

@@ -1,5 +1,14 @@
 import type { LiveAiError } from '../errors';
-import type { AvatarEvent, AvatarEventMap, AvatarEventType, ClientSession, ControlEvent, ProxySessionRequest, SessionStatus, TransportType } from '../schemas';
+import type {
+  AvatarEvent,
+  AvatarEventMap,
+  AvatarEventType,
+  ClientSession,
+  ControlEvent,
+  ProxySessionRequest,
+  SessionStatus,
+  TransportType,
+} from '../schemas';
 import type { ConnectionState, TransportLoader } from '../transports/types';
 
 /**

@@ -63,18 +63,21 @@ export interface EventDeps {
  * Handles one service event: store first, then subscribers; `bot_ready` re-derives the phase, `idle_timeout` ends
  * the session, a fatal `daily_error` fails it, `video_generation_error` and non-fatal room errors are reported.
  */
-export const createEventHandler = (d: EventDeps) => (event: AvatarEvent): void => {
-  d.apply(event);
-  d.emit(event);
-  if (event.type === 'bot_ready') d.commit();
-  else if (event.type === 'idle_timeout') d.end('idle_timeout');
-  else if (event.type === 'video_generation_error') d.report(new LiveAiError('upstream_error', 'the avatar service failed to generate video'));
-  else if (event.type === 'daily_error') {
-    const error = new LiveAiError('transport_failed', `room provider error: ${describeError(event.error)}`);
-    if (event.fatal && d.running()) d.end('failed', error);
-    else d.report(error);
-  }
-};
+export const createEventHandler =
+  (d: EventDeps) =>
+  (event: AvatarEvent): void => {
+    d.apply(event);
+    d.emit(event);
+    if (event.type === 'bot_ready') d.commit();
+    else if (event.type === 'idle_timeout') d.end('idle_timeout');
+    else if (event.type === 'video_generation_error')
+      d.report(new LiveAiError('upstream_error', 'the avatar service failed to generate video'));
+    else if (event.type === 'daily_error') {
+      const error = new LiveAiError('transport_failed', `room provider error: ${describeError(event.error)}`);
+      if (event.fatal && d.running()) d.end('failed', error);
+      else d.report(error);
+    }
+  };
 
 /**
  * The store patch of one service event. Transcript lines go through `transcript`, which merges them with the
