@@ -10,7 +10,7 @@ export * from './errors';
 export * from './schemas/plain';
 export type * from './schemas';
 export * from './events';
-export * from './store';
+export { DEFAULT_MAX_TRANSCRIPT_LINES } from './store/reducers';
 export * from './session';
 export * from './proxy-client';
 export * from './keepalive';

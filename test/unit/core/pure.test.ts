@@ -1,18 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  appendTranscript,
-  chooseTransport,
-  createEventBus,
-  createKeepAlive,
-  createStatusPoller,
-  derivePhase,
-  imageStateFor,
-  initialSessionState,
-  jittered,
-  nextInterval,
-  reduceEvent,
-  type SessionStatusResponse,
-} from '../../../src/core';
+import { chooseTransport, createEventBus, createKeepAlive, type SessionStatusResponse } from '../../../src/core';
+import { createStatusPoller, jittered, nextInterval } from '../../../src/core/session/poller';
+import { derivePhase } from '../../../src/core/session/phase';
+import { appendTranscript, imageStateFor, reduceEvent } from '../../../src/core/store/reducers';
+import { initialSessionState } from '../../../src/core/store/state';
 import { parseAvatarEventMessage, validateControlEvent } from '../../../src/core/validation';
 
 afterEach(() => vi.useRealTimers());
