@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONSUMER_DIR, requireApp, run } from './helpers';
@@ -30,5 +30,48 @@ describe.each(['liveai-kit', 'liveai-emulator'])('%s tarball', (name) => {
     const r = await run(bin('attw'), [tarball(name), '--profile', 'node16', '--ignore-rules', 'cjs-resolves-to-esm', '--exclude-entrypoints', './styles.css', '--format', 'table-flipped'], { cwd: tools });
     console.log(`attw ${name}:\n${r.stdout}${r.stderr}`);
     expect(r.code).toBe(0);
+  });
+});
+
+describe('what the liveai-kit tarball ships', () => {
+  const dir = join(CONSUMER_DIR, 'extracted', 'liveai-kit-content');
+  const files: string[] = [];
+  const walk = (d: string, rel = ''): void => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(d, e.name), `${rel}${e.name}/`);
+      else files.push(`${rel}${e.name}`);
+    }
+  };
+  const read = (f: string) => readFileSync(join(dir, 'package', f), 'utf8');
+
+  it('LICENSE, README, the docs its links point to, third-party notices of the standalone bundle; no source maps', async () => {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    expect((await run('tar', ['-xzf', tarball('liveai-kit'), '-C', dir], { cwd: dir })).code).toBe(0);
+    walk(join(dir, 'package'));
+    expect(files).toContain('LICENSE');
+    expect(read('LICENSE')).toMatch(/^MIT License/);
+    expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
+    // Every relative link of the README resolves to a file in the package.
+    const links = [...read('README.md').matchAll(/\]\(([^)#\s]+)\)/g)].map((m) => m[1]!).filter((l) => !/^[a-z]+:/.test(l));
+    expect(links.length).toBeGreaterThan(3);
+    for (const l of links) expect(files, `README links ${l}`).toContain(l);
+    expect(read('README.md')).toMatch(/npm i liveai-kit/);
+    const notices = read('dist/standalone/THIRD_PARTY_NOTICES.md');
+    for (const pkg of ['livekit-client', '@daily-co/daily-js', 'zod', 'zustand']) expect(notices).toContain(`## ${pkg} `);
+  });
+
+  it('no internal references (spec or architecture sections, src/ paths) in shipped docs, docstrings or code', () => {
+    const offending = files
+      .filter((f) => /\.(md|js|d\.ts)$/.test(f))
+      .flatMap((f) => read(f).split('\n').map((line, i) => ({ f, i, line })))
+      .filter(({ line }) => /spec §|architecture §|\(spec\)|[\s(`'"]src\/(core|react|components|element|server|emulator|testing)\//.test(line))
+      .map(({ f, i, line }) => `${f}:${i + 1}: ${line.trim().slice(0, 120)}`);
+    expect(offending).toEqual([]);
+  });
+
+  it('sizes are stated in one place: docs/core.md defers to docs/benchmarks.md', () => {
+    expect(read('docs/core.md')).not.toMatch(/\d+(\.\d+)?\s?kB/);
+    expect(read('docs/benchmarks.md')).toMatch(/\d+(\.\d+)?\s?kB/);
   });
 });
