@@ -43,6 +43,8 @@ export default defineConfig({
     },
     rollupOptions: {
       external: isExternal,
+      // No `// src/…` module markers in the shipped files (docstrings stay).
+      experimental: { attachDebugInfo: 'none' },
       output: { chunkFileNames: 'chunks/[name]-[hash].js' },
     },
   },

@@ -18,6 +18,8 @@ let context: BrowserContext;
 beforeAll(async () => {
   emulator = await startEmulator();
   ({ browser, context } = await launchBrowser());
+  // As a platform proxy in front of `next start` would (the route handler reads it with `clientIp`).
+  await context.setExtraHTTPHeaders({ 'x-real-ip': '127.0.0.1' });
 });
 afterAll(async () => {
   await browser?.close();
@@ -56,7 +58,7 @@ describe.each([
         await expect.poll(() => hooks.getByText('phase: idle').count(), { timeout: 30_000 }).toBe(1);
         await hooks.close();
 
-        const api = await fetch(`${base}/api/avatar/sessions/abc`);
+        const api = await fetch(`${base}/api/avatar/sessions/abc`, { headers: { 'x-real-ip': '127.0.0.1' } });
         expect(api.status).toBe(401);
         expect(await api.json()).toEqual({ detail: expect.any(String) });
 

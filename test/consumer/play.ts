@@ -49,7 +49,8 @@ export async function openWidget(context: BrowserContext, url: string): Promise<
 /** Starts a call in the widget and waits for a live talking avatar: ≥ 25 decoded 368×560 frames and audio. */
 export async function playAvatar(page: Page, screenshot: string): Promise<void> {
   await page.getByRole('button', { name: 'Start call' }).click();
-  await page.waitForFunction(() => (window as unknown as { __liveai: Probe }).__liveai.phases.includes('active'), null, { timeout: 90_000 });
+  await page.waitForFunction(() => ['active', 'error'].some((p) => (window as unknown as { __liveai: Probe }).__liveai.phases.includes(p)), null, { timeout: 90_000 });
+  expect((await probe(page)).errors).toEqual([]);
   await expect
     .poll(async () => {
       const st = await page.evaluate(inboundStatsScript);
