@@ -89,7 +89,9 @@ export function createAvatarHandler(options: AvatarHandlerOptions): (request: Re
         authorization: request.headers.get('authorization'),
         query: Object.fromEntries(url.searchParams),
         client,
-        site: { origin, fetchSite: request.headers.get('sec-fetch-site'), self: url.origin },
+        // The host the browser addressed (Host header; a browser cannot forge it), else the URL's: some platforms
+        // (Next.js route handlers) rebuild request.url with another host name than the one the page used.
+        site: { origin, fetchSite: request.headers.get('sec-fetch-site'), self: request.headers.get('host') ? `${url.protocol}//${request.headers.get('host')}` : url.origin },
         gone: () => request.signal.aborted,
         ...(await readBody(request, match.action)),
       };
