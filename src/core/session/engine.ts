@@ -10,7 +10,9 @@ import { createAudioOutput } from './audio-output';
 import { createCommands, createMediaCommands, withImageProgress } from './commands';
 import { phaseOf, stageOf, transition, type Input, type Stage } from './machine';
 import { chooseTransport, transportHint } from './phase';
-import { aborted, isFinal, obtainClient, Run, toError, type RunHooks } from './run';
+import { isFinal, Run, toError, type RunHooks } from './run';
+import { runStart, type StartDeps } from './start';
+import { endRun } from './teardown';
 import { createEventHandler, eventPatch, wireTransport } from './wiring';
 import { TranscriptMerger } from './transcript-merge';
 import type { TransportEventMap } from '../transports/types';
@@ -96,34 +98,9 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
     return true;
   }
 
-  /**
-   * The only way out of a running session. With `error` it is a failure (phase `error` at once), else an end
-   * (phase `ending`, then `ended`). Stops the start, leaves the room, ends the session at the service when
-   * `terminate` and it has not ended on its own (`force-end` in a room, then the proxy's `/end`), then waits up to
-   * `endTimeoutMs` for the final status and cost. Resolves when all that is done.
-   */
-  async function teardown(reason: EndReason, how: { terminate: boolean; error?: LiveAiError }): Promise<void> {
-    const { error } = how;
-    const r = run;
-    if (!move(error ? 'fail' : 'end', error ? { error, endReason: reason } : { endReason: reason })) return;
-    r?.cancel(error ?? aborted());
-    r?.quiet();
-    if (error) report(error);
-    const c = r?.client;
-    const final = () => isFinal(get().sessionStatus);
-    let endError: LiveAiError | null = null;
-    if (error) void r?.leave();
-    if (r && c && how.terminate && !final() && !(error && options.flow.kind === 'attach')) {
-      if (!error && options.flow.kind === 'room' && r.transport && get().media.connection === 'connected') {
-        await r.transport.sendAppMessage({ event: 'force-end' }).catch(() => {});
-      }
-      await proxy.end(c.session_id, c.client_token).catch((e) => report((endError = toError(e))));
-    }
-    await r?.leave();
-    if (r && c && error?.code !== 'not_found') await r.finalStatus(final, options.endTimeoutMs ?? 15_000);
-    r?.poller.stop();
-    if (endError && !final()) move('settleFailed', { error: endError });
-    else move('settled');
+  /** The only way out of a running session (see `endRun`). */
+  function teardown(reason: EndReason, how: { terminate: boolean; error?: LiveAiError }): Promise<void> {
+    return endRun(run, reason, how, { move, get, report, proxy, flow: options.flow.kind, endTimeoutMs: options.endTimeoutMs ?? 15_000 });
   }
 
   function onPageHide(): void {
@@ -191,40 +168,8 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
     report: (e) => report(toError(e)),
   };
 
-  async function runStart(r: Run): Promise<void> {
-    try {
-      const c = await obtainClient(options.flow, proxy, r.signal);
-      if (r.signal.aborted) {
-        // Created while being cancelled: end it so nobody pays for it.
-        if (options.flow.kind !== 'attach') void proxy.end(c.session_id, c.client_token).catch(() => {});
-        throw aborted();
-      }
-      r.client = c;
-      const flowTransport = options.flow.kind === 'session' ? options.flow.request.transport_type : undefined;
-      set({
-        sessionId: c.session_id,
-        transport: flowTransport ?? c.transport ?? chooseTransport(c, options.transport),
-        imageUrl: c.image_url ?? null,
-      });
-      if (options.endOnUnload !== false) r.watchUnload(onPageHide);
-      r.poller.start();
-      r.join(c, {
-        ...options,
-        loader,
-        micEnabled: options.micEnabled ?? get().media.micEnabled,
-        devices: pendingDevices,
-        report: (e) => report(toError(e)),
-      })
-        .then(() => commit())
-        .catch((e) => void (r.signal.aborted || teardown('failed', { terminate: true, error: toError(e) })));
-      await r.active;
-    } catch (e) {
-      if (r.signal.aborted) throw r.reason ?? aborted();
-      const error = toError(e);
-      void teardown('failed', { terminate: true, error });
-      throw error;
-    }
-  }
+  const fail = (error: LiveAiError) => void teardown('failed', { terminate: true, error });
+  const starter: StartDeps = { options, proxy, loader, devices: pendingDevices, get, set, commit, report, onPageHide, fail };
 
   if (internals.clientSession) run = new Run(internals.clientSession, proxy, hooks, timing);
   if (internals.transport) (run ??= new Run(null, proxy, hooks, timing)).use(internals.transport);
@@ -254,7 +199,7 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
       lineId = 0;
       transcript.reset();
       move('start', { ...restartedState(get().media), startedAt: Date.now() });
-      startPromise = runStart(r).finally(() => (startPromise = null));
+      startPromise = runStart(r, starter).finally(() => (startPromise = null));
       return startPromise;
     },
     prefetch() {
