@@ -1,7 +1,8 @@
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startDevOnHostSide, userEnv, type DevRun } from '../first-run/dev-process';
 
 /**
  * The first run of a new user, on a fresh clone: `npm ci`, then `npm run dev` with an empty LiveKit cache and an
@@ -40,33 +41,17 @@ function run(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.Proce
   });
 }
 
-/** Resolves with the printed URL once `npm run dev` says "playground ready"; rejects if it exits first. */
-function waitReady(dev: ChildProcess, log: string[]) {
-  return new Promise<string>((resolveUrl, reject) => {
-    const onData = (b: Buffer) => {
-      log.push(b.toString());
-      const m = /playground ready: (http\S+)/.exec(log.join(''));
-      if (m) resolveUrl(m[1]!);
-    };
-    dev.stdout!.on('data', onData);
-    dev.stderr!.on('data', onData);
-    dev.on('exit', (code) => reject(new Error(`npm run dev exited (${code}) before it was ready:\n${log.join('').slice(-3000)}`)));
-  });
-}
-
 describe('first run on a fresh clone', () => {
   it('npm ci && npm run dev: the printed URL opens on the host side, whose browser sees the avatar over the host link', async () => {
     mkdirSync(OUT, { recursive: true });
     const tmp = mkdtempSync('/tmp/liveai-first-run-');
     const repo = join(tmp, 'repo');
-    let dev: ChildProcess | undefined;
+    let dev: DevRun | undefined;
     try {
       execFileSync('git', ['clone', '-q', ROOT, repo]);
       expect(existsSync(join(repo, '.cache'))).toBe(false); // empty LiveKit cache
       // A new user's environment: none of this suite's namespace settings, no LiveKit on PATH or in LIVEKIT_BIN.
-      const env: NodeJS.ProcessEnv = Object.fromEntries(
-        Object.entries(process.env).filter(([k]) => !k.startsWith('LIVEAI_') && !k.startsWith('VITEST') && k !== 'LIVEKIT_BIN' && k !== 'NODE_ENV'),
-      );
+      const env = userEnv(['LIVEKIT_BIN', 'NODE_ENV']);
       env.PATH = (env.PATH ?? '').split(delimiter).filter((d) => !existsSync(join(d, 'livekit-server'))).join(delimiter);
       const mods = goModCache();
       if (mods) {
@@ -86,20 +71,19 @@ describe('first run on a fresh clone', () => {
       expect(ci.code, ci.output.slice(-3000)).toBe(0);
       const npmCiS = (Date.now() - t) / 1000;
 
-      // The host side: its own namespace with loopback, an uplink and a default route through it.
+      // The host side: its own namespace with loopback, an uplink and a default route through it. The uplink is a
+      // veth whose other end has no address: what takes the default route goes nowhere.
       t = Date.now();
-      // The uplink is a veth whose other end has no address: what takes the default route goes nowhere.
-      const host = `set -e; ip link set lo up; ip link add uplink0 type veth peer name uplink1; ip addr add 10.250.0.2/24 dev uplink0;
-        ip link set uplink0 up; ip link set uplink1 up; ip route add default via ${GATEWAY}; exec npm run dev`;
-      dev = spawn('unshare', ['-n', '--', 'bash', '-c', host], { cwd: repo, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-      const log: string[] = [];
-      const url = await waitReady(dev, log);
+      const uplink = `ip link add uplink0 type veth peer name uplink1; ip addr add 10.250.0.2/24 dev uplink0;
+        ip link set uplink0 up; ip link set uplink1 up; ip route add default via ${GATEWAY}`;
+      dev = await startDevOnHostSide(`${uplink}; exec npm run dev`, { cwd: repo, env });
+      const { url } = dev;
       const devS = (Date.now() - t) / 1000;
       expect(url).toBe('http://127.0.0.1:6006/?path=/story/live-playground--widget');
-      if (mods) expect(log.join('')).toContain('installing livekit-server v1.13.5 with go install');
+      if (mods) expect(dev.output()).toContain('installing livekit-server v1.13.5 with go install');
 
       const png = join(OUT, 'host-browser.png');
-      const look = spawnSync('nsenter', ['-t', String(dev.pid), '-n', process.execPath, join(ROOT, 'test/first-run/host-browser.mjs'), url, png], {
+      const look = spawnSync('nsenter', ['-t', String(dev.process.pid), '-n', process.execPath, join(ROOT, 'test/first-run/host-browser.mjs'), url, png], {
         encoding: 'utf8',
         env: { ...env, CHROMIUM_PATH: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' },
         timeout: 240_000,
@@ -125,13 +109,7 @@ describe('first run on a fresh clone', () => {
         expect(c.route).toMatch(/ dev lvh\d+ /);
       }
     } finally {
-      if (dev?.pid && dev.exitCode === null) {
-        const exited = new Promise((r) => dev!.once('exit', r));
-        process.kill(-dev.pid, 'SIGINT');
-        const kill = setTimeout(() => process.kill(-dev!.pid!, 'SIGKILL'), 15_000);
-        await exited;
-        clearTimeout(kill);
-      }
+      await dev?.stop();
       // Go writes its module cache read-only.
       spawnSync('chmod', ['-R', 'u+w', tmp]);
       rmSync(tmp, { recursive: true, force: true });

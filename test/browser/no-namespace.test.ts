@@ -1,7 +1,8 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startDevOnHostSide, userEnv } from '../first-run/dev-process';
 
 /**
  * A machine where no network namespace can be made (a container without CAP_SYS_ADMIN), acted out with
@@ -9,14 +10,13 @@ import { describe, expect, it } from 'vitest';
  * Each runs in a fresh namespace of its own, which plays the host (this suite's namespace already has a LiveKit on 7880).
  */
 const ROOT = resolve(__dirname, '../..');
-const scrubbed = () => Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('LIVEAI_') && !k.startsWith('VITEST') && k !== 'CI'));
 const onHost = (script: string) => ['-n', '--', 'bash', '-c', `ip link set lo up; ${script}`];
 
 describe('no network namespace on this machine', () => {
   it('npm test says so in one line and runs the non-media tiers on loopback; with CI=true that fails the run', () => {
     const dir = mkdtempSync('/tmp/liveai-nons-');
     try {
-      const env = { ...scrubbed(), LIVEAI_UNSHARE: 'false', LIVEAI_TEST_RESULTS: join(dir, 'vitest.json') };
+      const env = userEnv(['CI'], { LIVEAI_UNSHARE: 'false', LIVEAI_TEST_RESULTS: join(dir, 'vitest.json') });
       const args = ['--project', 'unit', 'test/unit/core/pure.test.ts'];
       const r = spawnSync('unshare', onHost(`exec node scripts/test.mjs ${args.join(' ')}`), { cwd: ROOT, env, encoding: 'utf8' });
       const lines = `${r.stdout}${r.stderr}`.split('\n');
@@ -34,35 +34,18 @@ describe('no network namespace on this machine', () => {
   }, 300_000);
 
   it('npm run dev says so in one line, says what media needs here, and its playground answers on loopback', async () => {
-    const dev = spawn('unshare', onHost('exec node scripts/dev.mjs'), {
-      cwd: ROOT,
-      env: { ...scrubbed(), LIVEAI_UNSHARE: 'false', LIVEKIT_BIN: process.env.LIVEKIT_BIN },
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
+    const dev = await startDevOnHostSide('exec node scripts/dev.mjs', { cwd: ROOT, env: userEnv(['CI'], { LIVEAI_UNSHARE: 'false' }) });
     try {
-      const url = await new Promise<string>((ok, fail) => {
-        const onData = (b: Buffer) => {
-          out += b.toString();
-          const m = /playground ready: (http\S+)/.exec(out);
-          if (m) ok(m[1]!);
-        };
-        dev.stdout.on('data', onData);
-        dev.stderr.on('data', onData);
-        dev.on('exit', (code) => fail(new Error(`dev exited (${code}):\n${out.slice(-2000)}`)));
-      });
-      const line = out.split('\n').filter((l) => l.startsWith('dev: no network namespace here ('));
+      const { url } = dev;
+      const line = dev.output().split('\n').filter((l) => l.startsWith('dev: no network namespace here ('));
       expect(line).toHaveLength(1);
       // This namespace has loopback only: the avatar (which needs a non-loopback address) cannot send media here.
       expect(line[0]).toMatch(/running on the host network, every service on 127\.0\.0\.1; media needs a network interface besides loopback, or a namespace \(docker run --cap-add SYS_ADMIN\)\.$/);
       const fetchThere = `fetch(${JSON.stringify(url)}).then((r) => console.log(r.status))`;
-      const status = spawnSync('nsenter', ['-t', String(dev.pid), '-n', process.execPath, '-e', fetchThere], { encoding: 'utf8' });
+      const status = spawnSync('nsenter', ['-t', String(dev.process.pid), '-n', process.execPath, '-e', fetchThere], { encoding: 'utf8' });
       expect(status.stdout.trim()).toBe('200');
     } finally {
-      const exited = new Promise((r) => dev.once('exit', r));
-      if (dev.exitCode === null) process.kill(-dev.pid!, 'SIGINT');
-      await exited;
+      await dev.stop();
     }
   }, 300_000);
 });
