@@ -73,12 +73,25 @@ app.post('/api/call/:room/:cmd', express.json(), (req, res) => {
 });
 
 // 3. The front end (Vite in middleware mode).
-const vite = await createVite({ root: fileURLToPath(new URL('.', import.meta.url)), plugins: [react()], server: { middlewareMode: true }, appType: 'spa' });
+// dedupe: one React and one livekit-client, also when liveai-kit is linked from a folder with its own node_modules
+const vite = await createVite({
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  plugins: [react()],
+  resolve: { dedupe: ['react', 'react-dom', 'livekit-client'] },
+  server: { middlewareMode: true },
+  appType: 'spa',
+});
 app.use(vite.middlewares);
 const server = app.listen(PORT, '127.0.0.1', () => console.log(`open http://127.0.0.1:${PORT}`));
 
 const stop = async () => {
-  for (const agent of calls.values()) agent.stdin.write('{"cmd":"quit"}\n');
+  // let each agent leave its room before we go (it logs to our pipe until it exits); kill what is left after 5 s
+  const agents = [...calls.values()];
+  const exited = agents.map((agent) => new Promise((resolve) => agent.once('exit', resolve)));
+  for (const agent of agents) agent.stdin.write('{"cmd":"quit"}\n');
+  const timer = setTimeout(() => agents.forEach((agent) => agent.kill()), 5000);
+  await Promise.all(exited);
+  clearTimeout(timer);
   server.close();
   await vite.close();
   await service.close();
