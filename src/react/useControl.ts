@@ -1,20 +1,9 @@
 import { useMemo } from 'react';
-import type { AvatarSession, ImageChangeState } from '../core/session/types';
+import type { ImageChangeState, SessionCommands } from '../core/session/types';
 import { useAvatarSession } from './useAvatarSession';
 import { useSessionState } from './useSessionState';
 
-export type UseControlResult = Pick<
-  AvatarSession,
-  | 'sendChat'
-  | 'forceEnd'
-  | 'control'
-  | 'updateImage'
-  | 'updateAgentPrompt'
-  | 'updateIdlePrompt'
-  | 'action'
-  | 'resetIdleTimeout'
-  | 'leaveMeeting'
-> & {
+export type UseControlResult = SessionCommands & {
   /** Progress of the last image change: sending → requested → created → complete | error. */
   image: ImageChangeState;
 };

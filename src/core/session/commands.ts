@@ -6,7 +6,7 @@ import type { ClientSession, ControlEvent } from '../schemas';
 import type { Transport } from '../transports/types';
 import type { AudioOutput } from './audio-output';
 import { imageSource } from './controls';
-import type { AvatarSession, ImageChangeState, MediaState, SessionState } from './types';
+import type { AvatarSession, ImageChangeState, MediaState, SessionCommands, SessionState } from './types';
 
 /**
  * What the engine lends its commands: read access to its state, its proxy client and the current transport.
@@ -34,18 +34,7 @@ export interface MediaDeps {
   transport: () => Transport | null;
 }
 
-type Commands = Pick<
-  AvatarSession,
-  | 'sendChat'
-  | 'forceEnd'
-  | 'control'
-  | 'updateImage'
-  | 'updateAgentPrompt'
-  | 'updateIdlePrompt'
-  | 'action'
-  | 'resetIdleTimeout'
-  | 'leaveMeeting'
->;
+type Commands = SessionCommands;
 type MediaCommands = Pick<AvatarSession, 'setMicEnabled' | 'setSpeakerMuted' | 'setVolume' | 'setDevice' | 'unblockAudio'>;
 
 /**

@@ -205,3 +205,17 @@ export interface AvatarSession {
   /** Stops timers and listeners; ends the session unless `{ end: false }`. */
   dispose(options?: { end?: boolean }): void;
 }
+
+/** The session's commands to the avatar: chat, controls, image change, leave-meeting (what `useControl` returns). */
+export type SessionCommands = Pick<
+  AvatarSession,
+  | 'sendChat'
+  | 'forceEnd'
+  | 'control'
+  | 'updateImage'
+  | 'updateAgentPrompt'
+  | 'updateIdlePrompt'
+  | 'action'
+  | 'resetIdleTimeout'
+  | 'leaveMeeting'
+>;
