@@ -16,6 +16,5 @@ export * from './proxy-client';
 export * from './keepalive';
 export * from './image';
 export * from './audio';
-export { loadTransport, registerTransport, registeredTransports, type TransportModule } from './transports/load';
-export { DEFAULT_RECONNECT_POLICY, type ReconnectPolicy } from './transports/rtc-a-reconnect';
+export { loadTransport, registerTransport, type TransportModule } from './transports/load';
 export type * from './transports/types';

@@ -12,6 +12,9 @@
  */
 import { registerTransport, type TransportModule } from './load';
 
+/** How the LiveKit transport retries a dropped room (deadline and backoff, ms); override per session with `reconnectDeadlineMs`. */
+export { DEFAULT_RECONNECT_POLICY, type ReconnectPolicy } from './rtc-a-reconnect';
+
 /** The LiveKit (`rtc-a`) transport; registered on import. Pass it to `registerTransport` again after a reset. */
 export const livekitTransport: TransportModule = {
   kind: 'rtc-a',

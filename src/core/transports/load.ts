@@ -13,15 +13,12 @@ export interface TransportModule {
 }
 
 /** What a user must install and import to be able to join a room of each kind. */
-export const TRANSPORT_PACKAGES: Readonly<Record<MediaTransport, { sdk: string; entry: string; label: string }>> = {
-  'rtc-a': { sdk: 'livekit-client', entry: 'liveai-kit/livekit', label: 'LiveKit' },
-  'rtc-b': { sdk: '@daily-co/daily-js', entry: 'liveai-kit/daily', label: 'Daily' },
+export const TRANSPORT_PACKAGES: Readonly<Record<MediaTransport, { sdk: string; entry: string }>> = {
+  'rtc-a': { sdk: 'livekit-client', entry: 'liveai-kit/livekit' },
+  'rtc-b': { sdk: '@daily-co/daily-js', entry: 'liveai-kit/daily' },
 };
 
-// On globalThis so two copies of the package on one page (e.g. an app bundle and the standalone element) share it.
-const REGISTRY_KEY = Symbol.for('liveai-kit.transports');
-type Registry = Map<MediaTransport, TransportModule>;
-const registry = ((globalThis as Record<symbol, unknown>)[REGISTRY_KEY] ??= new Map()) as Registry;
+const registry = new Map<MediaTransport, TransportModule>();
 const cache = new Map<MediaTransport, Promise<TransportFactory>>();
 
 /**
@@ -49,8 +46,7 @@ export function missingTransportError(kind: MediaTransport, cause?: unknown): Li
   if (!p) return new LiveAiError('invalid_request', `unknown transport ${String(kind)}`, { status: 400 });
   return new LiveAiError(
     'missing_peer',
-    `this session's room is a ${p.label} (${kind}) room, but no ${p.label} transport is registered on this page. ` +
-      `Install ${p.sdk} (npm i ${p.sdk}) and add \`import '${p.entry}';\` once in your app, next to where you start the session.`,
+    `this ${kind} room needs ${p.sdk}: npm i ${p.sdk} and add \`import '${p.entry}';\` to your app`,
     { cause },
   );
 }
@@ -105,5 +101,5 @@ export function predictTransport(): MediaTransport | null {
 function loadError(kind: MediaTransport, cause: unknown): unknown {
   if (cause instanceof LiveAiError) return cause;
   const p = TRANSPORT_PACKAGES[kind];
-  return new LiveAiError('missing_peer', `could not load the ${p.label} transport: install ${p.sdk} (npm i ${p.sdk})`, { cause });
+  return new LiveAiError('missing_peer', `${kind} needs ${p.sdk}: npm i ${p.sdk}`, { cause });
 }

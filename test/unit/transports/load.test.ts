@@ -4,7 +4,6 @@ afterEach(() => {
   localStorage.removeItem('liveai-kit.transport');
   vi.doUnmock('@daily-co/daily-js');
   vi.resetModules();
-  delete (globalThis as Record<symbol, unknown>)[Symbol.for('liveai-kit.transports')];
 });
 
 describe('transport registration', () => {

@@ -3,11 +3,12 @@
 const core = require('liveai-kit');
 const schemas = require('liveai-kit/schemas');
 const server = require('liveai-kit/server');
+const livekit = require('liveai-kit/livekit');
 console.log(
   JSON.stringify({
     createAvatarSession: typeof core.createAvatarSession,
     LiveAiError: typeof core.LiveAiError,
-    DEFAULT_RECONNECT_POLICY: typeof core.DEFAULT_RECONNECT_POLICY,
+    DEFAULT_RECONNECT_POLICY: typeof livekit.DEFAULT_RECONNECT_POLICY,
     AvatarEventSchema: typeof schemas.AvatarEventSchema,
     createAvatarHandler: typeof server.createAvatarHandler,
   }),

@@ -1,12 +1,12 @@
 // A strict TypeScript Node server (module: nodenext) using every entry of liveai-kit. Typechecked with tsc; the
 // `@ts-expect-error` lines prove the option types are real (not `any`).
 import express, { type Router } from 'express';
-import { createAvatarSession, DEFAULT_RECONNECT_POLICY, LiveAiError, registerTransport, type AvatarSessionOptions, type ErrorCode } from 'liveai-kit';
+import { createAvatarSession, LiveAiError, registerTransport, type AvatarSessionOptions, type ErrorCode } from 'liveai-kit';
 import { AvatarEventSchema } from 'liveai-kit/schemas';
 import { AvatarSessionProvider, useSession } from 'liveai-kit/react';
 import { AvatarWidget, type AvatarWidgetProps } from 'liveai-kit/components';
 import { defineLiveAiAvatar } from 'liveai-kit/element';
-import { livekitTransport } from 'liveai-kit/livekit';
+import { DEFAULT_RECONNECT_POLICY, livekitTransport } from 'liveai-kit/livekit';
 import { dailyTransport } from 'liveai-kit/daily';
 import { createAvatarHandler, createAvatarProxy, createServiceClient, type AvatarHandlerOptions } from 'liveai-kit/server';
 import { createEmulator, type EmulatorOptions } from 'liveai-kit/emulator';
