@@ -4,7 +4,7 @@
 //    frame decoded in the browser whose mouth box is clearly open (dark pixels > quiet maximum + 150);
 //  - interruption → silence: from the agent calling session.interrupt() to the avatar audio in the browser falling
 //    under RMS 0.003 (WebAudio analyser, every 10 ms) for good (300 ms).
-// Run inside the private network namespace, after `npm ci --prefix test/agent-app`:
+// Run inside the private network namespace, after `npm ci --prefix examples/livekit-agent/agent`:
 //   scripts/netns-run.sh npx tsx scripts/bench-agent.ts [turns=5]
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';

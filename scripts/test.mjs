@@ -65,9 +65,9 @@ if (!ns.ok) {
 }
 
 // The LiveKit Agents app of the browser tier has its own package.json and lockfile; install it here, with network.
-if (needsBrowser && !existsSync('test/agent-app/node_modules')) {
-  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: 'test/agent-app', stdio: 'inherit' });
-  if (r.status !== 0) stop('could not install test/agent-app. Run: (cd test/agent-app && npm ci)');
+if (needsBrowser && !existsSync('examples/livekit-agent/agent/node_modules')) {
+  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: 'examples/livekit-agent/agent', stdio: 'inherit' });
+  if (r.status !== 0) stop('could not install examples/livekit-agent/agent. Run: (cd examples/livekit-agent/agent && npm ci)');
 }
 
 // Consumer tier: pack the packages and install the consumer apps from the registry here, OUTSIDE the namespace

@@ -8,7 +8,7 @@ import { API_KEY, SESSION_SECRET, inboundStatsScript, useBrowserStack } from './
 import type { MouthSample } from './pages/frames';
 
 /**
- * Issue 13, the real agent ecosystem: a LiveKit Agents app (test/agent-app: @livekit/agents + the published
+ * Issue 13, the real agent ecosystem: a LiveKit Agents app (examples/livekit-agent/agent: @livekit/agents + the published
  * @livekit/agents-plugin-lemonslice, unmodified, with a local stand-in TTS) creates the avatar session on the local
  * service (started with provider labels, as the real service names its providers), the avatar joins the agent's
  * room on its behalf and speaks the agent's audio; a page on liveai-kit's hooks attaches to that room with its own

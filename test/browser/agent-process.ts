@@ -4,10 +4,10 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 
-/** The LiveKit Agents fixture app (test/agent-app): its own package.json, installed with `npm ci` in that folder. */
-export const AGENT_APP = resolve(fileURLToPath(new URL('.', import.meta.url)), '../agent-app');
+/** The LiveKit Agents fixture app (examples/livekit-agent/agent): its own package.json, installed with `npm ci` in that folder. */
+export const AGENT_APP = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../examples/livekit-agent/agent');
 export const agentAppInstalled = () => existsSync(resolve(AGENT_APP, 'node_modules/@livekit/agents-plugin-lemonslice/package.json'));
-export const AGENT_APP_MISSING = 'the agent fixture is not installed: run `npm ci --prefix test/agent-app` (outside the network namespace, it needs the npm registry)';
+export const AGENT_APP_MISSING = 'the agent fixture is not installed: run `npm ci --prefix examples/livekit-agent/agent` (outside the network namespace, it needs the npm registry)';
 
 /** A report line of the agent (`@@agent {json}`): `event`, epoch ms `t`, and event fields. */
 export type AgentReport = { event: string; t: number; [k: string]: unknown };
