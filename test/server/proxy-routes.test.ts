@@ -300,3 +300,19 @@ describe('everything else', () => {
     expect(odd.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
+
+describe('session ids in the path', () => {
+  it('a malformed id is 400, a well-formed id that is not this token’s session is 403, neither reaches the service', async () => {
+    const mine = (await createRoom()).body;
+    for (const id of ['a'.repeat(300), '%E0%A4%A', '%00']) {
+      let res!: request.Response;
+      expect(await upstreamCalls(async () => (res = await request(app).get(`/api/avatar/sessions/${id}`).set(bearer(mine.client_token))))).toBe(0);
+      expect(res.status, id).toBe(400);
+      expect(res.body.detail).toBeTruthy();
+    }
+    let other!: request.Response;
+    expect(await upstreamCalls(async () => (other = await request(app).get('/api/avatar/sessions/not-an-id').set(bearer(mine.client_token))))).toBe(0);
+    expect(other.status).toBe(403);
+    expect(other.body.detail).toBeTruthy();
+  });
+});
