@@ -3,7 +3,7 @@ import { ProxySessionFieldsSchema, proxySessionProblems, type ProxySessionReques
 import type { CreateSessionRequest, Session } from '../core/schemas/sessions';
 import type { ActionContext, ProxyCall, ProxyReply } from './core';
 import { sniffImageType } from './images';
-import { mintRoomTokens, type RoomTokens } from './livekit';
+import { mintRoomTokens, viewerTokenTtlS, type RoomTokens } from './livekit';
 import { parseBody } from './validate';
 
 /** The parts of a `multipart/form-data` session creation, as received by the framework adapter. */
@@ -42,7 +42,7 @@ export async function createSessionAction<Req>(ctx: ActionContext<Req>, call: Pr
       status: 400,
     });
   }
-  const room = wantsRtcA && lk ? await mintRoomTokens(lk) : undefined;
+  const room = wantsRtcA && lk ? await mintRoomTokens(lk, viewerTokenTtlS(ctx.options.sessionCaps ? ctx.options.sessionCaps.maxDurationMs : undefined)) : undefined;
   const body = upstreamBody(fields, room, lk?.url);
   const session = await ctx.spawner.spawn(call, (up) => up.createSession(image ? formData(body, image) : body, { requestId: call.requestId }));
   const issued = await ctx.tokens.issue(session.session_id);

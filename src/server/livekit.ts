@@ -19,14 +19,25 @@ export interface RoomTokens {
 
 /** Avatar token lifetime, s: the longest cold start (150 s) plus a wide margin. */
 export const AVATAR_TOKEN_TTL_S = 600;
-/** Viewer token lifetime, s: only needed to join (LiveKit refreshes it while connected). */
+/**
+ * Viewer token margin, s: the viewer token lives the session's maximum length (`sessionLimits.maxDurationMs`) plus
+ * this, so the browser can rejoin the room with it (after a LiveKit restart) for as long as the session may run.
+ * LiveKit checks a token only when joining.
+ */
 export const VIEWER_TOKEN_TTL_S = 600;
+/** Viewer token lifetime, s, when `sessionLimits` is `false` (no maximum length): 24 h. */
+export const UNLIMITED_VIEWER_TOKEN_TTL_S = 24 * 3600;
+
+/** The viewer token's lifetime, s, for sessions of at most `maxDurationMs` (no maximum: `undefined`). */
+export const viewerTokenTtlS = (maxDurationMs: number | undefined) =>
+  maxDurationMs === undefined ? UNLIMITED_VIEWER_TOKEN_TTL_S : Math.ceil(maxDurationMs / 1000) + VIEWER_TOKEN_TTL_S;
 
 /**
  * Mints the two LiveKit access tokens of a fresh room with `livekit-server-sdk`.
+ * @param viewerTtlS the viewer token's lifetime, s (see {@link viewerTokenTtlS}).
  * @throws LiveAiError `missing_peer` when livekit-server-sdk is not installed.
  */
-export async function mintRoomTokens(lk: LivekitConfig): Promise<RoomTokens> {
+export async function mintRoomTokens(lk: LivekitConfig, viewerTtlS: number): Promise<RoomTokens> {
   let sdk: typeof import('livekit-server-sdk');
   try {
     sdk = await import('livekit-server-sdk');
@@ -40,7 +51,7 @@ export async function mintRoomTokens(lk: LivekitConfig): Promise<RoomTokens> {
   avatar.addGrant({ roomJoin: true, room: roomName, canPublish: true, canSubscribe: true, canPublishData: true });
   const viewer = new AccessToken(lk.apiKey, lk.apiSecret, {
     identity: `viewer-${crypto.randomUUID().slice(0, 8)}`,
-    ttl: VIEWER_TOKEN_TTL_S,
+    ttl: viewerTtlS,
   });
   viewer.addGrant({
     roomJoin: true,

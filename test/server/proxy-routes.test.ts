@@ -88,9 +88,19 @@ describe('POST /sessions (JSON)', () => {
     expect(payload.sub).toMatch(/^viewer-/);
     expect(video.room).toMatch(/^liveai-[0-9a-f-]{36}$/);
     expect(video).toMatchObject({ roomJoin: true, canSubscribe: true, canPublish: true, canPublishData: true });
-    expect(Math.abs(payload.exp! - Date.now() / 1000 - 600)).toBeLessThan(30);
+    // No maximum length here (sessionLimits: false): the viewer can rejoin for 24 h.
+    expect(Math.abs(payload.exp! - Date.now() / 1000 - 24 * 3600)).toBeLessThan(30);
     const view = await (await fetch(`${emulator.url}/__emulator/sessions/${s.session_id}`)).json();
     expect(view.transport_type).toBe('rtc-a');
+  });
+
+  it('rtc-a: the viewer token outlives the longest session by 10 min, so a long call can still rejoin the room', async () => {
+    const limited = proxyApp(proxyOptions(emulator.url, { sessionLimits: { maxDurationMs: 2 * 3600_000 } }));
+    const res = await request(limited).post('/api/avatar/sessions').send({ agent_id: 'agent-demo', transport_type: 'rtc-a' });
+    expect(res.status).toBe(201);
+    const { payload } = await jwtVerify(res.body.token, new TextEncoder().encode(LIVEKIT.apiSecret));
+    expect(Math.abs(payload.exp! - Date.now() / 1000 - (2 * 3600 + 600))).toBeLessThan(30);
+    await request(limited).post(`/api/avatar/sessions/${res.body.session_id}/end`).set(bearer(res.body.client_token));
   });
 
   it('websocket-rtc-a: returns the websocket address and the viewer room', async () => {
