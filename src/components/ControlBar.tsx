@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { useControl, useMedia, useSession } from '../react';
+import { useState } from 'react';
+import { useAvatarSession, useMedia, useSession, useSessionState } from '../react';
 import { ControlBarView } from './ControlBarView';
 import { isRunning } from '../core/session/phase';
 
@@ -7,37 +7,25 @@ import { isRunning } from '../core/session/phase';
 export interface ControlBarProps {
   /** Controls to leave out. */
   hide?: readonly ('mic' | 'speaker' | 'volume' | 'keepAlive' | 'end')[];
-  /** Keep-alive on at first (default false). */
-  keepAlive?: boolean;
-  /** While keep-alive is on, `reset-idle-timeout` is sent this often, ms (default 30000). */
-  keepAliveIntervalMs?: number;
   className?: string;
 }
 
 /**
  * Mic, speaker mute and volume, keep-alive and end for the nearest session. The pressed states come from
- * the store (the truth), not from local guesses. Keep-alive sends `reset-idle-timeout` at once
- * and then every `keepAliveIntervalMs` while on and active. End also cancels a call that is still queued.
+ * the store (the truth), not from local guesses. The keep-alive toggle turns the session's keep-alive on and off
+ * (session option `keepAliveMs`: on from the start, and how often at most). End also cancels a call that is still queued.
  */
-export function ControlBar({ hide = [], keepAlive: initialKeepAlive = false, keepAliveIntervalMs = 30_000, className }: ControlBarProps) {
+export function ControlBar({ hide = [], className }: ControlBarProps) {
+  const session = useAvatarSession();
   const { phase, endSession } = useSession();
   const [micPending, setMicPending] = useState(false);
   const m = useMedia();
-  const { resetIdleTimeout } = useControl();
-  const [keepAlive, setKeepAlive] = useState(initialKeepAlive);
-  const active = phase === 'active';
-  useEffect(() => {
-    if (!keepAlive || !active) return;
-    const ping = () => void resetIdleTimeout().catch(() => undefined);
-    ping();
-    const id = setInterval(ping, keepAliveIntervalMs);
-    return () => clearInterval(id);
-  }, [keepAlive, active, keepAliveIntervalMs, resetIdleTimeout]);
+  const keepAlive = useSessionState((s) => s.keepAlive);
   const show = (name: (typeof hide)[number]) => !hide.includes(name);
   return (
     <ControlBarView
       className={className}
-      disabled={!active}
+      disabled={phase !== 'active'}
       endDisabled={!isRunning(phase)}
       micEnabled={m.micEnabled}
       speakerMuted={m.speakerMuted}
@@ -54,7 +42,7 @@ export function ControlBar({ hide = [], keepAlive: initialKeepAlive = false, kee
       }
       onSpeakerMutedChange={show('speaker') ? m.setSpeakerMuted : undefined}
       onVolumeChange={show('volume') ? m.setVolume : undefined}
-      onKeepAliveChange={show('keepAlive') ? setKeepAlive : undefined}
+      onKeepAliveChange={show('keepAlive') ? session.setKeepAlive : undefined}
       onEnd={show('end') ? () => void endSession('user') : undefined}
     />
   );

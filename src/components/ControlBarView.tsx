@@ -7,7 +7,7 @@ export interface ControlBarViewProps {
   speakerMuted: boolean;
   /** 0..1. */
   volume: number;
-  /** Sends `reset-idle-timeout` periodically while on, so idle timeouts do not end the call. */
+  /** Keep-alive is on: `reset-idle-timeout` is sent while the user is active, so idle timeouts do not end the call. */
   keepAlive?: boolean;
   onMicChange?: (enabled: boolean) => void;
   /** The microphone is being switched (the toggle is busy and disabled until it is done). */

@@ -49,9 +49,6 @@ export function createKeepAlive(o: KeepAliveOptions) {
       for (const name of ACTIVITY_EVENTS) target?.removeEventListener(name, onActivity, { capture: true });
       doc?.removeEventListener('visibilitychange', onVisibility);
     },
-    get running() {
-      return running;
-    },
   };
 }
 export type KeepAlive = ReturnType<typeof createKeepAlive>;

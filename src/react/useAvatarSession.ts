@@ -9,7 +9,7 @@ import { AvatarSessionContext } from './context';
 export function useAvatarSession(): AvatarSession {
   const session = useContext(AvatarSessionContext);
   if (!session) {
-    throw new Error('useAvatarSession: no session here. Wrap this component in <AvatarSessionProvider options={…}> (liveai-kit/react).');
+    throw new Error('useAvatarSession: no session here; wrap this component in <AvatarSessionProvider>');
   }
   return session;
 }

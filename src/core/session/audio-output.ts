@@ -101,7 +101,7 @@ export function createAudioOutput(onBlocked: (blocked: boolean) => void, initial
         onBlocked(false);
       } catch (cause) {
         if (isNotAllowed(cause))
-          throw new LiveAiError('autoplay_blocked', 'the browser still blocks audio: call unblockAudio() from a click or tap', { cause });
+          throw new LiveAiError('autoplay_blocked', 'audio still blocked: call unblockAudio() from a click or tap', { cause });
         throw cause;
       }
     },

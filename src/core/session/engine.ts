@@ -37,7 +37,7 @@ export function createAvatarSession(options: AvatarSessionOptions): AvatarSessio
  * @internal
  */
 export function createSessionEngine(options: AvatarSessionOptions, internals: EngineInternals = {}): AvatarSession {
-  const store = createSessionStore(internals.initialState);
+  const store = createSessionStore({ keepAlive: !!options.keepAliveMs, ...internals.initialState });
   const get = store.getState;
   const set = (patch: Partial<SessionState>) => store.setState(patch);
   const setMedia = (patch: Partial<SessionState['media']>) => set({ media: { ...get().media, ...patch } });
@@ -82,9 +82,10 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
     });
     if (phase === 'active' && run) {
       run.becameActive();
+      // One keep-alive per active call; it sends only while `keepAlive` is on (setKeepAlive).
       run.startKeepAlive(
-        options.keepAliveMs,
-        () => get().phase === 'active' && session.resetIdleTimeout().catch((e) => report(toError(e))),
+        options.keepAliveMs || 30_000,
+        () => get().keepAlive && get().phase === 'active' && session.resetIdleTimeout().catch((e) => report(toError(e))),
       );
     }
   }
@@ -198,7 +199,7 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
       const r = (run = new Run(null, proxy, hooks, timing));
       lineId = 0;
       transcript.reset();
-      move('start', { ...restartedState(get().media), startedAt: Date.now() });
+      move('start', { ...restartedState(get()), startedAt: Date.now() });
       startPromise = runStart(r, starter).finally(() => (startPromise = null));
       return startPromise;
     },
@@ -216,6 +217,7 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
     ...commands,
     updateImage: withImageProgress(updateImage, get, (image) => set({ image })),
     ...createMediaCommands({ get, setMedia, audio, pendingDevices, transport }),
+    setKeepAlive: (on) => set({ keepAlive: on }),
     dispose({ end = true } = {}) {
       if (disposed) return;
       disposed = true;

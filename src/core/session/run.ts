@@ -100,8 +100,8 @@ export class Run {
     this.offs = this.hooks.wire(transport);
   }
 
-  startKeepAlive(intervalMs: number | undefined, send: () => void): void {
-    if (!intervalMs || this.keepAlive) return;
+  startKeepAlive(intervalMs: number, send: () => void): void {
+    if (this.keepAlive) return;
     this.keepAlive = createKeepAlive({ intervalMs, send });
     this.keepAlive.start();
   }

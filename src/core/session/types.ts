@@ -80,6 +80,8 @@ export interface SessionState {
   media: MediaState;
   /** Last event received, any type. */
   lastEvent: AvatarEvent | null;
+  /** Keep-alive is on (see `AvatarSession.setKeepAlive`). */
+  keepAlive: boolean;
 }
 
 /** How the session starts. */
@@ -103,7 +105,11 @@ export interface AvatarSessionOptions {
   /** Status polling: first interval and maximum, in ms (default 1000 → 5000, with jitter). */
   pollIntervalMs?: number;
   maxPollIntervalMs?: number;
-  /** Send `reset-idle-timeout` while the user is active on the page, at most every N ms (default off). */
+  /**
+   * Keep-alive: while the call is active and the user is active on the page (pointer, key, wheel, touch, scroll,
+   * the page shown again), send `reset-idle-timeout` at most every N ms. Setting it turns keep-alive on from the
+   * start; without it keep-alive starts off and `setKeepAlive(true)` uses 30000 ms.
+   */
   keepAliveMs?: number;
   /** End the session with sendBeacon on page unload (default true). */
   endOnUnload?: boolean;
@@ -195,6 +201,8 @@ export interface AvatarSession {
   setSpeakerMuted(muted: boolean): void;
   setVolume(volume: number): void;
   setDevice(kind: 'audioinput' | 'audiooutput' | 'videoinput', deviceId: string): Promise<void>;
+  /** Turns keep-alive on or off (see `keepAliveMs`); `state.keepAlive` shows it. Kept across restarts. */
+  setKeepAlive(on: boolean): void;
   /**
    * Starts downloading what `start()` will need (the validation chunk, and the transport adapter chunk when the
    * transport is known before creation), e.g. on hover or focus of a Start button. Never throws; idempotent.

@@ -30,6 +30,7 @@ export const initialSessionState = (): SessionState => ({
   image: { status: 'idle' },
   media: initialMediaState(),
   lastEvent: null,
+  keepAlive: false,
 });
 
 /**
@@ -41,8 +42,8 @@ export function createSessionStore(seed: Partial<SessionState> = {}): StoreApi<S
   return createStore<SessionState>()(() => ({ ...base, ...seed, media: { ...base.media, ...seed.media } }));
 }
 
-/** State of a new start: the initial state, keeping the user's microphone, speaker mute and volume choices. */
-export function restartedState(media: MediaState): SessionState {
+/** State of a new start: the initial state, keeping the user's keep-alive, microphone, speaker mute and volume choices. */
+export function restartedState({ keepAlive, media }: SessionState): SessionState {
   const fresh = initialSessionState();
-  return { ...fresh, media: { ...fresh.media, micEnabled: media.micEnabled, speakerMuted: media.speakerMuted, volume: media.volume } };
+  return { ...fresh, keepAlive, media: { ...fresh.media, micEnabled: media.micEnabled, speakerMuted: media.speakerMuted, volume: media.volume } };
 }

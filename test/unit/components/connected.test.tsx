@@ -1,5 +1,5 @@
 import './cleanup';
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { AvatarStage, ChatInput, ControlBar, ImageSwapper, QueueProgress, SessionList, TranscriptPanel } from '../../../src/components';
@@ -56,7 +56,7 @@ describe('connected components', () => {
     expect(await screen.findByText('Nice to meet you')).toBeInTheDocument();
   });
 
-  it('ControlBar: mic state is the truth from the store; keep-alive sends reset-idle-timeout', async () => {
+  it('ControlBar: mic state is the truth from the store', async () => {
     const session = createTestSession({ initialState: { phase: 'active' } });
     withSession(session, <ControlBar />);
     const mic = screen.getByRole('button', { name: 'Microphone' });
@@ -64,9 +64,37 @@ describe('connected components', () => {
     await userEvent.click(mic);
     await waitFor(() => expect(mic).toHaveAttribute('aria-pressed', 'true'));
     expect(session.transport.micEnabled).toBe(true);
-    await userEvent.click(screen.getByRole('button', { name: 'Keep alive' }));
-    const id = session.store.getState().sessionId!;
-    await waitFor(() => expect(session.proxy.sessions.get(id)?.controls).toContainEqual({ event: 'reset-idle-timeout' }));
+  });
+
+  it("ControlBar: the keep-alive toggle drives the session's one keep-alive (sent on user activity, stopped when off)", async () => {
+    // keepAliveMs: at most one reset-idle-timeout per ms of activity; the toggle starts off.
+    const session = createTestSession({ initialState: { keepAlive: false }, keepAliveMs: 1 });
+    withSession(session, <ControlBar />);
+    await act(() => void session.start().catch(() => undefined));
+    await waitFor(() => expect(phase(session)).toBe('queued'));
+    session.proxy.setStatus(session.store.getState().sessionId!, 'ACTIVE');
+    await waitFor(() => expect(phase(session)).toBe('active'));
+    const toggle = screen.getByRole('button', { name: 'Keep alive' });
+    expect(toggle).toHaveAttribute('aria-pressed', 'false');
+    const controls = () => session.proxy.sessions.get(session.store.getState().sessionId!)!.controls.filter((c) => c.event === 'reset-idle-timeout');
+    fireEvent.pointerDown(window);
+    expect(controls()).toHaveLength(0); // off: activity sends nothing
+    await userEvent.click(toggle);
+    expect(toggle).toHaveAttribute('aria-pressed', 'true');
+    expect(session.store.getState().keepAlive).toBe(true);
+    // Core's rule: activity on the page sends reset-idle-timeout (at most every keepAliveMs).
+    await waitFor(() => {
+      fireEvent.pointerDown(window);
+      expect(controls().length).toBeGreaterThan(0);
+    });
+    await userEvent.click(toggle);
+    expect(toggle).toHaveAttribute('aria-pressed', 'false');
+    const sent = controls().length;
+    await waitFor(() => expect(session.proxy.sessions.get(session.store.getState().sessionId!)!.controls.length).toBe(sent)); // nothing in flight
+    fireEvent.pointerDown(window);
+    fireEvent.keyDown(window);
+    await session.resetIdleTimeout(); // a request after the activity: the activity sent nothing before it
+    expect(controls()).toHaveLength(sent + 1);
   });
 
   it('ControlBar: End cancels a queued call while the other controls wait for active', async () => {
