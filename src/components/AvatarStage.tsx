@@ -1,8 +1,9 @@
 import { useAvatarSession, useQueueClock, useSession, useSessionState } from '../react';
 import { AvatarStageView, type AvatarStageViewProps } from './AvatarStageView';
+import { expiresAtMs, timeLimitReached } from './TimeLimitCountdown';
 
 /** Props of {@link AvatarStage}: the view's props that do not come from the session, all optional. */
-export type AvatarStageProps = Partial<Omit<AvatarStageViewProps, 'phase' | 'videoTrack' | 'audioTrack' | 'queue' | 'error' | 'cost' | 'endReason'>>;
+export type AvatarStageProps = Partial<Omit<AvatarStageViewProps, 'phase' | 'videoTrack' | 'audioTrack' | 'queue' | 'error' | 'cost' | 'endReason' | 'timeLimitReached'>>;
 
 /**
  * The avatar of the nearest `AvatarSessionProvider`: its video track, poster (`imageUrl` prop, else the
@@ -17,6 +18,7 @@ export function AvatarStage(props: AvatarStageProps) {
   const audioBlocked = useSessionState((st) => st.media.audioBlocked);
   const queue = useQueueClock();
   const start = () => void s.start().catch(() => undefined); // the error shows from the store
+  const expiresAt = expiresAtMs(session.getClientSession()?.session_expires_at);
   return (
     <AvatarStageView
       phase={s.phase}
@@ -26,6 +28,8 @@ export function AvatarStage(props: AvatarStageProps) {
       error={s.error}
       cost={s.cost}
       endReason={s.endReason}
+      expiresAt={expiresAt}
+      timeLimitReached={timeLimitReached(s.phase, s.endReason, expiresAt)}
       onStart={start}
       onPrefetch={session.prefetch}
       onRetry={start}

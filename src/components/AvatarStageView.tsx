@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { StageOverlay, type StageOverlayProps } from './StageOverlay';
 import { useStageMedia } from './useStageMedia';
 import { cx } from './format';
+import { TimeLimitCountdown } from './TimeLimitCountdown';
 
 /** Props of {@link AvatarStageView}: everything comes in as props (no session hooks). */
 export interface AvatarStageViewProps extends StageOverlayProps {
@@ -18,6 +19,8 @@ export interface AvatarStageViewProps extends StageOverlayProps {
   onUnblockAudio?: () => void;
   /** Called when the stage's own `audio.play()` was refused by the autoplay policy. */
   onAudioBlocked?: () => void;
+  /** When the session reaches its maximum length (epoch ms; the proxy's `session_expires_at`): a countdown shows in the last 30 s. */
+  expiresAt?: number | null;
   /** Accessible name of the stage region. */
   label?: string;
   className?: string;
@@ -57,6 +60,7 @@ export function AvatarStageView(props: AvatarStageViewProps) {
           Tap to unmute
         </button>
       )}
+      {phase === 'active' && props.expiresAt != null && <TimeLimitCountdown expiresAt={props.expiresAt} />}
       {children}
     </div>
   );

@@ -11,6 +11,8 @@ export interface StageOverlayProps {
   error?: ErrorLike | null | undefined;
   cost?: number | null | undefined;
   endReason?: EndReason | null | undefined;
+  /** The proxy ended the call at its maximum length: the ended screen says so. */
+  timeLimitReached?: boolean | undefined;
   onStart?: (() => void) | undefined;
   /** Called when "Start call" comes into view, the pointer enters it or focus reaches it: warm up what start() will download. */
   onPrefetch?: (() => void) | undefined;
@@ -35,7 +37,7 @@ function StartButton({ onStart, onPrefetch }: { onStart: () => void; onPrefetch?
 }
 
 /** Overlay content by phase: start, queue progress, ending, ended (with cost), error (with retry). */
-export function StageOverlay({ phase, queue, error, cost, endReason, onStart, onPrefetch, onRetry, onRestart }: StageOverlayProps) {
+export function StageOverlay({ phase, queue, error, cost, endReason, timeLimitReached, onStart, onPrefetch, onRetry, onRestart }: StageOverlayProps) {
   if (phase === 'idle') return onStart ? <StartButton onStart={onStart} onPrefetch={onPrefetch} /> : null;
   if (isWaiting(phase)) {
     return <QueueProgressView phase={phase} elapsedMs={0} estimateMs={10_000} progress={0} slow={false} {...queue} />;
@@ -45,7 +47,7 @@ export function StageOverlay({ phase, queue, error, cost, endReason, onStart, on
     return (
       <div className="liveai-stage__message" role="status">
         <p className="liveai-stage__title">Call ended</p>
-        {endReason && ENDED[endReason] && <p>{ENDED[endReason]}</p>}
+        {timeLimitReached ? <p>This call reached its time limit.</p> : endReason && ENDED[endReason] && <p>{ENDED[endReason]}</p>}
         <p>{cost == null ? 'The cost will appear shortly.' : `This call used ${formatCredits(cost)}.`}</p>
         {onRestart && (
           <button type="button" className="liveai-button" onClick={onRestart}>

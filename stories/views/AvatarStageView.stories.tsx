@@ -109,6 +109,21 @@ export const Ended: Story = {
   },
 };
 
+/** The last 30 s of the session's maximum length: a countdown over the video; screen readers hear it at 30 s and 10 s. */
+export const TimeLimitCountdown: Story = {
+  args: { phase: 'active' },
+  render: (args) => <AvatarStageView {...args} expiresAt={Date.now() + 27_500} />,
+  play: async ({ canvas }) => {
+    await expect(canvas.getByText(/^Call ends in 0:2\d$/)).toBeInTheDocument();
+    await expect(canvas.getByRole('status')).toHaveTextContent('The call ends in 30 seconds (time limit).');
+  },
+};
+
+export const EndedAtTimeLimit: Story = {
+  args: { phase: 'ended', cost: 12, endReason: 'completed', timeLimitReached: true },
+  play: async ({ canvas }) => expect(canvas.getByRole('status')).toHaveTextContent('This call reached its time limit.'),
+};
+
 export const EndedByIdleTimeout: Story = {
   args: { phase: 'ended', cost: null, endReason: 'idle_timeout' },
   play: async ({ canvas }) => expect(canvas.getByRole('status')).toHaveTextContent('period of inactivity'),
