@@ -20,7 +20,7 @@ if (!agentAppInstalled()) console.warn(`SKIPPING: ${AGENT_APP_MISSING}`);
 type Probe = { phases: string[]; events: string[]; errors: string[]; mouth: MouthSample[]; audio: { t: number; level: number }[]; transcript: { role: string; text: string }[] };
 const SHOTS = 'test-results/agent-plugin';
 const ROOM = 'agent-plugin-room';
-const GREETING = 'Hello there! I am the avatar of this agent.';
+const GREETING = 'Hello there! I am the avatar of this agent, running on a local LiveKit server.';
 const probe = (page: Page) => page.evaluate(() => (window as unknown as { __agent: Probe }).__agent);
 
 /** Range of dark pixels in the mouth box and mean |Δ| per frame, over `s`. */
@@ -132,9 +132,11 @@ describe.skipIf(!agentAppInstalled())('LiveKit Agents + the published avatar plu
     await page.getByRole('button', { name: 'Mic off' }).click();
     await agent.next((r) => r.event === 'user_mic' && r.from === 'user-1' && r.muted === true, { from: off });
 
-    // The transcript shows the agent's words once (the service's events and the agent's lk.transcription merged).
-    await page.waitForFunction((text) => (window as unknown as { __agent: Probe }).__agent.transcript.some((l) => l.role === 'agent' && l.text.includes(text)), 'the avatar of this agent', { timeout: 15_000 });
+    // The transcript shows all the agent's words, once (the service's events and the agent's lk.transcription merged).
+    await page.waitForFunction((text) => (window as unknown as { __agent: Probe }).__agent.transcript.some((l) => l.role === 'agent' && l.text.includes(text)), 'local LiveKit server', { timeout: 15_000 });
     p = await probe(page);
+    const said = p.transcript.filter((l) => l.role === 'agent').map((l) => l.text).join(' ');
+    expect(said.replace(/\s+/g, ' ')).toContain(GREETING);
     expect(p.transcript.filter((l) => l.role === 'agent' && l.text.includes('the avatar of this agent'))).toHaveLength(1);
     await page.screenshot({ path: `${SHOTS}/end.png`, fullPage: true });
     expect(p.errors).toEqual([]);
