@@ -10,22 +10,33 @@ const ATTR_SEGMENT = 'lk.segment_id';
  * deltas of one growing text (the agent's speech) or the whole text so far (the user's speech, one stream per
  * update). The segment's text is reported as it grows and once more, `final`, when the stream ends. The speaker is
  * the user when the stream's participant is us (the agent sends the user's transcript on the user's behalf),
- * otherwise the agent.
+ * otherwise the agent. The agent's deltas may come in more than one stream of the same segment (the last part
+ * arrives in a stream of its own when the agent flushes after its first stream closed): they continue the
+ * segment's text, they do not replace it.
  * @param localIdentity our identity in the room, when known.
  */
 export function transcriptionHandler(
   localIdentity: () => string | undefined,
   emit: (value: TransportEventMap['transcription']) => void,
 ): TextStreamHandler {
+  /** The agent's segments so far: segment id → text (the last few only). */
+  const agentText = new Map<string, string>();
   return (reader, from) => {
     const attrs = reader.info.attributes ?? {};
     const segmentId = attrs[ATTR_SEGMENT] || reader.info.id;
     const role = from.identity && from.identity === localIdentity() ? 'user' : 'agent';
     void (async () => {
-      let text = '';
+      let text = role === 'agent' ? (agentText.get(segmentId) ?? '') : '';
+      const keep = () => {
+        if (role !== 'agent') return;
+        agentText.delete(segmentId);
+        agentText.set(segmentId, text);
+        if (agentText.size > 16) agentText.delete(agentText.keys().next().value as string);
+      };
       try {
         for await (const chunk of reader) {
           text += chunk;
+          keep();
           if (text.trim()) emit({ role, text, segmentId, final: false });
         }
       } catch {

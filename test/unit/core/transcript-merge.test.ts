@@ -84,4 +84,16 @@ describe('rtc-a: lk.transcription text streams', () => {
       { role: 'user', text: 'what can you do', segmentId: 'SG_2', final: true },
     ]);
   });
+
+  it('the agent’s deltas in a second stream of the same segment continue its text: the whole sentence shows, not only the last clause', async () => {
+    const out: { text: string; final: boolean }[] = [];
+    const handle = transcriptionHandler(() => 'user-1', (v) => out.push(v));
+    handle(reader(['Hello there, ', 'I am your avatar, '], { 'lk.segment_id': 'SG_7', 'lk.transcription_final': 'false' }), { identity: 'agent' });
+    await new Promise((r) => setTimeout(r, 0));
+    handle(reader(['running on a local LiveKit server.'], { 'lk.segment_id': 'SG_7', 'lk.transcription_final': 'true' }), { identity: 'agent' });
+    await new Promise((r) => setTimeout(r, 0));
+    const t = merger();
+    for (const o of out) t.segment('agent', 'SG_7', o.text, o.final);
+    expect(t.texts()).toEqual(['agent: Hello there, I am your avatar, running on a local LiveKit server.']);
+  });
 });
