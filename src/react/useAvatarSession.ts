@@ -9,7 +9,7 @@ import { AvatarSessionContext } from './context';
 export function useAvatarSession(): AvatarSession {
   const session = useContext(AvatarSessionContext);
   if (!session) {
-    throw new Error('useAvatarSession: no session here; wrap this component in <AvatarSessionProvider>');
+    throw new Error('useAvatarSession: no <AvatarSessionProvider> around this component');
   }
   return session;
 }

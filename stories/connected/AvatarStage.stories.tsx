@@ -48,7 +48,7 @@ export const LiveWithCaptions: Story = {
 };
 
 export const AudioBlocked: Story = {
-  loaders: [async () => ({ session: storySession({ phase: 'active', sessionStatus: 'ACTIVE', media: { connection: 'connected', videoTrack: null, audioTrack: null, audioBlocked: true, micEnabled: false, speakerMuted: false, volume: 1 } }) })],
+  loaders: [async () => ({ session: storySession({ phase: 'active', sessionStatus: 'ACTIVE', media: { connection: 'connected', videoTrack: null, audioTrack: null, audioBlocked: true, micEnabled: false, micPending: false, speakerMuted: false, volume: 1 } }) })],
   play: async ({ canvas }) => expect(canvas.getByRole('button', { name: 'Tap to unmute' })).toBeVisible(),
 };
 

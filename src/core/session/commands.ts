@@ -70,7 +70,7 @@ export function createCommands(ctx: CommandContext, client: () => ClientSession 
       const url = await ctx.uploadImage(blob).catch((cause: unknown) => {
         if (cause instanceof LiveAiError) throw cause;
         const why = String((cause as Error)?.message ?? cause);
-        throw new LiveAiError('handler_error', `the image is too large to send inline and your uploadImage function failed: ${why}`, {
+        throw new LiveAiError('handler_error', `image too large to send inline, and your uploadImage failed: ${why}`, {
           cause,
         });
       });
@@ -126,8 +126,8 @@ export function createMediaCommands(ctx: MediaDeps): MediaCommands {
   return {
     async setMicEnabled(enabled) {
       const t = connected();
-      if (t) await t.setMicEnabled(enabled);
-      else setMedia({ micEnabled: enabled });
+      setMedia(t ? { micPending: true } : { micEnabled: enabled });
+      await t?.setMicEnabled(enabled).finally(() => setMedia({ micPending: false }));
     },
     setSpeakerMuted(muted) {
       audio.setMuted(muted);

@@ -7,12 +7,12 @@ import type { ImageInput } from './types';
  */
 export function imageSource(input: ImageInput): 'url' | 'base64' | 'blob' {
   const o = (input ?? {}) as Record<string, unknown>;
-  const keys = (['url', 'base64', 'blob'] as const).filter((k) => o[k] !== undefined && o[k] !== null);
+  const keys = (['url', 'base64', 'blob'] as const).filter((k) => o[k] != null);
   if (keys.length !== 1) {
     throw new LiveAiError('invalid_request', 'updateImage needs exactly one of url, base64 or blob', { status: 400 });
   }
   const key = keys[0]!;
-  if (key === 'blob' && !(typeof Blob !== 'undefined' && o.blob instanceof Blob)) {
+  if (key === 'blob' && !(o.blob instanceof Blob)) {
     throw new LiveAiError('invalid_request', 'updateImage blob must be a Blob or File', { status: 400 });
   }
   if (key !== 'blob' && typeof o[key] !== 'string') {

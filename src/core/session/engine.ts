@@ -122,7 +122,7 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
     else if (status === 'FAILED')
       void teardown('failed', {
         terminate: false,
-        error: new LiveAiError('upstream_error', 'the avatar service reported the session FAILED'),
+        error: new LiveAiError('upstream_error', 'the avatar service says the session FAILED'),
       });
   }
 

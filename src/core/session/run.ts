@@ -38,7 +38,7 @@ export interface RunTiming {
 export const isFinal = (status: SessionStatusResponse['session_status'] | null) => status !== null && isFinalStatus(status);
 export const toError = (e: unknown): LiveAiError =>
   isLiveAiError(e) ? e : new LiveAiError('upstream_error', String((e as Error)?.message ?? e), { cause: e });
-export const aborted = () => new LiveAiError('aborted', 'the start was cancelled (end() or dispose() was called)');
+export const aborted = () => new LiveAiError('aborted', 'start cancelled by end() or dispose()');
 
 /**
  * Everything one `start()` owns: its abort signal, the session handle, the joined transport, the status poller,

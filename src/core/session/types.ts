@@ -51,6 +51,8 @@ export interface MediaState {
   /** True when the browser blocked audio playback; call `session.unblockAudio()` from a user gesture. */
   audioBlocked: boolean;
   micEnabled: boolean;
+  /** True while `setMicEnabled` is switching the microphone (show the toggle busy); false once it settled. */
+  micPending: boolean;
   speakerMuted: boolean;
   /** Speaker volume 0..1. */
   volume: number;
@@ -197,6 +199,7 @@ export interface AvatarSession {
   resetIdleTimeout(): Promise<void>;
   /** Leaves a third-party meeting (`meeting_bot_id`); LiveKit (rtc-a) sessions only. */
   leaveMeeting(meetingBotId: string): Promise<{ status: 'left' }>;
+  /** Publishes or stops the microphone; `media.micPending` is true until it settled. */
   setMicEnabled(enabled: boolean): Promise<void>;
   setSpeakerMuted(muted: boolean): void;
   setVolume(volume: number): void;

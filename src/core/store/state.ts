@@ -8,6 +8,7 @@ export const initialMediaState = (): MediaState => ({
   audioTrack: null,
   audioBlocked: false,
   micEnabled: false,
+  micPending: false,
   speakerMuted: false,
   volume: 1,
 });
@@ -43,7 +44,6 @@ export function createSessionStore(seed: Partial<SessionState> = {}): StoreApi<S
 }
 
 /** State of a new start: the initial state, keeping the user's keep-alive, microphone, speaker mute and volume choices. */
-export function restartedState({ keepAlive, media }: SessionState): SessionState {
-  const fresh = initialSessionState();
-  return { ...fresh, keepAlive, media: { ...fresh.media, micEnabled: media.micEnabled, speakerMuted: media.speakerMuted, volume: media.volume } };
+export function restartedState({ keepAlive, media: { micEnabled, speakerMuted, volume } }: SessionState): SessionState {
+  return { ...initialSessionState(), keepAlive, media: { ...initialMediaState(), micEnabled, speakerMuted, volume } };
 }

@@ -66,6 +66,23 @@ describe('connected components', () => {
     expect(session.transport.micEnabled).toBe(true);
   });
 
+  it('ControlBar: the mic toggle is busy and disabled while the session says micPending (useMedia exposes it)', async () => {
+    const session = createTestSession({ initialState: { phase: 'active' } });
+    withSession(session, <ControlBar />);
+    const mic = screen.getByRole('button', { name: 'Microphone' });
+    expect(mic).not.toHaveAttribute('aria-busy');
+    let switching!: Promise<void>;
+    act(() => void (switching = session.setMicEnabled(true)));
+    expect(session.store.getState().media.micPending).toBe(true);
+    expect(mic).toHaveAttribute('aria-busy', 'true');
+    expect(mic).toBeDisabled();
+    await act(() => switching);
+    expect(session.store.getState().media.micPending).toBe(false);
+    expect(mic).not.toHaveAttribute('aria-busy');
+    expect(mic).toBeEnabled();
+    expect(mic).toHaveAttribute('aria-pressed', 'true');
+  });
+
   it("ControlBar: the keep-alive toggle drives the session's one keep-alive (sent on user activity, stopped when off)", async () => {
     // keepAliveMs: at most one reset-idle-timeout per ms of activity; the toggle starts off.
     const session = createTestSession({ initialState: { keepAlive: false }, keepAliveMs: 1 });
