@@ -113,8 +113,12 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
   }
 
   function onStatus(res: SessionStatusResponse): void {
-    commit({ sessionStatus: res.session_status, cost: res.cost ?? get().cost });
+    const patch = { sessionStatus: res.session_status, cost: res.cost ?? get().cost };
     const status = res.session_status;
+    // A final status while running goes straight to the teardown, which derives the next phase: committing it
+    // first would derive a running phase from it (e.g. `active` for a queued session already in the room).
+    if (stage !== 'running' || !isFinal(status)) return commit(patch);
+    set(patch);
     // The service ended the session on its own.
     if (status === 'COMPLETED') void teardown('completed', { terminate: false });
     else if (status === 'TIMED_OUT')

@@ -66,6 +66,17 @@ describe('start guards and failures', () => {
     expect(h!.session.store.getState().error?.code).toBe('timeout');
   });
 
+  it('a queued session the service fails (room already joined) goes to error without ever showing active', async () => {
+    h = harness({ proxy: createFakeProxy({ initialStatus: 'QUEUED' }) });
+    const started = settle(h.session.start());
+    await until(() => h!.session.store.getState().phase === 'queued' && h!.transport.connection === 'connected', 'queued in the room');
+    h.proxy.setStatus('sess_1', 'FAILED');
+    expect(await started).toMatchObject({ code: 'upstream_error' });
+    expect(h.phases).not.toContain('active');
+    expect(h.phases.at(-1)).toBe('error');
+    expect(h.session.store.getState().activeAt).toBeNull();
+  });
+
   it('COMPLETED by the service → ended (completed) with cost, polling stops, room left', async () => {
     await activeHarness();
     h!.proxy.setStatus('sess_1', 'COMPLETED', 3.5);
