@@ -15,21 +15,16 @@ const meta = {
     phase: 'idle',
     imageUrl: sampleAvatarImage,
     audioBlocked: false,
-    speakerMuted: false,
-    volume: 1,
     label: 'Avatar',
     onStart: fn(),
     onRetry: fn(),
     onRestart: fn(),
     onUnblockAudio: fn(),
-    onAudioBlocked: fn(),
   },
   argTypes: {
     phase: { control: 'select', options: PHASES },
     imageUrl: { control: 'text' },
     audioBlocked: { control: 'boolean' },
-    speakerMuted: { control: 'boolean' },
-    volume: { control: { type: 'range', min: 0, max: 1, step: 0.05 } },
     queue: { control: 'object' },
     error: { control: 'object' },
     cost: { control: 'number' },
@@ -37,7 +32,6 @@ const meta = {
     label: { control: 'text' },
     className: { control: 'text' },
     videoTrack: { control: false },
-    audioTrack: { control: false },
     children: { control: false },
   },
 } satisfies Meta<typeof AvatarStageView>;
@@ -74,7 +68,7 @@ export const Connecting: Story = {
 export const Active: Story = {
   args: { phase: 'active' },
   loaders: [async () => fakeAvatarTracks()],
-  render: (args, { loaded }) => <AvatarStageView {...args} videoTrack={loaded.video} audioTrack={loaded.audio} />,
+  render: (args, { loaded }) => <AvatarStageView {...args} videoTrack={loaded.video} />,
   play: async ({ canvasElement }) => {
     const video = canvasElement.querySelector('video')!;
     await waitFor(() => expect(video.readyState).toBeGreaterThanOrEqual(2), { timeout: 5000 });

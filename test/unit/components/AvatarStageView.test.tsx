@@ -1,5 +1,5 @@
 import './cleanup';
-import { render, screen, waitFor } from '@testing-library/react';
+import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AvatarStageView } from '../../../src/components';
@@ -34,30 +34,20 @@ describe('AvatarStageView', () => {
     expect(onUnblockAudio).toHaveBeenCalledOnce();
   });
 
-  it('attaches tracks and notices when the browser refuses to play audio', async () => {
+  it('shows the video track muted and plays no audio itself (the session does): no <audio>, no unmute unless the store says blocked', () => {
     class FakeStream {
       constructor(private tracks: unknown[]) {}
       getTracks() { return this.tracks; }
     }
     vi.stubGlobal('MediaStream', FakeStream);
-    const blocked = Object.assign(new Error('blocked'), { name: 'NotAllowedError' });
-    vi.spyOn(HTMLMediaElement.prototype, 'play').mockRejectedValue(blocked);
-    const onAudioBlocked = vi.fn();
+    vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
     const video = { kind: 'video' } as MediaStreamTrack;
-    const audio = { kind: 'audio' } as MediaStreamTrack;
-    const { container } = render(<AvatarStageView phase="active" videoTrack={video} audioTrack={audio} onAudioBlocked={onAudioBlocked} />);
+    const { container } = render(<AvatarStageView phase="active" videoTrack={video} />);
     expect((container.querySelector('video')!.srcObject as unknown as FakeStream).getTracks()).toEqual([video]);
-    expect((container.querySelector('audio')!.srcObject as unknown as FakeStream).getTracks()).toEqual([audio]);
+    expect(container.querySelector('video')!.muted).toBe(true);
+    expect(container.querySelector('audio')).toBeNull();
     expect(region()).toHaveAttribute('data-has-video', 'true');
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Tap to unmute' })).toBeInTheDocument());
-    expect(onAudioBlocked).toHaveBeenCalledOnce();
-  });
-
-  it('applies speaker mute and volume to the audio element', () => {
-    const { container } = render(<AvatarStageView phase="active" speakerMuted volume={0.3} />);
-    const audio = container.querySelector('audio')!;
-    expect(audio.muted).toBe(true);
-    expect(audio.volume).toBeCloseTo(0.3);
+    expect(screen.queryByRole('button', { name: 'Tap to unmute' })).toBeNull();
   });
 
   it('ended: shows the cost in credits and offers to start again', async () => {
