@@ -14,7 +14,7 @@ import { isFinal, Run, toError, type RunHooks } from './run';
 import { runStart, type StartDeps } from './start';
 import { endRun } from './teardown';
 import { createEventHandler, eventPatch, wireTransport } from './wiring';
-import { TranscriptMerger } from './transcript-merge';
+import type { TranscriptMerger } from './transcript-merge';
 import type { TransportEventMap } from '../transports/types';
 
 type TranscriptionSegment = TransportEventMap['transcription'];
@@ -65,7 +65,18 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
   let endPromise: Promise<void> | null = null;
   let disposed = false;
   let lineId = 0;
-  const transcript = new TranscriptMerger(() => ++lineId, maxLines);
+  // The transcript merger loads when a session starts (a room delivers transcripts only after it joined), so it
+  // stays out of the first load. Until it is there, the service's lines are appended as they come.
+  let transcript: TranscriptMerger | null = null;
+  let merger: Promise<unknown> | undefined;
+  const loadMerger = () =>
+    (merger ??= import('./transcript-merge').then(
+      (m) => (transcript ??= new m.TranscriptMerger(() => ++lineId, maxLines)),
+      (e: unknown) => {
+        merger = undefined;
+        throw e;
+      },
+    ));
 
   /** Writes `patch` with the phase derived from the stage and the facts: the only place the phase is written. */
   function commit(patch: Partial<SessionState> = {}): void {
@@ -144,6 +155,7 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
 
   /** A transcription the room carries besides the service's events (rtc-a: LiveKit Agents' `lk.transcription`). */
   function onTranscription(seg: TranscriptionSegment): void {
+    if (!transcript) return void loadMerger().then(() => onTranscription(seg), report);
     const lines = transcript.segment(get().transcript, seg, Date.now());
     if (lines) set({ transcript: lines });
   }
@@ -174,7 +186,18 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
   };
 
   const fail = (error: LiveAiError) => void teardown('failed', { terminate: true, error });
-  const starter: StartDeps = { options, proxy, loader, devices: pendingDevices, get, set, commit, report, onPageHide, fail };
+  const starter: StartDeps = {
+    options,
+    proxy,
+    loader,
+    devices: pendingDevices,
+    get,
+    set,
+    commit,
+    report,
+    onPageHide,
+    fail,
+  };
 
   if (internals.clientSession) run = new Run(internals.clientSession, proxy, hooks, timing);
   if (internals.transport) (run ??= new Run(null, proxy, hooks, timing)).use(internals.transport);
@@ -199,10 +222,11 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
         return Promise.reject(new LiveAiError('invalid_request', `cannot start while ${phase}`, { status: 400 }));
       audio.prime(); // synchronously, inside the click that called start()
       loadValidation().catch(() => undefined); // fetch the zod chunk while the session is being created
+      loadMerger().catch(() => undefined); // and the transcript merger, long before a room delivers a transcript
       run?.release();
       const r = (run = new Run(null, proxy, hooks, timing));
       lineId = 0;
-      transcript.reset();
+      transcript?.reset();
       move('start', { ...restartedState(get()), startedAt: Date.now() });
       startPromise = runStart(r, starter).finally(() => (startPromise = null));
       return startPromise;
@@ -211,6 +235,7 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
       loadValidation().catch(() => undefined);
       const kind = transportHint(options);
       if (kind) loader(kind).catch(() => undefined);
+      loadMerger().catch(() => undefined);
     },
     end(reason = 'user') {
       if (endPromise) return endPromise;

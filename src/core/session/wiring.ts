@@ -86,11 +86,11 @@ export const createEventHandler =
 export function eventPatch(
   s: SessionState,
   event: AvatarEvent,
-  o: { transcript: TranscriptMerger; nextId: number; maxTranscriptLines: number },
+  o: { transcript: TranscriptMerger | null; nextId: number; maxTranscriptLines: number },
 ): Partial<SessionState> {
   const now = Date.now();
   const patch = reduceEvent(s, event, { now, nextId: o.nextId, maxTranscriptLines: o.maxTranscriptLines });
-  if (event.type === 'user_transcription' || event.type === 'agent_transcription') {
+  if (o.transcript && (event.type === 'user_transcription' || event.type === 'agent_transcription')) {
     const lines = o.transcript.service(s.transcript, event.type === 'user_transcription' ? 'user' : 'agent', event.transcription, now);
     if (lines) patch.transcript = lines;
     else delete patch.transcript;
