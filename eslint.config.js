@@ -8,16 +8,42 @@ import reactHooks from 'eslint-plugin-react-hooks';
  * (core, server, emulator alike), so it imports nothing of the project but itself and no package or built-in
  * that a browser or Node lacks. A wrong import fails `npm run lint` and so CI.
  */
-const nodeBuiltins = ['node:*', 'fs', 'path', 'http', 'https', 'net', 'crypto', 'os', 'child_process', 'stream', 'url', 'util', 'events', 'buffer', 'zlib'];
+const nodeBuiltins = [
+  'node:*',
+  'fs',
+  'path',
+  'http',
+  'https',
+  'net',
+  'crypto',
+  'os',
+  'child_process',
+  'stream',
+  'url',
+  'util',
+  'events',
+  'buffer',
+  'zlib',
+];
 const pattern = (group, message) => ({ group, message });
 const restrict = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
 const notReact = pattern(['react', 'react-dom', 'react/*', 'react-dom/*'], 'core must not import React (architecture §2)');
 const notSdk = pattern(['livekit-client', '@daily-co/daily-js'], 'transport SDKs are imported only inside their adapter file');
-const notServer = pattern(['express', 'multer', 'jose', 'pino', 'livekit-server-sdk', '@livekit/rtc-node', 'sharp', 'ws', 'express-rate-limit'], 'server-only packages stay out of browser layers');
+const notServer = pattern(
+  ['express', 'multer', 'jose', 'pino', 'livekit-server-sdk', '@livekit/rtc-node', 'sharp', 'ws', 'express-rate-limit'],
+  'server-only packages stay out of browser layers',
+);
 // A regex (not gitignore-style groups), so relative files named like a built-in (./events, ./stream) stay allowed.
-const notNode = { regex: `^(node:.+|${nodeBuiltins.filter((b) => !b.includes('*')).join('|')})(/.*)?$`, message: 'browser layers must not import Node built-ins' };
-const up = (...layers) => pattern(layers.flatMap((l) => [`**/${l}`, `**/${l}/*`, `**/${l}/**`]), `imports only go down the layers (architecture §2)`);
+const notNode = {
+  regex: `^(node:.+|${nodeBuiltins.filter((b) => !b.includes('*')).join('|')})(/.*)?$`,
+  message: 'browser layers must not import Node built-ins',
+};
+const up = (...layers) =>
+  pattern(
+    layers.flatMap((l) => [`**/${l}`, `**/${l}/*`, `**/${l}/**`]),
+    `imports only go down the layers (architecture §2)`,
+  );
 
 export default tseslint.config(
   { ignores: ['dist/**', 'packages/*/dist/**', 'storybook-static/**', 'node_modules/**', '.cache/**', 'test-results/**'] },
@@ -38,9 +64,18 @@ export default tseslint.config(
     files: ['src/shared/**'],
     rules: restrict(notReact, notSdk, notServer, notNode, up('core', 'react', 'components', 'element', 'server', 'emulator', 'testing')),
   },
-  { files: ['src/core/**'], rules: restrict(notReact, notSdk, notServer, notNode, up('react', 'components', 'element', 'server', 'emulator', 'testing')) },
-  { files: ['src/core/transports/rtc-a.ts', 'src/core/transports/rtc-a-room.ts'], rules: restrict(notReact, notServer, notNode, up('react', 'components', 'element', 'server', 'emulator')) },
-  { files: ['src/core/transports/rtc-b.ts'], rules: restrict(notReact, notServer, notNode, up('react', 'components', 'element', 'server', 'emulator')) },
+  {
+    files: ['src/core/**'],
+    rules: restrict(notReact, notSdk, notServer, notNode, up('react', 'components', 'element', 'server', 'emulator', 'testing')),
+  },
+  {
+    files: ['src/core/transports/rtc-a.ts', 'src/core/transports/rtc-a-room.ts'],
+    rules: restrict(notReact, notServer, notNode, up('react', 'components', 'element', 'server', 'emulator')),
+  },
+  {
+    files: ['src/core/transports/rtc-b.ts'],
+    rules: restrict(notReact, notServer, notNode, up('react', 'components', 'element', 'server', 'emulator')),
+  },
   { files: ['src/react/**'], rules: restrict(notSdk, notServer, notNode, up('components', 'element', 'server', 'emulator')) },
   { files: ['src/components/**'], rules: restrict(notSdk, notServer, notNode, up('element', 'server', 'emulator')) },
   { files: ['src/element/**'], rules: restrict(notSdk, notServer, notNode, up('server', 'emulator')) },

@@ -8,13 +8,8 @@ import pkg from './package.json' with { type: 'json' };
  * external, so `livekit-client` and `@daily-co/daily-js` are only reached through the lazily imported
  * adapter chunks (`transports/rtc-a`, `transports/rtc-b`).
  */
-const externals = [
-  ...Object.keys(pkg.dependencies ?? {}),
-  ...Object.keys(pkg.peerDependencies ?? {}),
-  ...builtinModules,
-];
-const isExternal = (id: string) =>
-  id.startsWith('node:') || externals.some((name) => id === name || id.startsWith(`${name}/`));
+const externals = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {}), ...builtinModules];
+const isExternal = (id: string) => id.startsWith('node:') || externals.some((name) => id === name || id.startsWith(`${name}/`));
 
 export default defineConfig({
   plugins: [react()],

@@ -19,6 +19,10 @@ export default defineConfig({
     minify: false,
     ssr: true,
     lib: { formats: ['es'], entry: { index: 'src/emulator/index.ts', bin: 'src/emulator/bin.ts' } },
-    rollupOptions: { external: isExternal, experimental: { attachDebugInfo: 'none' }, output: { chunkFileNames: 'chunks/[name]-[hash].js' } },
+    rollupOptions: {
+      external: isExternal,
+      experimental: { attachDebugInfo: 'none' },
+      output: { chunkFileNames: 'chunks/[name]-[hash].js' },
+    },
   },
 });

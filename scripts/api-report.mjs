@@ -21,13 +21,24 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const outDir = mkdtempSync(join(tmpdir(), 'liveai-api-'));
 
 try {
-  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', outDir], { stdio: 'inherit' });
+  execFileSync(
+    process.execPath,
+    [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', outDir],
+    { stdio: 'inherit' },
+  );
   const entries = Object.entries(pkg.exports)
     .filter(([, v]) => typeof v === 'object' && v.types)
     .map(([name, v]) => [name === '.' ? 'liveai-kit' : `liveai-kit/${name.slice(2)}`, join(outDir, relative('dist/types', v.types))]);
   const program = ts.createProgram(
     entries.map(([, file]) => file),
-    { strict: true, skipLibCheck: true, noEmit: true, moduleResolution: ts.ModuleResolutionKind.Bundler, module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+    {
+      strict: true,
+      skipLibCheck: true,
+      noEmit: true,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      module: ts.ModuleKind.ESNext,
+      target: ts.ScriptTarget.ES2022,
+    },
   );
   const checker = program.getTypeChecker();
   const printer = ts.createPrinter({ removeComments: true });

@@ -37,9 +37,24 @@ async function main() {
   const lk = await startLivekit();
   const livekit = { url: lk.url as string, apiKey: LIVEKIT_KEYS.apiKey as string, apiSecret: LIVEKIT_KEYS.apiSecret as string };
   const emulator = await createEmulator({ port: 0, media: true, queueMs: 200, livekit, providerLabels: 'rtc-a=livekit' });
-  const vite = await createViteServer({ root: resolve(fileURLToPath(new URL('.', import.meta.url)), '..'), configFile: false, plugins: [react()], server: { middlewareMode: true, hmr: false }, appType: 'mpa', logLevel: 'error' });
+  const vite = await createViteServer({
+    root: resolve(fileURLToPath(new URL('.', import.meta.url)), '..'),
+    configFile: false,
+    plugins: [react()],
+    server: { middlewareMode: true, hmr: false },
+    appType: 'mpa',
+    logLevel: 'error',
+  });
   const app = express();
-  app.use('/api/avatar', createAvatarProxy({ upstream: { baseUrl: emulator.url, apiKey: 'dev-key-alice' }, sessionSecret: SECRET, livekit, providerLabels: 'rtc-a=livekit' }));
+  app.use(
+    '/api/avatar',
+    createAvatarProxy({
+      upstream: { baseUrl: emulator.url, apiKey: 'dev-key-alice' },
+      sessionSecret: SECRET,
+      livekit,
+      providerLabels: 'rtc-a=livekit',
+    }),
+  );
   app.use(vite.middlewares);
   const server = await new Promise<import('node:http').Server>((r) => {
     const s = app.listen(0, '127.0.0.1', () => r(s));
@@ -59,7 +74,13 @@ async function main() {
     const sessionId = String(ready.session_id);
     const viewer = new AccessToken(livekit.apiKey, livekit.apiSecret, { identity: 'bench-user', ttl: '10m' });
     viewer.addGrant({ room: ROOM, roomJoin: true, canPublish: true, canSubscribe: true, canPublishData: true });
-    const attach = { session_id: sessionId, ...(await issueClientToken({ sessionSecret: SECRET }, sessionId)), transport: 'rtc-a', room_url: livekit.url, token: await viewer.toJwt() };
+    const attach = {
+      session_id: sessionId,
+      ...(await issueClientToken({ sessionSecret: SECRET }, sessionId)),
+      transport: 'rtc-a',
+      room_url: livekit.url,
+      token: await viewer.toJwt(),
+    };
     const context = await browser.newContext({ viewport: { width: 900, height: 820 } });
     await context.addInitScript(() => {
       const w = window as unknown as { __pcs: RTCPeerConnection[] };
@@ -74,7 +95,10 @@ async function main() {
     const toMouth: number[] = [];
     for (let i = 0; i < TURNS; i++) {
       const quietFrom = Date.now();
-      await page.waitForFunction((from) => (window as unknown as { __agent: Probe }).__agent.mouth.filter((m) => performance.timeOrigin + m.t > from).length >= 25, quietFrom);
+      await page.waitForFunction(
+        (from) => (window as unknown as { __agent: Probe }).__agent.mouth.filter((m) => performance.timeOrigin + m.t > from).length >= 25,
+        quietFrom,
+      );
       const from = agent.reports.length;
       agent.send({ cmd: 'say', text: `Turn number ${i + 1}: hello there, how are you today?` });
       const first = await agent.next((r) => r.event === 'tts_first_frame', { from });
@@ -89,9 +113,16 @@ async function main() {
     const toFinished: number[] = [];
     for (let i = 0; i < TURNS; i++) {
       const from = agent.reports.length;
-      agent.send({ cmd: 'say', text: 'This answer is long on purpose, one clause after another, so that it is still playing when it is interrupted.' });
+      agent.send({
+        cmd: 'say',
+        text: 'This answer is long on purpose, one clause after another, so that it is still playing when it is interrupted.',
+      });
       const started = await agent.next((r) => r.event === 'playback_started', { from });
-      await page.waitForFunction((t) => (window as unknown as { __agent: Probe }).__agent.rms.some((x) => x.t > t && x.rms > 0.02), started.t, { timeout: 15_000 });
+      await page.waitForFunction(
+        (t) => (window as unknown as { __agent: Probe }).__agent.rms.some((x) => x.t > t && x.rms > 0.02),
+        started.t,
+        { timeout: 15_000 },
+      );
       agent.send({ cmd: 'interrupt' });
       const cut = await agent.next((r) => r.event === 'interrupting', { from });
       const fin = await agent.next((r) => r.event === 'playback_finished', { from });
@@ -100,7 +131,15 @@ async function main() {
       await page.waitForFunction((t) => (window as unknown as { __agent: Probe }).__agent.rms.some((x) => x.t > t + 1000), cut.t);
       const rms = (await probe()).rms.filter((x) => x.t > cut.t - 50);
       // silent from the first sample after which every sample of the next 300 ms is quiet
-      const at = rms.find((x, k) => x.t >= cut.t && x.rms < 0.003 && rms.slice(k).filter((y) => y.t < x.t + 300).every((y) => y.rms < 0.003));
+      const at = rms.find(
+        (x, k) =>
+          x.t >= cut.t &&
+          x.rms < 0.003 &&
+          rms
+            .slice(k)
+            .filter((y) => y.t < x.t + 300)
+            .every((y) => y.rms < 0.003),
+      );
       if (at) toSilence.push(at.t - cut.t);
     }
 

@@ -110,7 +110,12 @@ async function benchInNamespace({ n, seconds, warmup }) {
     for (let k = 0; k < n; k++) {
       const room = `bench-${k}`;
       avatars.push(
-        await joinAvatar({ livekitUrl: lk.url, token: await token(room, `liveai-avatar-bench-${k}`), image: await testImage(k), eventTopic: 'liveai' }),
+        await joinAvatar({
+          livekitUrl: lk.url,
+          token: await token(room, `liveai-avatar-bench-${k}`),
+          image: await testImage(k),
+          eventTopic: 'liveai',
+        }),
       );
     }
     // Half the avatars talk and everyone moves now and then, so the numbers include speech and actions.
@@ -124,17 +129,23 @@ async function benchInNamespace({ n, seconds, warmup }) {
     // Sent frame rate (stats().fps, a 2 s window) and this process's CPU, sampled inside the measuring window.
     const samples = avatars.map(() => []);
     let cpu = null;
-    const windowStart = setTimeout(() => {
-      cpu = { usage: process.cpuUsage(), at: performance.now() };
-    }, warmup * 1000 + 1000);
+    const windowStart = setTimeout(
+      () => {
+        cpu = { usage: process.cpuUsage(), at: performance.now() };
+      },
+      warmup * 1000 + 1000,
+    );
     const sampler = setInterval(() => {
       if (cpu) avatars.forEach((a, k) => samples[k].push(a.stats().fps));
     }, 2000);
-    const cpuEnd = setTimeout(() => {
-      const u = process.cpuUsage(cpu.usage);
-      cpu = { ...cpu, percent: ((u.user + u.system) / 1000 / (performance.now() - cpu.at)) * 100 };
-      clearInterval(sampler);
-    }, (warmup + seconds) * 1000 - 500);
+    const cpuEnd = setTimeout(
+      () => {
+        const u = process.cpuUsage(cpu.usage);
+        cpu = { ...cpu, percent: ((u.user + u.system) / 1000 / (performance.now() - cpu.at)) * 100 };
+        clearInterval(sampler);
+      },
+      (warmup + seconds) * 1000 - 500,
+    );
     const measured = await runChild(['--subscribe'], {
       netns: false,
       input: JSON.stringify({ url: lk.url, rooms, warmupMs: warmup * 1000, measureMs: seconds * 1000 }),
@@ -173,10 +184,13 @@ function printTable(r) {
   console.log(`avatar fps over ${r.seconds} s, ${r.n} avatars in ${r.n} rooms (one subscriber each)`);
   console.log('avatar  received fps  frames  size      sent fps');
   r.perAvatar.forEach((a, k) =>
-    console.log(`${String(k).padEnd(7)} ${a.fps.toFixed(2).padStart(12)}  ${String(a.frames).padStart(6)}  ${`${a.width}x${a.height}`.padEnd(8)}  ${a.sentFps.toFixed(2).padStart(8)}`),
+    console.log(
+      `${String(k).padEnd(7)} ${a.fps.toFixed(2).padStart(12)}  ${String(a.frames).padStart(6)}  ${`${a.width}x${a.height}`.padEnd(8)}  ${a.sentFps.toFixed(2).padStart(8)}`,
+    ),
   );
   console.log(`min ${r.min.toFixed(2)} fps, median ${r.median.toFixed(2)} fps`);
-  if (r.avatarProcessCpuPercent !== null) console.log(`avatar process CPU ${r.avatarProcessCpuPercent.toFixed(0)} % of one core (rendering, encoding, audio)`);
+  if (r.avatarProcessCpuPercent !== null)
+    console.log(`avatar process CPU ${r.avatarProcessCpuPercent.toFixed(0)} % of one core (rendering, encoding, audio)`);
 }
 
 if (process.argv[1] === self) {

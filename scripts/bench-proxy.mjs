@@ -62,7 +62,14 @@ export async function measure(url, headers, { duration, connections, method, bod
   const after = await Promise.all(procs.map((p) => p.cpu()));
   const cpuUs = procs.map((_, i) => Math.round((after[i] - before[i]) / Math.max(1, r.requests.total)));
   // autocannon's histogram has 1 ms resolution; for a closed loop, mean latency = connections / throughput (Little's law).
-  return { mean: (connections * 1000) / r.requests.average, p50: r.latency.p50, p99: r.latency.p99, rps: r.requests.average, errors: r.errors + r.timeouts + r.non2xx, cpuUs };
+  return {
+    mean: (connections * 1000) / r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    rps: r.requests.average,
+    errors: r.errors + r.timeouts + r.non2xx,
+    cpuUs,
+  };
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -85,7 +92,11 @@ export async function createBenchSession(proxyUrl) {
   const res = await fetch(`${proxyUrl}/sessions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ agent_id: 'agent-demo', transport_type: 'rtc-b', properties: { rtc_b_url: 'https://r.test/x', rtc_b_token: 't' } }),
+    body: JSON.stringify({
+      agent_id: 'agent-demo',
+      transport_type: 'rtc-b',
+      properties: { rtc_b_url: 'https://r.test/x', rtc_b_token: 't' },
+    }),
   });
   const session = await res.json();
   if (res.status !== 201) throw new Error(`could not create a session: ${res.status} ${JSON.stringify(session)}`);
@@ -111,12 +122,17 @@ export async function benchProxy({ duration = 5, connections = 10, rounds = 2 } 
     const targets = {
       direct: [`${emulator.url}/liveai/sessions/${session.session_id}`, { 'x-api-key': API_KEY }, [emulator]],
       proxy: [`${proxy.url}/sessions/${session.session_id}`, { authorization: `Bearer ${session.client_token}` }, [emulator, proxy]],
-      handwritten: [`${hand.url}/sessions/${session.session_id}`, { authorization: `Bearer ${await handwrittenToken(session.session_id)}` }, [emulator, hand]],
+      handwritten: [
+        `${hand.url}/sessions/${session.session_id}`,
+        { authorization: `Bearer ${await handwrittenToken(session.session_id)}` },
+        [emulator, hand],
+      ],
     };
     for (const [url, headers] of Object.values(targets)) await measure(url, headers, { duration: 1, connections }); // warm-up
     const runs = { direct: [], proxy: [], handwritten: [] };
     for (let i = 0; i < rounds; i++) {
-      for (const [name, [url, headers, procs]] of Object.entries(targets)) runs[name].push(await measure(url, headers, { duration, connections, procs }));
+      for (const [name, [url, headers, procs]] of Object.entries(targets))
+        runs[name].push(await measure(url, headers, { duration, connections, procs }));
     }
     const direct = summarise(runs.direct);
     const prox = summarise(runs.proxy);
@@ -135,7 +151,12 @@ const HANDWRITTEN_SECRET = new TextEncoder().encode('bench-handwritten-secret-01
 /** A token the hand-written route accepts for `sessionId` (what its own create route would have returned). */
 export async function handwrittenToken(sessionId) {
   const { SignJWT } = await import('jose');
-  return new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(sessionId).setIssuedAt().setExpirationTime('1h').sign(HANDWRITTEN_SECRET);
+  return new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(sessionId)
+    .setIssuedAt()
+    .setExpirationTime('1h')
+    .sign(HANDWRITTEN_SECRET);
 }
 
 /**
@@ -150,7 +171,9 @@ async function handwrittenApp(upstream) {
   const app = express();
   const auth = async (req, res, next) => {
     try {
-      const { payload } = await jwtVerify(String(req.headers.authorization ?? '').replace(/^Bearer /, ''), HANDWRITTEN_SECRET, { algorithms: ['HS256'] });
+      const { payload } = await jwtVerify(String(req.headers.authorization ?? '').replace(/^Bearer /, ''), HANDWRITTEN_SECRET, {
+        algorithms: ['HS256'],
+      });
       if (payload.sub !== req.params.id) return res.status(403).json({ detail: 'forbidden' });
       next();
     } catch {
@@ -158,8 +181,14 @@ async function handwrittenApp(upstream) {
     }
   };
   const forward = async (res, path, init) => {
-    const r = await request(`${upstream}/liveai${path}`, { ...init, headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' } });
-    res.status(r.statusCode).type('application/json').send(Buffer.from(await r.body.arrayBuffer()));
+    const r = await request(`${upstream}/liveai${path}`, {
+      ...init,
+      headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' },
+    });
+    res
+      .status(r.statusCode)
+      .type('application/json')
+      .send(Buffer.from(await r.body.arrayBuffer()));
   };
   app.get('/api/avatar/sessions/:id', auth, (req, res, next) => forward(res, `/sessions/${req.params.id}`, { method: 'GET' }).catch(next));
   app.post('/api/avatar/sessions/:id/control', auth, express.json(), (req, res, next) =>
@@ -180,13 +209,23 @@ async function serveMode(kind, upstream) {
     return;
   }
   if (kind === 'handwritten') {
-    const server = (await handwrittenApp(upstream)).listen(0, '127.0.0.1', () => console.log(`READY http://127.0.0.1:${server.address().port}/api/avatar`));
+    const server = (await handwrittenApp(upstream)).listen(0, '127.0.0.1', () =>
+      console.log(`READY http://127.0.0.1:${server.address().port}/api/avatar`),
+    );
     return;
   }
   const { default: express } = await import('express');
   const { createAvatarProxy } = await import('../src/server/index.ts');
   const app = express();
-  app.use('/api/avatar', createAvatarProxy({ upstream: { baseUrl: upstream, apiKey: API_KEY }, sessionSecret: 'bench-session-secret-0123456789abcdef-xyz', rateLimit: false, sessionLimits: false }));
+  app.use(
+    '/api/avatar',
+    createAvatarProxy({
+      upstream: { baseUrl: upstream, apiKey: API_KEY },
+      sessionSecret: 'bench-session-secret-0123456789abcdef-xyz',
+      rateLimit: false,
+      sessionLimits: false,
+    }),
+  );
   const server = app.listen(0, '127.0.0.1', () => console.log(`READY http://127.0.0.1:${server.address().port}/api/avatar`));
 }
 
@@ -199,7 +238,11 @@ if (process.argv[1] === SELF) {
   if (arg('serve')) {
     await serveMode(arg('serve'), process.argv[process.argv.indexOf('--serve') + 2]);
   } else {
-    const r = await benchProxy({ duration: Number(arg('duration', 5)), connections: Number(arg('connections', 10)), rounds: Number(arg('rounds', 2)) });
+    const r = await benchProxy({
+      duration: Number(arg('duration', 5)),
+      connections: Number(arg('connections', 10)),
+      rounds: Number(arg('rounds', 2)),
+    });
     console.log('GET /sessions/:id on loopback (autocannon; service, proxy and load generator in separate processes)');
     console.table({ direct: r.direct, 'through proxy': r.proxy, 'hand-written Express + jose + undici route': r.handwritten });
     console.log(`added latency: mean ${r.overheadMs.mean} ms, p50 ${r.overheadMs.p50} ms, p99 ${r.overheadMs.p99} ms`);

@@ -15,12 +15,18 @@ import { parseArgs } from 'node:util';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
 if (process.env.LIVEAI_IN_NETNS !== '1') {
-  const r = spawnSync(join(ROOT, 'scripts/netns-run.sh'), [process.execPath, fileURLToPath(import.meta.url), ...argv], { stdio: 'inherit', cwd: ROOT });
+  const r = spawnSync(join(ROOT, 'scripts/netns-run.sh'), [process.execPath, fileURLToPath(import.meta.url), ...argv], {
+    stdio: 'inherit',
+    cwd: ROOT,
+  });
   process.exit(r.status ?? 1);
 }
 process.chdir(ROOT);
 
-const { values } = parseArgs({ args: argv, options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, out: { type: 'string', default: 'docs/benchmarks.md' } } });
+const { values } = parseArgs({
+  args: argv,
+  options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, out: { type: 'string', default: 'docs/benchmarks.md' } },
+});
 const QUICK = values.quick;
 const RUNS = QUICK ? 3 : 5;
 const only = values.only ? new Set(values.only.split(',')) : null;
@@ -50,34 +56,80 @@ async function sizes() {
   for (const s of sz) {
     const base = s.budgetBytes ?? null;
     const verdict = base === null ? '' : s.gzBytes <= base ? ' ✅ within budget' : ' ❌ over budget';
-    const anchor = [s.anchorBytes ? `${s.anchor} ${kb(s.anchorBytes)} → ours ${ratio(s.gzBytes, s.anchorBytes)}` : s.anchor, s.anchorNote].filter(Boolean).join('; ');
+    const anchor = [s.anchorBytes ? `${s.anchor} ${kb(s.anchorBytes)} → ours ${ratio(s.gzBytes, s.anchorBytes)}` : s.anchor, s.anchorNote]
+      .filter(Boolean)
+      .join('; ');
     const baseline = base === null ? (s.anchorBytes ? `anchor ${kb(s.anchorBytes)}` : '—') : `budget ${kb(base)}`;
     const r = base === null ? (s.anchorBytes ? ratio(s.gzBytes, s.anchorBytes) : '—') : `${ratio(s.gzBytes, base)}${verdict}`;
     row('1 size (size-limit rows: gzip; React and transport SDKs excluded)', s.name, kb(s.gzBytes), baseline, r, anchor);
   }
-  row('1 size', 'rtc-b path loads LiveKit code?', rtcB.ok ? 'no ✅' : `yes ❌ (${rtcB.offenders.join(', ')})`, 'must be no', '—', `${rtcB.checked.length} files of the entries' + rtc-b chunks' static graphs grepped`);
+  row(
+    '1 size',
+    'rtc-b path loads LiveKit code?',
+    rtcB.ok ? 'no ✅' : `yes ❌ (${rtcB.offenders.join(', ')})`,
+    'must be no',
+    '—',
+    `${rtcB.checked.length} files of the entries' + rtc-b chunks' static graphs grepped`,
+  );
   const { measureSameFeature } = await import('./bench/same-feature.mjs');
   const sf = await measureSameFeature(ROOT);
   const sfOk = sf.ours.total <= sf.components.total ? '✅ ≤ 1.00×' : '❌ > 1.00×';
-  row('1 same-feature page (video + audio, transcript, chat, End; esbuild, gzip; React and livekit-client counted once)', 'total a LiveKit call downloads', kb(sf.ours.total), `${kb(sf.components.total)} @livekit/components-react`, `${ratio(sf.ours.total, sf.components.total)} ${sfOk}`, `never downloaded on this path: ${kb(sf.ours.never)} (rtc-b adapter + daily-js, image preparation)`);
-  row('1 same-feature page', 'first load / on Start', `${kb(sf.ours.firstLoad)} / ${kb(sf.ours.onStart)}`, `${kb(sf.components.firstLoad)} / ${kb(sf.components.onStart)} @livekit/components-react`, ratio(sf.ours.firstLoad, sf.components.firstLoad), 'components-react loads everything up front');
-  notes.push('Same-feature page: scripts/bench/same-feature/ holds the page written with the widget and with @livekit/components-react 2.9 (LiveKitRoom, VideoTrack, RoomAudioRenderer, useDataChannel for the transcript and chat, an End button calling the proxy). esbuild bundles each for the browser (ESM, splitting, minify, production React); every file a LiveKit call downloads is gzipped and summed. JS only: components-react ships no styles by default, ours are the styles.css row.');
-  notes.push('Sizes are deterministic (one measurement), after a fresh `npm run build`: the rows of .size-limit.cjs as size-limit measures them (esbuild bundle + minify, gzip). Only React and the transport SDKs are excluded; zod and zustand count. "first load" = the entry and its static imports; `import()` chunks (validation, transport adapters, image preparation) load when a session starts and have their own rows.');
+  row(
+    '1 same-feature page (video + audio, transcript, chat, End; esbuild, gzip; React and livekit-client counted once)',
+    'total a LiveKit call downloads',
+    kb(sf.ours.total),
+    `${kb(sf.components.total)} @livekit/components-react`,
+    `${ratio(sf.ours.total, sf.components.total)} ${sfOk}`,
+    `never downloaded on this path: ${kb(sf.ours.never)} (rtc-b adapter + daily-js, image preparation)`,
+  );
+  row(
+    '1 same-feature page',
+    'first load / on Start',
+    `${kb(sf.ours.firstLoad)} / ${kb(sf.ours.onStart)}`,
+    `${kb(sf.components.firstLoad)} / ${kb(sf.components.onStart)} @livekit/components-react`,
+    ratio(sf.ours.firstLoad, sf.components.firstLoad),
+    'components-react loads everything up front',
+  );
+  notes.push(
+    'Same-feature page: scripts/bench/same-feature/ holds the page written with the widget and with @livekit/components-react 2.9 (LiveKitRoom, VideoTrack, RoomAudioRenderer, useDataChannel for the transcript and chat, an End button calling the proxy). esbuild bundles each for the browser (ESM, splitting, minify, production React); every file a LiveKit call downloads is gzipped and summed. JS only: components-react ships no styles by default, ours are the styles.css row.',
+  );
+  notes.push(
+    'Sizes are deterministic (one measurement), after a fresh `npm run build`: the rows of .size-limit.cjs as size-limit measures them (esbuild bundle + minify, gzip). Only React and the transport SDKs are excluded; zod and zustand count. "first load" = the entry and its static imports; `import()` chunks (validation, transport adapters, image preparation) load when a session starts and have their own rows.',
+  );
 }
 
 async function proxy() {
   step('2 proxy overhead (autocannon)');
   const { measureProxy } = await import('./bench/proxy.mjs');
   const r = await measureProxy({ duration: QUICK ? 2 : 4, connections: 10, rounds: RUNS });
-  for (const [name, k] of [['GET /sessions/:id', 'get'], ['POST /sessions/:id/control', 'control']]) {
+  for (const [name, k] of [
+    ['GET /sessions/:id', 'get'],
+    ['POST /sessions/:id/control', 'control'],
+  ]) {
     const { direct: d, proxy: p } = r[k];
     row('2 proxy (10 connections, loopback)', `${name} req/s`, String(p.rps), `${d.rps} direct`, ratio(p.rps, d.rps));
-    row('2 proxy', `${name} latency p50 / p99`, `${p.p50} / ${p.p99} ms`, `${d.p50} / ${d.p99} ms direct`, `${ratio(p.p50, d.p50)} / ${ratio(p.p99, d.p99)}`, `errors: ${p.errors + d.errors}`);
+    row(
+      '2 proxy',
+      `${name} latency p50 / p99`,
+      `${p.p50} / ${p.p99} ms`,
+      `${d.p50} / ${d.p99} ms direct`,
+      `${ratio(p.p50, d.p50)} / ${ratio(p.p99, d.p99)}`,
+      `errors: ${p.errors + d.errors}`,
+    );
     const h = r[k].handwritten;
     const cpuOk = p.cpuUs <= 0.8 * h.cpuUs ? '✅ ≤ 0.80×' : '❌ > 0.80×';
-    row('2 proxy CPU per request (proxy process, µs)', name, `${p.cpuUs} µs`, `${h.cpuUs} µs hand-written Express + jose + undici route`, `${ratio(p.cpuUs, h.cpuUs)} ${cpuOk}`, `errors: ${h.errors}`);
+    row(
+      '2 proxy CPU per request (proxy process, µs)',
+      name,
+      `${p.cpuUs} µs`,
+      `${h.cpuUs} µs hand-written Express + jose + undici route`,
+      `${ratio(p.cpuUs, h.cpuUs)} ${cpuOk}`,
+      `errors: ${h.errors}`,
+    );
   }
-  notes.push(`Proxy: ${RUNS} alternating rounds of ${QUICK ? 2 : 4} s per target; service, proxy and autocannon in three processes on a 2-core machine shared with other work, so absolute numbers are noisy; medians reported. CPU per request = user + system CPU time of the proxy process over a run ÷ requests answered (barely moved by other load on the machine, unlike req/s); the hand-written route (scripts/bench-proxy.mjs) verifies a jose HS256 Bearer token and forwards with undici, with no caching, validation or limits.`);
+  notes.push(
+    `Proxy: ${RUNS} alternating rounds of ${QUICK ? 2 : 4} s per target; service, proxy and autocannon in three processes on a 2-core machine shared with other work, so absolute numbers are noisy; medians reported. CPU per request = user + system CPU time of the proxy process over a run ÷ requests answered (barely moved by other load on the machine, unlike req/s); the hand-written route (scripts/bench-proxy.mjs) verifies a jose HS256 Bearer token and forwards with undici, with no caching, validation or limits.`,
+  );
 }
 
 async function image() {
@@ -86,8 +138,17 @@ async function image() {
   const r = await measureImagePrep(ROOT, { runs: RUNS });
   const o = median(r.ours.map((x) => x.ms));
   const b = median(r.bic.map((x) => x.ms));
-  row('3 image (12 MP JPEG → 368×560 ≤ 921600 B, Chromium)', 'prepareImage time', ms(o), `${ms(b)} browser-image-compression`, ratio(o, b), `output ${r.ours[0].bytes} B vs ${r.bic[0].bytes} B; source ${(r.sourceBytes / 1e6).toFixed(1)} MB`);
-  notes.push('Image: browser-image-compression does not crop, so its time includes a resize to cover 368×560 (maxWidthOrHeight 747, useWebWorker false: its worker loads the library from a CDN) plus a canvas crop and JPEG encode.');
+  row(
+    '3 image (12 MP JPEG → 368×560 ≤ 921600 B, Chromium)',
+    'prepareImage time',
+    ms(o),
+    `${ms(b)} browser-image-compression`,
+    ratio(o, b),
+    `output ${r.ours[0].bytes} B vs ${r.bic[0].bytes} B; source ${(r.sourceBytes / 1e6).toFixed(1)} MB`,
+  );
+  notes.push(
+    'Image: browser-image-compression does not crop, so its time includes a resize to cover 368×560 (maxWidthOrHeight 747, useWebWorker false: its worker loads the library from a CDN) plus a canvas crop and JPEG encode.',
+  );
 }
 
 async function renders() {
@@ -96,8 +157,21 @@ async function renders() {
   const r = measureRenders(ROOT, { runs: RUNS });
   const m = (k) => median(r.map((x) => x.counts[k]));
   const base = m('WholeStore');
-  row('4 renders per 1000 transcript events', 'AvatarStage', String(m('AvatarStage')), `${base} whole-store component`, ratio(m('AvatarStage'), base));
-  row('4 renders', 'TranscriptPanel', String(m('TranscriptPanel')), `${base} whole-store component`, ratio(m('TranscriptPanel'), base), 'one render per line that arrives is the floor');
+  row(
+    '4 renders per 1000 transcript events',
+    'AvatarStage',
+    String(m('AvatarStage')),
+    `${base} whole-store component`,
+    ratio(m('AvatarStage'), base),
+  );
+  row(
+    '4 renders',
+    'TranscriptPanel',
+    String(m('TranscriptPanel')),
+    `${base} whole-store component`,
+    ratio(m('TranscriptPanel'), base),
+    'one render per line that arrives is the floor',
+  );
 }
 
 function runTsx(args) {
@@ -106,7 +180,10 @@ function runTsx(args) {
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.on('exit', (code) => {
-      const line = out.split('\n').reverse().find((l) => l.startsWith('{"first"'));
+      const line = out
+        .split('\n')
+        .reverse()
+        .find((l) => l.startsWith('{"first"'));
       if (code === 0 && line) resolve(JSON.parse(line));
       else reject(new Error(`npx tsx ${args.join(' ')} exited with ${code}`));
     });
@@ -118,33 +195,73 @@ async function e2e() {
   const r = await runTsx(['scripts/bench/e2e.ts', '--runs', String(RUNS), '--profile', '--cold']);
   const m = (xs) => (xs?.length ? median(xs) : NaN);
   const target = { asIs: 1.0, warm: { widget: 1.05, element: 1.1 } };
-  for (const [mode, label] of [['asIs', 'as-is: queue 0, the avatar joins while the page connects'], ['warm', 'the avatar already publishing when the create call answers']]) {
+  for (const [mode, label] of [
+    ['asIs', 'as-is: queue 0, the avatar joins while the page connects'],
+    ['warm', 'the avatar already publishing when the create call answers'],
+  ]) {
     const bare = m(r.first[mode].bare);
-    for (const [page, name] of [['widget', 'AvatarWidget (React app)'], ['element', 'standalone <liveai-avatar>'], ['widgetCold', 'AvatarWidget, transport not predictable (informative)']]) {
+    for (const [page, name] of [
+      ['widget', 'AvatarWidget (React app)'],
+      ['element', 'standalone <liveai-avatar>'],
+      ['widgetCold', 'AvatarWidget, transport not predictable (informative)'],
+    ]) {
       if (!r.first[mode][page]?.length) continue;
       const ours = m(r.first[mode][page]);
       const goal = mode === 'asIs' ? target.asIs : (target.warm[page] ?? NaN);
       const ok = page === 'widgetCold' ? '' : ours / bare <= goal ? `✅ ≤ ${goal.toFixed(2)}×` : `❌ > ${goal.toFixed(2)}×`;
       const spread = (xs) => `${Math.round(Math.min(...xs))}–${Math.round(Math.max(...xs))} ms`;
-      row(`5 first frame (Chromium, ${label})`, `${name}: Start click → first video frame`, ms(ours), `${ms(bare)} bare livekit-client page`, `${ratio(ours, bare)} ${ok}`, `ours ${spread(r.first[mode][page])}, bare ${spread(r.first[mode].bare)}`);
+      row(
+        `5 first frame (Chromium, ${label})`,
+        `${name}: Start click → first video frame`,
+        ms(ours),
+        `${ms(bare)} bare livekit-client page`,
+        `${ratio(ours, bare)} ${ok}`,
+        `ours ${spread(r.first[mode][page])}, bare ${spread(r.first[mode].bare)}`,
+      );
     }
   }
   const w = m(r.first.asIs.widget);
   const f = m(r.node);
-  row('5 real LiveKit (informative lower bound)', 'widget (as-is) vs a Node client: Start → first decoded frame', ms(w), `${ms(f)} bare rtc-node client`, ratio(w, f), 'no browser: not a fair baseline, a floor');
+  row(
+    '5 real LiveKit (informative lower bound)',
+    'widget (as-is) vs a Node client: Start → first decoded frame',
+    ms(w),
+    `${ms(f)} bare rtc-node client`,
+    ratio(w, f),
+    'no browser: not a fair baseline, a floor',
+  );
   const i = m(r.imageChange.widget);
   const ib = m(r.imageChange.node);
-  row('5 real LiveKit', 'updateImage → image_change_complete', ms(i), `${ms(ib)} bare rtc-node client`, ratio(i, ib), "service's simulated generation delay set to 0");
+  row(
+    '5 real LiveKit',
+    'updateImage → image_change_complete',
+    ms(i),
+    `${ms(ib)} bare rtc-node client`,
+    ratio(i, ib),
+    "service's simulated generation delay set to 0",
+  );
   for (const page of ['widget', 'element', 'widgetCold']) {
     const p = r.profile?.[page];
     const b = r.profile?.bare;
     if (!p?.length || !b?.length) continue;
     const pm = (xs, k) => median(xs.map((x) => x[k]));
-    const detail = (xs) => `compile+eval ${ms(pm(xs, 'compileEvalMs'))}, other script ${ms(pm(xs, 'scriptMs'))}, style+layout ${ms(pm(xs, 'styleLayoutMs'))}`;
-    row('5 main thread (Chromium trace, avatar publishing)', `${{ widget: 'AvatarWidget', element: '<liveai-avatar>', widgetCold: 'AvatarWidget, transport not predictable' }[page]}: main-thread busy, click → first frame`, ms(pm(p, 'busyMs')), `${ms(pm(b, 'busyMs'))} bare livekit-client page`, ratio(pm(p, 'busyMs'), pm(b, 'busyMs')), `ours: ${detail(p)}; bare: ${detail(b)}`);
+    const detail = (xs) =>
+      `compile+eval ${ms(pm(xs, 'compileEvalMs'))}, other script ${ms(pm(xs, 'scriptMs'))}, style+layout ${ms(pm(xs, 'styleLayoutMs'))}`;
+    row(
+      '5 main thread (Chromium trace, avatar publishing)',
+      `${{ widget: 'AvatarWidget', element: '<liveai-avatar>', widgetCold: 'AvatarWidget, transport not predictable' }[page]}: main-thread busy, click → first frame`,
+      ms(pm(p, 'busyMs')),
+      `${ms(pm(b, 'busyMs'))} bare livekit-client page`,
+      ratio(pm(p, 'busyMs'), pm(b, 'busyMs')),
+      `ours: ${detail(p)}; bare: ${detail(b)}`,
+    );
   }
-  notes.push(`First frame: one Chromium, three pages built for production (the widget in a Vite React app; the standalone script on a plain HTML page; a bare page with only livekit-client that POSTs to the same proxy, joins the room and attaches the video), the same probe (capture-phase click on Start → the first requestVideoFrameCallback of the page's video). Two local services behind two proxies: as-is (queue 0, the avatar joins in parallel) and \`answerWhenActive\` (the create call answers once the avatar publishes). Every round runs every page in both modes in a rotating order; round 0 is a dropped warm-up; medians of ${RUNS} rounds. Main thread: separate traced runs (avatar publishing), the renderer main thread's top-level tasks between the two marks. The widget page registers only the LiveKit transport, so the widget predicts it and fetches it when Start comes into view; the element page sets \`transport="rtc-a"\`. "transport not predictable" is the widget on a page that registers two transports, on a first visit: its transport is fetched only once the create call answers (how hosted rooms loaded before the prediction).`);
-  notes.push('Real LiveKit (informative): a Node client (no browser, no React) doing the same through the proxy: POST /rooms → rtc-node join → first frame; POST control update-image → image_change_complete on the data channel.');
+  notes.push(
+    `First frame: one Chromium, three pages built for production (the widget in a Vite React app; the standalone script on a plain HTML page; a bare page with only livekit-client that POSTs to the same proxy, joins the room and attaches the video), the same probe (capture-phase click on Start → the first requestVideoFrameCallback of the page's video). Two local services behind two proxies: as-is (queue 0, the avatar joins in parallel) and \`answerWhenActive\` (the create call answers once the avatar publishes). Every round runs every page in both modes in a rotating order; round 0 is a dropped warm-up; medians of ${RUNS} rounds. Main thread: separate traced runs (avatar publishing), the renderer main thread's top-level tasks between the two marks. The widget page registers only the LiveKit transport, so the widget predicts it and fetches it when Start comes into view; the element page sets \`transport="rtc-a"\`. "transport not predictable" is the widget on a page that registers two transports, on a first visit: its transport is fetched only once the create call answers (how hosted rooms loaded before the prediction).`,
+  );
+  notes.push(
+    'Real LiveKit (informative): a Node client (no browser, no React) doing the same through the proxy: POST /rooms → rtc-node join → first frame; POST control update-image → image_change_complete on the data channel.',
+  );
 }
 
 async function avatars() {
@@ -155,9 +272,18 @@ async function avatars() {
   for (const n of QUICK ? [8] : [8, 10]) {
     const r = await measureAvatarFps({ n, seconds, warmup: 3 });
     const ok = r.min >= 24 ? '✅ ≥ 24 fps' : '❌ under 24 fps';
-    row('6 concurrent synthetic avatars', `${n} avatars: min / median fps`, `${r.min.toFixed(1)} / ${r.median.toFixed(1)}`, `${one.median.toFixed(1)} (1 avatar)`, `${ratio(r.min, one.median)} ${ok}`, r.avatarProcessCpuPercent == null ? '' : `avatar process ${r.avatarProcessCpuPercent.toFixed(0)} % of one core`);
+    row(
+      '6 concurrent synthetic avatars',
+      `${n} avatars: min / median fps`,
+      `${r.min.toFixed(1)} / ${r.median.toFixed(1)}`,
+      `${one.median.toFixed(1)} (1 avatar)`,
+      `${ratio(r.min, one.median)} ${ok}`,
+      r.avatarProcessCpuPercent == null ? '' : `avatar process ${r.avatarProcessCpuPercent.toFixed(0)} % of one core`,
+    );
   }
-  notes.push(`Avatars: received fps over one ${seconds} s window per count (per-avatar fps; min and median across avatars); baseline a single avatar measured the same way.`);
+  notes.push(
+    `Avatars: received fps over one ${seconds} s window per count (per-avatar fps; min and median across avatars); baseline a single avatar measured the same way.`,
+  );
 }
 
 const steps = { size: sizes, proxy, image, renders, e2e, avatars };

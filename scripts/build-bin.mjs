@@ -5,4 +5,5 @@ import { existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 
 if (existsSync('scripts/build-css.mjs')) execFileSync(process.execPath, ['scripts/build-css.mjs'], { stdio: 'inherit' });
-if (existsSync('vite.element.config.ts')) execFileSync('npx', ['vite', 'build', '--config', 'vite.element.config.ts'], { stdio: 'inherit' });
+if (existsSync('vite.element.config.ts'))
+  execFileSync('npx', ['vite', 'build', '--config', 'vite.element.config.ts'], { stdio: 'inherit' });

@@ -10,6 +10,9 @@ const bin = `${out}/dist/bin.js`;
 const src = readFileSync(bin, 'utf8');
 if (!src.startsWith('#!')) writeFileSync(bin, `#!/usr/bin/env node\n${src}`);
 chmodSync(bin, 0o755);
-cpSync('dist/types', `${out}/dist/types`, { recursive: true, filter: (p) => !/dist\/types\/(react|components|element|testing)(\/|$)/.test(p) });
+cpSync('dist/types', `${out}/dist/types`, {
+  recursive: true,
+  filter: (p) => !/dist\/types\/(react|components|element|testing)(\/|$)/.test(p),
+});
 cpSync('LICENSE', `${out}/LICENSE`);
 console.log(`build-emulator: ${out} ready`);

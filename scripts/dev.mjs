@@ -31,7 +31,9 @@ if (!inNetns) {
   if (wantNetns) {
     const probe = probeNamespace();
     if (probe.ok) process.exit(await runInNamespace());
-    const media = Object.values(networkInterfaces()).flat().some((a) => a && !a.internal && a.family === 'IPv4')
+    const media = Object.values(networkInterfaces())
+      .flat()
+      .some((a) => a && !a.internal && a.family === 'IPv4')
       ? "the avatar's media reaches LiveKit through this machine's own address and stays on it"
       : 'media needs a network interface besides loopback, or a namespace (docker run --cap-add SYS_ADMIN)';
     console.log(`dev: no network namespace here (${probe.reason}): running on the host network, every service on 127.0.0.1; ${media}.`);
@@ -141,14 +143,30 @@ async function runServices() {
       ...(linkIp ? { nodeIp: linkIp, bind: ['127.0.0.1', linkIp], loopbackCandidate: false } : {}),
     });
     children.push(lk);
-    const where = linkIp ? ` (private network namespace; ICE candidate ${linkIp}, the namespace end of the host link)` : inNetns ? ' (private network namespace)' : '';
+    const where = linkIp
+      ? ` (private network namespace; ICE candidate ${linkIp}, the namespace end of the host link)`
+      : inNetns
+        ? ' (private network namespace)'
+        : '';
     console.log(`[livekit] listening on ${lk.url}${where}`);
 
     const emulator = await startChild(
       'emulator',
       'npx',
-      ['tsx', 'src/emulator/bin.ts', '--media', 'on', '--port', String(EMULATOR_PORT), '--livekit-url', lk.url,
-        '--livekit-api-key', LIVEKIT_KEYS.apiKey, '--livekit-api-secret', LIVEKIT_KEYS.apiSecret],
+      [
+        'tsx',
+        'src/emulator/bin.ts',
+        '--media',
+        'on',
+        '--port',
+        String(EMULATOR_PORT),
+        '--livekit-url',
+        lk.url,
+        '--livekit-api-key',
+        LIVEKIT_KEYS.apiKey,
+        '--livekit-api-secret',
+        LIVEKIT_KEYS.apiSecret,
+      ],
       /listening on http/,
       { NODE_ENV: 'production' }, // @livekit/rtc-node prints debug lines otherwise
     );
@@ -171,7 +189,10 @@ async function runServices() {
     writeFileSync('.cache/dev.pid', String(process.pid));
     const url = `http://127.0.0.1:${STORYBOOK_PORT}/?path=/story/live-playground--widget`;
     console.log(`\n  liveai-kit playground ready: ${url}\n`);
-    if (linkIp) console.log(`  (services in a private network namespace; 127.0.0.1:${STORYBOOK_PORT} and :${LIVEKIT_PORT} on this machine forward to it)\n`);
+    if (linkIp)
+      console.log(
+        `  (services in a private network namespace; 127.0.0.1:${STORYBOOK_PORT} and :${LIVEKIT_PORT} on this machine forward to it)\n`,
+      );
     else if (inNetns) console.log(`  (inside a private network namespace: nsenter -t $(cat .cache/dev.pid) -n node scripts/look.mjs)\n`);
   } catch (e) {
     console.error(`dev: ${e.message}`);

@@ -98,7 +98,11 @@ export function installLivekit({ quiet = false } = {}) {
     encoding: 'utf8',
     // -trimpath keeps source paths out of the build cache's keys, so a second install from another module cache
     // (a fresh clone with its own GOMODCACHE) links from Go's warm build cache instead of compiling everything again.
-    env: { ...process.env, GOBIN: join(LIVEKIT_DIR, 'bin'), GOFLAGS: [process.env.GOFLAGS, '-mod=mod', '-trimpath'].filter(Boolean).join(' ') },
+    env: {
+      ...process.env,
+      GOBIN: join(LIVEKIT_DIR, 'bin'),
+      GOFLAGS: [process.env.GOFLAGS, '-mod=mod', '-trimpath'].filter(Boolean).join(' '),
+    },
     cwd: LIVEKIT_DIR,
   });
   if (r.status !== 0 || versionOf(CACHE_BIN) !== LIVEKIT_VERSION) {
@@ -113,7 +117,14 @@ export function installLivekit({ quiet = false } = {}) {
  * the namespace, or the namespace end of a host link); with `nodeIp` null (no namespace) LiveKit picks the host's own
  * interface addresses. `bind` are the signalling addresses; `loopbackCandidate` adds 127.0.0.1 to the candidates.
  */
-export function writeConfig({ nodeIp = '10.203.0.1', port = LIVEKIT_PORT, rtcTcpPort = 7881, rtcUdpPort = 7882, bind = ['127.0.0.1'], loopbackCandidate = true } = {}) {
+export function writeConfig({
+  nodeIp = '10.203.0.1',
+  port = LIVEKIT_PORT,
+  rtcTcpPort = 7881,
+  rtcUdpPort = 7882,
+  bind = ['127.0.0.1'],
+  loopbackCandidate = true,
+} = {}) {
   const ips = nodeIp ? `  node_ip: ${nodeIp}\n  ips:\n    includes: [${nodeIp}/32]\n` : '';
   const rtc = `rtc:\n${ips}  use_external_ip: false\n  enable_loopback_candidate: ${loopbackCandidate}\n  tcp_port: ${rtcTcpPort}\n  udp_port: ${rtcUdpPort}\n`;
   const yaml = `port: ${port}\nbind_addresses: [${bind.join(', ')}]\n${rtc}turn:\n  enabled: false\nkeys:\n  ${LIVEKIT_KEYS.apiKey}: ${LIVEKIT_KEYS.apiSecret}\nlogging:\n  level: warn\n`;
@@ -126,7 +137,15 @@ export function writeConfig({ nodeIp = '10.203.0.1', port = LIVEKIT_PORT, rtcTcp
 }
 
 /** Starts livekit-server and resolves once it answers HTTP on its port. Returns `{process, url, stop()}`. */
-export async function startLivekit({ nodeIp = process.env.LIVEAI_IN_NETNS === '1' ? '10.203.0.1' : null, port = LIVEKIT_PORT, stdio = 'ignore', rtcTcpPort = 7881, rtcUdpPort = 7882, bind, loopbackCandidate } = {}) {
+export async function startLivekit({
+  nodeIp = process.env.LIVEAI_IN_NETNS === '1' ? '10.203.0.1' : null,
+  port = LIVEKIT_PORT,
+  stdio = 'ignore',
+  rtcTcpPort = 7881,
+  rtcUdpPort = 7882,
+  bind,
+  loopbackCandidate,
+} = {}) {
   const config = writeConfig({ nodeIp, port, rtcTcpPort, rtcUdpPort, bind, loopbackCandidate });
   const child = spawn(installLivekit({ quiet: true }), ['--config', config], { stdio });
   let exited = null;

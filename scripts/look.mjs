@@ -16,14 +16,30 @@ const out = args[1] ?? 'test-results/look.png';
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream',
-    '--autoplay-policy=no-user-gesture-required', '--allow-loopback-in-peer-connection', '--disable-features=WebRtcHideLocalIpsWithMdns'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--use-fake-ui-for-media-stream',
+    '--use-fake-device-for-media-stream',
+    '--autoplay-policy=no-user-gesture-required',
+    '--allow-loopback-in-peer-connection',
+    '--disable-features=WebRtcHideLocalIpsWithMdns',
+  ],
 });
 const page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
 page.on('console', (m) => m.type() === 'error' && console.error(`[page] ${m.text()}`));
 await page.goto(url, { waitUntil: 'networkidle' });
-if (click) await page.getByRole('button', { name: new RegExp(click, 'i') }).first().click();
+if (click)
+  await page
+    .getByRole('button', { name: new RegExp(click, 'i') })
+    .first()
+    .click();
 // Waiting a fixed time is right here: this is a manual "look", not a test.
 await page.waitForTimeout(waitMs);
 await page.screenshot({ path: out, fullPage: true });

@@ -58,7 +58,16 @@ export function thirdPartyNotices(fileName = 'THIRD_PARTY_NOTICES.md') {
       ];
       for (const { root, pkg } of entries) {
         const text = licenseText(root);
-        parts.push('', `## ${pkg.name} ${pkg.version}`, '', `License: ${pkg.license ?? 'unknown'}`, '', '```', text ?? `(no license file in the package; license field: ${pkg.license ?? 'none'})`, '```');
+        parts.push(
+          '',
+          `## ${pkg.name} ${pkg.version}`,
+          '',
+          `License: ${pkg.license ?? 'unknown'}`,
+          '',
+          '```',
+          text ?? `(no license file in the package; license field: ${pkg.license ?? 'none'})`,
+          '```',
+        );
       }
       this.emitFile({ type: 'asset', fileName, source: `${parts.join('\n')}\n` });
     },

@@ -37,10 +37,16 @@ function aptInstall(pkgs) {
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (needsBrowser && !existsSync(chromium)) {
   if (process.env.CHROMIUM_PATH || !aptInstall(['chromium', 'fonts-dejavu-core']) || !existsSync(chromium)) {
-    stop(`Chromium not found at ${chromium}. Run: sudo apt-get install -y chromium   (or set CHROMIUM_PATH to a Chromium or Chrome binary)`);
+    stop(
+      `Chromium not found at ${chromium}. Run: sudo apt-get install -y chromium   (or set CHROMIUM_PATH to a Chromium or Chrome binary)`,
+    );
   }
 }
-if ((all || projects.includes('server')) && spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status !== 0 && !aptInstall(['redis-server'])) {
+if (
+  (all || projects.includes('server')) &&
+  spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status !== 0 &&
+  !aptInstall(['redis-server'])
+) {
   stop('redis-server not found. Run: sudo apt-get install -y redis-server');
 }
 if (needsMedia && process.platform === 'linux' && spawnSync('ip', ['-V'], { stdio: 'ignore' }).status !== 0 && !aptInstall(['iproute2'])) {
@@ -60,8 +66,12 @@ if (!ns.ok) {
     `test: no network namespace here (${ns.reason}): running the tiers without media (unit, server, consumer) on the host's loopback; the media tiers (browser, emulator media) need one — run as root, or the container with --cap-add SYS_ADMIN.`,
   );
   const keep = all ? ['unit', 'server', 'consumer'] : projects.filter((p) => p !== 'browser');
-  args = [...args.filter((a, i) => a !== '--project' && args[i - 1] !== '--project' && !a.startsWith('--project=')),
-    ...keep.flatMap((p) => ['--project', p]), '--exclude', 'test/emulator/media-on.test.ts'];
+  args = [
+    ...args.filter((a, i) => a !== '--project' && args[i - 1] !== '--project' && !a.startsWith('--project=')),
+    ...keep.flatMap((p) => ['--project', p]),
+    '--exclude',
+    'test/emulator/media-on.test.ts',
+  ];
 }
 
 // The LiveKit Agents app of the browser tier has its own package.json and lockfile; install it here, with network.

@@ -5,7 +5,9 @@ import { sampleAvatarImage } from '../src/testing';
  * a 368×560 canvas drawing the avatar image with a moving mouth (video) and a silent WebAudio
  * tone (audio). Returns nulls where the browser lacks the APIs.
  */
-export async function fakeAvatarTracks(image = sampleAvatarImage): Promise<{ video: MediaStreamTrack | null; audio: MediaStreamTrack | null }> {
+export async function fakeAvatarTracks(
+  image = sampleAvatarImage,
+): Promise<{ video: MediaStreamTrack | null; audio: MediaStreamTrack | null }> {
   if (typeof document === 'undefined' || !('captureStream' in HTMLCanvasElement.prototype)) return { video: null, audio: null };
   const img = new Image();
   img.src = image;

@@ -16,7 +16,11 @@ for (const dir of ['agent', 'web']) {
 
 const wsUrl = new URL(process.env.LIVEKIT_URL ?? 'ws://127.0.0.1:7880');
 const httpUrl = wsUrl.href.replace(/^ws/, 'http');
-const answers = () => fetch(httpUrl, { signal: AbortSignal.timeout(1000) }).then((r) => r.ok, () => false);
+const answers = () =>
+  fetch(httpUrl, { signal: AbortSignal.timeout(1000) }).then(
+    (r) => r.ok,
+    () => false,
+  );
 const HOW_TO_GET =
   'Get livekit-server with Go (go install github.com/livekit/livekit-server/cmd/server@v1.13.5), a release binary ' +
   '(https://github.com/livekit/livekit/releases), Homebrew (brew install livekit) or Docker (docker run --rm ' +

@@ -3,11 +3,18 @@
 import { Room, RoomEvent, TrackKind, VideoStream, type RemoteTrack } from '@livekit/rtc-node';
 
 /** The baseline: no browser, no React — the proxy's REST routes and an rtc-node subscriber. */
-export async function nodeRun(base: string, image: string): Promise<{ firstFrameMs: number; imageChangeMs: number; marks: Record<string, number> }> {
+export async function nodeRun(
+  base: string,
+  image: string,
+): Promise<{ firstFrameMs: number; imageChangeMs: number; marks: Record<string, number> }> {
   const t0 = performance.now();
   const marks: Record<string, number> = {};
   const mark = (name: string) => void (marks[name] ??= Math.round(performance.now() - t0));
-  const res = await fetch(`${base}/api/avatar/rooms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ agent_id: 'agent-demo' }) });
+  const res = await fetch(`${base}/api/avatar/rooms`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ agent_id: 'agent-demo' }),
+  });
   const s = (await res.json()) as { session_id: string; client_token: string; room_url: string; token: string };
   if (res.status !== 201) throw new Error(`POST /rooms: ${res.status}`);
   mark('POST /api/avatar/rooms answered');
@@ -45,7 +52,11 @@ export async function nodeRun(base: string, image: string): Promise<{ firstFrame
     const firstFrameMs = firstFrameAt - t0;
     const t1 = performance.now();
     const auth = { 'content-type': 'application/json', authorization: `Bearer ${s.client_token}` };
-    const c = await fetch(`${base}/api/avatar/sessions/${s.session_id}/control`, { method: 'POST', headers: auth, body: JSON.stringify({ event: 'update-image', image_base64: image }) });
+    const c = await fetch(`${base}/api/avatar/sessions/${s.session_id}/control`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ event: 'update-image', image_base64: image }),
+    });
     if (c.status !== 200) throw new Error(`update-image: ${c.status}`);
     const deadline = Date.now() + 30_000;
     let done: { at: number } | undefined;
@@ -60,4 +71,3 @@ export async function nodeRun(base: string, image: string): Promise<{ firstFrame
     await room.disconnect().catch(() => {});
   }
 }
-

@@ -41,10 +41,23 @@ type Mode = 'asIs' | 'warm';
 const COLD = process.argv.includes('--cold');
 const PAGES = (arg('--only')?.split(',') ?? ['widget', 'element', 'bare', ...(COLD ? ['widgetCold'] : [])]) as PageKind[];
 const MODES: Mode[] = ['asIs', 'warm'];
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const MEDIA_ARGS = ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', '--autoplay-policy=no-user-gesture-required',
-  '--allow-loopback-in-peer-connection', '--disable-features=WebRtcHideLocalIpsWithMdns'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const MEDIA_ARGS = [
+  '--use-fake-ui-for-media-stream',
+  '--use-fake-device-for-media-stream',
+  '--autoplay-policy=no-user-gesture-required',
+  '--allow-loopback-in-peer-connection',
+  '--disable-features=WebRtcHideLocalIpsWithMdns',
+];
 
 async function face(bg: string): Promise<string> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="368" height="560"><rect width="368" height="560" fill="${bg}"/>
@@ -64,14 +77,37 @@ const PROXY: Record<Mode, string> = { asIs: '/api/avatar', warm: '/api/avatar-wa
 const app = express();
 for (const mode of MODES) {
   const upstream = { baseUrl: services[mode].url, apiKey: 'dev-key-alice' };
-  app.use(PROXY[mode], createAvatarProxy({ upstream, sessionSecret: 'bench-e2e-session-secret-0123456789abcdef', livekit, rateLimit: false, sessionLimits: false }));
+  app.use(
+    PROXY[mode],
+    createAvatarProxy({
+      upstream,
+      sessionSecret: 'bench-e2e-session-secret-0123456789abcdef',
+      livekit,
+      rateLimit: false,
+      sessionLimits: false,
+    }),
+  );
 }
 // The pages as users ship them: production builds (minified chunks), served statically.
 const outDir = await mkdtemp(join(tmpdir(), 'liveai-bench-pages-'));
 const pages = resolve(ROOT, 'scripts/bench/pages');
-await build({ root: ROOT, configFile: false, plugins: [react()], base: '/', logLevel: 'error',
-  build: { outDir: join(outDir, 'app'), emptyOutDir: true, rollupOptions: { input: [resolve(pages, 'widget.html'), resolve(pages, 'bare.html')] } } });
-await build({ configFile: resolve(ROOT, 'vite.element.config.ts'), logLevel: 'error', build: { outDir: join(outDir, 'standalone'), emptyOutDir: true } });
+await build({
+  root: ROOT,
+  configFile: false,
+  plugins: [react()],
+  base: '/',
+  logLevel: 'error',
+  build: {
+    outDir: join(outDir, 'app'),
+    emptyOutDir: true,
+    rollupOptions: { input: [resolve(pages, 'widget.html'), resolve(pages, 'bare.html')] },
+  },
+});
+await build({
+  configFile: resolve(ROOT, 'vite.element.config.ts'),
+  logLevel: 'error',
+  build: { outDir: join(outDir, 'standalone'), emptyOutDir: true },
+});
 app.use('/standalone', express.static(join(outDir, 'standalone')));
 app.get('/bench-pages/probe.js', (_req, res) => res.sendFile(resolve(pages, 'probe.js')));
 app.get('/element.html', (_req, res) => res.sendFile(resolve(pages, 'element.html')));
@@ -80,11 +116,26 @@ const server = await new Promise<import('node:http').Server>((r) => {
   const s = app.listen(0, '127.0.0.1', () => r(s));
 });
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-const URLS: Record<PageKind, string> = { widget: '/scripts/bench/pages/widget.html', widgetCold: '/scripts/bench/pages/widget.html', bare: '/scripts/bench/pages/bare.html', element: '/element.html' };
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...CHROMIUM_ARGS, ...MEDIA_ARGS] });
+const URLS: Record<PageKind, string> = {
+  widget: '/scripts/bench/pages/widget.html',
+  widgetCold: '/scripts/bench/pages/widget.html',
+  bare: '/scripts/bench/pages/bare.html',
+  element: '/element.html',
+};
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: [...CHROMIUM_ARGS, ...MEDIA_ARGS],
+});
 
-type Probe = { marks: Record<string, number>; startClickedAt: number | null; firstFrameAt: number | null; events: Array<{ at: number; event: { type: string } }>; errors: string[];
-  session: { updateImage(i: { base64: string }): Promise<void>; end(): Promise<unknown> } | null; end?: () => Promise<unknown> };
+type Probe = {
+  marks: Record<string, number>;
+  startClickedAt: number | null;
+  firstFrameAt: number | null;
+  events: Array<{ at: number; event: { type: string } }>;
+  errors: string[];
+  session: { updateImage(i: { base64: string }): Promise<void>; end(): Promise<unknown> } | null;
+  end?: () => Promise<unknown>;
+};
 
 async function imageChange(page: Page, image: string): Promise<number> {
   return page.evaluate(async (base64) => {
@@ -109,23 +160,38 @@ async function pageRun(kind: PageKind, mode: Mode, opts: { image?: string; profi
   page.on('pageerror', (e) => process.stderr.write(`[${kind}/${mode}] page error: ${e.message}\n`));
   page.on('response', (r) => r.status() >= 400 && process.stderr.write(`[${kind}/${mode}] ${r.status()} ${r.url()}\n`));
   try {
-    const query = new URLSearchParams({ proxy: PROXY[mode], ...(kind === 'widget' && FORCED ? { transport: FORCED } : {}), ...(kind === 'widget' && PREFETCH ? { prefetch: '1' } : {}), ...(MARKS ? { marks: '1' } : {}), ...(kind === 'widgetCold' ? { cold: '1' } : {}) });
+    const query = new URLSearchParams({
+      proxy: PROXY[mode],
+      ...(kind === 'widget' && FORCED ? { transport: FORCED } : {}),
+      ...(kind === 'widget' && PREFETCH ? { prefetch: '1' } : {}),
+      ...(MARKS ? { marks: '1' } : {}),
+      ...(kind === 'widgetCold' ? { cold: '1' } : {}),
+    });
     await page.goto(`${base}${URLS[kind]}?${query}`);
     const start = page.getByRole('button', { name: /Start call/ });
     await start.waitFor({ timeout: 20_000 });
-    if (kind === 'widget' && PREFETCH) await page.waitForFunction(() => (window as unknown as { __bench: { prefetched: boolean } }).__bench.prefetched, null, { timeout: 60_000 });
+    if (kind === 'widget' && PREFETCH)
+      await page.waitForFunction(() => (window as unknown as { __bench: { prefetched: boolean } }).__bench.prefetched, null, {
+        timeout: 60_000,
+      });
     const cdp = opts.profile ? await startTrace(page) : undefined;
     await start.click({ timeout: 60_000 });
-    await page.waitForFunction(() => (window as unknown as { __bench: Probe }).__bench.firstFrameAt !== null, null, { timeout: 60_000 }).catch(async (e: Error) => {
-      const errors = await page.evaluate(() => (window as unknown as { __bench: Probe }).__bench.errors.join('; '));
-      throw new Error(`${kind}/${mode}: no first frame (${e.message}); page errors: ${errors}`);
-    });
+    await page
+      .waitForFunction(() => (window as unknown as { __bench: Probe }).__bench.firstFrameAt !== null, null, { timeout: 60_000 })
+      .catch(async (e: Error) => {
+        const errors = await page.evaluate(() => (window as unknown as { __bench: Probe }).__bench.errors.join('; '));
+        throw new Error(`${kind}/${mode}: no first frame (${e.message}); page errors: ${errors}`);
+      });
     const profile: MainThreadWork | undefined = cdp ? await stopTrace(cdp) : undefined;
     const imageChangeMs = opts.image ? await imageChange(page, opts.image) : undefined;
     const { firstFrameMs, marks } = await page.evaluate(() => {
       const p = (window as unknown as { __bench: Probe }).__bench;
       const t0 = p.startClickedAt!;
-      const rel = Object.fromEntries(Object.entries(p.marks).filter(([, at]) => at >= t0 - 1).map(([k, at]) => [k, Math.round(at - t0)]));
+      const rel = Object.fromEntries(
+        Object.entries(p.marks)
+          .filter(([, at]) => at >= t0 - 1)
+          .map(([k, at]) => [k, Math.round(at - t0)]),
+      );
       return { firstFrameMs: p.firstFrameAt! - t0, marks: { ...rel, 'first frame': Math.round(p.firstFrameAt! - t0) } };
     });
     await page.evaluate(() => {
@@ -138,7 +204,11 @@ async function pageRun(kind: PageKind, mode: Mode, opts: { image?: string; profi
   }
 }
 
-const timeline = (marks: Record<string, number>) => Object.entries(marks).sort((a, b) => a[1] - b[1]).map(([k, v]) => `${k} +${v}`).join(', ');
+const timeline = (marks: Record<string, number>) =>
+  Object.entries(marks)
+    .sort((a, b) => a[1] - b[1])
+    .map(([k, v]) => `${k} +${v}`)
+    .join(', ');
 const first: Record<Mode, Record<string, number[]>> = { asIs: {}, warm: {} };
 const imageChanges: { widget: number[]; node: number[] } = { widget: [], node: [] };
 const nodeFirst: number[] = [];
@@ -172,7 +242,9 @@ try {
     for (const kind of PAGES.map((_, k) => PAGES[(k + i) % PAGES.length]!)) {
       const r = await pageRun(kind, 'warm', { profile: true });
       (profile[kind] ??= []).push(r.profile!);
-      process.stderr.write(`e2e profile ${i} ${kind}: busy ${r.profile!.busyMs.toFixed(0)} ms of ${r.profile!.windowMs.toFixed(0)} ms (compile+eval ${r.profile!.compileEvalMs.toFixed(0)}, other script ${r.profile!.scriptMs.toFixed(0)}, style+layout ${r.profile!.styleLayoutMs.toFixed(0)})\n`);
+      process.stderr.write(
+        `e2e profile ${i} ${kind}: busy ${r.profile!.busyMs.toFixed(0)} ms of ${r.profile!.windowMs.toFixed(0)} ms (compile+eval ${r.profile!.compileEvalMs.toFixed(0)}, other script ${r.profile!.scriptMs.toFixed(0)}, style+layout ${r.profile!.styleLayoutMs.toFixed(0)})\n`,
+      );
     }
   }
   console.log(JSON.stringify({ first, imageChange: imageChanges, node: nodeFirst, profile }));

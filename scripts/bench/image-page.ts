@@ -7,7 +7,12 @@ import { prepareImage } from '../../src/core/image/prepare';
 const W = 368;
 const H = 560;
 const LIMIT = 921_600;
-interface Result { ms: number; width: number; height: number; bytes: number }
+interface Result {
+  ms: number;
+  width: number;
+  height: number;
+  bytes: number;
+}
 
 async function source(): Promise<File> {
   const blob = await (await fetch('/bench/source.jpg', { cache: 'no-store' })).blob();
@@ -26,7 +31,12 @@ async function bic(): Promise<Result> {
   const file = await source();
   const t0 = performance.now();
   // useWebWorker: false — its worker would load the library from a CDN.
-  const scaled = await imageCompression(file, { maxSizeMB: LIMIT / 1024 / 1024, maxWidthOrHeight: Math.ceil(H * (4000 / 3000)), useWebWorker: false, fileType: 'image/jpeg' });
+  const scaled = await imageCompression(file, {
+    maxSizeMB: LIMIT / 1024 / 1024,
+    maxWidthOrHeight: Math.ceil(H * (4000 / 3000)),
+    useWebWorker: false,
+    fileType: 'image/jpeg',
+  });
   const bmp = await createImageBitmap(scaled);
   const scale = Math.max(W / bmp.width, H / bmp.height);
   const sw = W / scale;

@@ -6,8 +6,16 @@ import sharp from 'sharp';
 import { chromium } from 'playwright-core';
 import { createServer as createViteServer } from 'vite';
 
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** A 4000×3000 JPEG: a colour gradient with per-pixel noise (hard to compress, like a photo). */
 export async function makeSourceJpeg(width = 4000, height = 3000) {
@@ -23,13 +31,18 @@ export async function makeSourceJpeg(width = 4000, height = 3000) {
       raw[i + 2] = 120 + n;
     }
   }
-  return sharp(raw, { raw: { width, height, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
+  return sharp(raw, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
 }
 
 export async function measureImagePrep(root, { runs = 5 } = {}) {
   const jpeg = await makeSourceJpeg();
   const vite = await createViteServer({
-    root, configFile: false, logLevel: 'error', appType: 'mpa',
+    root,
+    configFile: false,
+    logLevel: 'error',
+    appType: 'mpa',
     server: { middlewareMode: true, hmr: false },
   });
   const server = createHttpServer((req, res) => {

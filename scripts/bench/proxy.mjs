@@ -17,20 +17,33 @@ async function benchControl({ duration, connections, rounds }) {
     const s = await createBenchSession(proxy.url);
     const body = JSON.stringify({ event: 'reset-idle-timeout' });
     // The control route needs an ACTIVE session (queueMs is 10 in --serve mode).
-    for (let t = Date.now(); Date.now() - t < 10_000; ) {
+    for (let t = Date.now(); Date.now() - t < 10_000;) {
       const st = await (await fetch(`${emulator.url}/liveai/sessions/${s.session_id}`, { headers: { 'x-api-key': API_KEY } })).json();
       if (st.session_status === 'ACTIVE') break;
       await new Promise((r) => setTimeout(r, 20));
     }
     const targets = {
-      direct: { url: `${emulator.url}/liveai/sessions/${s.session_id}/control`, headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' }, procs: [emulator] },
-      proxy: { url: `${proxy.url}/sessions/${s.session_id}/control`, headers: { authorization: `Bearer ${s.client_token}`, 'content-type': 'application/json' }, procs: [emulator, proxy] },
-      handwritten: { url: `${hand.url}/sessions/${s.session_id}/control`, headers: { authorization: `Bearer ${await handwrittenToken(s.session_id)}`, 'content-type': 'application/json' }, procs: [emulator, hand] },
+      direct: {
+        url: `${emulator.url}/liveai/sessions/${s.session_id}/control`,
+        headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' },
+        procs: [emulator],
+      },
+      proxy: {
+        url: `${proxy.url}/sessions/${s.session_id}/control`,
+        headers: { authorization: `Bearer ${s.client_token}`, 'content-type': 'application/json' },
+        procs: [emulator, proxy],
+      },
+      handwritten: {
+        url: `${hand.url}/sessions/${s.session_id}/control`,
+        headers: { authorization: `Bearer ${await handwrittenToken(s.session_id)}`, 'content-type': 'application/json' },
+        procs: [emulator, hand],
+      },
     };
     for (const t of Object.values(targets)) await measure(t.url, t.headers, { method: 'POST', body, connections, duration: 1 });
     const runs = { direct: [], proxy: [], handwritten: [] };
     for (let i = 0; i < rounds; i++) {
-      for (const [name, t] of Object.entries(targets)) runs[name].push(await measure(t.url, t.headers, { method: 'POST', body, connections, duration, procs: t.procs }));
+      for (const [name, t] of Object.entries(targets))
+        runs[name].push(await measure(t.url, t.headers, { method: 'POST', body, connections, duration, procs: t.procs }));
     }
     return runs;
   } finally {
@@ -55,5 +68,8 @@ export async function measureProxy({ duration = 5, connections = 10, rounds = 5 
     errors: rs.reduce((n, r) => n + r.errors, 0),
     cpuUs: median(rs.map((r) => r.cpuUs.at(-1) ?? 0)),
   });
-  return { get: { direct: get.direct, proxy: get.proxy, handwritten: get.handwritten }, control: { direct: sum(c.direct), proxy: sum(c.proxy), handwritten: sum(c.handwritten) } };
+  return {
+    get: { direct: get.direct, proxy: get.proxy, handwritten: get.handwritten },
+    control: { direct: sum(c.direct), proxy: sum(c.proxy), handwritten: sum(c.handwritten) },
+  };
 }

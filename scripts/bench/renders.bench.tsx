@@ -12,7 +12,11 @@ import { createTestSession, type TestSession } from '../../src/testing';
 /** The baseline: reads the whole store, so every store change re-renders it. */
 function WholeStore({ session }: { session: TestSession }) {
   const state = useSyncExternalStore(session.store.subscribe, session.store.getState);
-  return <p>{state.transcript.length} lines, phase {state.phase}</p>;
+  return (
+    <p>
+      {state.transcript.length} lines, phase {state.phase}
+    </p>
+  );
 }
 
 /** One measurement on a fresh session and tree: `{ events, lines, ms, counts }`. */
@@ -22,9 +26,15 @@ function once(EVENTS: number) {
   const onRender = (id: string) => void (counts[id] = (counts[id] ?? 0) + 1);
   const view = render(
     <AvatarSessionProvider session={session} endOnUnmount={false}>
-      <Profiler id="AvatarStage" onRender={onRender}><AvatarStage /></Profiler>
-      <Profiler id="TranscriptPanel" onRender={onRender}><TranscriptPanel /></Profiler>
-      <Profiler id="WholeStore" onRender={onRender}><WholeStore session={session} /></Profiler>
+      <Profiler id="AvatarStage" onRender={onRender}>
+        <AvatarStage />
+      </Profiler>
+      <Profiler id="TranscriptPanel" onRender={onRender}>
+        <TranscriptPanel />
+      </Profiler>
+      <Profiler id="WholeStore" onRender={onRender}>
+        <WholeStore session={session} />
+      </Profiler>
     </AvatarSessionProvider>,
   );
   for (const k of Object.keys(counts)) counts[k] = 0; // mount renders are not counted
@@ -33,7 +43,9 @@ function once(EVENTS: number) {
     // One event per act(): each is its own commit, as events arriving over the network would be.
     act(() => {
       session.transport.emitEvent(
-        i % 2 ? { type: 'agent_transcription', transcription: `agent line ${i}` } : { type: 'user_transcription', transcription: `user line ${i}` },
+        i % 2
+          ? { type: 'agent_transcription', transcription: `agent line ${i}` }
+          : { type: 'user_transcription', transcription: `user line ${i}` },
       );
     });
   }

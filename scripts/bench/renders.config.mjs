@@ -5,5 +5,10 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   plugins: [react()],
-  test: { root: new URL('../..', import.meta.url).pathname, environment: 'jsdom', include: ['scripts/bench/renders.bench.tsx'], testTimeout: 120_000 },
+  test: {
+    root: new URL('../..', import.meta.url).pathname,
+    environment: 'jsdom',
+    include: ['scripts/bench/renders.bench.tsx'],
+    testTimeout: 120_000,
+  },
 });

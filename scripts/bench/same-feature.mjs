@@ -15,13 +15,26 @@ async function measure(root, entry) {
   const outdir = await mkdtemp(join(tmpdir(), 'liveai-same-feature-'));
   try {
     const r = await build({
-      absWorkingDir: root, entryPoints: [entry], bundle: true, splitting: true, format: 'esm', minify: true, outdir, write: true,
-      metafile: true, platform: 'browser', target: 'es2022', jsx: 'automatic', logLevel: 'error',
-      define: { 'process.env.NODE_ENV': '"production"' }, loader: { '.css': 'empty' },
+      absWorkingDir: root,
+      entryPoints: [entry],
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      minify: true,
+      outdir,
+      write: true,
+      metafile: true,
+      platform: 'browser',
+      target: 'es2022',
+      jsx: 'automatic',
+      logLevel: 'error',
+      define: { 'process.env.NODE_ENV': '"production"' },
+      loader: { '.css': 'empty' },
     });
     const outputs = r.metafile.outputs;
     const gz = {};
-    for (const f of Object.keys(outputs).filter((f) => f.endsWith('.js'))) gz[f] = gzipSync(await readFile(join(root, f)), { level: 9 }).length;
+    for (const f of Object.keys(outputs).filter((f) => f.endsWith('.js')))
+      gz[f] = gzipSync(await readFile(join(root, f)), { level: 9 }).length;
     const entryOut = Object.keys(outputs).find((f) => outputs[f].entryPoint);
     const closure = (from, into = new Set()) => {
       const walk = (f) => {
@@ -33,7 +46,9 @@ async function measure(root, entry) {
       return into;
     };
     const first = closure(entryOut);
-    const dynamic = [...first].flatMap((f) => outputs[f].imports.filter((i) => i.kind === 'dynamic-import' && outputs[i.path]).map((i) => i.path));
+    const dynamic = [...first].flatMap((f) =>
+      outputs[f].imports.filter((i) => i.kind === 'dynamic-import' && outputs[i.path]).map((i) => i.path),
+    );
     const unused = (f) => /(^|\/)(rtc-b|prepare-canvas)-/.test(f);
     const onCall = new Set();
     for (const d of dynamic.filter((f) => !unused(f))) closure(d, onCall);

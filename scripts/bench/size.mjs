@@ -43,7 +43,14 @@ const LIVEKIT_MARKERS = [/livekit\.SignalRequest/, /livekit\.JoinResponse/];
 const ANCHORS = [
   ['core + hooks, first load (', { anchor: 'LiveAvatar SDK own code', anchorKB: 17.1, anchorNote: 'HeyGen own code 39.5 KB' }],
   ['components, first load', { anchor: 'Tavus CVI components own code', anchorKB: 6.4, anchorNote: '94 KB with Daily' }],
-  ['drop-in widget page', { anchor: 'vendor widget, Daily inside', anchorKB: 148, anchorNote: 'ours: Preact inside (preact/compat), the transport SDK loads on start (livekit-client 155 KB, daily-js 70 KB)' }],
+  [
+    'drop-in widget page',
+    {
+      anchor: 'vendor widget, Daily inside',
+      anchorKB: 148,
+      anchorNote: 'ours: Preact inside (preact/compat), the transport SDK loads on start (livekit-client 155 KB, daily-js 70 KB)',
+    },
+  ],
 ];
 
 /** Runs `npm run build` in `root`; throws when it fails. Build output goes to stderr. */
@@ -70,15 +77,36 @@ export async function measureSizes(root, { skipBuild = false } = {}) {
   const dist = join(root, 'dist');
   const rows = sizeLimitRows(root).map((r) => {
     const a = ANCHORS.find(([prefix]) => r.name.startsWith(prefix))?.[1] ?? { anchor: '' };
-    return { name: r.name, gzBytes: r.size, budgetBytes: r.sizeLimit ?? null, anchor: a.anchor, anchorBytes: a.anchorKB ? a.anchorKB * 1000 : null, anchorNote: a.anchorNote };
+    return {
+      name: r.name,
+      gzBytes: r.size,
+      budgetBytes: r.sizeLimit ?? null,
+      anchor: a.anchor,
+      anchorBytes: a.anchorKB ? a.anchorKB * 1000 : null,
+      anchorNote: a.anchorNote,
+    };
   });
   const sa = join(dist, 'standalone');
   // What a page on the rtc-b path loads: an entry's static graph plus the rtc-b chunk's static graph.
-  const rtcBRoots = [join(dist, 'index.js'), join(dist, 'components.js'), join(dist, 'element.js'), chunk(join(dist, 'chunks'), 'rtc-b-'), join(sa, 'liveai-avatar.js'), chunk(join(sa, 'chunks'), 'rtc-b-')];
+  const rtcBRoots = [
+    join(dist, 'index.js'),
+    join(dist, 'components.js'),
+    join(dist, 'element.js'),
+    chunk(join(dist, 'chunks'), 'rtc-b-'),
+    join(sa, 'liveai-avatar.js'),
+    chunk(join(sa, 'chunks'), 'rtc-b-'),
+  ];
   const checked = [...new Set(rtcBRoots.flatMap((r) => graph(r)))];
   const offenders = checked.filter((f) => {
     const text = readFileSync(f, 'utf8');
     return /from\s*["']livekit-client["']|import\(\s*["']livekit-client["']\)/.test(text) || LIVEKIT_MARKERS.some((m) => m.test(text));
   });
-  return { rows, rtcB: { ok: offenders.length === 0, checked: checked.map((f) => relative(dist, f)), offenders: offenders.map((f) => relative(dist, f)) } };
+  return {
+    rows,
+    rtcB: {
+      ok: offenders.length === 0,
+      checked: checked.map((f) => relative(dist, f)),
+      offenders: offenders.map((f) => relative(dist, f)),
+    },
+  };
 }

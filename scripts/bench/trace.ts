@@ -19,7 +19,15 @@ export interface MainThreadWork {
   windowMs: number;
 }
 
-interface TraceEvent { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: { name?: string } }
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  pid: number;
+  tid: number;
+  args?: { name?: string };
+}
 
 export async function startTrace(page: Page): Promise<CDPSession> {
   const cdp = await page.context().newCDPSession(page);
@@ -44,7 +52,12 @@ async function jsByScript(cdp: CDPSession): Promise<string> {
     const key = `${url} ${n.callFrame.functionName}`;
     self.set(key, (self.get(key) ?? 0) + (deltas[i] ?? 0) / 1000);
   });
-  return [...self].filter(([k]) => !k.includes('(idle)') && !k.includes('(program)')).sort((a, b) => b[1] - a[1]).slice(0, 12).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join('; ');
+  return [...self]
+    .filter(([k]) => !k.includes('(idle)') && !k.includes('(program)'))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 12)
+    .map(([k, v]) => `${k} ${v.toFixed(0)} ms`)
+    .join('; ');
 }
 
 export async function stopTrace(cdp: CDPSession): Promise<MainThreadWork> {
@@ -66,7 +79,10 @@ export async function stopTrace(cdp: CDPSession): Promise<MainThreadWork> {
 
 /** Time covered by `events` inside [from, to], nested and overlapping events counted once, ms. */
 function covered(events: TraceEvent[], from: number, to: number): number {
-  const spans = events.map((e) => [Math.max(e.ts, from), Math.min(e.ts + (e.dur ?? 0), to)] as const).filter(([a, b]) => b > a).sort((x, y) => x[0] - y[0]);
+  const spans = events
+    .map((e) => [Math.max(e.ts, from), Math.min(e.ts + (e.dur ?? 0), to)] as const)
+    .filter(([a, b]) => b > a)
+    .sort((x, y) => x[0] - y[0]);
   let total = 0;
   let end = -Infinity;
   for (const [a, b] of spans) {
@@ -83,11 +99,19 @@ function mainThreadWork(events: TraceEvent[]): MainThreadWork {
   if (!click || !frame) throw new Error('trace has no bench-click / bench-first-frame marks');
   const main = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && e.pid === click.pid);
   const onMain = events.filter((e) => e.ph === 'X' && e.pid === click.pid && (!main || e.tid === main.tid));
-  const sum = (names: string[]) => covered(onMain.filter((e) => names.includes(e.name)), click.ts, frame.ts);
+  const sum = (names: string[]) =>
+    covered(
+      onMain.filter((e) => names.includes(e.name)),
+      click.ts,
+      frame.ts,
+    );
   const busyMs = sum(['RunTask', 'ThreadControllerImpl::RunTask']);
   const compile = ['v8.compile', 'v8.compileModule', 'EvaluateScript', 'v8.evaluateModule'];
   const compileEvalMs = sum(compile);
-  const scriptMs = Math.max(0, sum([...compile, 'FunctionCall', 'EventDispatch', 'TimerFire', 'FireAnimationFrame', 'V8.Execute', 'RunMicrotasks']) - compileEvalMs);
+  const scriptMs = Math.max(
+    0,
+    sum([...compile, 'FunctionCall', 'EventDispatch', 'TimerFire', 'FireAnimationFrame', 'V8.Execute', 'RunMicrotasks']) - compileEvalMs,
+  );
   const styleLayoutMs = sum(['UpdateLayoutTree', 'Layout', 'RecalculateStyles', 'ParseAuthorStyleSheet']);
   return { busyMs, compileEvalMs, scriptMs, styleLayoutMs, windowMs: (frame.ts - click.ts) / 1000 };
 }

@@ -3,7 +3,9 @@ import { AvatarStageView, type AvatarStageViewProps } from './AvatarStageView';
 import { expiresAtMs, timeLimitReached } from './TimeLimitCountdown';
 
 /** Props of {@link AvatarStage}: the view's props that do not come from the session, all optional. */
-export type AvatarStageProps = Partial<Omit<AvatarStageViewProps, 'phase' | 'videoTrack' | 'audioTrack' | 'queue' | 'error' | 'cost' | 'endReason' | 'timeLimitReached'>>;
+export type AvatarStageProps = Partial<
+  Omit<AvatarStageViewProps, 'phase' | 'videoTrack' | 'audioTrack' | 'queue' | 'error' | 'cost' | 'endReason' | 'timeLimitReached'>
+>;
 
 /**
  * The avatar of the nearest `AvatarSessionProvider`: its video track, poster (`imageUrl` prop, else the

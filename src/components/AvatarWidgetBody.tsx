@@ -11,7 +11,6 @@ import { useDeadline } from './useDeadline';
 import { useWidgetCallbacks } from './useWidgetCallbacks';
 import { isRunning } from '../core/session/phase';
 
-
 /** Inside the provider: state, timers (minimized end, max duration), callbacks, and the composed parts. */
 export function AvatarWidgetBody(p: AvatarWidgetProps) {
   const session = useAvatarSession();
@@ -48,7 +47,11 @@ export function AvatarWidgetBody(p: AvatarWidgetProps) {
       className={p.className}
       remainingMs={remainingMs}
       minimizedEndMs={minimizedEndMs}
-      stage={<AvatarStage imageUrl={p.imageUrl} label={`${title} video`}>{caption && <TranscriptPanel mode="caption" agentLabel={title} />}</AvatarStage>}
+      stage={
+        <AvatarStage imageUrl={p.imageUrl} label={`${title} video`}>
+          {caption && <TranscriptPanel mode="caption" agentLabel={title} />}
+        </AvatarStage>
+      }
       transcript={caption ? undefined : <TranscriptPanel agentLabel={title} />}
       extra={
         p.imageSwapper ? (

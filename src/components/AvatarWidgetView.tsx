@@ -30,18 +30,31 @@ export interface AvatarWidgetViewProps {
   className?: string;
 }
 
-
 /** The drop-in widget's frame: launcher when minimized, panel when active, countdowns. Pure view. */
 export function AvatarWidgetView(p: AvatarWidgetViewProps) {
   const { variant = 'floating', state, theme = 'auto', phase, title = 'Avatar' } = p;
   if (state === 'hidden') return null;
-  const root = { className: cx('liveai-widget', p.className), 'data-variant': variant, 'data-state': state, 'data-theme': theme, 'data-phase': phase };
+  const root = {
+    className: cx('liveai-widget', p.className),
+    'data-variant': variant,
+    'data-state': state,
+    'data-theme': theme,
+    'data-phase': phase,
+  };
   if (state === 'minimized') {
     return (
       <div {...root}>
-        <button type="button" className="liveai-launcher" aria-expanded="false" onClick={() => p.onStateChange?.('active')} data-in-call={isRunning(phase) || undefined}>
+        <button
+          type="button"
+          className="liveai-launcher"
+          aria-expanded="false"
+          onClick={() => p.onStateChange?.('active')}
+          data-in-call={isRunning(phase) || undefined}
+        >
           <Icon name="chat" />
-          <span>{p.minimizedEndMs != null && isRunning(phase) ? `Call ends in ${formatClock(p.minimizedEndMs)} · Open` : `Talk to ${title}`}</span>
+          <span>
+            {p.minimizedEndMs != null && isRunning(phase) ? `Call ends in ${formatClock(p.minimizedEndMs)} · Open` : `Talk to ${title}`}
+          </span>
         </button>
       </div>
     );
@@ -53,7 +66,13 @@ export function AvatarWidgetView(p: AvatarWidgetViewProps) {
         <header className="liveai-widget__header">
           <h2 className="liveai-widget__title">{title}</h2>
           {phase === 'active' && <span className="liveai-widget__live">Live</span>}
-          <button type="button" className="liveai-button liveai-button--icon liveai-button--ghost" aria-label="Minimize" aria-expanded="true" onClick={() => p.onStateChange?.('minimized')}>
+          <button
+            type="button"
+            className="liveai-button liveai-button--icon liveai-button--ghost"
+            aria-label="Minimize"
+            aria-expanded="true"
+            onClick={() => p.onStateChange?.('minimized')}
+          >
             <Icon name="minimize" />
           </button>
         </header>

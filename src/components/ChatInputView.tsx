@@ -58,7 +58,12 @@ export function ChatInputView(props: ChatInputViewProps) {
         onChange={(e) => setText(e.target.value)}
         onKeyDown={onKeyDown}
       />
-      <button type="submit" className="liveai-button liveai-button--icon liveai-button--primary" disabled={disabled || !text.trim()} aria-label="Send">
+      <button
+        type="submit"
+        className="liveai-button liveai-button--icon liveai-button--primary"
+        disabled={disabled || !text.trim()}
+        aria-label="Send"
+      >
         <Icon name="send" />
       </button>
     </form>

@@ -60,10 +60,27 @@ export function ControlBarView(p: ControlBarViewProps) {
   return (
     <div className={cx('liveai-controls', p.className)} role="group" aria-label="Call controls" data-disabled={disabled || undefined}>
       {p.onMicChange && (
-        <Toggle name="mic" label="Microphone" pressed={p.micEnabled} icon="micOff" iconPressed="mic" disabled={disabled} pending={p.micPending} onChange={p.onMicChange} />
+        <Toggle
+          name="mic"
+          label="Microphone"
+          pressed={p.micEnabled}
+          icon="micOff"
+          iconPressed="mic"
+          disabled={disabled}
+          pending={p.micPending}
+          onChange={p.onMicChange}
+        />
       )}
       {p.onSpeakerMutedChange && (
-        <Toggle name="speaker" label="Mute speaker" pressed={p.speakerMuted} icon="speaker" iconPressed="speakerOff" disabled={disabled} onChange={p.onSpeakerMutedChange} />
+        <Toggle
+          name="speaker"
+          label="Mute speaker"
+          pressed={p.speakerMuted}
+          icon="speaker"
+          iconPressed="speakerOff"
+          disabled={disabled}
+          onChange={p.onSpeakerMutedChange}
+        />
       )}
       {p.onVolumeChange && (
         <input
@@ -78,9 +95,24 @@ export function ControlBarView(p: ControlBarViewProps) {
           onChange={(e) => p.onVolumeChange?.(Number(e.target.value))}
         />
       )}
-      {p.onKeepAliveChange && <Toggle name="keep-alive" label="Keep alive" pressed={!!p.keepAlive} icon="keepAlive" disabled={disabled} onChange={p.onKeepAliveChange} />}
+      {p.onKeepAliveChange && (
+        <Toggle
+          name="keep-alive"
+          label="Keep alive"
+          pressed={!!p.keepAlive}
+          icon="keepAlive"
+          disabled={disabled}
+          onChange={p.onKeepAliveChange}
+        />
+      )}
       {p.onEnd && (
-        <button type="button" className="liveai-button liveai-button--danger" data-control="end" disabled={p.endDisabled ?? disabled} onClick={p.onEnd}>
+        <button
+          type="button"
+          className="liveai-button liveai-button--danger"
+          data-control="end"
+          disabled={p.endDisabled ?? disabled}
+          onClick={p.onEnd}
+        >
           <Icon name="end" />
           <span>End</span>
         </button>

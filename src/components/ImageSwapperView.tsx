@@ -32,15 +32,29 @@ export function ImageSwapperView({ onSubmit, prepare, status = 'idle', error, di
   const fileRef = useRef<HTMLInputElement>(null);
   const [url, setUrl] = useState('');
   const busy = status === 'sending' || status === 'requested' || status === 'created';
-  const failure = status === 'error' ? explainError(typeof error === 'string' ? { code: 'image_change_error', detail: error } : (error ?? {})) : null;
+  const failure =
+    status === 'error' ? explainError(typeof error === 'string' ? { code: 'image_change_error', detail: error } : (error ?? {})) : null;
   const preview = pick.picked?.kind === 'file' ? pick.picked.preview : pick.picked?.url;
   const apply = () => {
     const p = pick.picked;
     if (p) void onSubmit(p.kind === 'url' ? { url: p.url } : p.base64 ? { base64: p.base64 } : { blob: p.file });
   };
   return (
-    <div className={cx('liveai-images', className)} data-status={status} data-drag-over={pick.dragOver || undefined} onPaste={pick.zone.onPaste}>
-      <div className="liveai-images__zone" tabIndex={0} role="group" aria-label="New look: drop or paste an image here" onDragOver={pick.zone.onDragOver} onDragLeave={pick.zone.onDragLeave} onDrop={pick.zone.onDrop}>
+    <div
+      className={cx('liveai-images', className)}
+      data-status={status}
+      data-drag-over={pick.dragOver || undefined}
+      onPaste={pick.zone.onPaste}
+    >
+      <div
+        className="liveai-images__zone"
+        tabIndex={0}
+        role="group"
+        aria-label="New look: drop or paste an image here"
+        onDragOver={pick.zone.onDragOver}
+        onDragLeave={pick.zone.onDragLeave}
+        onDrop={pick.zone.onDrop}
+      >
         <div className="liveai-images__frame">
           {preview ? <img src={preview} alt="Preview, center-cropped to 368×560" /> : <Icon name="image" />}
         </div>
@@ -51,8 +65,17 @@ export function ImageSwapperView({ onSubmit, prepare, status = 'idle', error, di
         <input ref={fileRef} type="file" accept="image/*" hidden onChange={(e) => pick.pickFile(e.target.files?.[0])} />
       </div>
       <form className="liveai-images__url" onSubmit={(e) => (e.preventDefault(), pick.pickUrl(url))}>
-        <input type="url" className="liveai-input" aria-label="Image URL" placeholder="https://…" value={url} onChange={(e) => setUrl(e.target.value)} />
-        <button type="submit" className="liveai-button">Preview</button>
+        <input
+          type="url"
+          className="liveai-input"
+          aria-label="Image URL"
+          placeholder="https://…"
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+        />
+        <button type="submit" className="liveai-button">
+          Preview
+        </button>
       </form>
       <button type="button" className="liveai-button liveai-button--primary" disabled={disabled || busy || !pick.picked} onClick={apply}>
         Apply new look

@@ -38,7 +38,18 @@ export function SessionListView(p: SessionListViewProps) {
       <div className="liveai-sessions__head">
         <div className="liveai-tabs" role="tablist" aria-label="Session lists" onKeyDown={onKey}>
           {KINDS.map((k, i) => (
-            <button key={k} ref={(el) => void (tabs.current[i] = el)} type="button" role="tab" id={`${id}-${k}`} aria-controls={`${id}-panel`} aria-selected={p.kind === k} tabIndex={p.kind === k ? 0 : -1} className="liveai-tab" onClick={() => p.onKindChange(k)}>
+            <button
+              key={k}
+              ref={(el) => void (tabs.current[i] = el)}
+              type="button"
+              role="tab"
+              id={`${id}-${k}`}
+              aria-controls={`${id}-panel`}
+              aria-selected={p.kind === k}
+              tabIndex={p.kind === k ? 0 : -1}
+              className="liveai-tab"
+              onClick={() => p.onKindChange(k)}
+            >
               {k === 'rooms' ? 'Rooms' : 'Sessions'}
             </button>
           ))}
@@ -49,7 +60,14 @@ export function SessionListView(p: SessionListViewProps) {
           </button>
         )}
       </div>
-      <div role="tabpanel" id={`${id}-panel`} aria-labelledby={`${id}-${p.kind}`} aria-busy={p.loading || undefined} className="liveai-sessions__panel" tabIndex={0}>
+      <div
+        role="tabpanel"
+        id={`${id}-panel`}
+        aria-labelledby={`${id}-${p.kind}`}
+        aria-busy={p.loading || undefined}
+        className="liveai-sessions__panel"
+        tabIndex={0}
+      >
         {p.error ? (
           <p role="alert">{`${explainError(p.error).title}: ${p.error.detail ?? p.error.message ?? ''}`}</p>
         ) : p.items.length ? (
@@ -62,7 +80,9 @@ export function SessionListView(p: SessionListViewProps) {
         <button type="button" className="liveai-button" disabled={p.page <= 1 || p.loading} onClick={() => p.onPageChange(p.page - 1)}>
           Previous
         </button>
-        <span aria-live="polite">{p.pagination ? `Page ${p.page} of ${Math.max(1, p.pagination.total_pages)} · ${p.pagination.total} total` : `Page ${p.page}`}</span>
+        <span aria-live="polite">
+          {p.pagination ? `Page ${p.page} of ${Math.max(1, p.pagination.total_pages)} · ${p.pagination.total} total` : `Page ${p.page}`}
+        </span>
         <button type="button" className="liveai-button" disabled={!canNext || p.loading} onClick={() => p.onPageChange(p.page + 1)}>
           Next
         </button>

@@ -30,19 +30,42 @@ const ENDED: Partial<Record<EndReason, string>> = {
 function StartButton({ onStart, onPrefetch }: { onStart: () => void; onPrefetch?: (() => void) | undefined }) {
   const ref = usePrefetchInView(onPrefetch);
   return (
-    <button ref={ref} type="button" className="liveai-button liveai-button--primary" onClick={onStart} onPointerEnter={onPrefetch} onFocus={onPrefetch}>
+    <button
+      ref={ref}
+      type="button"
+      className="liveai-button liveai-button--primary"
+      onClick={onStart}
+      onPointerEnter={onPrefetch}
+      onFocus={onPrefetch}
+    >
       Start call
     </button>
   );
 }
 
 /** Overlay content by phase: start, queue progress, ending, ended (with cost), error (with retry). */
-export function StageOverlay({ phase, queue, error, cost, endReason, timeLimitReached, onStart, onPrefetch, onRetry, onRestart }: StageOverlayProps) {
+export function StageOverlay({
+  phase,
+  queue,
+  error,
+  cost,
+  endReason,
+  timeLimitReached,
+  onStart,
+  onPrefetch,
+  onRetry,
+  onRestart,
+}: StageOverlayProps) {
   if (phase === 'idle') return onStart ? <StartButton onStart={onStart} onPrefetch={onPrefetch} /> : null;
   if (isWaiting(phase)) {
     return <QueueProgressView phase={phase} elapsedMs={0} estimateMs={10_000} progress={0} slow={false} {...queue} />;
   }
-  if (phase === 'ending') return <p className="liveai-stage__title" role="status">Ending the call…</p>;
+  if (phase === 'ending')
+    return (
+      <p className="liveai-stage__title" role="status">
+        Ending the call…
+      </p>
+    );
   if (phase === 'ended') {
     return (
       <div className="liveai-stage__message" role="status">

@@ -19,10 +19,13 @@ export function useDeadline(deadline: number | null, onExpire: () => void, windo
     };
     const wait = deadline - windowMs - Date.now();
     const ticker = wait > 0 ? setTimeout(startTicking, wait) : (startTicking(), undefined);
-    const expiry = setTimeout(() => {
-      tick();
-      expire.current();
-    }, Math.max(0, deadline - Date.now()));
+    const expiry = setTimeout(
+      () => {
+        tick();
+        expire.current();
+      },
+      Math.max(0, deadline - Date.now()),
+    );
     return () => {
       clearTimeout(ticker);
       clearTimeout(expiry);

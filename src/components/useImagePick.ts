@@ -19,9 +19,12 @@ export function useImagePick(prepare?: PrepareImage) {
   const [dragOver, setDragOver] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
 
-  useEffect(() => () => {
-    if (picked?.kind === 'file' && picked.preview) URL.revokeObjectURL?.(picked.preview);
-  }, [picked]);
+  useEffect(
+    () => () => {
+      if (picked?.kind === 'file' && picked.preview) URL.revokeObjectURL?.(picked.preview);
+    },
+    [picked],
+  );
 
   const pickFile = (file: File | null | undefined) => {
     if (!file) return;
@@ -29,7 +32,10 @@ export function useImagePick(prepare?: PrepareImage) {
     setProblem(null);
     setPicked({ kind: 'file', file, preview: objectUrl(file) });
     prepare?.(file).then(
-      (p) => setPicked((cur) => (cur?.kind === 'file' && cur.file === file ? { kind: 'file', file: p.blob, preview: objectUrl(p.blob), base64: p.base64 } : cur)),
+      (p) =>
+        setPicked((cur) =>
+          cur?.kind === 'file' && cur.file === file ? { kind: 'file', file: p.blob, preview: objectUrl(p.blob), base64: p.base64 } : cur,
+        ),
       (e: unknown) => {
         // Too large to send inline even compressed: keep the original; the session hosts it (uploadImage).
         if ((e as { code?: string } | null)?.code === 'payload_too_large') return;

@@ -38,7 +38,8 @@ export function resolveProviderLabels(input: ProviderLabelsInput | undefined): R
   if (typeof input === 'string') {
     for (const part of input.split(',').filter((p) => p.trim() !== '')) {
       const [k, v, ...rest] = part.split('=').map((s) => s.trim());
-      if (!k || v === undefined || rest.length) bad(`expected provider=label pairs like rtc-a=livekit,rtc-b=daily, got ${JSON.stringify(part)}`);
+      if (!k || v === undefined || rest.length)
+        bad(`expected provider=label pairs like rtc-a=livekit,rtc-b=daily, got ${JSON.stringify(part)}`);
       given[k as string] = v;
     }
   } else if (input !== undefined && input !== null) {
@@ -48,7 +49,8 @@ export function resolveProviderLabels(input: ProviderLabelsInput | undefined): R
   const out: Record<NeutralProvider, string> = { 'rtc-a': 'rtc-a', 'rtc-b': 'rtc-b' };
   for (const [k, v] of Object.entries(given)) {
     if (!NEUTRAL.includes(k as NeutralProvider)) bad(`unknown provider ${JSON.stringify(k)}: use rtc-a or rtc-b`);
-    if (typeof v !== 'string' || !LABEL.test(v)) bad(`label ${JSON.stringify(v)} of ${k} must be lower case letters, digits and single hyphens, starting with a letter`);
+    if (typeof v !== 'string' || !LABEL.test(v))
+      bad(`label ${JSON.stringify(v)} of ${k} must be lower case letters, digits and single hyphens, starting with a letter`);
     if ((v as string).startsWith('websocket')) bad(`label ${JSON.stringify(v)} of ${k} must not start with "websocket"`);
     out[k as NeutralProvider] = v as string;
   }
@@ -129,8 +131,18 @@ export function providerRenamer(input?: ProviderLabelsInput): ProviderRenamer {
     transportTypes: pairs.flatMap((p) => [p.l, `websocket-${p.l}`]),
     bodyToWire: (b) => body(b, true),
     bodyFromWire: (b) => body(b, false),
-    providerToWire: (v) => pairs.find((p) => upper(p.n) === v)?.l.replace(/-/g, '_').toUpperCase() ?? v,
-    providerFromWire: (v) => (v == null ? v : (pairs.find((p) => upper(p.l) === v)?.n.replace(/-/g, '_').toUpperCase() ?? v)),
+    providerToWire: (v) =>
+      pairs
+        .find((p) => upper(p.n) === v)
+        ?.l.replace(/-/g, '_')
+        .toUpperCase() ?? v,
+    providerFromWire: (v) =>
+      v == null
+        ? v
+        : (pairs
+            .find((p) => upper(p.l) === v)
+            ?.n.replace(/-/g, '_')
+            .toUpperCase() ?? v),
     textToWire: (text) =>
       isIdentity(labels)
         ? text

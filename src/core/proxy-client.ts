@@ -81,7 +81,10 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
   const fail = (why: FetchFailure, cause: unknown) => {
     if (why === 'aborted') return new LiveAiError('aborted', 'the request was aborted', { cause });
     if (why === 'timeout') return new LiveAiError('timeout', `no answer from the proxy within ${timeoutMs} ms`, { cause, source: 'proxy' });
-    return new LiveAiError('upstream_error', `could not reach the proxy: ${String((cause as Error)?.message ?? cause)}`, { cause, source: 'proxy' });
+    return new LiveAiError('upstream_error', `could not reach the proxy: ${String((cause as Error)?.message ?? cause)}`, {
+      cause,
+      source: 'proxy',
+    });
   };
 
   async function call<T>(pick: SchemaPick<T> | null, path: string, init: RequestInit, callOptions?: CallOptions): Promise<T | undefined> {
@@ -89,7 +92,11 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
     const validation = loadValidation();
     validation.catch(() => undefined);
     const headers = { ...options.headers, ...(init.headers as Record<string, string> | undefined) };
-    const res = await fetchJson(`${base}${path}`, { ...init, headers }, { fetch: options.fetch, timeoutMs, signal: callOptions?.signal, fail });
+    const res = await fetchJson(
+      `${base}${path}`,
+      { ...init, headers },
+      { fetch: options.fetch, timeoutMs, signal: callOptions?.signal, fail },
+    );
     const v = await validation;
     if (!res.ok) {
       const detail = v.ErrorBodySchema.safeParse(res.body);
@@ -99,7 +106,10 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
     if (pick === null) return undefined;
     const parsed = pick(v).safeParse(res.body);
     if (!parsed.success) {
-      throw new LiveAiError('upstream_error', `unexpected response from the proxy: ${formatZodError(parsed.error)}`, { status: res.status, source: 'proxy' });
+      throw new LiveAiError('upstream_error', `unexpected response from the proxy: ${formatZodError(parsed.error)}`, {
+        status: res.status,
+        source: 'proxy',
+      });
     }
     return parsed.data;
   }
@@ -132,11 +142,20 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
       return must(call((v) => v.ClientSessionSchema, '/sessions', { method: 'POST', body: form }, o));
     },
     getSession: async (id, token, o) =>
-      must(call((v) => v.SessionStatusResponseSchema, `/sessions/${enc(id)}`, { method: 'GET', headers: bearer(await fresh(id, token)) }, o)),
+      must(
+        call((v) => v.SessionStatusResponseSchema, `/sessions/${enc(id)}`, { method: 'GET', headers: bearer(await fresh(id, token)) }, o),
+      ),
     control: async (id, token, event, o) =>
       must(call((v) => v.ControlResponseSchema, `/sessions/${enc(id)}/control`, json(event, bearer(await fresh(id, token))), o)),
     leaveMeeting: async (id, token, meetingBotId, o) =>
-      must(call((v) => v.LeaveMeetingResponseSchema, `/sessions/${enc(id)}/leave-meeting`, json({ meeting_bot_id: meetingBotId }, bearer(await fresh(id, token))), o)),
+      must(
+        call(
+          (v) => v.LeaveMeetingResponseSchema,
+          `/sessions/${enc(id)}/leave-meeting`,
+          json({ meeting_bot_id: meetingBotId }, bearer(await fresh(id, token))),
+          o,
+        ),
+      ),
     end: async (id, token, o) => {
       await call(null, `/sessions/${enc(id)}/end`, json({}, bearer(renewals.latest(token))), o);
       renewals.forget(token);

@@ -33,7 +33,8 @@ export function attributeProblem(name: string, value: string | null): string | n
   if (value === null) return null;
   const allowed = ENUMS[name];
   if (allowed && !allowed.includes(value)) return `${name}="${value}" is not one of ${allowed.join(', ')}; using the default`;
-  if (name === 'max-duration-ms' && !/^\d+$/.test(value.trim())) return `max-duration-ms="${value}" is not a positive whole number of milliseconds; no limit applies`;
+  if (name === 'max-duration-ms' && !/^\d+$/.test(value.trim()))
+    return `max-duration-ms="${value}" is not a positive whole number of milliseconds; no limit applies`;
   if ((name === 'agent-id' || name === 'proxy-url') && value.trim() === '') return `${name} is empty; the element cannot start a call`;
   return null;
 }

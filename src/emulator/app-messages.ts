@@ -29,7 +29,8 @@ export function handleAppMessage(ctx: EmulatorContext, rec: SessionRecord, raw: 
     finish(ctx, rec, 'COMPLETED', 'force-end');
     return { accepted: true };
   }
-  if (rec.status !== 'ACTIVE') throw new LiveAiError('conflict', `session ${rec.id} is ${rec.status}; chat-msg needs an ACTIVE session`, { status: 409 });
+  if (rec.status !== 'ACTIVE')
+    throw new LiveAiError('conflict', `session ${rec.id} is ${rec.status}; chat-msg needs an ACTIVE session`, { status: 409 });
   touch(ctx, rec);
   const reply = replyTo(msg.message, msg.name);
   emitEvent(ctx, rec, { type: 'user_transcription', transcription: msg.message });

@@ -61,7 +61,9 @@ export function faceSvg(name: string): string {
 
 /** Renders the face of `name` as a 368×560 PNG (bytes). */
 export async function renderFacePng(name: string): Promise<Buffer> {
-  return sharp(Buffer.from(faceSvg(name))).png().toBuffer();
+  return sharp(Buffer.from(faceSvg(name)))
+    .png()
+    .toBuffer();
 }
 
 /** `/liveai/assets/<name>.png` → `<name>`, else null. */

@@ -22,7 +22,9 @@ export function loadJoinAvatar(): Promise<JoinAvatar> {
     },
     (e: unknown) => {
       loaded = null;
-      throw new LiveAiError('missing_peer', `media avatar unavailable (is @livekit/rtc-node installed?): ${(e as Error).message}`, { cause: e });
+      throw new LiveAiError('missing_peer', `media avatar unavailable (is @livekit/rtc-node installed?): ${(e as Error).message}`, {
+        cause: e,
+      });
     },
   );
   return loaded;

@@ -6,13 +6,19 @@ import { DEFAULT_LIVEKIT_URL, livekitHelp, livekitReachable } from './livekit-ch
 
 /** A pino logger on stderr when pino is installed (optional peer), else warnings and errors as plain lines. */
 function stderrLogger(level: string): Promise<EmulatorLogger> {
-  const line = (lvl: string) => (obj: object | string, msg?: string) => void process.stderr.write(`${lvl} ${msg ?? ''} ${JSON.stringify(obj)}\n`);
+  const line = (lvl: string) => (obj: object | string, msg?: string) =>
+    void process.stderr.write(`${lvl} ${msg ?? ''} ${JSON.stringify(obj)}\n`);
   const quiet = () => undefined;
   const plain: EmulatorLogger = { debug: quiet, info: quiet, warn: line('warn'), error: line('error') };
   return import('pino').then(
     ({ default: pino }): EmulatorLogger => {
       const log = pino({ level }, pino.destination(2));
-      return { debug: (o, m) => log.debug(o, m), info: (o, m) => log.info(o, m), warn: (o, m) => log.warn(o, m), error: (o, m) => log.error(o, m) };
+      return {
+        debug: (o, m) => log.debug(o, m),
+        info: (o, m) => log.info(o, m),
+        warn: (o, m) => log.warn(o, m),
+        error: (o, m) => log.error(o, m),
+      };
     },
     () => plain,
   );

@@ -88,10 +88,18 @@ export function parseCli(argv: string[]): { help: boolean; options: EmulatorOpti
   if (media !== 'on' && media !== 'off') throw new CliError(`--media must be on or off, got ${JSON.stringify(media)}`);
   const hostsFlag = s('image-hosts');
   if (hostsFlag === '') throw new CliError('--image-hosts must be public, loopback, any or a comma list of host names');
-  const list = (v: string | undefined) => v?.split(',').map((h) => h.trim()).filter(Boolean);
-  const imageHosts = hostsFlag === undefined || ['public', 'loopback', 'any'].includes(hostsFlag) ? (hostsFlag as 'public' | 'loopback' | 'any' | undefined) : list(hostsFlag);
+  const list = (v: string | undefined) =>
+    v
+      ?.split(',')
+      .map((h) => h.trim())
+      .filter(Boolean);
+  const imageHosts =
+    hostsFlag === undefined || ['public', 'loopback', 'any'].includes(hostsFlag)
+      ? (hostsFlag as 'public' | 'loopback' | 'any' | undefined)
+      : list(hostsFlag);
   const outcome = s('next-session-outcome');
-  if (outcome !== undefined && outcome !== 'fail' && outcome !== 'timeout') throw new CliError(`--next-session-outcome must be fail or timeout, got ${JSON.stringify(outcome)}`);
+  if (outcome !== undefined && outcome !== 'fail' && outcome !== 'timeout')
+    throw new CliError(`--next-session-outcome must be fail or timeout, got ${JSON.stringify(outcome)}`);
   for (const k of ['host', 'seed', 'livekit-url', 'livekit-api-key', 'livekit-api-secret', 'event-topic'] as const) {
     if (s(k) === '') throw new CliError(`--${k} must not be empty`);
   }

@@ -12,7 +12,11 @@ const live = (rec: SessionRecord) => rec.status === 'QUEUED' || rec.status === '
  * or decodes `image_base64`; checks and crops it with sharp; emits `image_created`; `imageChangeMs` later swaps
  * the avatar's image and emits `image_change_complete`. Any failure emits `image_change_error` {error}.
  */
-export async function runImageChange(ctx: EmulatorContext, rec: SessionRecord, source: { image_url?: string; image_base64?: string }): Promise<void> {
+export async function runImageChange(
+  ctx: EmulatorContext,
+  rec: SessionRecord,
+  source: { image_url?: string; image_base64?: string },
+): Promise<void> {
   emitEvent(ctx, rec, { type: 'image_change_requested' });
   let png: Buffer;
   try {

@@ -102,9 +102,11 @@ async function get(url: URL, options: DownloadOptions, trusted: boolean, signal:
   if (url.username || url.password) throw new DownloadError('URLs with credentials are not allowed');
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (!trusted && !hostAllowed(options.policy, host)) throw new DownloadError(`host ${host} is not in the allow-list`);
-  const addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true }).catch((e: Error) => {
-    throw new DownloadError(`cannot resolve ${host}: ${e.message}`);
-  });
+  const addresses = isIP(host)
+    ? [{ address: host, family: isIP(host) }]
+    : await lookup(host, { all: true }).catch((e: Error) => {
+        throw new DownloadError(`cannot resolve ${host}: ${e.message}`);
+      });
   const bad = addresses.find((a) => !trusted && !addressAllowed(options.policy, a.address));
   if (bad || addresses.length === 0) throw new DownloadError(`address ${bad?.address ?? 'none'} of ${host} is not allowed (imageHosts)`);
   const chosen = addresses[0]!;
@@ -118,7 +120,9 @@ async function get(url: URL, options: DownloadOptions, trusted: boolean, signal:
       lookup: (_h, _o, cb) => (cb as (e: null, a: string, f: number) => void)(null, chosen.address, chosen.family),
     });
     req.once('response', resolve);
-    req.once('error', (e: Error) => reject(new DownloadError(e.name === 'AbortError' ? `timed out after ${options.timeoutMs} ms` : e.message)));
+    req.once('error', (e: Error) =>
+      reject(new DownloadError(e.name === 'AbortError' ? `timed out after ${options.timeoutMs} ms` : e.message)),
+    );
     req.end();
   });
 }

@@ -44,7 +44,16 @@ export async function fetchImage(ctx: EmulatorContext, url: string): Promise<Buf
   if (asset) return asset;
   const seeded = [...ctx.store.agents.values()].some((a) => resolveImageUrl(ctx, a.imageUrl) === abs.href);
   try {
-    return await download(abs, { policy: ctx.options.imageHosts, timeoutMs: ctx.options.imageFetchTimeoutMs, maxBytes: MAX_DOWNLOAD_BYTES, maxRedirects: MAX_IMAGE_REDIRECTS }, seeded);
+    return await download(
+      abs,
+      {
+        policy: ctx.options.imageHosts,
+        timeoutMs: ctx.options.imageFetchTimeoutMs,
+        maxBytes: MAX_DOWNLOAD_BYTES,
+        maxRedirects: MAX_IMAGE_REDIRECTS,
+      },
+      seeded,
+    );
   } catch (e) {
     ctx.options.logger.warn({ host: abs.host, reason: e instanceof Error ? e.message : String(e) }, 'image download refused or failed');
     throw new Error(IMAGE_DOWNLOAD_FAILED);
@@ -63,6 +72,8 @@ export async function toAvatarPng(bytes: Uint8Array): Promise<Buffer> {
       .png()
       .toBuffer();
   } catch {
-    throw new LiveAiError('invalid_request', 'the image is not a decodable image (PNG, JPEG, WebP, GIF, AVIF, TIFF or SVG)', { status: 400 });
+    throw new LiveAiError('invalid_request', 'the image is not a decodable image (PNG, JPEG, WebP, GIF, AVIF, TIFF or SVG)', {
+      status: 400,
+    });
   }
 }

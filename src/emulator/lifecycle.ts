@@ -56,12 +56,15 @@ export function activate(ctx: EmulatorContext, rec: SessionRecord): void {
 export function touch(ctx: EmulatorContext, rec: SessionRecord): void {
   if (rec.status !== 'ACTIVE') return;
   if (rec.idleTimer) clearTimeout(rec.idleTimer);
-  rec.idleTimer = setTimeout(() => {
-    rec.idleTimer = null;
-    if (rec.status !== 'ACTIVE') return;
-    emitEvent(ctx, rec, { type: 'idle_timeout' });
-    finish(ctx, rec, 'COMPLETED', 'idle_timeout');
-  }, (rec.idleTimeoutS ?? ctx.options.idleTimeoutS) * 1000);
+  rec.idleTimer = setTimeout(
+    () => {
+      rec.idleTimer = null;
+      if (rec.status !== 'ACTIVE') return;
+      emitEvent(ctx, rec, { type: 'idle_timeout' });
+      finish(ctx, rec, 'COMPLETED', 'idle_timeout');
+    },
+    (rec.idleTimeoutS ?? ctx.options.idleTimeoutS) * 1000,
+  );
 }
 
 /**
@@ -69,7 +72,12 @@ export function touch(ctx: EmulatorContext, rec: SessionRecord): void {
  * TIMED_OUT or FAILED (not charged). Stops timers, closes WebSockets (1000) and the media avatar after
  * pending events are published. Returns false when the session had already ended.
  */
-export function finish(ctx: EmulatorContext, rec: SessionRecord, status: Exclude<SessionStatus, 'QUEUED' | 'ACTIVE'>, reason: string): boolean {
+export function finish(
+  ctx: EmulatorContext,
+  rec: SessionRecord,
+  status: Exclude<SessionStatus, 'QUEUED' | 'ACTIVE'>,
+  reason: string,
+): boolean {
   if (isFinalStatus(rec.status)) return false;
   rec.endedAt = Date.now();
   rec.status = status;

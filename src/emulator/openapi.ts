@@ -45,7 +45,7 @@ const requiredFor = (transport: string, key: string, props: Json): Json => ({
  */
 function withSessionRules(s: Json, sources: Json): Json {
   const p = s.properties as Record<string, Json>;
-  const [rtcA, rtcB] = (p.properties!.anyOf as Json[]) as [Json, Json];
+  const [rtcA, rtcB] = p.properties!.anyOf as Json[] as [Json, Json];
   return {
     ...s,
     allOf: [
@@ -64,10 +64,14 @@ function withSessionRules(s: Json, sources: Json): Json {
 }
 /** JSON body: exactly one of agent_id / agent_image_url. */
 const sessionRequest = () =>
-  withSessionRules(jsonSchema(CreateSessionRequestSchema, 'input'), { oneOf: [{ required: ['agent_id'] }, { required: ['agent_image_url'] }] });
+  withSessionRules(jsonSchema(CreateSessionRequestSchema, 'input'), {
+    oneOf: [{ required: ['agent_id'] }, { required: ['agent_image_url'] }],
+  });
 /** Multipart payload: the image part is the avatar source, so neither agent_id nor agent_image_url. */
 const multipartPayload = () =>
-  withSessionRules(jsonSchema(MultipartPayloadSchema, 'input'), { not: { anyOf: [{ required: ['agent_id'] }, { required: ['agent_image_url'] }] } });
+  withSessionRules(jsonSchema(MultipartPayloadSchema, 'input'), {
+    not: { anyOf: [{ required: ['agent_id'] }, { required: ['agent_image_url'] }] },
+  });
 
 /** Control body: update-image needs exactly one of image_url / image_base64 (base64 or a data URL). */
 function controlRequest(): Json {
@@ -96,8 +100,19 @@ const E = {
   500: err('Unexpected error'),
 };
 const pageParams = [
-  { name: 'page', in: 'query', required: false, schema: { type: 'integer', minimum: 1, default: 1 }, description: '1-indexed page; (page-1)*limit may be at most 1000' },
-  { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT } },
+  {
+    name: 'page',
+    in: 'query',
+    required: false,
+    schema: { type: 'integer', minimum: 1, default: 1 },
+    description: '1-indexed page; (page-1)*limit may be at most 1000',
+  },
+  {
+    name: 'limit',
+    in: 'query',
+    required: false,
+    schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT },
+  },
 ];
 /** Links from a created session / room to the operations that take its id (stateful testing, tooling). */
 const sessionLinks = (ops: string[]) =>
@@ -117,11 +132,31 @@ export function buildOpenApi(baseUrl: string): Json {
     security: [{ ApiKeyAuth: [] }],
     paths: {
       '/liveai/rooms': {
-        get: { operationId: 'listRooms', parameters: pageParams, responses: { 200: ok('Hosted sessions, newest first', ref('RoomList')), 400: E[400], 401: E[401], 500: E[500] } },
-        post: { operationId: 'createRoom', requestBody: body('CreateRoomRequest'), responses: { 201: { ...ok('The hosted room', ref('Room')), links: sessionLinks(['getSession', 'controlSession']) }, 400: E[400], 401: E[401], 402: E[402], 404: E[404], 413: E[413], 500: E[500] } },
+        get: {
+          operationId: 'listRooms',
+          parameters: pageParams,
+          responses: { 200: ok('Hosted sessions, newest first', ref('RoomList')), 400: E[400], 401: E[401], 500: E[500] },
+        },
+        post: {
+          operationId: 'createRoom',
+          requestBody: body('CreateRoomRequest'),
+          responses: {
+            201: { ...ok('The hosted room', ref('Room')), links: sessionLinks(['getSession', 'controlSession']) },
+            400: E[400],
+            401: E[401],
+            402: E[402],
+            404: E[404],
+            413: E[413],
+            500: E[500],
+          },
+        },
       },
       '/liveai/sessions': {
-        get: { operationId: 'listSessions', parameters: pageParams, responses: { 200: ok('Sessions, newest first', ref('SessionList')), 400: E[400], 401: E[401], 500: E[500] } },
+        get: {
+          operationId: 'listSessions',
+          parameters: pageParams,
+          responses: { 200: ok('Sessions, newest first', ref('SessionList')), 400: E[400], 401: E[401], 500: E[500] },
+        },
         post: {
           operationId: 'createSession',
           requestBody: {
@@ -132,17 +167,43 @@ export function buildOpenApi(baseUrl: string): Json {
                 schema: {
                   type: 'object',
                   required: ['image', 'payload'],
-                  properties: { image: { type: 'string', contentMediaType: 'image/*', description: `368x560 intended, at most ${MAX_UPLOAD_BYTES} bytes` }, payload: ref('MultipartPayload') },
+                  properties: {
+                    image: {
+                      type: 'string',
+                      contentMediaType: 'image/*',
+                      description: `368x560 intended, at most ${MAX_UPLOAD_BYTES} bytes`,
+                    },
+                    payload: ref('MultipartPayload'),
+                  },
                 },
                 encoding: { payload: { contentType: 'application/json' }, image: { contentType: 'image/png, image/jpeg, image/webp' } },
               },
             },
           },
-          responses: { 201: { ...ok('The session', ref('Session')), links: sessionLinks(['getSession', 'controlSession', 'leaveMeeting']) }, 400: E[400], 401: E[401], 402: E[402], 403: E[403], 404: E[404], 413: E[413], 500: E[500] },
+          responses: {
+            201: { ...ok('The session', ref('Session')), links: sessionLinks(['getSession', 'controlSession', 'leaveMeeting']) },
+            400: E[400],
+            401: E[401],
+            402: E[402],
+            403: E[403],
+            404: E[404],
+            413: E[413],
+            500: E[500],
+          },
         },
       },
       '/liveai/sessions/{session_id}': {
-        get: { operationId: 'getSession', parameters: [sessionId], responses: { 200: ok('Session status; cost only when COMPLETED', ref('SessionStatusResponse')), 401: E[401], 403: E[403], 404: E[404], 500: E[500] } },
+        get: {
+          operationId: 'getSession',
+          parameters: [sessionId],
+          responses: {
+            200: ok('Session status; cost only when COMPLETED', ref('SessionStatusResponse')),
+            401: E[401],
+            403: E[403],
+            404: E[404],
+            500: E[500],
+          },
+        },
       },
       '/liveai/sessions/{session_id}/control': {
         post: {
@@ -150,7 +211,14 @@ export function buildOpenApi(baseUrl: string): Json {
           security: [{}, { ApiKeyAuth: [] }],
           parameters: [sessionId],
           requestBody: body('ControlEvent'),
-          responses: { 200: ok('Accepted (not yet applied)', ref('ControlResponse')), 400: E[400], 401: E[401], 403: E[403], 404: E[404], 413: err('Decoded image_base64 is 921600 bytes or more') },
+          responses: {
+            200: ok('Accepted (not yet applied)', ref('ControlResponse')),
+            400: E[400],
+            401: E[401],
+            403: E[403],
+            404: E[404],
+            413: err('Decoded image_base64 is 921600 bytes or more'),
+          },
         },
       },
       '/liveai/sessions/{session_id}/leave-meeting': {
@@ -160,7 +228,11 @@ export function buildOpenApi(baseUrl: string): Json {
           requestBody: body('LeaveMeetingRequest'),
           responses: {
             200: ok('The avatar left the meeting', ref('LeaveMeetingResponse')),
-            400: E[400], 401: E[401], 403: E[403], 404: E[404], 413: E[413],
+            400: E[400],
+            401: E[401],
+            403: E[403],
+            404: E[404],
+            413: E[413],
             409: err('Failed to leave / could not leave the meeting'),
             503: err('Meeting service is not configured'),
             504: err('Request timed out'),
@@ -173,7 +245,10 @@ export function buildOpenApi(baseUrl: string): Json {
           security: [],
           description: 'Built-in agent images of the emulator (368x560 PNG).',
           parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string', minLength: 1 }, example: 'agent-demo.png' }],
-          responses: { 200: { description: 'PNG image', content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } } }, 404: E[404] },
+          responses: {
+            200: { description: 'PNG image', content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } } },
+            404: E[404],
+          },
         },
       },
     },

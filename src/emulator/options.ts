@@ -98,14 +98,22 @@ export interface ResolvedOptions {
   labels: ProviderRenamer;
 }
 
-const ms = z.number().int().min(0).max(24 * 3600 * 1000);
+const ms = z
+  .number()
+  .int()
+  .min(0)
+  .max(24 * 3600 * 1000);
 const NumbersSchema = z.object({
   host: z.string().min(1).default('127.0.0.1'),
   port: z.number().int().min(0).max(65535).default(4010),
   media: z.boolean().default(false),
   queueMs: ms.default(1500),
   imageChangeMs: ms.default(IMAGE_CHANGE_TYPICAL_MS),
-  idleTimeoutS: z.number().positive().max(24 * 3600).default(300),
+  idleTimeoutS: z
+    .number()
+    .positive()
+    .max(24 * 3600)
+    .default(300),
   eventTopic: z.string().min(1).default(DEFAULT_EVENT_TOPIC),
   creditsPerMinute: z.number().min(0).finite().default(1),
   imageFetchTimeoutMs: ms.min(1).default(5000),

@@ -18,20 +18,19 @@ export const SeedAccountSchema = z.object({
  * `{"accounts":[{"api_key":"…","credits":100,"agents":[{"agent_id":"…","image_url":"…"}]}]}`.
  * API keys and agent ids must be unique across the whole seed.
  */
-export const SeedSchema = z
-  .object({ accounts: z.array(SeedAccountSchema).min(1) })
-  .superRefine((seed, ctx) => {
-    const keys = new Set<string>();
-    const agents = new Set<string>();
-    seed.accounts.forEach((a, i) => {
-      if (keys.has(a.api_key)) ctx.addIssue({ code: 'custom', path: ['accounts', i, 'api_key'], message: 'duplicate api_key' });
-      keys.add(a.api_key);
-      a.agents.forEach((g, j) => {
-        if (agents.has(g.agent_id)) ctx.addIssue({ code: 'custom', path: ['accounts', i, 'agents', j, 'agent_id'], message: 'duplicate agent_id' });
-        agents.add(g.agent_id);
-      });
+export const SeedSchema = z.object({ accounts: z.array(SeedAccountSchema).min(1) }).superRefine((seed, ctx) => {
+  const keys = new Set<string>();
+  const agents = new Set<string>();
+  seed.accounts.forEach((a, i) => {
+    if (keys.has(a.api_key)) ctx.addIssue({ code: 'custom', path: ['accounts', i, 'api_key'], message: 'duplicate api_key' });
+    keys.add(a.api_key);
+    a.agents.forEach((g, j) => {
+      if (agents.has(g.agent_id))
+        ctx.addIssue({ code: 'custom', path: ['accounts', i, 'agents', j, 'agent_id'], message: 'duplicate agent_id' });
+      agents.add(g.agent_id);
     });
   });
+});
 export type Seed = z.output<typeof SeedSchema>;
 export type SeedInput = z.input<typeof SeedSchema>;
 

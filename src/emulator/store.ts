@@ -85,7 +85,12 @@ export class Store {
   }
 
   /** Creates and stores a QUEUED record with a fresh 16-hex-digit id. */
-  add(init: Pick<SessionRecord, 'ownerKey' | 'kind' | 'agentId' | 'transport' | 'model'> & { imageUrl: string | null; imageBytes: Buffer | null }): SessionRecord {
+  add(
+    init: Pick<SessionRecord, 'ownerKey' | 'kind' | 'agentId' | 'transport' | 'model'> & {
+      imageUrl: string | null;
+      imageBytes: Buffer | null;
+    },
+  ): SessionRecord {
     let id = randomBytes(8).toString('hex');
     while (this.sessions.has(id)) id = randomBytes(8).toString('hex');
     const rec: SessionRecord = {

@@ -24,7 +24,9 @@ const toBuffer = (data: RawData): Buffer => (Array.isArray(data) ? Buffer.concat
 function reject(socket: Duplex, status: number, detail: string): void {
   const body = JSON.stringify({ detail });
   const reason = status === 404 ? 'Not Found' : status === 409 ? 'Conflict' : status === 403 ? 'Forbidden' : 'Bad Request';
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** Handles one audio socket: binary PCM16 LE mono 16 kHz frames of even length → the avatar (docs/emulator.md). */

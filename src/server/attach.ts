@@ -17,11 +17,17 @@ export interface ClientTokenOptions {
  * @returns `{client_token, expires_at}` (`expires_at` ISO 8601, UTC).
  * @throws LiveAiError `invalid_request` for a secret under 32 bytes, a TTL out of range or an empty `sessionId`.
  */
-export async function issueClientToken(options: ClientTokenOptions, sessionId: string): Promise<{ client_token: string; expires_at: string }> {
+export async function issueClientToken(
+  options: ClientTokenOptions,
+  sessionId: string,
+): Promise<{ client_token: string; expires_at: string }> {
   const secret = typeof options?.sessionSecret === 'string' ? new TextEncoder().encode(options.sessionSecret) : options?.sessionSecret;
-  if (!(secret instanceof Uint8Array) || secret.length < 32) throw new LiveAiError('invalid_request', 'sessionSecret must be at least 32 bytes');
+  if (!(secret instanceof Uint8Array) || secret.length < 32)
+    throw new LiveAiError('invalid_request', 'sessionSecret must be at least 32 bytes');
   const ttl = options.tokenTtlSeconds ?? 7200;
-  if (!Number.isInteger(ttl) || ttl < 60 || ttl > 7 * 24 * 3600) throw new LiveAiError('invalid_request', 'tokenTtlSeconds must be an integer from 60 to 604800');
-  if (typeof sessionId !== 'string' || sessionId.length === 0) throw new LiveAiError('invalid_request', 'sessionId must be a non-empty string');
+  if (!Number.isInteger(ttl) || ttl < 60 || ttl > 7 * 24 * 3600)
+    throw new LiveAiError('invalid_request', 'tokenTtlSeconds must be an integer from 60 to 604800');
+  if (typeof sessionId !== 'string' || sessionId.length === 0)
+    throw new LiveAiError('invalid_request', 'sessionId must be a non-empty string');
   return createClientTokens(secret, ttl).issue(sessionId);
 }

@@ -46,7 +46,10 @@ export function clientAddress(trust: false | number | readonly string[] | undefi
       const [addr = '', prefix] = raw.split('/');
       const type = isIP(addr);
       if (type === 0 || (prefix !== undefined && !/^\d{1,3}$/.test(prefix))) {
-        throw new LiveAiError('invalid_request', `trustProxy: ${JSON.stringify(raw.slice(0, 60))} is not an address, a CIDR subnet or loopback/private/linklocal`);
+        throw new LiveAiError(
+          'invalid_request',
+          `trustProxy: ${JSON.stringify(raw.slice(0, 60))} is not an address, a CIDR subnet or loopback/private/linklocal`,
+        );
       }
       const family = type === 4 ? 'ipv4' : 'ipv6';
       if (prefix === undefined) list.addAddress(addr, family);
@@ -66,7 +69,10 @@ export function clientAddress(trust: false | number | readonly string[] | undefi
 }
 
 function entries(xff: string | null | undefined): string[] {
-  return (xff ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return (xff ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** `::ffff:1.2.3.4` → `1.2.3.4`; anything that is not an address → undefined (so it can never pick a bucket). */
@@ -91,6 +97,9 @@ export function forwardedWarning(trust: false | number | readonly string[] | und
     const a = normal(peer);
     if (a === undefined || !local.check(a, isIP(a) === 4 ? 'ipv4' : 'ipv6')) return;
     warned = true;
-    warn({ peer: a }, 'requests arrive through a proxy (X-Forwarded-For from a local address) but trustProxy is not set: all clients share that address and its limits');
+    warn(
+      { peer: a },
+      'requests arrive through a proxy (X-Forwarded-For from a local address) but trustProxy is not set: all clients share that address and its limits',
+    );
   };
 }

@@ -29,7 +29,10 @@ const CACHE_MAX = 10_000;
 export function createClientTokens(secretBytes: Uint8Array, ttlSeconds: number): ClientTokens {
   let keyPromise: Promise<CryptoKey> | undefined;
   const key = () =>
-    (keyPromise ??= crypto.subtle.importKey('raw', secretBytes as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']));
+    (keyPromise ??= crypto.subtle.importKey('raw', secretBytes as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'sign',
+      'verify',
+    ]));
   const verified = new Map<string, { sub: string | undefined; exp: number }>();
   const remember = (token: string, sub: string | undefined, exp: number) => {
     if (verified.size >= CACHE_MAX) verified.delete(verified.keys().next().value as string);
@@ -41,7 +44,12 @@ export function createClientTokens(secretBytes: Uint8Array, ttlSeconds: number):
     if (known && known.exp * 1000 > Date.now()) return known.sub;
     verified.delete(token);
     try {
-      const { payload } = await jwtVerify(token, await key(), { algorithms: ['HS256'], issuer: ISSUER, audience: AUDIENCE, requiredClaims: ['exp', 'sub'] });
+      const { payload } = await jwtVerify(token, await key(), {
+        algorithms: ['HS256'],
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        requiredClaims: ['exp', 'sub'],
+      });
       remember(token, payload.sub, payload.exp ?? 0);
       return payload.sub;
     } catch (e) {
@@ -75,7 +83,8 @@ export function createClientTokens(secretBytes: Uint8Array, ttlSeconds: number):
   };
 }
 
-const expired = () => new LiveAiError('invalid_api_key', 'Client token expired: renew it before it expires, or create a new session', { status: 401 });
+const expired = () =>
+  new LiveAiError('invalid_api_key', 'Client token expired: renew it before it expires, or create a new session', { status: 401 });
 const invalid = () => new LiveAiError('invalid_api_key', 'Invalid client token', { status: 401 });
 
 /** Token from an `Authorization: Bearer <token>` header; undefined when absent. @throws 401 for another scheme. */

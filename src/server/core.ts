@@ -125,7 +125,18 @@ async function handle<Req>(ctx: ActionContext<Req>, call: ProxyCall<Req>): Promi
       const issued = await ctx.tokens.issue(room.session_id);
       const transport = transportOfRoomUrl(room.room_url) ?? 'rtc-b';
       const { room_url, token, image_url, session_expires_at } = room;
-      return { status: 201, body: { session_id: room.session_id, ...issued, transport, room_url, token, image_url, ...(session_expires_at ? { session_expires_at } : {}) } };
+      return {
+        status: 201,
+        body: {
+          session_id: room.session_id,
+          ...issued,
+          transport,
+          room_url,
+          token,
+          image_url,
+          ...(session_expires_at ? { session_expires_at } : {}),
+        },
+      };
     }
     case 'createSession':
       await ctx.allow(call);

@@ -30,24 +30,46 @@ export async function createSessionAction<Req>(ctx: ActionContext<Req>, call: Pr
   const fields = parseBody(ProxySessionFieldsSchema, upload ? parsePayload(upload.payload) : call.body, upload ? 'payload' : 'body');
   const problems = proxySessionProblems(fields, image !== undefined);
   if (problems.length > 0) {
-    throw new LiveAiError('invalid_request', `Invalid ${upload ? 'payload' : 'body'}: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, {
-      status: 400,
-    });
+    throw new LiveAiError(
+      'invalid_request',
+      `Invalid ${upload ? 'payload' : 'body'}: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`,
+      {
+        status: 400,
+      },
+    );
   }
   await ctx.agentAllowed(fields.agent_id, call.req);
   const wantsRtcA = fields.transport_type === 'rtc-a' || fields.transport_type === 'websocket-rtc-a';
   const lk = ctx.options.livekit;
   if (wantsRtcA && !lk) {
-    throw new LiveAiError('invalid_request', `transport_type ${fields.transport_type} is not available: this proxy has no LiveKit server configured`, {
-      status: 400,
-    });
+    throw new LiveAiError(
+      'invalid_request',
+      `transport_type ${fields.transport_type} is not available: this proxy has no LiveKit server configured`,
+      {
+        status: 400,
+      },
+    );
   }
-  const room = wantsRtcA && lk ? await mintRoomTokens(lk, viewerTokenTtlS(ctx.options.sessionCaps ? ctx.options.sessionCaps.maxDurationMs : undefined)) : undefined;
+  const room =
+    wantsRtcA && lk
+      ? await mintRoomTokens(lk, viewerTokenTtlS(ctx.options.sessionCaps ? ctx.options.sessionCaps.maxDurationMs : undefined))
+      : undefined;
   const body = upstreamBody(fields, room, lk?.url);
-  const session = await ctx.spawner.spawn(call, (up) => up.createSession(image ? formData(body, image) : body, { requestId: call.requestId }));
+  const session = await ctx.spawner.spawn(call, (up) =>
+    up.createSession(image ? formData(body, image) : body, { requestId: call.requestId }),
+  );
   const issued = await ctx.tokens.issue(session.session_id);
   const ends = session.session_expires_at ? { session_expires_at: session.session_expires_at } : {};
-  return { status: 201, body: { session_id: session.session_id, ...issued, ...ends, transport: fields.transport_type, ...media(fields, session, room, lk?.url) } };
+  return {
+    status: 201,
+    body: {
+      session_id: session.session_id,
+      ...issued,
+      ...ends,
+      transport: fields.transport_type,
+      ...media(fields, session, room, lk?.url),
+    },
+  };
 }
 
 function checkImage(upload: Upload): { bytes: Uint8Array; type: string } {

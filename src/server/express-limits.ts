@@ -18,7 +18,11 @@ export function limiters(core: ProxyCore<Request>, clientOf: (req: Request) => s
   // A store the user gives is meant to be shared (by both limits, or by several proxy instances).
   const shared = limits.store !== undefined || core.options.store !== undefined;
   const storeFor = (kind: 'ip' | 'session') =>
-    limits.store === undefined ? core.options.store?.limitStore(kind) : typeof limits.store === 'function' ? limits.store(kind) : limits.store;
+    limits.store === undefined
+      ? core.options.store?.limitStore(kind)
+      : typeof limits.store === 'function'
+        ? limits.store(kind)
+        : limits.store;
   const common = (kind: 'ip' | 'session', limit: number) => {
     const store = storeFor(kind);
     return {

@@ -52,7 +52,8 @@ export function createAvatarProxy(options: AvatarProxyOptions<Request>): Router 
   router.use(requestIds(core));
   router.use(cors(core));
   const route = (action: ProxyAction, ...mw: RequestHandler[]) => [...mw, run(core, action, clientOf)];
-  const sessionBody: RequestHandler = (req, res, next) => (req.is('multipart/form-data') ? multipart(req, res, next) : json(req, res, next));
+  const sessionBody: RequestHandler = (req, res, next) =>
+    req.is('multipart/form-data') ? multipart(req, res, next) : json(req, res, next);
   router.use((req, _res, next) => {
     if (req.method === 'POST') checkBodyEncoding(req.headers['content-type'], headerText(req.headers['content-encoding']));
     next();
@@ -100,7 +101,11 @@ function run(core: ProxyCore<Request>, action: ProxyAction, clientOf: (req: Requ
       query: listing ? (req.query as Record<string, unknown>) : undefined,
       multipart,
       client: clientOf(req),
-      site: { origin: headerText(req.headers.origin), fetchSite: headerText(req.headers['sec-fetch-site']), self: `http://${req.headers.host ?? ''}` },
+      site: {
+        origin: headerText(req.headers.origin),
+        fetchSite: headerText(req.headers['sec-fetch-site']),
+        self: `http://${req.headers.host ?? ''}`,
+      },
       gone: () => gone,
     };
     const reply = await core.handle(call);
@@ -131,7 +136,10 @@ function requestIds(core: ProxyCore<Request>): RequestHandler {
       locals.started = performance.now();
       res.once('close', () => {
         const ms = Math.round((performance.now() - locals.started) * 10) / 10;
-        core.log.info({ reqId: locals.requestId, method: req.method, path: req.baseUrl + req.path, status: res.statusCode, ms }, 'avatar proxy request');
+        core.log.info(
+          { reqId: locals.requestId, method: req.method, path: req.baseUrl + req.path, status: res.statusCode, ms },
+          'avatar proxy request',
+        );
       });
     }
     next();
@@ -174,7 +182,10 @@ function multipartParts(req: Request, files: Files) {
   }
   const field = fields.payload;
   const payload = typeof field === 'string' ? field : payloadFile ? payloadFile.buffer.toString('utf8') : undefined;
-  return { image: image ? { bytes: new Uint8Array(image.buffer), mimetype: image.mimetype, filename: image.originalname } : undefined, payload };
+  return {
+    image: image ? { bytes: new Uint8Array(image.buffer), mimetype: image.mimetype, filename: image.originalname } : undefined,
+    payload,
+  };
 }
 
 const headerText = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v.join(', ') : v);

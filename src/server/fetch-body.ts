@@ -34,7 +34,8 @@ export async function readBody(request: Request, action: ProxyAction): Promise<P
       throw new LiveAiError('invalid_request', 'The body is not valid JSON', { status: 400 });
     }
   }
-  if (type === 'text/plain' && action === 'end') return { body: decode(await readLimited(request, TEXT_LIMIT_BYTES, 'The body is too large')) };
+  if (type === 'text/plain' && action === 'end')
+    return { body: decode(await readLimited(request, TEXT_LIMIT_BYTES, 'The body is too large')) };
   return {};
 }
 
@@ -62,17 +63,20 @@ async function parseMultipart(bytes: Uint8Array, contentType: string) {
   }
   const names = [...form.keys()];
   for (const name of names) {
-    if (name !== 'image' && name !== 'payload') throw new LiveAiError('invalid_request', 'Unexpected multipart part: send only "image" and "payload"', { status: 400 });
+    if (name !== 'image' && name !== 'payload')
+      throw new LiveAiError('invalid_request', 'Unexpected multipart part: send only "image" and "payload"', { status: 400 });
   }
   if (form.getAll('image').length > 1 || form.getAll('payload').length > 1) {
     throw new LiveAiError('invalid_request', 'Unexpected multipart part: send only "image" and "payload"', { status: 400 });
   }
   const image = form.get('image');
   const payload = form.get('payload');
-  if (image !== null && typeof image === 'string') throw new LiveAiError('invalid_request', 'The image part must be a file', { status: 400 });
+  if (image !== null && typeof image === 'string')
+    throw new LiveAiError('invalid_request', 'The image part must be a file', { status: 400 });
   if (image) {
     checkDeclaredImageType(image.type);
-    if (image.size > MAX_UPLOAD_BYTES) throw new LiveAiError('payload_too_large', 'The image is larger than 4 MB (4194304 bytes)', { status: 413 });
+    if (image.size > MAX_UPLOAD_BYTES)
+      throw new LiveAiError('payload_too_large', 'The image is larger than 4 MB (4194304 bytes)', { status: 413 });
   }
   return {
     image: image ? { bytes: new Uint8Array(await image.arrayBuffer()), mimetype: image.type, filename: image.name } : undefined,

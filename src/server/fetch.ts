@@ -11,7 +11,11 @@ import { RateLimited } from './guard';
 import { corsHeaders, originAllowed, PREFLIGHT_HEADERS } from './site';
 
 const noClient = () =>
-  new LiveAiError('invalid_request', 'createAvatarHandler cannot tell clients apart: the platform gave no client address (set the clientIp option)', { status: 500 });
+  new LiveAiError(
+    'invalid_request',
+    'createAvatarHandler cannot tell clients apart: the platform gave no client address (set the clientIp option)',
+    { status: 500 },
+  );
 
 /** Options of {@link createAvatarHandler}: the proxy options plus where it is mounted and how to find the client IP. */
 export interface AvatarHandlerOptions extends AvatarProxyOptions<Request> {
@@ -47,7 +51,11 @@ export function createAvatarHandler(options: AvatarHandlerOptions): (request: Re
   const prefix = `/${basePath.replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, '');
   const limits = core.options.limits;
   const ipStore =
-    limits === false ? undefined : typeof limits.store === 'function' ? limits.store('ip') : (limits.store ?? core.options.store?.limitStore('ip') ?? new WindowStore());
+    limits === false
+      ? undefined
+      : typeof limits.store === 'function'
+        ? limits.store('ip')
+        : (limits.store ?? core.options.store?.limitStore('ip') ?? new WindowStore());
   const ipLimit = limits && ipStore ? createLimiter(ipStore, limits.windowMs, limits.perIp) : undefined;
   const address = clientAddress(core.options.trustProxy);
   const hint = forwardedWarning(core.options.trustProxy, (o, m) => core.log.warn(o, m));
@@ -70,7 +78,8 @@ export function createAvatarHandler(options: AvatarHandlerOptions): (request: Re
       const origin = request.headers.get('origin');
       cors = origin && (await originAllowed(core.options.allowedOrigins, origin, request)) ? corsHeaders(origin) : {};
       if (request.method === 'OPTIONS' && origin && core.options.allowedOrigins !== undefined) {
-        if (Object.keys(cors).length === 0) throw new LiveAiError('forbidden', 'Requests from this origin are not allowed (see the allowedOrigins option)', { status: 403 });
+        if (Object.keys(cors).length === 0)
+          throw new LiveAiError('forbidden', 'Requests from this origin are not allowed (see the allowedOrigins option)', { status: 403 });
         status = 204;
         return new Response(null, { status: 204, headers: { ...cors, ...PREFLIGHT_HEADERS, 'x-request-id': requestId } });
       }
@@ -91,7 +100,11 @@ export function createAvatarHandler(options: AvatarHandlerOptions): (request: Re
         client,
         // The host the browser addressed (Host header; a browser cannot forge it), else the URL's: some platforms
         // (Next.js route handlers) rebuild request.url with another host name than the one the page used.
-        site: { origin, fetchSite: request.headers.get('sec-fetch-site'), self: request.headers.get('host') ? `${url.protocol}//${request.headers.get('host')}` : url.origin },
+        site: {
+          origin,
+          fetchSite: request.headers.get('sec-fetch-site'),
+          self: request.headers.get('host') ? `${url.protocol}//${request.headers.get('host')}` : url.origin,
+        },
         gone: () => request.signal.aborted,
         ...(await readBody(request, match.action)),
       };
@@ -116,7 +129,7 @@ export function matchRoute(method: string, path: string): { action: ProxyAction;
   const parts = path.split('/').slice(1);
   if (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
   const [a, rawId, c, ...rest] = parts;
-  if (rest.length > 0 || a !== 'sessions' && a !== 'rooms') return undefined;
+  if (rest.length > 0 || (a !== 'sessions' && a !== 'rooms')) return undefined;
   if (rawId === undefined) {
     if (method === 'POST') return { action: a === 'rooms' ? 'createRoom' : 'createSession' };
     if (method === 'GET') return { action: a === 'rooms' ? 'listRooms' : 'listSessions' };
@@ -130,7 +143,8 @@ export function matchRoute(method: string, path: string): { action: ProxyAction;
     throw new LiveAiError('invalid_request', 'Malformed URL', { status: 400 });
   }
   if (c === undefined) return method === 'GET' ? { action: 'getSession', sessionId } : undefined;
-  const action = c === 'control' ? 'control' : c === 'leave-meeting' ? 'leaveMeeting' : c === 'end' ? 'end' : c === 'token' ? 'renewToken' : undefined;
+  const action =
+    c === 'control' ? 'control' : c === 'leave-meeting' ? 'leaveMeeting' : c === 'end' ? 'end' : c === 'token' ? 'renewToken' : undefined;
   return method === 'POST' && action ? { action, sessionId } : undefined;
 }
 

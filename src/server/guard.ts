@@ -55,7 +55,12 @@ export function createGuard<Req>(options: ResolvedOptions<Req>, upstream: Servic
   const ledger = store.ledger;
   const caps = options.sessionCaps;
   const limits = options.limits;
-  const rlStore = limits === false ? undefined : typeof limits.store === 'function' ? limits.store('session') : (limits.store ?? (options.store ? store.limitStore('session') : new WindowStore()));
+  const rlStore =
+    limits === false
+      ? undefined
+      : typeof limits.store === 'function'
+        ? limits.store('session')
+        : (limits.store ?? (options.store ? store.limitStore('session') : new WindowStore()));
   const perSession = limits && rlStore ? createLimiter(rlStore, limits.windowMs, limits.perSession) : undefined;
   const createBudget = caps ? createLimiter(store.limitStore('create'), caps.createWindowMs, caps.createsPerWindow) : undefined;
   const pendingMs = (options.upstream.timeoutMs ?? 15_000) + PENDING_SLACK_MS;
@@ -71,7 +76,10 @@ export function createGuard<Req>(options: ResolvedOptions<Req>, upstream: Servic
       log.warn({ reqId: requestId, sessionId, reason }, 'avatar proxy ended a session');
     } catch (e) {
       const status = e instanceof LiveAiError ? e.status : undefined;
-      log.error({ reqId: requestId, sessionId, reason, status, code: e instanceof LiveAiError ? e.code : 'internal' }, 'avatar proxy could not end a session');
+      log.error(
+        { reqId: requestId, sessionId, reason, status, code: e instanceof LiveAiError ? e.code : 'internal' },
+        'avatar proxy could not end a session',
+      );
     }
   }
 
@@ -133,9 +141,12 @@ export function createGuard<Req>(options: ResolvedOptions<Req>, upstream: Servic
     },
   };
   if (caps) {
-    const timer = setInterval(() => {
-      guard.sweep().catch((e: unknown) => log.error({ err: e instanceof Error ? e.message : String(e) }, 'avatar proxy sweep failed'));
-    }, Math.min(SWEEP_MS, caps.maxDurationMs));
+    const timer = setInterval(
+      () => {
+        guard.sweep().catch((e: unknown) => log.error({ err: e instanceof Error ? e.message : String(e) }, 'avatar proxy sweep failed'));
+      },
+      Math.min(SWEEP_MS, caps.maxDurationMs),
+    );
     timer.unref?.();
   }
   return guard;

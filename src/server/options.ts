@@ -8,15 +8,7 @@ import { secretProblem } from './secret';
 
 /** What a request asks the proxy to do; passed to `authorize(req, action)`. */
 export type ProxyAction =
-  | 'createRoom'
-  | 'createSession'
-  | 'getSession'
-  | 'control'
-  | 'leaveMeeting'
-  | 'end'
-  | 'renewToken'
-  | 'listRooms'
-  | 'listSessions';
+  'createRoom' | 'createSession' | 'getSession' | 'control' | 'leaveMeeting' | 'end' | 'renewToken' | 'listRooms' | 'listSessions';
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -133,7 +125,10 @@ const OptionsSchema = z.object({
   sessionSecret: z
     .union([z.string(), z.instanceof(Uint8Array)], { error: 'must be a string or a Uint8Array' })
     .refine((s) => byteLength(s) >= 32, 'must be at least 32 bytes (e.g. 32 random bytes as hex)')
-    .refine((s) => byteLength(s) < 32 || secretProblem(s) === undefined, 'is not random enough (e.g. use 32 random bytes as hex: openssl rand -hex 32)'),
+    .refine(
+      (s) => byteLength(s) < 32 || secretProblem(s) === undefined,
+      'is not random enough (e.g. use 32 random bytes as hex: openssl rand -hex 32)',
+    ),
   agents: z.union([z.array(z.string().min(1)).readonly(), fn('agents')]).optional(),
   authorize: fn('authorize').optional(),
   admin: fn('admin').optional(),
@@ -155,12 +150,22 @@ const OptionsSchema = z.object({
       }),
     ])
     .optional(),
-  logger: z.custom<Logger>((v) => typeof v === 'object' && v !== null && typeof (v as Logger).child === 'function', {
-    message: 'must be a pino logger',
-  }).optional(),
-  tokenTtlSeconds: z.number().int().min(60).max(24 * 3600).optional(),
+  logger: z
+    .custom<Logger>((v) => typeof v === 'object' && v !== null && typeof (v as Logger).child === 'function', {
+      message: 'must be a pino logger',
+    })
+    .optional(),
+  tokenTtlSeconds: z
+    .number()
+    .int()
+    .min(60)
+    .max(24 * 3600)
+    .optional(),
   allowedOrigins: z
-    .union([z.array(z.string().regex(/^(https?:\/\/[^/\s]+|null)$/i, 'must be origins like https://app.example.com')).readonly(), fn('allowedOrigins')])
+    .union([
+      z.array(z.string().regex(/^(https?:\/\/[^/\s]+|null)$/i, 'must be origins like https://app.example.com')).readonly(),
+      fn('allowedOrigins'),
+    ])
     .optional(),
   trustProxy: z.union([z.literal(false), z.number().int().min(0).max(10), z.array(z.string().min(1)).readonly()]).optional(),
   sessionLimits: z
@@ -175,7 +180,9 @@ const OptionsSchema = z.object({
     ])
     .optional(),
   store: z
-    .custom<ProxyStore>((v) => typeof v === 'object' && v !== null && 'ledger' in v && 'limitStore' in v, { message: 'must be a store from memoryStore() or redisStore()' })
+    .custom<ProxyStore>((v) => typeof v === 'object' && v !== null && 'ledger' in v && 'limitStore' in v, {
+      message: 'must be a store from memoryStore() or redisStore()',
+    })
     .optional(),
 });
 

@@ -30,7 +30,8 @@ export function peersFor(kind: 'express' | 'fetch', options: { livekit?: unknown
     needs.push({ name: 'express', why: 'the router' }, { name: 'multer', why: 'multipart image uploads' });
     if (options.rateLimit !== false) needs.push({ name: 'express-rate-limit', why: 'rate limits (or pass rateLimit: false)' });
   }
-  if (options.livekit !== undefined) needs.push({ name: 'livekit-server-sdk', why: 'the `livekit` option (room tokens of rtc-a sessions)' });
+  if (options.livekit !== undefined)
+    needs.push({ name: 'livekit-server-sdk', why: 'the `livekit` option (room tokens of rtc-a sessions)' });
   return needs;
 }
 

@@ -36,11 +36,15 @@ return items`;
  */
 export function redisStore(options: RedisStoreOptions): ProxyStore {
   if (typeof options?.sendCommand !== 'function') throw new LiveAiError('invalid_request', 'redisStore: sendCommand must be a function');
-  const mod = loadPeer<{ RedisStore: new (o: { sendCommand: (...args: string[]) => Promise<never>; prefix: string }) => Store }>('rate-limit-redis', 'redisStore');
+  const mod = loadPeer<{ RedisStore: new (o: { sendCommand: (...args: string[]) => Promise<never>; prefix: string }) => Store }>(
+    'rate-limit-redis',
+    'redisStore',
+  );
   const prefix = options.prefix ?? 'liveai:';
   const send = options.sendCommand;
   return {
-    limitStore: (name) => new mod.RedisStore({ sendCommand: (...args: string[]) => send(args) as Promise<never>, prefix: `${prefix}rl:${name}:` }),
+    limitStore: (name) =>
+      new mod.RedisStore({ sendCommand: (...args: string[]) => send(args) as Promise<never>, prefix: `${prefix}rl:${name}:` }),
     ledger: redisLedger(send, prefix),
   };
 }

@@ -6,7 +6,14 @@ import { providerRenamer, type ProviderLabelsInput, type ProviderRenamer } from 
 import { ErrorBodySchema, PaginationQuerySchema, type PaginationQuery } from '../core/schemas/common';
 import { ControlEventSchema, ControlResponseSchema, LeaveMeetingRequestSchema, LeaveMeetingResponseSchema } from '../core/schemas/control';
 import type { ControlEvent, ControlResponse, LeaveMeetingRequest, LeaveMeetingResponse } from '../core/schemas/control';
-import { CreateRoomRequestSchema, RoomListSchema, RoomSchema, type CreateRoomRequest, type Room, type RoomList } from '../core/schemas/rooms';
+import {
+  CreateRoomRequestSchema,
+  RoomListSchema,
+  RoomSchema,
+  type CreateRoomRequest,
+  type Room,
+  type RoomList,
+} from '../core/schemas/rooms';
 import { CreateSessionRequestSchema, SessionListSchema, SessionSchema, SessionStatusResponseSchema } from '../core/schemas/sessions';
 import type { CreateSessionRequest, Session, SessionList, SessionStatusResponse } from '../core/schemas/sessions';
 
@@ -134,7 +141,12 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       body = JSON.stringify(call.body);
     }
     const init = { method: call.method, headers, body };
-    const res = await fetchJson(`${base}${call.path}`, init, { fetch: options.fetch, timeoutMs, signal: call.options?.signal, fail: fail(call) });
+    const res = await fetchJson(`${base}${call.path}`, init, {
+      fetch: options.fetch,
+      timeoutMs,
+      signal: call.options?.signal,
+      fail: fail(call),
+    });
     return readResponse(call, call.fromWire && res.isJson && res.status < 300 ? { ...res, body: call.fromWire(res.body) } : res);
   }
 
@@ -161,7 +173,13 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     listRooms: async (query, o) => get(listPath('/liveai/rooms', query), RoomListSchema, o),
     createRoom: async (body, o) => post('/liveai/rooms', input(CreateRoomRequestSchema, body), RoomSchema, o),
     listSessions: async (query, o) =>
-      request({ method: 'GET', path: listPath('/liveai/sessions', query), schema: SessionListSchema, options: o, fromWire: (b) => neutralList(labels, b) }),
+      request({
+        method: 'GET',
+        path: listPath('/liveai/sessions', query),
+        schema: SessionListSchema,
+        options: o,
+        fromWire: (b) => neutralList(labels, b),
+      }),
     createSession: async (body, o) =>
       post(
         '/liveai/sessions',
@@ -180,7 +198,8 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
 function neutralList(labels: ProviderRenamer, body: unknown): unknown {
   const sessions = (body as { sessions?: unknown })?.sessions;
   if (labels.neutral || !Array.isArray(sessions)) return body;
-  const map = (s: unknown) => (s && typeof s === 'object' && 'provider' in s ? { ...s, provider: labels.providerFromWire(s.provider as string | null) } : s);
+  const map = (s: unknown) =>
+    s && typeof s === 'object' && 'provider' in s ? { ...s, provider: labels.providerFromWire(s.provider as string | null) } : s;
   return { ...(body as object), sessions: sessions.map(map) };
 }
 
@@ -202,7 +221,10 @@ async function labelledForm(labels: ProviderRenamer, form: FormData): Promise<Fo
       continue;
     }
     const relabelled = json && typeof json === 'object' && !Array.isArray(json) ? labels.bodyToWire(json as Record<string, unknown>) : json;
-    out.append(name, typeof value === 'string' ? JSON.stringify(relabelled) : new Blob([JSON.stringify(relabelled)], { type: 'application/json' }));
+    out.append(
+      name,
+      typeof value === 'string' ? JSON.stringify(relabelled) : new Blob([JSON.stringify(relabelled)], { type: 'application/json' }),
+    );
   }
   return out;
 }
@@ -230,7 +252,11 @@ function readResponse<T>(call: Call<T>, res: FetchedJson): T {
   if (!r?.success) {
     const what = r ? `an unexpected response (${formatZodError(r.error)})` : 'a non-JSON response';
     // A body we did receive (non-JSON, wrong shape): retrying would not help.
-    throw new LiveAiError('upstream_error', `the avatar service sent ${what} to ${call.method} ${call.path}`, { status: 502, source, retryable: false });
+    throw new LiveAiError('upstream_error', `the avatar service sent ${what} to ${call.method} ${call.path}`, {
+      status: 502,
+      source,
+      retryable: false,
+    });
   }
   return r.data;
 }

@@ -3,7 +3,13 @@ import { INLINE_IMAGE_LIMIT_BYTES } from '../core/constants';
 import { LiveAiError } from '../core/errors';
 import { EndRequestSchema, LeaveMeetingRequestSchema } from '../core/schemas';
 import * as control from '../core/schemas/control';
-import { CONTROL_EVENT_NAMES, ControlEventSchema, decodedBase64Bytes, inlineImageTooLarge, type ControlEvent } from '../core/schemas/control';
+import {
+  CONTROL_EVENT_NAMES,
+  ControlEventSchema,
+  decodedBase64Bytes,
+  inlineImageTooLarge,
+  type ControlEvent,
+} from '../core/schemas/control';
 import { bearerToken } from './client-token';
 import type { ActionContext, ProxyCall, ProxyReply } from './core';
 import { parseBody } from './validate';

@@ -12,7 +12,13 @@ export interface RequestSite {
 }
 
 /** Routes that spend credits or act on a running session, guarded by the origin policy. */
-export const ORIGIN_GUARDED: ReadonlySet<ProxyAction> = new Set<ProxyAction>(['createRoom', 'createSession', 'control', 'leaveMeeting', 'renewToken']);
+export const ORIGIN_GUARDED: ReadonlySet<ProxyAction> = new Set<ProxyAction>([
+  'createRoom',
+  'createSession',
+  'control',
+  'leaveMeeting',
+  'renewToken',
+]);
 
 export type OriginRule<Req> = readonly string[] | ((origin: string, req: Req) => boolean | Promise<boolean>) | undefined;
 
@@ -51,7 +57,8 @@ function sameHost(origin: string, self: string | null | undefined): boolean {
   }
 }
 
-const refused = () => new LiveAiError('forbidden', 'Requests from this origin are not allowed (see the allowedOrigins option)', { status: 403 });
+const refused = () =>
+  new LiveAiError('forbidden', 'Requests from this origin are not allowed (see the allowedOrigins option)', { status: 403 });
 
 /** CORS answer headers for an allowed cross-origin request (credentials allowed, so cookies work with `authorize`). */
 export function corsHeaders(origin: string): Record<string, string> {

@@ -27,7 +27,10 @@ export interface Spawner {
    * that the browser will never learn about is ended at the service and logged: the browser went away, the
    * answer came after the proxy's time limit (504), or the 201 body could not be read (502) but names the id.
    */
-  spawn<T extends { session_id: string }>(call: SpawnCall, start: (upstream: ServiceClient) => Promise<T>): Promise<T & { session_expires_at?: string }>;
+  spawn<T extends { session_id: string }>(
+    call: SpawnCall,
+    start: (upstream: ServiceClient) => Promise<T>,
+  ): Promise<T & { session_expires_at?: string }>;
 }
 
 export function createSpawner<Req>(options: ResolvedOptions<Req>, guard: Guard, log: ProxyLog): Spawner {
@@ -84,7 +87,10 @@ export function createSpawner<Req>(options: ResolvedOptions<Req>, guard: Guard, 
               if (id !== undefined) return orphan(id, 'unreadable answer after the time limit', call);
               // A late refusal (4xx) made no session; only a silent service leaves one we cannot know.
               if (err instanceof LiveAiError && err.status !== undefined && err.status < 500) return;
-              log.error({ reqId: call.requestId }, 'avatar service never answered a create call; a session it made (if any) cannot be ended');
+              log.error(
+                { reqId: call.requestId },
+                'avatar service never answered a create call; a session it made (if any) cannot be ended',
+              );
             },
           );
         } else {
@@ -109,4 +115,6 @@ export function createSpawner<Req>(options: ResolvedOptions<Req>, guard: Guard, 
 }
 
 const noClient = () =>
-  new LiveAiError('invalid_request', 'The avatar proxy cannot tell clients apart: no client address (set the clientIp option)', { status: 500 });
+  new LiveAiError('invalid_request', 'The avatar proxy cannot tell clients apart: no client address (set the clientIp option)', {
+    status: 500,
+  });

@@ -62,7 +62,9 @@ function answer(status: number, raw: Record<string, string | string[] | undefine
     ok: status >= 200 && status < 300,
     statusText: '',
     get headers() {
-      headers ??= new Headers(Object.entries(raw).flatMap(([k, v]) => (v === undefined ? [] : [[k, Array.isArray(v) ? v.join(', ') : v] as [string, string]])));
+      headers ??= new Headers(
+        Object.entries(raw).flatMap(([k, v]) => (v === undefined ? [] : [[k, Array.isArray(v) ? v.join(', ') : v] as [string, string]])),
+      );
       return headers;
     },
     text: async () => text,

@@ -7,7 +7,8 @@ import { LiveAiError, formatZodError } from '../core/errors';
  */
 export function parseBody<T>(schema: z.ZodMiniType<T>, value: unknown, where: 'body' | 'query' | 'payload' = 'body'): T {
   if (where !== 'query' && (value === undefined || value === null || typeof value !== 'object' || Array.isArray(value))) {
-    const detail = where === 'payload' ? 'The payload part must be a JSON object' : 'The body must be a JSON object (Content-Type: application/json)';
+    const detail =
+      where === 'payload' ? 'The payload part must be a JSON object' : 'The body must be a JSON object (Content-Type: application/json)';
     throw new LiveAiError('invalid_request', detail, { status: 400 });
   }
   const r = schema.safeParse(value);

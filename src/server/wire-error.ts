@@ -42,7 +42,13 @@ export function toWireError(err: unknown): WireError {
     if (err.code === 'upstream_error') return up(502, 'upstream_error', 'The avatar service is unavailable; try again later');
     if (err.status === 401 && err.source === 'service') {
       // The service refused the proxy's own API key: a server misconfiguration, not the browser's fault.
-      return { status: 502, detail: 'The avatar service refused the proxy credentials', code: 'upstream_error', upstream: true, unexpected: true };
+      return {
+        status: 502,
+        detail: 'The avatar service refused the proxy credentials',
+        code: 'upstream_error',
+        upstream: true,
+        unexpected: true,
+      };
     }
     const status = err.status ?? STATUS_BY_CODE[err.code] ?? 500;
     if (status >= 400 && status < 500 && err.source === 'service') return clientSafe(status);
@@ -96,7 +102,8 @@ const up = (status: number, code: string, detail: string): WireError => ({ statu
 /** Logs a failed request: a warning for the service's failures, an error for bugs; never bodies or secrets. */
 export function logFailure(log: ProxyLog, err: unknown, requestId: string, w: WireError): void {
   const fields = { reqId: requestId, status: w.status, code: w.code };
-  if (w.unexpected) log.error({ ...fields, err: err instanceof Error ? { name: err.name, message: err.message } : String(err) }, 'avatar proxy error');
+  if (w.unexpected)
+    log.error({ ...fields, err: err instanceof Error ? { name: err.name, message: err.message } : String(err) }, 'avatar proxy error');
   else if (w.upstream) {
     const upstream = err instanceof LiveAiError ? { upstreamStatus: err.status, upstreamDetail: redactDetail(err.detail) } : {};
     log.warn({ ...fields, ...upstream }, 'avatar service failed');

@@ -50,7 +50,12 @@ export interface FakeProxyOptions {
   imageUrl?: string;
 }
 
-export type FakeRouteHandler = (req: { method: string; id?: string; headers: Record<string, string>; body: unknown }) => Promise<[number, unknown]> | [number, unknown];
+export type FakeRouteHandler = (req: {
+  method: string;
+  id?: string;
+  headers: Record<string, string>;
+  body: unknown;
+}) => Promise<[number, unknown]> | [number, unknown];
 
 /**
  * The fake proxy's state and its routes: the sessions and rooms it holds, each route's answer as
@@ -69,7 +74,12 @@ export function createFakeRoutes(options: FakeProxyOptions) {
     if (!isFinalStatus(r.status)) r.status = 'COMPLETED';
     r.ended = true;
   };
-  function create(kind: 'room' | 'session', transport: TransportType, agentId: string | null, extra: Partial<FakeSessionRecord> = {}): FakeSessionRecord {
+  function create(
+    kind: 'room' | 'session',
+    transport: TransportType,
+    agentId: string | null,
+    extra: Partial<FakeSessionRecord> = {},
+  ): FakeSessionRecord {
     n++;
     const r: FakeSessionRecord = {
       session_id: `sess_${n}`,
@@ -121,11 +131,24 @@ export function createFakeRoutes(options: FakeProxyOptions) {
     if ((page - 1) * limit > MAX_PAGINATION_OFFSET) return detail(400, `page too deep: the maximum offset is ${MAX_PAGINATION_OFFSET}`);
     const all = [...sessions.values()].filter((r) => r.kind === kind).sort((a, b) => b.createdAt - a.createdAt);
     const items = all.slice((page - 1) * limit, page * limit).map((r) => {
-      const base = { session_id: r.session_id, created_at: new Date(r.createdAt).toISOString(), session_status: statusOf(r), credits_used: r.status === 'COMPLETED' ? r.cost : null };
-      return kind === 'room' ? { agent_id: r.agent_id ?? 'agent', ...base } : { ...base, provider: r.transport.endsWith('rtc-b') ? 'RTC_B' : 'RTC_A' };
+      const base = {
+        session_id: r.session_id,
+        created_at: new Date(r.createdAt).toISOString(),
+        session_status: statusOf(r),
+        credits_used: r.status === 'COMPLETED' ? r.cost : null,
+      };
+      return kind === 'room'
+        ? { agent_id: r.agent_id ?? 'agent', ...base }
+        : { ...base, provider: r.transport.endsWith('rtc-b') ? 'RTC_B' : 'RTC_A' };
     });
     const total_pages = Math.ceil(all.length / limit);
-    return [200, { [kind === 'room' ? 'rooms' : 'sessions']: items, pagination: { page, limit, total: all.length, total_pages, has_more: page < total_pages } }];
+    return [
+      200,
+      {
+        [kind === 'room' ? 'rooms' : 'sessions']: items,
+        pagination: { page, limit, total: all.length, total_pages, has_more: page < total_pages },
+      },
+    ];
   };
 
   const routes: Record<string, FakeRouteHandler> = {

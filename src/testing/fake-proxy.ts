@@ -87,7 +87,12 @@ export function createFakeProxy(options: FakeProxyOptions = {}) {
     },
     /** Adds a session directly (stories, list fixtures) and returns its client handle. */
     seedSession(seed: Partial<FakeSessionRecord> & { kind?: 'room' | 'session' } = {}): ClientSession {
-      const r = create(seed.kind ?? 'room', seed.transport ?? (seed.kind === 'session' ? 'rtc-a' : 'rtc-b'), seed.agent_id ?? 'agent-demo', seed);
+      const r = create(
+        seed.kind ?? 'room',
+        seed.transport ?? (seed.kind === 'session' ? 'rtc-a' : 'rtc-b'),
+        seed.agent_id ?? 'agent-demo',
+        seed,
+      );
       return clientOf(r);
     },
   };

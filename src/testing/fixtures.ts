@@ -33,7 +33,10 @@ export function longTranscript(count = 24): TranscriptLine[] {
   return Array.from({ length: count }, (_, i) => ({
     id: i + 1,
     role: i % 2 ? 'user' : 'agent',
-    text: i % 2 ? `Question number ${(i + 1) / 2}?` : `Answer ${i / 2 + 1}: a longer reply so lines wrap over more than one row in a narrow panel.`,
+    text:
+      i % 2
+        ? `Question number ${(i + 1) / 2}?`
+        : `Answer ${i / 2 + 1}: a longer reply so lines wrap over more than one row in a narrow panel.`,
     at: T0 + i * 3000,
   }));
 }
@@ -41,9 +44,11 @@ export function longTranscript(count = 24): TranscriptLine[] {
 /** The same conversation as service events, with an image change in the middle. */
 export const sampleEvents: AvatarEvent[] = [
   { type: 'bot_ready' },
-  ...sampleTranscript.slice(0, 5).map(
-    (l): AvatarEvent => (l.role === 'user' ? { type: 'user_transcription', transcription: l.text } : { type: 'agent_transcription', transcription: l.text }),
-  ),
+  ...sampleTranscript
+    .slice(0, 5)
+    .map((l): AvatarEvent =>
+      l.role === 'user' ? { type: 'user_transcription', transcription: l.text } : { type: 'agent_transcription', transcription: l.text },
+    ),
   { type: 'image_change_requested' },
   { type: 'image_created' },
   { type: 'image_change_complete' },

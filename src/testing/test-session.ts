@@ -23,7 +23,9 @@ const SEEDED_RUNNING = ['queued', 'connecting', 'active'];
 export function createTestSession(options: TestSessionOptions = {}): TestSession {
   const { initialState, proxy = createFakeProxy(), transport = new FakeTransport(), ...rest } = options;
   const seeded = initialState?.phase !== undefined && SEEDED_RUNNING.includes(initialState.phase);
-  const client = seeded ? proxy.seedSession({ status: initialState?.sessionStatus ?? (initialState?.phase === 'queued' ? 'QUEUED' : 'ACTIVE') }) : undefined;
+  const client = seeded
+    ? proxy.seedSession({ status: initialState?.sessionStatus ?? (initialState?.phase === 'queued' ? 'QUEUED' : 'ACTIVE') })
+    : undefined;
   if (seeded && initialState?.phase !== 'queued') transport.setConnection('connected');
   const session = createSessionEngine(
     {
@@ -38,7 +40,14 @@ export function createTestSession(options: TestSessionOptions = {}): TestSession
       ...rest,
     },
     {
-      initialState: client ? { sessionId: client.session_id, transport: client.transport ?? null, ...initialState, media: { connection: transport.connection, ...initialState?.media } as SessionState['media'] } : initialState,
+      initialState: client
+        ? {
+            sessionId: client.session_id,
+            transport: client.transport ?? null,
+            ...initialState,
+            media: { connection: transport.connection, ...initialState?.media } as SessionState['media'],
+          }
+        : initialState,
       clientSession: client,
       transport: client ? transport : undefined,
     },

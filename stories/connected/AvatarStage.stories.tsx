@@ -7,7 +7,13 @@ import { activate, storySession, WithSession, type Loaded } from '../session';
 const meta = {
   title: 'Connected/AvatarStage',
   component: AvatarStage,
-  decorators: [(Story) => <div className="sb-stage"><Story /></div>],
+  decorators: [
+    (Story) => (
+      <div className="sb-stage">
+        <Story />
+      </div>
+    ),
+  ],
   args: { label: 'Avatar' },
   argTypes: { label: { control: 'text' }, imageUrl: { control: 'text' }, className: { control: 'text' }, children: { control: false } },
   loaders: [async () => ({ session: storySession() })],
@@ -48,7 +54,24 @@ export const LiveWithCaptions: Story = {
 };
 
 export const AudioBlocked: Story = {
-  loaders: [async () => ({ session: storySession({ phase: 'active', sessionStatus: 'ACTIVE', media: { connection: 'connected', videoTrack: null, audioTrack: null, audioBlocked: true, micEnabled: false, micPending: false, speakerMuted: false, volume: 1 } }) })],
+  loaders: [
+    async () => ({
+      session: storySession({
+        phase: 'active',
+        sessionStatus: 'ACTIVE',
+        media: {
+          connection: 'connected',
+          videoTrack: null,
+          audioTrack: null,
+          audioBlocked: true,
+          micEnabled: false,
+          micPending: false,
+          speakerMuted: false,
+          volume: 1,
+        },
+      }),
+    }),
+  ],
   play: async ({ canvas }) => expect(canvas.getByRole('button', { name: 'Tap to unmute' })).toBeVisible(),
 };
 

@@ -74,13 +74,27 @@ export const OpenIdle: Story = {
 
 export const QueuedColdStart: Story = {
   args: { initialState: 'active' },
-  loaders: [async () => ({ session: storySession({ phase: 'queued', sessionStatus: 'QUEUED', startedAt: Date.now() - 26_000, queuedAt: Date.now() - 25_000 }) })],
+  loaders: [
+    async () => ({
+      session: storySession({ phase: 'queued', sessionStatus: 'QUEUED', startedAt: Date.now() - 26_000, queuedAt: Date.now() - 25_000 }),
+    }),
+  ],
   play: async ({ canvas }) => expect(canvas.getByText(/More traffic than usual…/)).toBeVisible(),
 };
 
 export const InlineLive: Story = {
   args: { variant: 'inline', imageSwapper: true },
-  loaders: [async () => ({ session: storySession({ phase: 'active', sessionStatus: 'ACTIVE', activeAt: Date.now(), botReady: true, transcript: sampleTranscript }) })],
+  loaders: [
+    async () => ({
+      session: storySession({
+        phase: 'active',
+        sessionStatus: 'ACTIVE',
+        activeAt: Date.now(),
+        botReady: true,
+        transcript: sampleTranscript,
+      }),
+    }),
+  ],
   play: async ({ canvas }) => {
     await expect(canvas.getByRole('log')).toHaveTextContent('what you can do');
     await expect(canvas.getByText('Change look')).toBeVisible();
@@ -104,8 +118,13 @@ export const MinimizedDuringCall: Story = {
 
 export const Ended: Story = {
   args: { variant: 'inline' },
-  loaders: [async () => ({ session: storySession({ phase: 'ended', sessionStatus: 'COMPLETED', cost: 2.5, endReason: 'user', transcript: sampleTranscript }) })],
-  play: async ({ canvas }) => expect(within(canvas.getByRole('region', { name: 'Ada video' })).getByRole('status')).toHaveTextContent('2.5 credits'),
+  loaders: [
+    async () => ({
+      session: storySession({ phase: 'ended', sessionStatus: 'COMPLETED', cost: 2.5, endReason: 'user', transcript: sampleTranscript }),
+    }),
+  ],
+  play: async ({ canvas }) =>
+    expect(within(canvas.getByRole('region', { name: 'Ada video' })).getByRole('status')).toHaveTextContent('2.5 credits'),
 };
 
 export const AgentNotFound: Story = {

@@ -7,7 +7,13 @@ import { sampleTranscript } from '../../src/testing';
 /** The smaller connected parts, each over its own fake-backed session (an active one unless said). */
 const meta = {
   title: 'Connected/Parts',
-  decorators: [(Story) => <div className="sb-narrow"><Story /></div>],
+  decorators: [
+    (Story) => (
+      <div className="sb-narrow">
+        <Story />
+      </div>
+    ),
+  ],
   loaders: [async () => ({ session: storySession({ phase: 'active', sessionStatus: 'ACTIVE', activeAt: Date.now() }) })],
 } satisfies Meta;
 export default meta;
@@ -15,7 +21,11 @@ type Story = StoryObj<typeof meta>;
 const session = (loaded: unknown) => (loaded as Loaded).session;
 
 export const Transcript: Story = {
-  render: (_, { loaded }) => <WithSession session={session(loaded)}><TranscriptPanel /></WithSession>,
+  render: (_, { loaded }) => (
+    <WithSession session={session(loaded)}>
+      <TranscriptPanel />
+    </WithSession>
+  ),
   play: async ({ canvas, loaded }) => {
     session(loaded).transport.emitEvent({ type: 'user_transcription', transcription: 'Hi there' });
     session(loaded).transport.emitEvent({ type: 'agent_transcription', transcription: 'Hello! How can I help?' });
@@ -25,26 +35,44 @@ export const Transcript: Story = {
 
 export const TranscriptLong: Story = {
   loaders: [async () => ({ session: storySession({ phase: 'active', transcript: sampleTranscript }) })],
-  render: (_, { loaded }) => <WithSession session={session(loaded)}><TranscriptPanel limit={3} /></WithSession>,
+  render: (_, { loaded }) => (
+    <WithSession session={session(loaded)}>
+      <TranscriptPanel limit={3} />
+    </WithSession>
+  ),
   play: async ({ canvas }) => expect(canvas.getAllByRole('listitem')).toHaveLength(3),
 };
 
 export const Chat: Story = {
-  render: (_, { loaded }) => <WithSession session={session(loaded)}><ChatInput /></WithSession>,
+  render: (_, { loaded }) => (
+    <WithSession session={session(loaded)}>
+      <ChatInput />
+    </WithSession>
+  ),
   play: async ({ canvas, loaded, userEvent }) => {
     await userEvent.type(canvas.getByRole('textbox'), 'Tell me a joke{Enter}');
-    await waitFor(() => expect(session(loaded).transport.sentMessages).toContainEqual(expect.objectContaining({ message: 'Tell me a joke' })));
+    await waitFor(() =>
+      expect(session(loaded).transport.sentMessages).toContainEqual(expect.objectContaining({ message: 'Tell me a joke' })),
+    );
   },
 };
 
 export const ChatBeforeStart: Story = {
   loaders: [async () => ({ session: storySession() })],
-  render: (_, { loaded }) => <WithSession session={session(loaded)}><ChatInput /></WithSession>,
+  render: (_, { loaded }) => (
+    <WithSession session={session(loaded)}>
+      <ChatInput />
+    </WithSession>
+  ),
   play: async ({ canvas }) => expect(canvas.getByRole('textbox')).toBeDisabled(),
 };
 
 export const Controls: Story = {
-  render: (_, { loaded }) => <WithSession session={session(loaded)}><ControlBar /></WithSession>,
+  render: (_, { loaded }) => (
+    <WithSession session={session(loaded)}>
+      <ControlBar />
+    </WithSession>
+  ),
   play: async ({ canvas, loaded, userEvent }) => {
     await userEvent.click(canvas.getByRole('button', { name: 'Microphone' }));
     await waitFor(() => expect(canvas.getByRole('button', { name: 'Microphone' })).toHaveAttribute('aria-pressed', 'true'));
@@ -54,18 +82,30 @@ export const Controls: Story = {
 
 export const ControlsIdle: Story = {
   loaders: [async () => ({ session: storySession() })],
-  render: (_, { loaded }) => <WithSession session={session(loaded)}><ControlBar /></WithSession>,
+  render: (_, { loaded }) => (
+    <WithSession session={session(loaded)}>
+      <ControlBar />
+    </WithSession>
+  ),
   play: async ({ canvas }) => expect(canvas.getByRole('button', { name: 'End' })).toBeDisabled(),
 };
 
 export const Queue: Story = {
   loaders: [async () => ({ session: storySession({ phase: 'queued', sessionStatus: 'QUEUED', queuedAt: Date.now() - 8000 }) })],
-  render: (_, { loaded }) => <WithSession session={session(loaded)}><QueueProgress /></WithSession>,
+  render: (_, { loaded }) => (
+    <WithSession session={session(loaded)}>
+      <QueueProgress />
+    </WithSession>
+  ),
   play: async ({ canvas }) => expect(canvas.getByRole('progressbar')).toBeVisible(),
 };
 
 export const ImageSwap: Story = {
-  render: (_, { loaded }) => <WithSession session={session(loaded)}><ImageSwapper /></WithSession>,
+  render: (_, { loaded }) => (
+    <WithSession session={session(loaded)}>
+      <ImageSwapper />
+    </WithSession>
+  ),
   play: async ({ canvas, loaded, userEvent }) => {
     await userEvent.type(canvas.getByRole('textbox', { name: 'Image URL' }), 'https://example.com/new-look.png{Enter}');
     await userEvent.click(canvas.getByRole('button', { name: 'Apply new look' }));

@@ -6,7 +6,8 @@ import { createFakeProxy, type FakeProxy } from '../../src/testing';
 /** A fake proxy with `rooms` rooms and `sessions` sessions, some completed. */
 function seeded(rooms: number, sessions: number): FakeProxy {
   const proxy = createFakeProxy();
-  for (let i = 0; i < rooms; i++) proxy.seedSession({ kind: 'room', agent_id: `agent-${(i % 3) + 1}`, status: i % 4 === 0 ? 'ACTIVE' : 'COMPLETED' });
+  for (let i = 0; i < rooms; i++)
+    proxy.seedSession({ kind: 'room', agent_id: `agent-${(i % 3) + 1}`, status: i % 4 === 0 ? 'ACTIVE' : 'COMPLETED' });
   for (let i = 0; i < sessions; i++) proxy.seedSession({ kind: 'session', status: i % 3 === 0 ? 'FAILED' : 'COMPLETED' });
   return proxy;
 }

@@ -10,7 +10,13 @@ const END_REASONS = ['user', 'unload', 'unmount', 'idle_timeout', 'completed', '
 const meta = {
   title: 'Views/AvatarStageView',
   component: AvatarStageView,
-  decorators: [(Story) => <div className="sb-stage"><Story /></div>],
+  decorators: [
+    (Story) => (
+      <div className="sb-stage">
+        <Story />
+      </div>
+    ),
+  ],
   args: {
     phase: 'idle',
     imageUrl: sampleAvatarImage,

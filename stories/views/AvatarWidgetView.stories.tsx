@@ -23,7 +23,13 @@ function Composed(args: AvatarWidgetViewProps) {
       state={state}
       onStateChange={(next) => (args.onStateChange?.(next), setState(next))}
       stage={
-        <AvatarStageView phase={args.phase} imageUrl={sampleAvatarImage} cost={0.75} queue={{ elapsedMs: 7000, estimateMs: 15_000, progress: 0.45, slow: false }} onStart={fn()}>
+        <AvatarStageView
+          phase={args.phase}
+          imageUrl={sampleAvatarImage}
+          cost={0.75}
+          queue={{ elapsedMs: 7000, estimateMs: 15_000, progress: 0.45, slow: false }}
+          onStart={fn()}
+        >
           {caption && active && <TranscriptPanelView lines={sampleTranscript} mode="caption" />}
         </AvatarStageView>
       }
@@ -31,7 +37,16 @@ function Composed(args: AvatarWidgetViewProps) {
       chat={<ChatInputView onSend={fn()} disabled={!active} />}
       controls={
         ['creating', 'queued', 'connecting', 'active'].includes(args.phase) ? (
-          <ControlBarView micEnabled speakerMuted={false} volume={1} disabled={!active} endDisabled={false} onMicChange={fn()} onSpeakerMutedChange={fn()} onEnd={fn()} />
+          <ControlBarView
+            micEnabled
+            speakerMuted={false}
+            volume={1}
+            disabled={!active}
+            endDisabled={false}
+            onMicChange={fn()}
+            onSpeakerMutedChange={fn()}
+            onEnd={fn()}
+          />
         ) : undefined
       }
     />

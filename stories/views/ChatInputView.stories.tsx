@@ -5,7 +5,13 @@ import { ChatInputView } from '../../src/components';
 const meta = {
   title: 'Views/ChatInputView',
   component: ChatInputView,
-  decorators: [(Story) => <div className="sb-narrow"><Story /></div>],
+  decorators: [
+    (Story) => (
+      <div className="sb-narrow">
+        <Story />
+      </div>
+    ),
+  ],
   args: { onSend: fn(), disabled: false, placeholder: 'Type a message', label: 'Message', maxLength: 2000 },
   argTypes: {
     disabled: { control: 'boolean' },

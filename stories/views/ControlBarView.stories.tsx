@@ -25,7 +25,13 @@ const meta = {
   title: 'Views/ControlBarView',
   component: ControlBarView,
   render: Stateful,
-  decorators: [(Story) => <div className="sb-narrow"><Story /></div>],
+  decorators: [
+    (Story) => (
+      <div className="sb-narrow">
+        <Story />
+      </div>
+    ),
+  ],
   args: {
     micEnabled: true,
     speakerMuted: false,

@@ -8,7 +8,13 @@ const STATUSES = ['idle', 'sending', 'requested', 'created', 'complete', 'error'
 const meta = {
   title: 'Views/ImageSwapperView',
   component: ImageSwapperView,
-  decorators: [(Story) => <div className="sb-narrow"><Story /></div>],
+  decorators: [
+    (Story) => (
+      <div className="sb-narrow">
+        <Story />
+      </div>
+    ),
+  ],
   args: { onSubmit: fn(), status: 'idle', disabled: false },
   argTypes: {
     status: { control: 'select', options: STATUSES },

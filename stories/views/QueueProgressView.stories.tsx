@@ -5,7 +5,13 @@ import { QueueProgressView } from '../../src/components';
 const meta = {
   title: 'Views/QueueProgressView',
   component: QueueProgressView,
-  decorators: [(Story) => <div className="sb-narrow"><Story /></div>],
+  decorators: [
+    (Story) => (
+      <div className="sb-narrow">
+        <Story />
+      </div>
+    ),
+  ],
   args: { phase: 'queued', elapsedMs: 4000, estimateMs: 12_000, progress: 0.33, slow: false },
   argTypes: {
     phase: { control: 'select', options: ['creating', 'queued', 'connecting'] },

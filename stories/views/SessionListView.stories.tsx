@@ -15,7 +15,9 @@ function Stateful(args: SessionListViewProps) {
       {...args}
       kind={kind}
       page={page}
-      items={kind === args.kind ? args.items : args.items.length ? (kind === 'rooms' ? sampleRoomList.rooms : sampleSessionList.sessions) : []}
+      items={
+        kind === args.kind ? args.items : args.items.length ? (kind === 'rooms' ? sampleRoomList.rooms : sampleSessionList.sessions) : []
+      }
       onKindChange={(k) => (args.onKindChange(k), setKind(k))}
       onPageChange={(p) => (args.onPageChange(p), setPage(p))}
     />

@@ -6,7 +6,13 @@ import { longTranscript, sampleAvatarImage, sampleTranscript } from '../../src/t
 const meta = {
   title: 'Views/TranscriptPanelView',
   component: TranscriptPanelView,
-  decorators: [(Story) => <div className="sb-narrow"><Story /></div>],
+  decorators: [
+    (Story) => (
+      <div className="sb-narrow">
+        <Story />
+      </div>
+    ),
+  ],
   args: { lines: sampleTranscript, mode: 'conversation', userLabel: 'You', agentLabel: 'Ada', label: 'Transcript' },
   argTypes: {
     lines: { control: 'object' },

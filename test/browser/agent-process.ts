@@ -7,7 +7,8 @@ import { createInterface } from 'node:readline';
 /** The LiveKit Agents fixture app (examples/livekit-agent/agent): its own package.json, installed with `npm ci` in that folder. */
 export const AGENT_APP = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../examples/livekit-agent/agent');
 export const agentAppInstalled = () => existsSync(resolve(AGENT_APP, 'node_modules/@livekit/agents-plugin-lemonslice/package.json'));
-export const AGENT_APP_MISSING = 'the agent fixture is not installed: run `npm ci --prefix examples/livekit-agent/agent` (outside the network namespace, it needs the npm registry)';
+export const AGENT_APP_MISSING =
+  'the agent fixture is not installed: run `npm ci --prefix examples/livekit-agent/agent` (outside the network namespace, it needs the npm registry)';
 
 /** A report line of the agent (`@@agent {json}`): `event`, epoch ms `t`, and event fields. */
 export type AgentReport = { event: string; t: number; [k: string]: unknown };
@@ -34,7 +35,9 @@ export class AgentProcess {
 
   /** Starts `node agent.mjs` with `env` added to this process's environment. */
   static start(env: Record<string, string>): AgentProcess {
-    return new AgentProcess(spawn(process.execPath, ['agent.mjs'], { cwd: AGENT_APP, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] }));
+    return new AgentProcess(
+      spawn(process.execPath, ['agent.mjs'], { cwd: AGENT_APP, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] }),
+    );
   }
 
   /** Resolves with the first report (after index `from`) matching `match`; rejects after `timeoutMs` or if the agent exits. */
@@ -45,7 +48,10 @@ export class AgentProcess {
       if (hit) return hit;
       if (this.exited !== null) throw new Error(`the agent exited (${this.exited}):\n${this.log.slice(-30).join('\n')}`);
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out waiting for an agent report; got ${JSON.stringify(this.reports.slice(from))}\n${this.log.slice(-30).join('\n')}`);
+      if (left <= 0)
+        throw new Error(
+          `timed out waiting for an agent report; got ${JSON.stringify(this.reports.slice(from))}\n${this.log.slice(-30).join('\n')}`,
+        );
       await new Promise<void>((r) => {
         const t = setTimeout(r, left);
         this.waiters.push(() => (clearTimeout(t), r()));

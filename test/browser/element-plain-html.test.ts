@@ -27,14 +27,16 @@ let outDir = '';
 const requested: string[] = [];
 
 /** Forwards a request to the stack's proxy unchanged (what a host page's own server or CDN would do). */
-const forward = (target: string): express.RequestHandler => (req, res) => {
-  const up = httpRequest(`${target}${req.originalUrl}`, { method: req.method, headers: req.headers }, (r) => {
-    res.writeHead(r.statusCode ?? 502, r.headers);
-    r.pipe(res);
-  });
-  up.on('error', () => res.status(502).end());
-  req.pipe(up);
-};
+const forward =
+  (target: string): express.RequestHandler =>
+  (req, res) => {
+    const up = httpRequest(`${target}${req.originalUrl}`, { method: req.method, headers: req.headers }, (r) => {
+      res.writeHead(r.statusCode ?? 502, r.headers);
+      r.pipe(res);
+    });
+    up.on('error', () => res.status(502).end());
+    req.pipe(up);
+  };
 
 beforeAll(async () => {
   outDir = mkdtempSync(join(tmpdir(), 'liveai-standalone-'));
@@ -60,7 +62,8 @@ afterAll(async () => {
 });
 
 const log = (page: Page) => page.evaluate(() => (window as unknown as { hostLog: Entry[] }).hostLog);
-const heard = async (page: Page, id: string, type: string) => (await log(page)).filter((e) => e.id === id && e.type === type).map((e) => e.detail);
+const heard = async (page: Page, id: string, type: string) =>
+  (await log(page)).filter((e) => e.id === id && e.type === type).map((e) => e.detail);
 /** Calls a method or reads a property of one element, as the host page's own script would. */
 const call = (page: Page, id: string, expr: string) =>
   page.evaluate(([i, x]) => new Function('el', `return (async () => ${x})()`)(document.getElementById(i)), [id, expr] as const);
@@ -94,9 +97,19 @@ describe('<liveai-avatar> on a plain HTML page (issue 6)', () => {
     // The invalid attribute in the markup is a clear error event, and the page keeps working.
     await expect.poll(() => heard(page, 'odd', 'liveai-error')).toHaveLength(1);
     const [odd] = await heard(page, 'odd', 'liveai-error');
-    expect(odd).toMatchObject({ code: 'invalid_request', attribute: 'theme', detail: expect.stringContaining('theme="purple" is not one of light, dark, auto') });
+    expect(odd).toMatchObject({
+      code: 'invalid_request',
+      attribute: 'theme',
+      detail: expect.stringContaining('theme="purple" is not one of light, dark, auto'),
+    });
     expect(await call(page, 'odd', 'el.error?.code')).toBe('invalid_request');
-    expect(await call(page, 'ada', '[el.phase, el.state, el.muted, el.micEnabled, el.sessionId]')).toEqual(['idle', 'active', false, false, null]);
+    expect(await call(page, 'ada', '[el.phase, el.state, el.muted, el.micEnabled, el.sessionId]')).toEqual([
+      'idle',
+      'active',
+      false,
+      false,
+      null,
+    ]);
 
     // theme="auto" follows the system's colour scheme inside the shadow root.
     const panelBg = () => call(page, 'ada', `getComputedStyle(el.shadowRoot.querySelector('.liveai-widget__panel')).backgroundColor`);
@@ -123,19 +136,28 @@ describe('<liveai-avatar> on a plain HTML page (issue 6)', () => {
     await page.getByRole('button', { name: 'Call Bob' }).click();
     await until(page, 'bob', `el.phase === 'active'`);
     await until(page, 'bob', videoPlaying);
-    const ids = await page.evaluate(() => ['ada', 'bob'].map((id) => (document.getElementById(id) as unknown as { sessionId: string }).sessionId));
+    const ids = await page.evaluate(() =>
+      ['ada', 'bob'].map((id) => (document.getElementById(id) as unknown as { sessionId: string }).sessionId),
+    );
     expect(ids[0]).not.toBe(ids[1]);
 
     // sendMessage: transcript events with role and text reach the host page, for Ada only.
     await call(page, 'ada', `el.sendMessage('Hello Ada, what can you do?')`);
-    await expect.poll(async () => (await heard(page, 'ada', 'liveai-transcript')).map((d) => d.role), { timeout: 30_000 }).toEqual(expect.arrayContaining(['user', 'agent']));
+    await expect
+      .poll(async () => (await heard(page, 'ada', 'liveai-transcript')).map((d) => d.role), { timeout: 30_000 })
+      .toEqual(expect.arrayContaining(['user', 'agent']));
     const lines = await heard(page, 'ada', 'liveai-transcript');
-    expect(lines.find((d) => d.role === 'user')).toMatchObject({ text: 'Hello Ada, what can you do?', id: expect.any(Number), at: expect.any(Number) });
+    expect(lines.find((d) => d.role === 'user')).toMatchObject({
+      text: 'Hello Ada, what can you do?',
+      id: expect.any(Number),
+      at: expect.any(Number),
+    });
     expect(await call(page, 'ada', 'el.transcript.length')).toBe(lines.length);
     expect(await heard(page, 'bob', 'liveai-transcript')).toEqual([]);
 
     // mute/unmute and mic: the getters and the widget's own buttons agree; the other element is untouched.
-    const pressed = (id: string, label: string) => call(page, id, `el.shadowRoot.querySelector('[aria-label="${label}"]')?.getAttribute('aria-pressed')`);
+    const pressed = (id: string, label: string) =>
+      call(page, id, `el.shadowRoot.querySelector('[aria-label="${label}"]')?.getAttribute('aria-pressed')`);
     await call(page, 'ada', 'el.mute()');
     expect(await call(page, 'ada', 'el.muted')).toBe(true);
     await expect.poll(() => pressed('ada', 'Mute speaker')).toBe('true');
@@ -150,7 +172,9 @@ describe('<liveai-avatar> on a plain HTML page (issue 6)', () => {
 
     // An image change from a host-page button: progress as liveai-image-change events.
     await page.getByRole('button', { name: 'New look for Ada' }).click();
-    await expect.poll(async () => (await heard(page, 'ada', 'liveai-image-change')).map((d) => d.status), { timeout: 30_000 }).toContain('complete');
+    await expect
+      .poll(async () => (await heard(page, 'ada', 'liveai-image-change')).map((d) => d.status), { timeout: 30_000 })
+      .toContain('complete');
     expect((await heard(page, 'ada', 'liveai-image-change')).map((d) => d.status)).toEqual(['sending', 'requested', 'created', 'complete']);
 
     // A bad attribute at runtime: an error event naming it, the call goes on.
@@ -166,10 +190,18 @@ describe('<liveai-avatar> on a plain HTML page (issue 6)', () => {
     expect(ended).toMatchObject({ reason: 'user', cost: expect.any(Number), sessionId: ids[0] });
     expect(await call(page, 'ada', 'el.phase')).toBe('ended');
     expect(await call(page, 'bob', 'el.phase')).toBe('active');
-    const frames = () => call(page, 'bob', `el.shadowRoot.querySelector('video').getVideoPlaybackQuality().totalVideoFrames`) as Promise<number>;
+    const frames = () =>
+      call(page, 'bob', `el.shadowRoot.querySelector('video').getVideoPlaybackQuality().totalVideoFrames`) as Promise<number>;
     const before = await frames();
     await expect.poll(frames, { timeout: 10_000 }).toBeGreaterThan(before + 10);
-    await expect.poll(() => page.locator('#ada').getByText(/This call used/).count()).toBe(1);
+    await expect
+      .poll(() =>
+        page
+          .locator('#ada')
+          .getByText(/This call used/)
+          .count(),
+      )
+      .toBe(1);
     // Methods on an ended element reject with a clear error instead of throwing into the page.
     expect(await call(page, 'ada', `el.sendMessage('still there?').then(() => 'sent', (e) => e.code)`)).toBe('transport_failed');
     await page.screenshot({ path: join(SHOTS, 'ada-ended-bob-live.png'), fullPage: true });

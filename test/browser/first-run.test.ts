@@ -52,13 +52,23 @@ describe('first run on a fresh clone', () => {
       expect(existsSync(join(repo, '.cache'))).toBe(false); // empty LiveKit cache
       // A new user's environment: none of this suite's namespace settings, no LiveKit on PATH or in LIVEKIT_BIN.
       const env = userEnv(['LIVEKIT_BIN', 'NODE_ENV']);
-      env.PATH = (env.PATH ?? '').split(delimiter).filter((d) => !existsSync(join(d, 'livekit-server'))).join(delimiter);
+      env.PATH = (env.PATH ?? '')
+        .split(delimiter)
+        .filter((d) => !existsSync(join(d, 'livekit-server')))
+        .join(delimiter);
       const mods = goModCache();
       if (mods) {
-        Object.assign(env, { GOMODCACHE: join(tmp, 'gomod'), GOPROXY: `file://${mods}/cache/download`, GOSUMDB: 'off', GOFLAGS: '-mod=mod', GOTOOLCHAIN: 'local' });
+        Object.assign(env, {
+          GOMODCACHE: join(tmp, 'gomod'),
+          GOPROXY: `file://${mods}/cache/download`,
+          GOSUMDB: 'off',
+          GOFLAGS: '-mod=mod',
+          GOTOOLCHAIN: 'local',
+        });
       } else {
         // No Go module cache to install from offline: the rest of the first run is still checked, with the suite's LiveKit.
-        if (process.env.CI === 'true') throw new Error('CI=true: the first-run test needs Go and a module cache holding livekit-server v1.13.5 (.ci/run installs it)');
+        if (process.env.CI === 'true')
+          throw new Error('CI=true: the first-run test needs Go and a module cache holding livekit-server v1.13.5 (.ci/run installs it)');
         console.warn('first run: no warm Go module cache; using LIVEKIT_BIN instead of go install');
         env.LIVEKIT_BIN = process.env.LIVEKIT_BIN;
       }
@@ -83,17 +93,28 @@ describe('first run on a fresh clone', () => {
       if (mods) expect(dev.output()).toContain('installing livekit-server v1.13.5 with go install');
 
       const png = join(OUT, 'host-browser.png');
-      const look = spawnSync('nsenter', ['-t', String(dev.process.pid), '-n', process.execPath, join(ROOT, 'test/first-run/host-browser.mjs'), url, png], {
-        encoding: 'utf8',
-        env: { ...env, CHROMIUM_PATH: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' },
-        timeout: 240_000,
-      });
+      const look = spawnSync(
+        'nsenter',
+        ['-t', String(dev.process.pid), '-n', process.execPath, join(ROOT, 'test/first-run/host-browser.mjs'), url, png],
+        {
+          encoding: 'utf8',
+          env: { ...env, CHROMIUM_PATH: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' },
+          timeout: 240_000,
+        },
+      );
       const res = JSON.parse(look.stdout.trim().split('\n').pop() ?? '{}') as {
-        status: number; framesDecoded: number; frameWidth: number; error: string | null; defaultRoute: string; namespaceOnlyRoute: string;
+        status: number;
+        framesDecoded: number;
+        frameWidth: number;
+        error: string | null;
+        defaultRoute: string;
+        namespaceOnlyRoute: string;
         candidates: Array<{ address: string; route: string; lines: string[] }>;
       };
       writeFileSync(join(OUT, 'result.json'), JSON.stringify({ npmCiS, devS, url, ...res }, null, 2));
-      console.log(`first run: npm ci ${npmCiS.toFixed(0)} s, npm run dev to "playground ready" ${devS.toFixed(0)} s; host browser: ${res.framesDecoded} frames over ${res.candidates.map((c) => c.address).join(', ')}`);
+      console.log(
+        `first run: npm ci ${npmCiS.toFixed(0)} s, npm run dev to "playground ready" ${devS.toFixed(0)} s; host browser: ${res.framesDecoded} frames over ${res.candidates.map((c) => c.address).join(', ')}`,
+      );
 
       expect(res.error, look.stderr).toBeNull();
       expect(res.status).toBe(200);

@@ -8,7 +8,9 @@ import { installLivekit, startLivekit, LIVEKIT_KEYS } from '../../scripts/liveki
  */
 export default async function setup(project: TestProject) {
   if (process.env.LIVEAI_IN_NETNS !== '1') {
-    throw new Error('the browser tier must run inside the private network namespace: use `npm test` or `scripts/netns-run.sh npx vitest run --project browser`');
+    throw new Error(
+      'the browser tier must run inside the private network namespace: use `npm test` or `scripts/netns-run.sh npx vitest run --project browser`',
+    );
   }
   installLivekit({ quiet: true });
   const lk = await startLivekit();

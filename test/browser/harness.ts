@@ -27,7 +27,9 @@ export interface Stack {
  * Starts the real local service (media on, joining the suite's LiveKit server), the real proxy and a Vite
  * dev server for the test pages, all on 127.0.0.1 inside the namespace.
  */
-export async function startStack(options: { queueMs?: number; imageChangeMs?: number; media?: boolean; providerLabels?: string } = {}): Promise<Stack> {
+export async function startStack(
+  options: { queueMs?: number; imageChangeMs?: number; media?: boolean; providerLabels?: string } = {},
+): Promise<Stack> {
   const livekit = { url: inject('livekitUrl'), apiKey: inject('livekitApiKey'), apiSecret: inject('livekitApiSecret') };
   const emulator = await createEmulator({
     port: 0,
@@ -128,7 +130,11 @@ export const inboundStatsScript = async () => {
  * The usual suite setup: before all tests a stack (startStack) and a browser (launchBrowser); after all, both
  * closed. Returns a holder whose fields are set once `beforeAll` has run.
  */
-export function useBrowserStack(options: Parameters<typeof startStack>[0] = {}): { stack: Stack; browser: Browser; context: BrowserContext } {
+export function useBrowserStack(options: Parameters<typeof startStack>[0] = {}): {
+  stack: Stack;
+  browser: Browser;
+  context: BrowserContext;
+} {
   const env = {} as { stack: Stack; browser: Browser; context: BrowserContext };
   beforeAll(async () => {
     env.stack = await startStack(options);

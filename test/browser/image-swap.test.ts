@@ -18,13 +18,15 @@ const SHOTS = 'test-results/image-swap';
 async function photo(width: number, height: number, rgb: [number, number, number], seed: number): Promise<Buffer> {
   const px = Buffer.alloc(width * height * 3);
   let s = seed;
-  const rnd = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32) - 0.5;
+  const rnd = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32 - 0.5;
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++) {
       const shade = 0.85 + 0.15 * Math.sin(x / 97 + y / 131) + 0.1 * Math.cos(Math.hypot(x - width / 3, y - height / 2) / 60);
       for (let c = 0; c < 3; c++) px[(y * width + x) * 3 + c] = Math.max(0, Math.min(255, Math.round(rgb[c]! * shade + 40 * rnd())));
     }
-  return sharp(px, { raw: { width, height, channels: 3 } }).jpeg({ quality: 95 }).toBuffer();
+  return sharp(px, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 95 })
+    .toBuffer();
 }
 
 const probe = (page: Page) => page.evaluate(() => (window as unknown as { __swap: SwapProbe }).__swap);
@@ -33,12 +35,16 @@ const isControl = (r: Request) => r.method() === 'POST' && /\/api\/avatar\/sessi
 /** Polls the corner colour until `ok` holds (deadline `ms`); returns the last colour. */
 async function cornerUntil(page: Page, ok: (rgb: number[]) => boolean, ms = 15_000): Promise<number[]> {
   let last: number[] | null = null;
-  await expect.poll(async () => ((last = await corner(page)) !== null && ok(last)), { timeout: ms, interval: 100 }).toBe(true);
+  await expect.poll(async () => (last = await corner(page)) !== null && ok(last), { timeout: ms, interval: 100 }).toBe(true);
   return last!;
 }
 /** Waits until the page has seen `n` events of `type`. */
 const eventCount = (page: Page, type: string, n: number, ms = 15_000) =>
-  page.waitForFunction(([t, k]) => (window as unknown as { __swap: SwapProbe }).__swap.events.filter((e) => e === t).length >= (k as number), [type, n] as const, { timeout: ms });
+  page.waitForFunction(
+    ([t, k]) => (window as unknown as { __swap: SwapProbe }).__swap.events.filter((e) => e === t).length >= (k as number),
+    [type, n] as const,
+    { timeout: ms },
+  );
 
 let stack: Stack;
 let browser: Browser;
@@ -55,13 +61,18 @@ beforeAll(async () => {
     if (req.url === '/green.jpg') return void res.writeHead(200, { 'content-type': 'image/jpeg' }).end(green);
     // A stand-in for the app's own image hosting (the page's uploadImage option): keeps the bytes, returns a URL.
     const cors = { 'access-control-allow-origin': '*' };
-    if (req.method === 'OPTIONS') return void res.writeHead(204, { ...cors, 'access-control-allow-methods': 'POST', 'access-control-allow-headers': 'content-type' }).end();
+    if (req.method === 'OPTIONS')
+      return void res
+        .writeHead(204, { ...cors, 'access-control-allow-methods': 'POST', 'access-control-allow-headers': 'content-type' })
+        .end();
     if (req.method === 'POST' && req.url === '/upload') {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         uploads.push(Buffer.concat(chunks));
-        res.writeHead(200, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify({ url: `${filesUrl}/uploaded/${uploads.length - 1}.jpg` }));
+        res
+          .writeHead(200, { ...cors, 'content-type': 'application/json' })
+          .end(JSON.stringify({ url: `${filesUrl}/uploaded/${uploads.length - 1}.jpg` }));
       });
       return;
     }
@@ -88,7 +99,9 @@ describe('image swap end to end on rtc-a (issue 5)', () => {
     page.on('pageerror', (e) => pageErrors.push(String(e)));
     await page.goto(`${stack.baseUrl}/test/browser/pages/image-swap.html`);
     await page.getByRole('button', { name: 'Start call' }).click();
-    await page.waitForFunction(() => (window as unknown as { __swap: SwapProbe }).__swap.phases.includes('active'), null, { timeout: 60_000 });
+    await page.waitForFunction(() => (window as unknown as { __swap: SwapProbe }).__swap.phases.includes('active'), null, {
+      timeout: 60_000,
+    });
     await eventCount(page, 'bot_ready', 1, 30_000);
 
     // Before: the built-in agent's light-blue background.
@@ -101,7 +114,9 @@ describe('image swap end to end on rtc-a (issue 5)', () => {
     await page.locator('.liveai-images input[type=file]').setInputFiles({ name: 'sunset.jpg', mimeType: 'image/jpeg', buffer: red });
     // The preview shows the prepared image: exactly 368×560.
     const preview = page.getByAltText('Preview, center-cropped to 368×560');
-    await expect.poll(() => preview.evaluate((img: HTMLImageElement) => `${img.naturalWidth}×${img.naturalHeight}`), { timeout: 15_000 }).toBe('368×560');
+    await expect
+      .poll(() => preview.evaluate((img: HTMLImageElement) => `${img.naturalWidth}×${img.naturalHeight}`), { timeout: 15_000 })
+      .toBe('368×560');
     const sent = page.waitForRequest(isControl);
     await page.getByRole('button', { name: 'Apply new look' }).click();
     const body = (await sent).postDataJSON() as { event: string; image_base64?: string; image_url?: string };
@@ -139,7 +154,11 @@ describe('image swap end to end on rtc-a (issue 5)', () => {
     await cornerUntil(page, ([r, g, b]) => g! > r! + 60 && g! > b! + 60);
     await page.screenshot({ path: `${SHOTS}/after-url.png`, fullPage: true });
     // The service's own record agrees: the URL is the current image, and it emitted the events the page saw, in order.
-    const id = await page.evaluate(() => (window as unknown as { __swap: { session: { store: { getState(): { sessionId: string } } } } }).__swap.session.store.getState().sessionId);
+    const id = await page.evaluate(
+      () =>
+        (window as unknown as { __swap: { session: { store: { getState(): { sessionId: string } } } } }).__swap.session.store.getState()
+          .sessionId,
+    );
     expect(stack.emulator.state.session(id)?.image.url).toBe(`${filesUrl}/green.jpg`);
     const imageEvents = (types: string[]) => types.filter((t) => t.startsWith('image_'));
     expect(imageEvents(stack.emulator.state.events(id).map((e) => e.event.type))).toEqual(imageEvents((await probe(page)).events));
@@ -148,7 +167,9 @@ describe('image swap end to end on rtc-a (issue 5)', () => {
     page.on('request', (r) => void (isControl(r) && controls++));
     // 3a. Bad bytes that reach the service: accepted (200), then image_change_error, explained to the user.
     await page.evaluate(() =>
-      (window as unknown as { __swap: { session: { updateImage(i: { base64: string }): Promise<void> } } }).__swap.session.updateImage({ base64: btoa('this is not an image at all') }),
+      (window as unknown as { __swap: { session: { updateImage(i: { base64: string }): Promise<void> } } }).__swap.session.updateImage({
+        base64: btoa('this is not an image at all'),
+      }),
     );
     await eventCount(page, 'image_change_error', 1);
     const status = page.getByRole('status').filter({ hasText: 'The avatar could not use this image' });
@@ -158,14 +179,18 @@ describe('image swap end to end on rtc-a (issue 5)', () => {
     await page.screenshot({ path: `${SHOTS}/bad-bytes.png`, fullPage: true });
 
     // 3b. A file that is not an image: refused in the browser with a readable message, nothing is sent.
-    await page.locator('.liveai-images input[type=file]').setInputFiles({ name: 'broken.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('not a jpeg at all') });
+    await page
+      .locator('.liveai-images input[type=file]')
+      .setInputFiles({ name: 'broken.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('not a jpeg at all') });
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'This image could not be read' }).count()).toBe(1);
     await expect(page.getByRole('button', { name: 'Apply new look' }).isDisabled()).resolves.toBe(true);
     expect(await preview.count()).toBe(0);
     expect(controls).toBe(1);
     // The call goes on: still active, frames keep coming, the green look stays.
     const frames = (await page.evaluate(inboundStatsScript)).framesDecoded;
-    await expect.poll(async () => (await page.evaluate(inboundStatsScript)).framesDecoded, { timeout: 10_000 }).toBeGreaterThan(frames + 25);
+    await expect
+      .poll(async () => (await page.evaluate(inboundStatsScript)).framesDecoded, { timeout: 10_000 })
+      .toBeGreaterThan(frames + 25);
     await cornerUntil(page, ([r, g, b]) => g! > r! + 60 && g! > b! + 60);
     const end = await probe(page);
     expect(end.phases.at(-1)).toBe('active');
@@ -179,14 +204,18 @@ describe('image swap end to end on rtc-a (issue 5)', () => {
     page.on('pageerror', (e) => pageErrors.push(String(e)));
     await page.goto(`${stack.baseUrl}/test/browser/pages/image-swap.html?maxInline=1000&upload=${encodeURIComponent(filesUrl)}`);
     await page.getByRole('button', { name: 'Start call' }).click();
-    await page.waitForFunction(() => (window as unknown as { __swap: SwapProbe }).__swap.phases.includes('active'), null, { timeout: 60_000 });
+    await page.waitForFunction(() => (window as unknown as { __swap: SwapProbe }).__swap.phases.includes('active'), null, {
+      timeout: 60_000,
+    });
     await eventCount(page, 'bot_ready', 1, 30_000);
     await cornerUntil(page, ([r, , b]) => b! > r! + 60, 30_000);
     const before = uploads.length;
     const sent = page.waitForRequest(isControl);
     await page.evaluate(async (b64) => {
       const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-      await (window as unknown as { __swap: { session: { updateImage(i: { blob: Blob }): Promise<void> } } }).__swap.session.updateImage({ blob: new Blob([bytes], { type: 'image/jpeg' }) });
+      await (window as unknown as { __swap: { session: { updateImage(i: { blob: Blob }): Promise<void> } } }).__swap.session.updateImage({
+        blob: new Blob([bytes], { type: 'image/jpeg' }),
+      });
     }, red.toString('base64'));
     const body = (await sent).postDataJSON() as { event: string; image_base64?: string; image_url?: string };
     expect(body).toEqual({ event: 'update-image', image_url: `${filesUrl}/uploaded/${before}.jpg` });
@@ -200,9 +229,13 @@ describe('image swap end to end on rtc-a (issue 5)', () => {
 
   it('an uploadImage that fails rejects updateImage with handler_error (your function), not a service error', async () => {
     const page = await context.newPage();
-    await page.goto(`${stack.baseUrl}/test/browser/pages/image-swap.html?maxInline=1000&upload=${encodeURIComponent(`${filesUrl}/no-such-host-path`)}`);
+    await page.goto(
+      `${stack.baseUrl}/test/browser/pages/image-swap.html?maxInline=1000&upload=${encodeURIComponent(`${filesUrl}/no-such-host-path`)}`,
+    );
     await page.getByRole('button', { name: 'Start call' }).click();
-    await page.waitForFunction(() => (window as unknown as { __swap: SwapProbe }).__swap.phases.includes('active'), null, { timeout: 60_000 });
+    await page.waitForFunction(() => (window as unknown as { __swap: SwapProbe }).__swap.phases.includes('active'), null, {
+      timeout: 60_000,
+    });
     const error = await page.evaluate(async (b64) => {
       const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
       const swap = (window as unknown as { __swap: { session: { updateImage(i: { blob: Blob }): Promise<void> } } }).__swap;

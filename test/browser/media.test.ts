@@ -117,8 +117,7 @@ function darkAroundMouth(rgba: Uint8Array): number {
 /** Mean RGB of the top-left 20×20 corner (background only). */
 function corner(rgba: Uint8Array): number[] {
   const sum = [0, 0, 0];
-  for (let y = 2; y < 22; y++)
-    for (let x = 2; x < 22; x++) for (let c = 0; c < 3; c++) sum[c]! += rgba[(y * W + x) * 4 + c] as number;
+  for (let y = 2; y < 22; y++) for (let x = 2; x < 22; x++) for (let c = 0; c < 3; c++) sum[c]! += rgba[(y * W + x) * 4 + c] as number;
   return sum.map((s) => s / 400);
 }
 
@@ -217,7 +216,8 @@ describe('emulator media avatar in a LiveKit room', () => {
 
   it('plays 16 kHz PCM with a moving mouth', async () => {
     const pcm = new Int16Array(16_000 * 2);
-    for (let i = 0; i < pcm.length; i++) pcm[i] = Math.round(9000 * Math.sin((2 * Math.PI * 220 * i) / 16_000) * (Math.floor(i / 3200) % 2));
+    for (let i = 0; i < pcm.length; i++)
+      pcm[i] = Math.round(9000 * Math.sin((2 * Math.PI * 220 * i) / 16_000) * (Math.floor(i / 3200) % 2));
     avatar.playPcm(pcm);
     expect(await maxMouth(viewer, 1500)).toBeGreaterThan(300);
   });

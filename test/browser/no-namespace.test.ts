@@ -21,11 +21,17 @@ describe('no network namespace on this machine', () => {
       const r = spawnSync('unshare', onHost(`exec node scripts/test.mjs ${args.join(' ')}`), { cwd: ROOT, env, encoding: 'utf8' });
       const lines = `${r.stdout}${r.stderr}`.split('\n');
       expect(lines.filter((l) => l.startsWith('test: no network namespace here ('))).toHaveLength(1);
-      expect(lines.join('\n')).toMatch(/running the tiers without media \(unit, server, consumer\) on the host's loopback; the media tiers .* need one — run as root, or the container with --cap-add SYS_ADMIN/);
+      expect(lines.join('\n')).toMatch(
+        /running the tiers without media \(unit, server, consumer\) on the host's loopback; the media tiers .* need one — run as root, or the container with --cap-add SYS_ADMIN/,
+      );
       expect(lines.join('\n')).toMatch(/\d+ passed, 0 failed/);
       expect(r.status).toBe(0);
 
-      const inCi = spawnSync('unshare', onHost(`exec node scripts/test.mjs ${args.join(' ')}`), { cwd: ROOT, env: { ...env, CI: 'true' }, encoding: 'utf8' });
+      const inCi = spawnSync('unshare', onHost(`exec node scripts/test.mjs ${args.join(' ')}`), {
+        cwd: ROOT,
+        env: { ...env, CI: 'true' },
+        encoding: 'utf8',
+      });
       expect(inCi.stderr).toContain('CI=true: the media tiers could not run without a network namespace.');
       expect(inCi.status).toBe(1);
     } finally {
@@ -37,10 +43,15 @@ describe('no network namespace on this machine', () => {
     const dev = await startDevOnHostSide('exec node scripts/dev.mjs', { cwd: ROOT, env: userEnv(['CI'], { LIVEAI_UNSHARE: 'false' }) });
     try {
       const { url } = dev;
-      const line = dev.output().split('\n').filter((l) => l.startsWith('dev: no network namespace here ('));
+      const line = dev
+        .output()
+        .split('\n')
+        .filter((l) => l.startsWith('dev: no network namespace here ('));
       expect(line).toHaveLength(1);
       // This namespace has loopback only: the avatar (which needs a non-loopback address) cannot send media here.
-      expect(line[0]).toMatch(/running on the host network, every service on 127\.0\.0\.1; media needs a network interface besides loopback, or a namespace \(docker run --cap-add SYS_ADMIN\)\.$/);
+      expect(line[0]).toMatch(
+        /running on the host network, every service on 127\.0\.0\.1; media needs a network interface besides loopback, or a namespace \(docker run --cap-add SYS_ADMIN\)\.$/,
+      );
       const fetchThere = `fetch(${JSON.stringify(url)}).then((r) => console.log(r.status))`;
       const status = spawnSync('nsenter', ['-t', String(dev.process.pid), '-n', process.execPath, '-e', fetchThere], { encoding: 'utf8' });
       expect(status.stdout.trim()).toBe('200');

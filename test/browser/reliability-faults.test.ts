@@ -20,7 +20,11 @@ const seenSessionIds: string[] = [];
 const pageErrors: string[] = [];
 
 async function setFaults(faults: Record<string, unknown>) {
-  const res = await fetch(`${env.stack.emulatorUrl}/__emulator/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(faults) });
+  const res = await fetch(`${env.stack.emulatorUrl}/__emulator/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(faults),
+  });
   expect(res.status).toBe(200);
 }
 const NO_FAULTS = { latencyMs: 0, failRate: 0, dropRate: 0, nextSessionOutcome: null };
@@ -67,7 +71,6 @@ async function finish(page: Page) {
   await page.close();
 }
 
-
 describe('widget under upstream faults (issue 7)', () => {
   it('every request failing with 500: a typed error, no session', async () => {
     await setFaults({ ...NO_FAULTS, failRate: 1 });
@@ -110,10 +113,14 @@ describe('widget under upstream faults (issue 7)', () => {
       if (outcome === 'error') await expectTypedError(page);
       else {
         await page.getByRole('button', { name: /^End/ }).click();
-        await page.waitForFunction(() => {
-          const p = (window as unknown as { __liveai: Probe }).__liveai.phases;
-          return p.includes('ended') || p.includes('error');
-        }, null, { timeout: 60_000 });
+        await page.waitForFunction(
+          () => {
+            const p = (window as unknown as { __liveai: Probe }).__liveai.phases;
+            return p.includes('ended') || p.includes('error');
+          },
+          null,
+          { timeout: 60_000 },
+        );
         expect(await page.locator('body').innerText()).toMatch(/Call ended|avatar service/);
       }
       await finish(page);
@@ -128,10 +135,14 @@ describe('widget under upstream faults (issue 7)', () => {
     expect(new Set(seenSessionIds).size).toBe(seenSessionIds.length);
     expect(listed.map((s) => s.session_id).sort()).toEqual([...seenSessionIds].sort());
     await expect
-      .poll(async () => (await upstreamSessions()).filter((s) => !TERMINAL.includes(s.session_status)).map((s) => `${s.session_id} ${s.session_status}`), {
-        timeout: 30_000,
-        interval: 250,
-      })
+      .poll(
+        async () =>
+          (await upstreamSessions()).filter((s) => !TERMINAL.includes(s.session_status)).map((s) => `${s.session_id} ${s.session_status}`),
+        {
+          timeout: 30_000,
+          interval: 250,
+        },
+      )
       .toEqual([]);
     expect(pageErrors).toEqual([]);
   });

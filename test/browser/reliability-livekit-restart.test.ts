@@ -37,9 +37,19 @@ beforeAll(async () => {
   lk = (await startLivekit(LK)) as Lk;
   const livekit = { url: lk.url, ...(LIVEKIT_KEYS as { apiKey: string; apiSecret: string }) };
   emulator = await createEmulator({ port: 0, media: true, queueMs: 300, livekit });
-  vite = await createViteServer({ root: ROOT, configFile: false, plugins: [react()], server: { middlewareMode: true, hmr: false }, appType: 'mpa', logLevel: 'error' });
+  vite = await createViteServer({
+    root: ROOT,
+    configFile: false,
+    plugins: [react()],
+    server: { middlewareMode: true, hmr: false },
+    appType: 'mpa',
+    logLevel: 'error',
+  });
   const app = express();
-  app.use('/api/avatar', createAvatarProxy({ upstream: { baseUrl: emulator.url, apiKey: API_KEY }, sessionSecret: SESSION_SECRET, livekit }));
+  app.use(
+    '/api/avatar',
+    createAvatarProxy({ upstream: { baseUrl: emulator.url, apiKey: API_KEY }, sessionSecret: SESSION_SECRET, livekit }),
+  );
   app.use(vite.middlewares);
   server = await new Promise<Server>((r) => {
     const s = app.listen(0, '127.0.0.1', () => r(s));
@@ -85,7 +95,9 @@ async function liveCall(): Promise<{ page: Page; sessionId: string }> {
   const page = await context.newPage();
   await page.goto(`${baseUrl}/test/browser/pages/widget.html`);
   await page.getByRole('button', { name: 'Start call' }).click();
-  await page.waitForFunction(() => (window as unknown as { __liveai: Probe }).__liveai.phases.includes('active'), null, { timeout: 60_000 });
+  await page.waitForFunction(() => (window as unknown as { __liveai: Probe }).__liveai.phases.includes('active'), null, {
+    timeout: 60_000,
+  });
   await expect.poll(() => videoFlowing(page), { timeout: 60_000, interval: 100 }).toBe(true);
   await chatRoundTrip(page, 'Before the restart');
   const [sessionId] = (await probe(page)).sessionIds;
@@ -104,7 +116,16 @@ async function stopLivekit(mode: 'crash' | 'graceful') {
 const diagnostics = async (page: Page, sessionId: string) => {
   const p = await probe(page);
   const emu = emulator.state.session(sessionId);
-  return JSON.stringify({ phases: p.phases, connections: p.connections, errors: p.errors, heard: p.heard, pageEvents: p.events.slice(-5).map((e) => e.type), status: emu?.session_status, endReason: emu?.end_reason, serviceEvents: emulator.state.events(sessionId).slice(-4) });
+  return JSON.stringify({
+    phases: p.phases,
+    connections: p.connections,
+    errors: p.errors,
+    heard: p.heard,
+    pageEvents: p.events.slice(-5).map((e) => e.type),
+    status: emu?.session_status,
+    endReason: emu?.end_reason,
+    serviceEvents: emulator.state.events(sessionId).slice(-4),
+  });
 };
 
 /** Connection states seen since index `from` of the probe. */
@@ -149,7 +170,12 @@ describe('LiveKit restart mid-call (issues 5 and 7)', () => {
       expect(p.errors).toEqual([]);
       expect(p.sessionIds).toEqual([sessionId]); // the same paid session, not a new one
       expect(emulator.state.session(sessionId)?.session_status).toBe('ACTIVE');
-      expect(emulator.state.events(sessionId).filter((e) => e.event.type === 'user_transcription').map((e) => e.event.transcription)).toEqual(['Before the restart', ...sent]);
+      expect(
+        emulator.state
+          .events(sessionId)
+          .filter((e) => e.event.type === 'user_transcription')
+          .map((e) => e.event.transcription),
+      ).toEqual(['Before the restart', ...sent]);
 
       await page.getByRole('button', { name: /^End/ }).click();
       await expect.poll(() => emulator.state.session(sessionId)?.session_status, { timeout: 30_000 }).toBe('COMPLETED');

@@ -27,7 +27,15 @@ const index = JSON.parse(readFileSync(join(STATIC, 'index.json'), 'utf8')) as {
 const only = process.env.LIVEAI_STORIES ?? '';
 const stories = Object.values(index.entries).filter((e) => e.type === 'story' && !e.id.startsWith('live-') && e.id.includes(only));
 
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.woff2': 'font/woff2' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+};
 let server: Server;
 let base = '';
 let browser: Browser;
@@ -63,7 +71,9 @@ async function showStory(page: Page, id: string, theme: 'light' | 'dark') {
     },
     [id, theme] as const,
   );
-  await page.waitForFunction((storyId) => (window as unknown as { __lai: Lai }).__lai.finished?.storyId === storyId, id, { timeout: 30_000 });
+  await page.waitForFunction((storyId) => (window as unknown as { __lai: Lai }).__lai.finished?.storyId === storyId, id, {
+    timeout: 30_000,
+  });
   const state = await page.evaluate(() => (window as unknown as { __lai: Lai }).__lai);
   expect(state.errors, `story errors of ${id}`).toEqual([]);
   expect(state.pageErrors, `page errors of ${id}`).toEqual([]);
@@ -75,7 +85,13 @@ async function showStory(page: Page, id: string, theme: 'light' | 'dark') {
   );
   expect(visible, `${id} renders something visible`).toBe(true);
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: string, o: object) => Promise<{ violations: { id: string; nodes: { target: unknown; failureSummary: string }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (ctx: string, o: object) => Promise<{ violations: { id: string; nodes: { target: unknown; failureSummary: string }[] }[] }>;
+        };
+      }
+    ).axe;
     const r = await axe.run('#storybook-root', { resultTypes: ['violations'] });
     return r.violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => `${JSON.stringify(n.target)} ${n.failureSummary}`) }));
   });
@@ -88,7 +104,10 @@ async function openPreview(width: number, height: number): Promise<Page> {
   const ctx = await browser.newContext({ viewport: { width, height }, reducedMotion: 'reduce' });
   await ctx.addInitScript(HOOK);
   const page = await ctx.newPage();
-  page.on('pageerror', (e) => void page.evaluate((m) => (window as unknown as { __lai: Lai }).__lai.pageErrors.push(m), String(e)).catch(() => undefined));
+  page.on(
+    'pageerror',
+    (e) => void page.evaluate((m) => (window as unknown as { __lai: Lai }).__lai.pageErrors.push(m), String(e)).catch(() => undefined),
+  );
   await page.goto(`${base}/iframe.html?id=${stories[0]!.id}&viewMode=story`);
   await page.waitForFunction(() => (window as unknown as { __lai: Lai }).__lai.finished, null, { timeout: 60_000 });
   await page.addScriptTag({ content: AXE });
@@ -106,7 +125,16 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   wide = await openPreview(1600, 900);
   narrow = await openPreview(320, 720);

@@ -21,7 +21,9 @@ const SHOTS = 'test-results/websocket-audio';
 const probe = (page: Page) => page.evaluate(() => (window as unknown as { __ws: WsProbe }).__ws);
 /** Waits until the page has sampled `n` video frames after time `after` (performance.now ms). */
 const framesAfter = (page: Page, after: number, n: number) =>
-  page.waitForFunction(([a, k]) => (window as unknown as { __ws: WsProbe }).__ws.mouth.filter((m) => m.t > a!).length >= k!, [after, n], { timeout: 20_000 });
+  page.waitForFunction(([a, k]) => (window as unknown as { __ws: WsProbe }).__ws.mouth.filter((m) => m.t > a!).length >= k!, [after, n], {
+    timeout: 20_000,
+  });
 
 /** How the mouth region behaved over frames: range of dark-pixel count, mean and 90th-percentile |Δ| per frame. */
 function mouthStats(s: MouthSample[]) {
@@ -34,10 +36,12 @@ function mouthStats(s: MouthSample[]) {
     p90Diff: diffs[Math.floor(diffs.length * 0.9)]!,
   };
 }
-const peak = (a: { level: number; rms: number }[]) => ({ level: Math.max(0, ...a.map((x) => x.level)), rms: Math.max(0, ...a.map((x) => x.rms)) });
+const peak = (a: { level: number; rms: number }[]) => ({
+  level: Math.max(0, ...a.map((x) => x.level)),
+  rms: Math.max(0, ...a.map((x) => x.rms)),
+});
 
 const env = useBrowserStack({ queueMs: 300 });
-
 
 describe('websocket-rtc-a: streamed audio moves the mouth (issue 5)', () => {
   it('creates the session through the proxy, streams PCM to websocket_address, and the video mouth follows the audio', async () => {

@@ -14,7 +14,6 @@ const probe = (page: Page) => page.evaluate(() => (window as unknown as { __live
 const env = useBrowserStack({ queueMs: 500 });
 const bodies: string[] = [];
 
-
 describe('drop-in widget on a real LiveKit room (issue 2)', () => {
   it('starts, shows a live talking avatar, chats, and ends with a cost', async () => {
     const page = await env.context.newPage();
@@ -29,18 +28,25 @@ describe('drop-in widget on a real LiveKit room (issue 2)', () => {
     await page.getByRole('button', { name: 'Start call' }).click();
 
     // queued → active, and bot_ready on the event topic.
-    await page.waitForFunction(() => (window as unknown as { __liveai: Probe }).__liveai.phases.includes('active'), null, { timeout: 60_000 });
-    await page.waitForFunction(() => (window as unknown as { __liveai: Probe }).__liveai.events.some((e) => e.type === 'bot_ready'), null, { timeout: 30_000 });
+    await page.waitForFunction(() => (window as unknown as { __liveai: Probe }).__liveai.phases.includes('active'), null, {
+      timeout: 60_000,
+    });
+    await page.waitForFunction(() => (window as unknown as { __liveai: Probe }).__liveai.events.some((e) => e.type === 'bot_ready'), null, {
+      timeout: 30_000,
+    });
     const phases = (await probe(page)).phases;
     expect(phases).toContain('queued');
     expect(phases.indexOf('queued')).toBeLessThan(phases.indexOf('active'));
 
     // The <video> decodes at least 50 frames of 368×560, and audio samples arrive.
     await expect
-      .poll(async () => {
-        const st = await page.evaluate(inboundStatsScript);
-        return st.framesDecoded >= 50 && st.totalSamplesReceived > 0;
-      }, { timeout: 60_000, interval: 250 })
+      .poll(
+        async () => {
+          const st = await page.evaluate(inboundStatsScript);
+          return st.framesDecoded >= 50 && st.totalSamplesReceived > 0;
+        },
+        { timeout: 60_000, interval: 250 },
+      )
       .toBe(true);
     const stats = await page.evaluate(inboundStatsScript);
     expect(stats.framesDecoded).toBeGreaterThanOrEqual(50);

@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 // OUTSIDE the repository: a project inside it would resolve packages from the repo's own node_modules (Node and
 // bundlers walk up the tree), and a missing package would go unnoticed. Kept between local runs (one per checkout).
-export const CONSUMER_DIR = process.env.LIVEAI_CONSUMER_DIR ?? join(tmpdir(), 'liveai-kit-consumer', createHash('sha256').update(ROOT).digest('hex').slice(0, 8));
+export const CONSUMER_DIR =
+  process.env.LIVEAI_CONSUMER_DIR ?? join(tmpdir(), 'liveai-kit-consumer', createHash('sha256').update(ROOT).digest('hex').slice(0, 8));
 export const PACKS_DIR = resolve(CONSUMER_DIR, 'packs');
 
 const react = { react: '^19.2.0', 'react-dom': '^19.2.0', '@types/react': '^19.2.0', '@types/react-dom': '^19.2.0' };
@@ -16,19 +17,54 @@ const next = { next: '16.4.6', typescript: '~5.9.3', '@types/node': '^22.19.0', 
 
 export const APPS = {
   // Next.js App Router with ONLY livekit-client, then with ONLY @daily-co/daily-js.
-  'next-livekit': { template: 'next', packs: ['liveai-kit'], registry: { ...next, 'livekit-client': '^2.23.0' }, files: { 'app/transport.ts': "import 'liveai-kit/livekit';\n" } },
-  'next-daily': { template: 'next', packs: ['liveai-kit'], registry: { ...next, '@daily-co/daily-js': '^0.92.2' }, files: { 'app/transport.ts': "import 'liveai-kit/daily';\n" } },
+  'next-livekit': {
+    template: 'next',
+    packs: ['liveai-kit'],
+    registry: { ...next, 'livekit-client': '^2.23.0' },
+    files: { 'app/transport.ts': "import 'liveai-kit/livekit';\n" },
+  },
+  'next-daily': {
+    template: 'next',
+    packs: ['liveai-kit'],
+    registry: { ...next, '@daily-co/daily-js': '^0.92.2' },
+    files: { 'app/transport.ts': "import 'liveai-kit/daily';\n" },
+  },
   // Vite + React, served by Express with createAvatarProxy.
   vite: {
     template: 'vite',
     packs: ['liveai-kit'],
-    registry: { ...react, vite: '^8.0.0', '@vitejs/plugin-react': '^6.0.0', 'livekit-client': '^2.23.0', express: '^5.2.0', multer: '^2.0.2', 'express-rate-limit': '^8.2.0', 'livekit-server-sdk': '^2.19.2' },
+    registry: {
+      ...react,
+      vite: '^8.0.0',
+      '@vitejs/plugin-react': '^6.0.0',
+      'livekit-client': '^2.23.0',
+      express: '^5.2.0',
+      multer: '^2.0.2',
+      'express-rate-limit': '^8.2.0',
+      'livekit-server-sdk': '^2.19.2',
+    },
   },
   // A strict TypeScript Node server (module: nodenext) against every entry, plus CommonJS require().
   'node-ts': {
     template: 'node-ts',
     packs: ['liveai-kit'],
-    registry: { typescript: '~5.9.3', '@types/node': '^22.19.0', ...react, express: '^5.2.0', '@types/express': '^5.0.6', multer: '^2.0.2', '@types/multer': '^2.0.0', 'express-rate-limit': '^8.2.0', pino: '^10.4.0', 'livekit-server-sdk': '^2.19.2', 'livekit-client': '^2.23.0', '@daily-co/daily-js': '^0.92.2', '@livekit/rtc-node': '^1.1.0', ws: '^8.18.3', '@types/ws': '^8.18.1' },
+    registry: {
+      typescript: '~5.9.3',
+      '@types/node': '^22.19.0',
+      ...react,
+      express: '^5.2.0',
+      '@types/express': '^5.0.6',
+      multer: '^2.0.2',
+      '@types/multer': '^2.0.0',
+      'express-rate-limit': '^8.2.0',
+      pino: '^10.4.0',
+      'livekit-server-sdk': '^2.19.2',
+      'livekit-client': '^2.23.0',
+      '@daily-co/daily-js': '^0.92.2',
+      '@livekit/rtc-node': '^1.1.0',
+      ws: '^8.18.3',
+      '@types/ws': '^8.18.1',
+    },
   },
   // liveai-kit/server with nothing optional installed (peer checks at creation).
   'server-bare': { template: null, packs: ['liveai-kit'], registry: {} },

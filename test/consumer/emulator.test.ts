@@ -4,7 +4,8 @@ import { requireApp, run, serve } from './helpers';
 /** `npx liveai-emulator` from its installed tarball, nothing else installed by hand. */
 describe('npx liveai-emulator (installed tarball)', () => {
   const dir = requireApp('emulator');
-  const npx = (args: string[]) => serve('npx', ['--no', '--', 'liveai-emulator', '--port', '0', ...args], { cwd: dir, ready: /listening on (http:\/\/\S+)/ });
+  const npx = (args: string[]) =>
+    serve('npx', ['--no', '--', 'liveai-emulator', '--port', '0', ...args], { cwd: dir, ready: /listening on (http:\/\/\S+)/ });
 
   it('answers the service interface; with no LiveKit server it says how to start one and runs with media off', async () => {
     const emu = await npx(['--livekit-url', 'ws://127.0.0.1:9']);
@@ -22,7 +23,11 @@ describe('npx liveai-emulator (installed tarball)', () => {
       expect(room).toMatchObject({ session_id: expect.any(String), room_url: expect.any(String), token: expect.any(String) });
       const get = await fetch(`${emu.url}/liveai/sessions/${room.session_id}`, { headers: { 'x-api-key': 'dev-key-alice' } });
       expect(get.status).toBe(200);
-      const bad = await fetch(`${emu.url}/liveai/rooms`, { method: 'POST', headers: { 'x-api-key': 'nope', 'content-type': 'application/json' }, body: '{}' });
+      const bad = await fetch(`${emu.url}/liveai/rooms`, {
+        method: 'POST',
+        headers: { 'x-api-key': 'nope', 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(bad.status).toBe(401);
       expect(await bad.json()).toEqual({ detail: expect.any(String) });
       const openapi = (await (await fetch(`${emu.url}/openapi.json`)).json()) as { openapi: string };
@@ -33,13 +38,22 @@ describe('npx liveai-emulator (installed tarball)', () => {
   });
 
   it('an explicit --media on without a LiveKit server exits 1 with the same help', async () => {
-    const r = await run('npx', ['--no', '--', 'liveai-emulator', '--port', '0', '--media', 'on', '--livekit-url', 'ws://127.0.0.1:9'], { cwd: dir });
+    const r = await run('npx', ['--no', '--', 'liveai-emulator', '--port', '0', '--media', 'on', '--livekit-url', 'ws://127.0.0.1:9'], {
+      cwd: dir,
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/cannot start with --media on: no LiveKit server answers/);
   });
 
   it('with the LiveKit server reachable, media is on', async () => {
-    const emu = await npx(['--livekit-url', inject('livekitUrl'), '--livekit-api-key', inject('livekitApiKey'), '--livekit-api-secret', inject('livekitApiSecret')]);
+    const emu = await npx([
+      '--livekit-url',
+      inject('livekitUrl'),
+      '--livekit-api-key',
+      inject('livekitApiKey'),
+      '--livekit-api-secret',
+      inject('livekitApiSecret'),
+    ]);
     try {
       expect(emu.output()).toMatch(/^media on$/m);
     } finally {

@@ -27,7 +27,11 @@ export interface Result {
 /** Runs a command to completion (no shell), collecting its output. Never throws for a non-zero exit. */
 export function run(cmd: string, args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<Result> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: options.cwd, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, {
+      cwd: options.cwd,
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -96,7 +100,12 @@ export function recordFirstLoad(page: Page, origin: string): { mark(): Promise<{
   page.on('response', (res) => {
     const url = res.url();
     if (!open || !url.startsWith(origin) || !/\.(m?js|css)(\?|$)/.test(new URL(url).pathname)) return;
-    bodies.push(res.body().then((b) => ({ url, gz: gzipSync(b, { level: 9 }).length }), () => ({ url, gz: 0 })));
+    bodies.push(
+      res.body().then(
+        (b) => ({ url, gz: gzipSync(b, { level: 9 }).length }),
+        () => ({ url, gz: 0 }),
+      ),
+    );
   });
   return {
     async mark() {

@@ -39,7 +39,10 @@ describe.each([
     const distDir = `.next-${bundler}`;
 
     it('next build passes', async () => {
-      const r = await run('node_modules/.bin/next', ['build', ...(bundler === 'webpack' ? ['--webpack'] : ['--turbopack'])], { cwd: dir, env: { NEXT_DIST_DIR: distDir } });
+      const r = await run('node_modules/.bin/next', ['build', ...(bundler === 'webpack' ? ['--webpack'] : ['--turbopack'])], {
+        cwd: dir,
+        env: { NEXT_DIST_DIR: distDir },
+      });
       expect(r.code, r.stdout + r.stderr).toBe(0);
       expect(r.stdout + r.stderr).not.toMatch(/Module not found|Can't resolve/);
     });
@@ -70,7 +73,9 @@ describe.each([
           // The local service's rooms are LiveKit rooms: this page registered only Daily, so the widget reports
           // exactly what to install and import.
           await page.getByRole('button', { name: 'Start call' }).click();
-          await page.waitForFunction(() => (window as unknown as { __liveai: { errors: unknown[] } }).__liveai.errors.length > 0, null, { timeout: 60_000 });
+          await page.waitForFunction(() => (window as unknown as { __liveai: { errors: unknown[] } }).__liveai.errors.length > 0, null, {
+            timeout: 60_000,
+          });
           const { errors } = await probe(page);
           expect(errors[0]).toMatchObject({ code: 'missing_peer' });
           expect(errors[0]!.detail).toMatch(/npm i livekit-client.*import 'liveai-kit\/livekit';/);

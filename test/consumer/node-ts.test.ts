@@ -30,7 +30,9 @@ describe('liveai-kit/server with no optional package installed', () => {
   const base = "{ upstream: { baseUrl: 'http://127.0.0.1:9', apiKey: 'k' }, sessionSecret: 'a-session-secret-of-at-least-32-bytes!!' }";
 
   it('the project is isolated: nothing optional resolves from it', async () => {
-    const r = await script(`for (const p of ['express', 'multer', 'express-rate-limit', 'livekit-server-sdk']) { try { import.meta.resolve(p); console.log('found ' + p); } catch {} }`);
+    const r = await script(
+      `for (const p of ['express', 'multer', 'express-rate-limit', 'livekit-server-sdk']) { try { import.meta.resolve(p); console.log('found ' + p); } catch {} }`,
+    );
     expect(r.stdout).toBe('');
   });
 

@@ -9,7 +9,11 @@ import { CONSUMER_DIR, requireApp, run } from './helpers';
  * can require() ESM); the stylesheet entry has no types by nature.
  */
 const packs = join(CONSUMER_DIR, 'packs');
-const tarball = (name: string) => join(packs, readdirSync(packs).find((f) => f.startsWith(`${name}-`))!);
+const tarball = (name: string) =>
+  join(
+    packs,
+    readdirSync(packs).find((f) => f.startsWith(`${name}-`))!,
+  );
 
 describe.each(['liveai-kit', 'liveai-emulator'])('%s tarball', (name) => {
   const tools = requireApp('tools');
@@ -27,7 +31,21 @@ describe.each(['liveai-kit', 'liveai-emulator'])('%s tarball', (name) => {
   });
 
   it('attw: clean for node16 ESM and bundler; node16 CJS only CJSResolvesToESM', async () => {
-    const r = await run(bin('attw'), [tarball(name), '--profile', 'node16', '--ignore-rules', 'cjs-resolves-to-esm', '--exclude-entrypoints', './styles.css', '--format', 'table-flipped'], { cwd: tools });
+    const r = await run(
+      bin('attw'),
+      [
+        tarball(name),
+        '--profile',
+        'node16',
+        '--ignore-rules',
+        'cjs-resolves-to-esm',
+        '--exclude-entrypoints',
+        './styles.css',
+        '--format',
+        'table-flipped',
+      ],
+      { cwd: tools },
+    );
     console.log(`attw ${name}:\n${r.stdout}${r.stderr}`);
     expect(r.code).toBe(0);
   });
@@ -64,8 +82,14 @@ describe('what the liveai-kit tarball ships', () => {
   it('no internal references (spec or architecture sections, src/ paths) in shipped docs, docstrings or code', () => {
     const offending = files
       .filter((f) => /\.(md|js|d\.ts)$/.test(f))
-      .flatMap((f) => read(f).split('\n').map((line, i) => ({ f, i, line })))
-      .filter(({ line }) => /spec §|architecture §|\(spec\)|[\s(`'"]src\/(core|react|components|element|server|emulator|testing)\//.test(line))
+      .flatMap((f) =>
+        read(f)
+          .split('\n')
+          .map((line, i) => ({ f, i, line })),
+      )
+      .filter(({ line }) =>
+        /spec §|architecture §|\(spec\)|[\s(`'"]src\/(core|react|components|element|server|emulator|testing)\//.test(line),
+      )
       .map(({ f, i, line }) => `${f}:${i + 1}: ${line.trim().slice(0, 120)}`);
     expect(offending).toEqual([]);
   });

@@ -10,10 +10,28 @@ const probe = (page: Page) => page.evaluate(() => (window as unknown as { __live
 
 /** The installed `liveai-emulator` with media on, joining the suite's LiveKit server. */
 export function startEmulator(): Promise<Served> {
-  return serve('npx', ['--no', '--', 'liveai-emulator', '--port', '0', '--queue-ms', '300', '--livekit-url', inject('livekitUrl'), '--livekit-api-key', inject('livekitApiKey'), '--livekit-api-secret', inject('livekitApiSecret')], {
-    cwd: requireApp('emulator'),
-    ready: /listening on (http:\/\/\S+)/,
-  });
+  return serve(
+    'npx',
+    [
+      '--no',
+      '--',
+      'liveai-emulator',
+      '--port',
+      '0',
+      '--queue-ms',
+      '300',
+      '--livekit-url',
+      inject('livekitUrl'),
+      '--livekit-api-key',
+      inject('livekitApiKey'),
+      '--livekit-api-secret',
+      inject('livekitApiSecret'),
+    ],
+    {
+      cwd: requireApp('emulator'),
+      ready: /listening on (http:\/\/\S+)/,
+    },
+  );
 }
 
 /** Environment of the consumer apps' proxies (route handler or Express) towards the emulator and LiveKit. */
@@ -35,7 +53,10 @@ export const freePort = (): Promise<number> =>
   });
 
 /** Opens `url`, and returns the gzip size of the JS and CSS it loaded before the widget's Start button showed. */
-export async function openWidget(context: BrowserContext, url: string): Promise<{ page: Page; firstLoadGzip: number; pageErrors: string[] }> {
+export async function openWidget(
+  context: BrowserContext,
+  url: string,
+): Promise<{ page: Page; firstLoadGzip: number; pageErrors: string[] }> {
   const page = await context.newPage();
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(String(e)));
@@ -49,13 +70,20 @@ export async function openWidget(context: BrowserContext, url: string): Promise<
 /** Starts a call in the widget and waits for a live talking avatar: ≥ 25 decoded 368×560 frames and audio. */
 export async function playAvatar(page: Page, screenshot: string): Promise<void> {
   await page.getByRole('button', { name: 'Start call' }).click();
-  await page.waitForFunction(() => ['active', 'error'].some((p) => (window as unknown as { __liveai: Probe }).__liveai.phases.includes(p)), null, { timeout: 90_000 });
+  await page.waitForFunction(
+    () => ['active', 'error'].some((p) => (window as unknown as { __liveai: Probe }).__liveai.phases.includes(p)),
+    null,
+    { timeout: 90_000 },
+  );
   expect((await probe(page)).errors).toEqual([]);
   await expect
-    .poll(async () => {
-      const st = await page.evaluate(inboundStatsScript);
-      return st.framesDecoded >= 25 && st.totalSamplesReceived > 0;
-    }, { timeout: 60_000, interval: 250 })
+    .poll(
+      async () => {
+        const st = await page.evaluate(inboundStatsScript);
+        return st.framesDecoded >= 25 && st.totalSamplesReceived > 0;
+      },
+      { timeout: 60_000, interval: 250 },
+    )
     .toBe(true);
   const stats = await page.evaluate(inboundStatsScript);
   expect([stats.frameWidth, stats.frameHeight]).toEqual([368, 560]);

@@ -33,13 +33,17 @@ for (const [name, app] of Object.entries(APPS)) {
   const pkg = { name: `consumer-${name}`, private: true, type: 'module', dependencies: {} };
   for (const p of app.packs) pkg.dependencies[p] = `file:${packs[p]}`;
   Object.assign(pkg.dependencies, app.registry);
-  const key = createHash('sha256').update(JSON.stringify(pkg)).update(app.packs.map((p) => sha(packs[p])).join()).digest('hex');
+  const key = createHash('sha256')
+    .update(JSON.stringify(pkg))
+    .update(app.packs.map((p) => sha(packs[p])).join())
+    .digest('hex');
   const keyFile = join(dir, '.install-key');
   const fresh = !(existsSync(keyFile) && readFileSync(keyFile, 'utf8') === key);
   if (fresh) rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   // Always a fresh copy of the app's sources (never node_modules or build output).
-  for (const f of readdirSync(dir)) if (!['node_modules', 'package-lock.json', '.install-key'].includes(f)) rmSync(join(dir, f), { recursive: true, force: true });
+  for (const f of readdirSync(dir))
+    if (!['node_modules', 'package-lock.json', '.install-key'].includes(f)) rmSync(join(dir, f), { recursive: true, force: true });
   if (app.template) cpSync(join(ROOT, 'test/consumer/apps', app.template), dir, { recursive: true });
   for (const [file, text] of Object.entries(app.files ?? {})) writeFileSync(join(dir, file), text);
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);

@@ -27,7 +27,11 @@ describe('Vite React app (installed tarball, only livekit-client)', () => {
   });
 
   it('served with the Express proxy, the widget plays the local avatar', async () => {
-    const server = await serve(process.execPath, ['server.mjs'], { cwd: dir, env: proxyEnv(emulator.url), ready: /listening on (http:\/\/\S+)/ });
+    const server = await serve(process.execPath, ['server.mjs'], {
+      cwd: dir,
+      env: proxyEnv(emulator.url),
+      ready: /listening on (http:\/\/\S+)/,
+    });
     try {
       const { page, firstLoadGzip, pageErrors } = await openWidget(context, `${server.url}/`);
       mkdirSync('test-results/consumer', { recursive: true });

@@ -11,7 +11,8 @@ import { ALICE, Harness, waitFor } from './helpers';
  * Needs the private network namespace: scripts/netns-run.sh npx vitest run test/emulator/agent-audio.test.ts
  */
 const inNetns = process.env.LIVEAI_IN_NETNS === '1';
-if (!inNetns && (process.env.CI === 'true' || process.env.CI === '1')) throw new Error('agent-audio tests need the network namespace (CI=true)');
+if (!inNetns && (process.env.CI === 'true' || process.env.CI === '1'))
+  throw new Error('agent-audio tests need the network namespace (CI=true)');
 
 const ROOM = 'agent-audio-room';
 const AGENT = 'agent-1';
@@ -54,7 +55,10 @@ describe.skipIf(!inNetns)('avatar data-stream protocol (rtc-a)', () => {
   const rpcCount = (method: string) => rpcs.filter((r) => r.method === method).length;
 
   beforeAll(async () => {
-    const up = await fetch(LIVEKIT_URL.replace('ws', 'http')).then((r) => r.ok, () => false);
+    const up = await fetch(LIVEKIT_URL.replace('ws', 'http')).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (!up) {
       installLivekit({ quiet: true });
       lk = await startLivekit();
@@ -96,9 +100,17 @@ describe.skipIf(!inNetns)('avatar data-stream protocol (rtc-a)', () => {
 
   it('joins on the agent’s behalf, plays the streamed speech, reports playback started and finished, and cuts it on lk.clear_buffer', async () => {
     const token = await mint(AVATAR, { 'lk.publish_on_behalf': AGENT });
-    const id = await h.session({ agent_id: 'agent-demo', transport_type: 'livekit', properties: { livekit_url: LIVEKIT_URL, livekit_token: token } });
+    const id = await h.session({
+      agent_id: 'agent-demo',
+      transport_type: 'livekit',
+      properties: { livekit_url: LIVEKIT_URL, livekit_token: token },
+    });
     await h.status(id, 'ACTIVE', 30_000);
-    const avatar = await waitFor(() => [...agent.remoteParticipants.values()].find((p) => p.identity === AVATAR && p.trackPublications.size >= 2), 'the avatar’s tracks', 20_000);
+    const avatar = await waitFor(
+      () => [...agent.remoteParticipants.values()].find((p) => p.identity === AVATAR && p.trackPublications.size >= 2),
+      'the avatar’s tracks',
+      20_000,
+    );
     expect(avatar.attributes['lk.publish_on_behalf']).toBe(AGENT);
     await waitFor(() => heard.length > 10, 'the avatar’s audio at the viewer', 20_000);
 
@@ -124,15 +136,21 @@ describe.skipIf(!inNetns)('avatar data-stream protocol (rtc-a)', () => {
     expect(cut.interrupted).toBe(true);
     expect(cut.playback_position).toBeLessThan(5);
     // the viewer hears silence from then on (50 consecutive quiet frames = 0.5 s), although the stream goes on
-    await waitFor(() => {
-      const tail = heard.slice(cutAt);
-      let quiet = 0;
-      for (const r of tail) quiet = r < 50 ? quiet + 1 : 0;
-      return quiet >= 50;
-    }, 'silence after lk.clear_buffer', 10_000);
+    await waitFor(
+      () => {
+        const tail = heard.slice(cutAt);
+        let quiet = 0;
+        for (const r of tail) quiet = r < 50 ? quiet + 1 : 0;
+        return quiet >= 50;
+      },
+      'silence after lk.clear_buffer',
+      10_000,
+    );
     await w.close();
     // only the agent the avatar speaks for may steer it
-    expect(await viewer.localParticipant!.performRpc({ destinationIdentity: AVATAR, method: 'lk.clear_buffer', payload: '' })).toBe('reject');
+    expect(await viewer.localParticipant!.performRpc({ destinationIdentity: AVATAR, method: 'lk.clear_buffer', payload: '' })).toBe(
+      'reject',
+    );
     const list = await h.get('/liveai/sessions', ALICE);
     expect(list.body.sessions.find((s: { session_id: string }) => s.session_id === id).provider).toBe('LIVEKIT');
   });

@@ -15,7 +15,9 @@ let png: Buffer;
 let inner: { server: Server; url: string; hits: string[]; sent: { bytes: number; closed: Promise<void> } };
 
 beforeAll(async () => {
-  png = await sharp({ create: { width: 368, height: 560, channels: 3, background: { r: 9, g: 9, b: 9 } } }).png().toBuffer();
+  png = await sharp({ create: { width: 368, height: 560, channels: 3, background: { r: 9, g: 9, b: 9 } } })
+    .png()
+    .toBuffer();
   const hits: string[] = [];
   let markClosed!: () => void;
   const sent = { bytes: 0, closed: new Promise<void>((r) => (markClosed = r)) };
@@ -59,7 +61,12 @@ afterAll(async () => {
 });
 
 /** Raw HTTP with any `Host` header (fetch would not send a foreign one). */
-function withHost(url: string, path: string, host: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+function withHost(
+  url: string,
+  path: string,
+  host: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(`${url}${path}`, { headers: { host, ...headers } }, (res) => {
       let body = '';
@@ -88,9 +95,15 @@ describe('Host check (DNS rebinding)', () => {
       expect(foreign.body).not.toContain(ALICE);
       expect(JSON.parse(foreign.body).detail).toMatch(/Host not allowed/);
       expect((await withHost(h.url, '/liveai/sessions', `rebind.evil.example:${port}`, { 'x-api-key': ALICE })).status).toBe(403);
-      const ws = await withHost(h.url, '/liveai/ws/x', `rebind.evil.example:${port}`, { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' });
+      const ws = await withHost(h.url, '/liveai/ws/x', `rebind.evil.example:${port}`, {
+        connection: 'Upgrade',
+        upgrade: 'websocket',
+        'sec-websocket-version': '13',
+        'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+      });
       expect(ws.status).toBe(403);
-      for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) expect((await withHost(h.url, '/__emulator/accounts', host)).status).toBe(200);
+      for (const host of [`127.0.0.1:${port}`, `localhost:${port}`])
+        expect((await withHost(h.url, '/__emulator/accounts', host)).status).toBe(200);
     } finally {
       await h.close();
     }

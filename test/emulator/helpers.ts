@@ -28,10 +28,30 @@ export async function waitFor<T>(fn: () => T | Promise<T>, what: string, timeout
 
 /** Bodies of session creation per transport (spec §2), for an agent or extra fields. */
 export const bodies = {
-  rtcA: (extra: object = {}) => ({ agent_id: 'agent-demo', transport_type: 'rtc-a', properties: { rtc_a_url: LK_URL, rtc_a_token: 'avatar-token' }, ...extra }),
-  rtcB: (extra: object = {}) => ({ agent_id: 'agent-demo', transport_type: 'rtc-b', properties: { rtc_b_url: 'https://rooms.example.test/r1', rtc_b_token: 't' }, ...extra }),
-  wsA: (extra: object = {}) => ({ agent_id: 'agent-demo', transport_type: 'websocket-rtc-a', rtc_a_properties: { rtc_a_url: LK_URL, rtc_a_token: 't' }, ...extra }),
-  wsB: (extra: object = {}) => ({ agent_id: 'agent-demo', transport_type: 'websocket-rtc-b', rtc_b_properties: { rtc_b_url: 'https://rooms.example.test/r2', rtc_b_token: 't' }, ...extra }),
+  rtcA: (extra: object = {}) => ({
+    agent_id: 'agent-demo',
+    transport_type: 'rtc-a',
+    properties: { rtc_a_url: LK_URL, rtc_a_token: 'avatar-token' },
+    ...extra,
+  }),
+  rtcB: (extra: object = {}) => ({
+    agent_id: 'agent-demo',
+    transport_type: 'rtc-b',
+    properties: { rtc_b_url: 'https://rooms.example.test/r1', rtc_b_token: 't' },
+    ...extra,
+  }),
+  wsA: (extra: object = {}) => ({
+    agent_id: 'agent-demo',
+    transport_type: 'websocket-rtc-a',
+    rtc_a_properties: { rtc_a_url: LK_URL, rtc_a_token: 't' },
+    ...extra,
+  }),
+  wsB: (extra: object = {}) => ({
+    agent_id: 'agent-demo',
+    transport_type: 'websocket-rtc-b',
+    rtc_b_properties: { rtc_b_url: 'https://rooms.example.test/r2', rtc_b_token: 't' },
+    ...extra,
+  }),
 };
 
 /** An emulator plus supertest helpers that record every answer they get. */
@@ -40,7 +60,9 @@ export class Harness {
   private constructor(readonly emu: Emulator) {}
 
   static async start(options: EmulatorOptions = {}, seen?: Seen[]): Promise<Harness> {
-    const h = new Harness(await createEmulator({ port: 0, media: false, queueMs: 20, imageChangeMs: 20, imageHosts: 'loopback', ...options }));
+    const h = new Harness(
+      await createEmulator({ port: 0, media: false, queueMs: 20, imageChangeMs: 20, imageHosts: 'loopback', ...options }),
+    );
     if (seen) (h as { seen: Seen[] }).seen = seen;
     return h;
   }
@@ -55,7 +77,13 @@ export class Harness {
     test.then = ((ok?: (r: Response) => unknown, bad?: (e: unknown) => unknown) =>
       then((res: Response) => {
         const req = (res as unknown as { req: { method: string; path: string } }).req;
-        this.seen.push({ method: req.method, path: req.path, status: res.status, contentType: String(res.headers['content-type'] ?? ''), body: res.body });
+        this.seen.push({
+          method: req.method,
+          path: req.path,
+          status: res.status,
+          contentType: String(res.headers['content-type'] ?? ''),
+          body: res.body,
+        });
         return ok ? ok(res) : res;
       }, bad)) as Test['then'];
     return test;
@@ -112,4 +140,5 @@ export class Harness {
 }
 
 /** Decodes the payload of a JWT (no verification). */
-export const jwtPayload = (token: string): Record<string, unknown> => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
+export const jwtPayload = (token: string): Record<string, unknown> =>
+  JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));

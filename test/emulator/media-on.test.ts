@@ -14,7 +14,8 @@ import { ALICE, Harness, waitFor } from './helpers';
 const inNetns = process.env.LIVEAI_IN_NETNS === '1';
 const ci = process.env.CI === 'true' || process.env.CI === '1';
 if (!inNetns) {
-  const msg = 'media-on tests need the private network namespace: scripts/netns-run.sh npx vitest run --project server test/emulator/media-on.test.ts';
+  const msg =
+    'media-on tests need the private network namespace: scripts/netns-run.sh npx vitest run --project server test/emulator/media-on.test.ts';
   if (ci) throw new Error(`${msg} (CI=true makes this a failure)`);
   console.warn(`SKIPPING: ${msg}`);
 }
@@ -33,7 +34,8 @@ class Viewer {
     this.room.on(RoomEvent.ParticipantDisconnected, (p: RemoteParticipant) => this.left.push(p.identity));
   }
   has = (type: string) => this.events.some((e) => e.type === type);
-  send = (msg: object) => this.room.localParticipant!.publishData(new TextEncoder().encode(JSON.stringify(msg)), { reliable: true, topic: TOPIC });
+  send = (msg: object) =>
+    this.room.localParticipant!.publishData(new TextEncoder().encode(JSON.stringify(msg)), { reliable: true, topic: TOPIC });
 }
 
 async function mint(room: string, identity: string): Promise<string> {
@@ -48,12 +50,19 @@ describe.skipIf(!inNetns)('media on: hosted rooms and rtc-a sessions in a real L
   const viewers: Viewer[] = [];
 
   beforeAll(async () => {
-    const up = await fetch(LIVEKIT_URL.replace('ws', 'http')).then((r) => r.ok, () => false);
+    const up = await fetch(LIVEKIT_URL.replace('ws', 'http')).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (!up) {
       installLivekit({ quiet: true });
       lk = await startLivekit();
     }
-    h = await Harness.start({ media: true, queueMs: 50, livekit: { url: LIVEKIT_URL, apiKey: LIVEKIT_KEYS.apiKey, apiSecret: LIVEKIT_KEYS.apiSecret } });
+    h = await Harness.start({
+      media: true,
+      queueMs: 50,
+      livekit: { url: LIVEKIT_URL, apiKey: LIVEKIT_KEYS.apiKey, apiSecret: LIVEKIT_KEYS.apiSecret },
+    });
   }, 120_000);
   afterAll(async () => {
     for (const v of viewers) await v.room.disconnect();
@@ -92,7 +101,11 @@ describe.skipIf(!inNetns)('media on: hosted rooms and rtc-a sessions in a real L
 
   it('§4.4 an rtc-a session joins properties.rtc_a_url with rtc_a_token; a late viewer gets bot_ready', async () => {
     const room = `custom-${Date.now()}`;
-    const id = await h.session({ agent_id: 'agent-cartoon', transport_type: 'rtc-a', properties: { rtc_a_url: LIVEKIT_URL, rtc_a_token: await mint(room, 'liveai-avatar-x1') } });
+    const id = await h.session({
+      agent_id: 'agent-cartoon',
+      transport_type: 'rtc-a',
+      properties: { rtc_a_url: LIVEKIT_URL, rtc_a_token: await mint(room, 'liveai-avatar-x1') },
+    });
     await h.status(id, 'ACTIVE', 30_000);
     const v = new Viewer();
     viewers.push(v);
@@ -103,7 +116,11 @@ describe.skipIf(!inNetns)('media on: hosted rooms and rtc-a sessions in a real L
   }, 120_000);
 
   it('§3 a join failure (token rejected by LiveKit) ends the session FAILED', async () => {
-    const id = await h.session({ agent_id: 'agent-demo', transport_type: 'websocket-rtc-a', rtc_a_properties: { rtc_a_url: LIVEKIT_URL, rtc_a_token: 'not-a-jwt' } });
+    const id = await h.session({
+      agent_id: 'agent-demo',
+      transport_type: 'websocket-rtc-a',
+      rtc_a_properties: { rtc_a_url: LIVEKIT_URL, rtc_a_token: 'not-a-jwt' },
+    });
     await h.status(id, 'FAILED', 30_000);
     expect(h.emu.state.session(id)?.end_reason).toMatch(/join failed/);
   }, 60_000);

@@ -28,8 +28,7 @@ async function facePng(bg = '#9ec5e8'): Promise<Uint8Array> {
 /** Solid-colour RGBA portrait with a vertical gradient in red (row index) and column index in green. */
 function gradientPortrait(): Portrait {
   const rgba = new Uint8Array(W * H * 4);
-  for (let y = 0; y < H; y++)
-    for (let x = 0; x < W; x++) rgba.set([y % 256, x % 256, 100, 255], (y * W + x) * 4);
+  for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) rgba.set([y % 256, x % 256, 100, 255], (y * W + x) * 4);
   return portraitFromRgba(rgba, W, H);
 }
 
@@ -78,14 +77,17 @@ describe('reference image decoding', () => {
       .toBuffer();
     const p = await decodePortrait(new Uint8Array(wide));
     expect([p.width, p.height, p.stride]).toEqual([W, H, W + 2 * p.margin]);
-    const at = (x: number, y: number) => Array.from(p.pixels.subarray((y * p.stride + x + p.margin) * 4, (y * p.stride + x + p.margin) * 4 + 3));
+    const at = (x: number, y: number) =>
+      Array.from(p.pixels.subarray((y * p.stride + x + p.margin) * 4, (y * p.stride + x + p.margin) * 4 + 3));
     expect(at(10, 100)).toEqual([255, 0, 0]); // left of centre: red
     expect(at(W - 10, 100)).toEqual([0, 0, 255]); // right of centre: blue
     expect(Array.from(p.pixels.subarray(0, 3))).toEqual([255, 0, 0]); // left padding repeats the edge
   });
 
   it('rejects bytes that are not an image, and empty bytes, with invalid_request', async () => {
-    await expect(decodePortrait(new TextEncoder().encode('definitely not an image'))).rejects.toSatisfy((e) => isLiveAiError(e, 'invalid_request'));
+    await expect(decodePortrait(new TextEncoder().encode('definitely not an image'))).rejects.toSatisfy((e) =>
+      isLiveAiError(e, 'invalid_request'),
+    );
     await expect(decodePortrait(new Uint8Array(0))).rejects.toThrow(/empty/);
   });
 });
@@ -196,7 +198,15 @@ describe('renderer', () => {
     expect(g13.eyes.map((e) => e.x)).toEqual([Math.round(W * 0.37), Math.round(W * 0.63)]);
     const p = gradientPortrait();
     p.pixels.fill(255);
-    drawEyelids(p, g13, [[10, 10, 10], [10, 10, 10]], 1);
+    drawEyelids(
+      p,
+      g13,
+      [
+        [10, 10, 10],
+        [10, 10, 10],
+      ],
+      1,
+    );
     const dark = (x: number, y: number) => (p.pixels[(y * p.stride + x + p.margin) * 4] as number) < 100;
     expect(dark(g13.eyes[0]!.x, g13.eyes[0]!.y)).toBe(true);
     expect(dark(g.eyes[0]!.x - 10, g.eyes[0]!.y)).toBe(false); // the default spot is left alone

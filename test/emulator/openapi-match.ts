@@ -35,5 +35,7 @@ export function responseProblems(doc: Json, seen: Seen): string[] {
   if (!media) return [`${where}: content type ${type} not documented`];
   if (type !== 'application/json') return [];
   const result = z.fromJSONSchema(resolve(doc, media.schema) as never).safeParse(seen.body);
-  return result.success ? [] : [`${where}: body ${JSON.stringify(seen.body).slice(0, 200)} does not match: ${result.error.message.slice(0, 300)}`];
+  return result.success
+    ? []
+    : [`${where}: body ${JSON.stringify(seen.body).slice(0, 200)} does not match: ${result.error.message.slice(0, 300)}`];
 }

@@ -42,15 +42,18 @@ describe('§9 GET /openapi.json', () => {
   });
 
   it('every documented operation answers, with a documented status and a body matching its schema', async () => {
-    const id = (await request(emu.url).post('/liveai/sessions').set('X-API-Key', ALICE).send(bodies.rtcA()).expect(201)).body.session_id as string;
+    const id = (await request(emu.url).post('/liveai/sessions').set('X-API-Key', ALICE).send(bodies.rtcA()).expect(201)).body
+      .session_id as string;
     const calls: Record<string, () => request.Test> = {
       'get /liveai/rooms': () => request(emu.url).get('/liveai/rooms').set('X-API-Key', ALICE),
       'post /liveai/rooms': () => request(emu.url).post('/liveai/rooms').set('X-API-Key', ALICE).send({ agent_id: 'agent-demo' }),
       'get /liveai/sessions': () => request(emu.url).get('/liveai/sessions').set('X-API-Key', ALICE),
       'post /liveai/sessions': () => request(emu.url).post('/liveai/sessions').set('X-API-Key', ALICE).send(bodies.wsA()),
       'get /liveai/sessions/{session_id}': () => request(emu.url).get(`/liveai/sessions/${id}`).set('X-API-Key', ALICE),
-      'post /liveai/sessions/{session_id}/control': () => request(emu.url).post(`/liveai/sessions/${id}/control`).send({ event: 'reset-idle-timeout' }),
-      'post /liveai/sessions/{session_id}/leave-meeting': () => request(emu.url).post(`/liveai/sessions/${id}/leave-meeting`).set('X-API-Key', ALICE).send({ meeting_bot_id: 'b' }),
+      'post /liveai/sessions/{session_id}/control': () =>
+        request(emu.url).post(`/liveai/sessions/${id}/control`).send({ event: 'reset-idle-timeout' }),
+      'post /liveai/sessions/{session_id}/leave-meeting': () =>
+        request(emu.url).post(`/liveai/sessions/${id}/leave-meeting`).set('X-API-Key', ALICE).send({ meeting_bot_id: 'b' }),
       'get /liveai/assets/{file}': () => request(emu.url).get('/liveai/assets/agent-demo.png'),
     };
     const problems: string[] = [];
@@ -64,7 +67,13 @@ describe('§9 GET /openapi.json', () => {
         const res = await call();
         expect(res.status, `${m} ${p}`).toBeLessThan(500);
         const req = (res as unknown as { req: { method: string; path: string } }).req;
-        const seen: Seen = { method: req.method, path: req.path, status: res.status, contentType: String(res.headers['content-type']), body: res.body };
+        const seen: Seen = {
+          method: req.method,
+          path: req.path,
+          status: res.status,
+          contentType: String(res.headers['content-type']),
+          body: res.body,
+        };
         problems.push(...responseProblems(doc as unknown as Record<string, unknown>, seen));
       }
     }

@@ -19,7 +19,11 @@ interface Answer {
   status: number;
   body: unknown;
 }
-async function send(method: string, path: string, init: { body?: string | Uint8Array; headers?: Record<string, string> } = {}): Promise<Answer> {
+async function send(
+  method: string,
+  path: string,
+  init: { body?: string | Uint8Array; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   inputs++;
   const body0 = init.body instanceof Uint8Array ? new Blob([new Uint8Array(init.body)]) : init.body;
   const res = await fetch(`${emu.url}${path}`, { method, body: body0, headers: init.headers, signal: AbortSignal.timeout(5000) });
@@ -49,11 +53,21 @@ const junkBody = fc.oneof(
   fc.string({ unit: 'binary', minLength: 1, maxLength: 200 }).filter((t) => t.trim() !== '' && !t.trim().startsWith('{')),
   fc.uint8Array({ minLength: 1, maxLength: 300 }).filter((b) => b[0] !== 0x7b),
   fc.json().filter((j) => !j.trim().startsWith('{')),
-  fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !['event', 'agent_id', 'meeting_bot_id', 'transport_type'].includes(k)), fc.jsonValue(), { minKeys: 1, maxKeys: 6 }).map((o) => JSON.stringify(o)),
+  fc
+    .dictionary(
+      fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !['event', 'agent_id', 'meeting_bot_id', 'transport_type'].includes(k)),
+      fc.jsonValue(),
+      { minKeys: 1, maxKeys: 6 },
+    )
+    .map((o) => JSON.stringify(o)),
 );
 /** Path segments that are not an existing id (no '/', not only dots). */
-const junkId = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }).filter((s) => !s.includes('/') && !/^\.+$/.test(s) && s !== sessionId && s !== wsSessionId);
-const rawPercent = fc.string({ unit: fc.constantFrom('%', 'A', 'f', '0', 'Z', 'E', '2', '~'), minLength: 1, maxLength: 12 }).filter((s) => !/^\.+$/.test(s));
+const junkId = fc
+  .string({ unit: 'grapheme', minLength: 1, maxLength: 40 })
+  .filter((s) => !s.includes('/') && !/^\.+$/.test(s) && s !== sessionId && s !== wsSessionId);
+const rawPercent = fc
+  .string({ unit: fc.constantFrom('%', 'A', 'f', '0', 'Z', 'E', '2', '~'), minLength: 1, maxLength: 12 })
+  .filter((s) => !/^\.+$/.test(s));
 
 const POST_ROUTES = () => [
   '/liveai/rooms',
@@ -86,7 +100,8 @@ function pageOk(page: string | undefined, limit: string | undefined): boolean {
 describe('property tests: malformed input never crashes or hangs the emulator', () => {
   beforeAll(async () => {
     emu = await createEmulator({ port: 0, media: false, queueMs: 10, imageHosts: 'loopback', imageFetchTimeoutMs: 500 });
-    const mk = async (b: object) => ((await send('POST', '/liveai/sessions', { body: JSON.stringify(b), headers: JSON_CT })).body as { session_id: string }).session_id;
+    const mk = async (b: object) =>
+      ((await send('POST', '/liveai/sessions', { body: JSON.stringify(b), headers: JSON_CT })).body as { session_id: string }).session_id;
     sessionId = await mk(bodies.rtcA());
     wsSessionId = await mk(bodies.wsA());
   });
@@ -98,9 +113,13 @@ describe('property tests: malformed input never crashes or hangs the emulator', 
   it('junk bodies on every POST route → 4xx {detail}', async () => {
     for (const route of POST_ROUTES()) {
       await fc.assert(
-        fc.asyncProperty(junkBody, fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'application/vnd.x+json'), async (body, type) => {
-          expect4xx(await send('POST', route, { body, headers: { 'Content-Type': type, 'X-API-Key': ALICE } }), `POST ${route}`);
-        }),
+        fc.asyncProperty(
+          junkBody,
+          fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'application/vnd.x+json'),
+          async (body, type) => {
+            expect4xx(await send('POST', route, { body, headers: { 'Content-Type': type, 'X-API-Key': ALICE } }), `POST ${route}`);
+          },
+        ),
         { numRuns: RUNS },
       );
     }
@@ -119,7 +138,14 @@ describe('property tests: malformed input never crashes or hangs the emulator', 
   });
 
   it('random page / limit queries on both list endpoints: 200 exactly when valid, else 400 {detail}', async () => {
-    const value = fc.option(fc.oneof(fc.integer({ min: -5, max: 1200 }).map(String), fc.string({ unit: 'grapheme-ascii', maxLength: 8 }), fc.constantFrom('1e3', '0x10', ' 7 ', '99999999999999999999', '', '1.0')), { nil: undefined });
+    const value = fc.option(
+      fc.oneof(
+        fc.integer({ min: -5, max: 1200 }).map(String),
+        fc.string({ unit: 'grapheme-ascii', maxLength: 8 }),
+        fc.constantFrom('1e3', '0x10', ' 7 ', '99999999999999999999', '', '1.0'),
+      ),
+      { nil: undefined },
+    );
     for (const list of ['/liveai/rooms', '/liveai/sessions']) {
       await fc.assert(
         fc.asyncProperty(value, value, async (page, limit) => {
@@ -136,11 +162,21 @@ describe('property tests: malformed input never crashes or hangs the emulator', 
   });
 
   it('random X-API-Key headers → 401 {detail} on every authenticated route', async () => {
-    const routes: [string, string][] = [['GET', '/liveai/rooms'], ['POST', '/liveai/rooms'], ['GET', '/liveai/sessions'], ['POST', '/liveai/sessions'], ['GET', `/liveai/sessions/${sessionId}`], ['POST', `/liveai/sessions/${sessionId}/leave-meeting`]];
+    const routes: [string, string][] = [
+      ['GET', '/liveai/rooms'],
+      ['POST', '/liveai/rooms'],
+      ['GET', '/liveai/sessions'],
+      ['POST', '/liveai/sessions'],
+      ['GET', `/liveai/sessions/${sessionId}`],
+      ['POST', `/liveai/sessions/${sessionId}/leave-meeting`],
+    ];
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...routes), fc.string({ unit: 'grapheme-ascii', maxLength: 60 }), async ([method, path], key) => {
         fc.pre(!key.trim().startsWith('dev-key-'));
-        const a = await send(method, path, { body: method === 'POST' ? '{}' : undefined, headers: { 'Content-Type': 'application/json', 'X-API-Key': key } });
+        const a = await send(method, path, {
+          body: method === 'POST' ? '{}' : undefined,
+          headers: { 'Content-Type': 'application/json', 'X-API-Key': key },
+        });
         expect4xx(a, `${method} ${path} key=${key}`);
         expect(a.status).toBe(401);
       }),
@@ -150,20 +186,41 @@ describe('property tests: malformed input never crashes or hangs the emulator', 
 
   it('random headers (content types, encodings, charsets) never produce a 5xx', async () => {
     const header = fc.record({
-      'Content-Type': fc.oneof(fc.string({ unit: 'grapheme-ascii', maxLength: 40 }), fc.constantFrom('application/json; charset=utf-16', 'application/json; charset=latin1', 'multipart/form-data', 'multipart/form-data; boundary=x', 'application/json;;;')),
+      'Content-Type': fc.oneof(
+        fc.string({ unit: 'grapheme-ascii', maxLength: 40 }),
+        fc.constantFrom(
+          'application/json; charset=utf-16',
+          'application/json; charset=latin1',
+          'multipart/form-data',
+          'multipart/form-data; boundary=x',
+          'application/json;;;',
+        ),
+      ),
       'Content-Encoding': fc.constantFrom('identity', 'gzip', 'deflate', 'br', 'x-unknown'),
     });
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...POST_ROUTES()), header, fc.string({ maxLength: 60 }), async (route, headers, body) => {
-        expectNot5xx(await send('POST', route, { body, headers: { ...headers, 'X-API-Key': ALICE } }), `POST ${route} ${JSON.stringify(headers)}`);
+        expectNot5xx(
+          await send('POST', route, { body, headers: { ...headers, 'X-API-Key': ALICE } }),
+          `POST ${route} ${JSON.stringify(headers)}`,
+        );
       }),
       { numRuns: RUNS * 3 },
     );
   });
 
   it('structured session-creation bodies: 400 exactly when the core schema rejects them, else 201/403/404', async () => {
-    const url = fc.oneof(fc.constantFrom('ws://127.0.0.1:7880', 'wss://lk.example.test', 'https://daily.example.test/r', 'http://x', 'ftp://y', ''), fc.string({ maxLength: 10 }));
-    const props = fc.option(fc.record({ rtc_a_url: url, rtc_a_token: fc.string({ maxLength: 3 }), rtc_b_url: url, rtc_b_token: fc.string({ maxLength: 3 }) }, { requiredKeys: [] }), { nil: undefined });
+    const url = fc.oneof(
+      fc.constantFrom('ws://127.0.0.1:7880', 'wss://lk.example.test', 'https://daily.example.test/r', 'http://x', 'ftp://y', ''),
+      fc.string({ maxLength: 10 }),
+    );
+    const props = fc.option(
+      fc.record(
+        { rtc_a_url: url, rtc_a_token: fc.string({ maxLength: 3 }), rtc_b_url: url, rtc_b_token: fc.string({ maxLength: 3 }) },
+        { requiredKeys: [] },
+      ),
+      { nil: undefined },
+    );
     const body = fc.record(
       {
         agent_id: fc.constantFrom('agent-demo', 'agent-bob', 'ghost', ''),
@@ -189,11 +246,18 @@ describe('property tests: malformed input never crashes or hangs the emulator', 
   });
 
   it('structured control events: 200 exactly when the core schema accepts them, 413 for big inline images, else 400', async () => {
-    const b64 = fc.oneof(fc.base64String({ maxLength: 40 }), fc.string({ maxLength: 20 }), fc.base64String({ maxLength: 20 }).map((s) => `data:image/png;base64,${s}`));
+    const b64 = fc.oneof(
+      fc.base64String({ maxLength: 40 }),
+      fc.string({ maxLength: 20 }),
+      fc.base64String({ maxLength: 20 }).map((s) => `data:image/png;base64,${s}`),
+    );
     const event = fc.record(
       {
         event: fc.constantFrom('update-image', 'update-agent-prompt', 'update-idle-prompt', 'action', 'reset-idle-timeout', 'nope', ''),
-        image_url: fc.oneof(fc.constantFrom('http://127.0.0.1:9/x.png', 'https://example.test/a.png', 'ftp://x'), fc.string({ maxLength: 8 })),
+        image_url: fc.oneof(
+          fc.constantFrom('http://127.0.0.1:9/x.png', 'https://example.test/a.png', 'ftp://x'),
+          fc.string({ maxLength: 8 }),
+        ),
         image_base64: b64,
         agent_prompt: fc.string({ maxLength: 8 }),
         idle_prompt: fc.string({ maxLength: 8 }),
@@ -203,7 +267,10 @@ describe('property tests: malformed input never crashes or hangs the emulator', 
     );
     await fc.assert(
       fc.asyncProperty(event, async (e) => {
-        const a = await send('POST', `/liveai/sessions/${wsSessionId}/control`, { body: JSON.stringify(e), headers: { 'Content-Type': 'application/json' } });
+        const a = await send('POST', `/liveai/sessions/${wsSessionId}/control`, {
+          body: JSON.stringify(e),
+          headers: { 'Content-Type': 'application/json' },
+        });
         const ok = ControlEventSchema.safeParse(e).success;
         if (!ok) return expect4xx(a, JSON.stringify(e));
         const big = typeof e.image_base64 === 'string' && e.event === 'update-image' && inlineImageTooLarge(e.image_base64);

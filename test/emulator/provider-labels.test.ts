@@ -32,10 +32,18 @@ describe('provider labels rtc-a=livekit,rtc-b=daily', () => {
   });
 
   it('renames every identifier: websocket transport, *_properties key, property names, list provider', async () => {
-    const ws = await h.post('/liveai/sessions', { agent_id: 'agent-demo', transport_type: 'websocket-livekit', livekit_properties: { livekit_url: LK_URL, livekit_token: 't' } }, ALICE);
+    const ws = await h.post(
+      '/liveai/sessions',
+      { agent_id: 'agent-demo', transport_type: 'websocket-livekit', livekit_properties: { livekit_url: LK_URL, livekit_token: 't' } },
+      ALICE,
+    );
     expect(ws.status).toBe(201);
     expect(ws.body.websocket_address).toMatch(/^ws:\/\//);
-    const daily = await h.post('/liveai/sessions', { agent_id: 'agent-demo', transport_type: 'daily', properties: { daily_url: 'https://rooms.example.test/r', daily_token: 't' } }, ALICE);
+    const daily = await h.post(
+      '/liveai/sessions',
+      { agent_id: 'agent-demo', transport_type: 'daily', properties: { daily_url: 'https://rooms.example.test/r', daily_token: 't' } },
+      ALICE,
+    );
     expect(daily.status).toBe(201);
     expect(daily.body.room_url).toBe('https://rooms.example.test/r');
     const list = await h.get('/liveai/sessions?limit=100', ALICE);
@@ -78,7 +86,11 @@ describe('fields the spec does not list', () => {
   afterAll(() => h.close());
 
   it('ignores fields the service does not know, at the top level and inside properties', async () => {
-    const res = await h.post('/liveai/sessions', bodies.rtcA({ response_done_timeout: 2, properties: { rtc_a_url: LK_URL, rtc_a_token: 't', rtc_a_session_id: 'RM_1' } }), ALICE);
+    const res = await h.post(
+      '/liveai/sessions',
+      bodies.rtcA({ response_done_timeout: 2, properties: { rtc_a_url: LK_URL, rtc_a_token: 't', rtc_a_session_id: 'RM_1' } }),
+      ALICE,
+    );
     expect(res.status).toBe(201);
   });
 
@@ -106,7 +118,10 @@ describe('providerLabels option', () => {
 
   it('refuses malformed labels with a clear error', async () => {
     for (const bad of ['rtc-c=x', 'rtc-a=LiveKit', 'rtc-a=same,rtc-b=same', 'rtc-a', 'rtc-a=websocket-x']) {
-      await expect(createEmulator({ port: 0, providerLabels: bad }), bad).rejects.toMatchObject({ code: 'invalid_request', detail: expect.stringMatching(/^providerLabels: /) });
+      await expect(createEmulator({ port: 0, providerLabels: bad }), bad).rejects.toMatchObject({
+        code: 'invalid_request',
+        detail: expect.stringMatching(/^providerLabels: /),
+      });
     }
   });
 
@@ -115,17 +130,30 @@ describe('providerLabels option', () => {
   });
 
   it('round-trips any session body between neutral and labelled names', () => {
-    const label = fc.stringMatching(/^[a-z][a-z0-9]{0,6}(-[a-z0-9]{1,4})?$/).filter((l) => !l.startsWith('websocket') && !/^rtc-[ab]$/.test(l));
+    const label = fc
+      .stringMatching(/^[a-z][a-z0-9]{0,6}(-[a-z0-9]{1,4})?$/)
+      .filter((l) => !l.startsWith('websocket') && !/^rtc-[ab]$/.test(l));
     fc.assert(
-      fc.property(label, label, fc.constantFrom('rtc-a', 'rtc-b', 'websocket-rtc-a', 'websocket-rtc-b'), fc.string().filter((s) => !/rtc/i.test(s)), (a, b, t, v) => {
-        fc.pre(a !== b);
-        const r = providerRenamer({ 'rtc-a': a, 'rtc-b': b });
-        const side = t.includes('rtc-a') ? 'rtc_a' : 'rtc_b';
-        const body = { transport_type: t, properties: { [`${side}_url`]: v, [`${side}_token`]: v }, [`${side}_properties`]: { [`${side}_url`]: v }, agent_prompt: v };
-        const wire = r.bodyToWire(body);
-        expect(JSON.stringify(wire)).not.toMatch(/rtc[-_][ab]/);
-        expect(r.bodyFromWire(wire)).toEqual(body);
-      }),
+      fc.property(
+        label,
+        label,
+        fc.constantFrom('rtc-a', 'rtc-b', 'websocket-rtc-a', 'websocket-rtc-b'),
+        fc.string().filter((s) => !/rtc/i.test(s)),
+        (a, b, t, v) => {
+          fc.pre(a !== b);
+          const r = providerRenamer({ 'rtc-a': a, 'rtc-b': b });
+          const side = t.includes('rtc-a') ? 'rtc_a' : 'rtc_b';
+          const body = {
+            transport_type: t,
+            properties: { [`${side}_url`]: v, [`${side}_token`]: v },
+            [`${side}_properties`]: { [`${side}_url`]: v },
+            agent_prompt: v,
+          };
+          const wire = r.bodyToWire(body);
+          expect(JSON.stringify(wire)).not.toMatch(/rtc[-_][ab]/);
+          expect(r.bodyFromWire(wire)).toEqual(body);
+        },
+      ),
     );
   });
 });

@@ -2,7 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 
 /** This process's environment without the test suite's own settings (its namespace, vitest), plus `extra`. */
 export function userEnv(drop: string[] = [], extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('LIVEAI_') && !k.startsWith('VITEST') && !drop.includes(k)));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('LIVEAI_') && !k.startsWith('VITEST') && !drop.includes(k)),
+  );
   return { ...env, ...extra };
 }
 
@@ -23,7 +25,11 @@ export interface DevRun {
  * rejects with its output if it exits first.
  */
 export function startDevOnHostSide(script: string, opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<DevRun> {
-  const child = spawn('unshare', ['-n', '--', 'bash', '-c', `set -e; ip link set lo up; ${script}`], { ...opts, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('unshare', ['-n', '--', 'bash', '-c', `set -e; ip link set lo up; ${script}`], {
+    ...opts,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;

@@ -8,12 +8,33 @@ import { execFileSync } from 'node:child_process';
 import { chromium } from 'playwright-core';
 
 const [url, out] = process.argv.slice(2);
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream',
-  '--autoplay-policy=no-user-gesture-required', '--allow-loopback-in-peer-connection', '--disable-features=WebRtcHideLocalIpsWithMdns'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--use-fake-ui-for-media-stream',
+  '--use-fake-device-for-media-stream',
+  '--autoplay-policy=no-user-gesture-required',
+  '--allow-loopback-in-peer-connection',
+  '--disable-features=WebRtcHideLocalIpsWithMdns',
+];
 
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ARGS });
-const result = { namespaceOnlyRoute: '', status: 0, framesDecoded: 0, frameWidth: 0, candidates: [], defaultRoute: '', screenshot: out, error: null };
+const result = {
+  namespaceOnlyRoute: '',
+  status: 0,
+  framesDecoded: 0,
+  frameWidth: 0,
+  candidates: [],
+  defaultRoute: '',
+  screenshot: out,
+  error: null,
+};
 try {
   result.status = (await fetch(url)).status;
   const context = await browser.newContext({ viewport: { width: 1100, height: 860 } });

@@ -70,8 +70,15 @@ describe('finding the LiveKit server', () => {
     fakeServer(join(dir, '.cache/livekit/bin'), '1.12.0', 'server'); // an old cached one is not used
     const r = install(dir, {});
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain('LiveKit server v1.13.5 not found (no livekit-server on PATH, nothing in .cache/livekit, and no Go to install it)');
-    for (const way of ['Go >= 1.26', 'releases/tag/v1.13.5', 'brew install livekit', 'docker create --name lk livekit/livekit-server:v1.13.5']) {
+    expect(r.stderr).toContain(
+      'LiveKit server v1.13.5 not found (no livekit-server on PATH, nothing in .cache/livekit, and no Go to install it)',
+    );
+    for (const way of [
+      'Go >= 1.26',
+      'releases/tag/v1.13.5',
+      'brew install livekit',
+      'docker create --name lk livekit/livekit-server:v1.13.5',
+    ]) {
       expect(r.stderr).toContain(way);
     }
     expect(install(dir, { LIVEKIT_BIN: join(tmp, 'nothing-here') }).stderr).toContain('LIVEKIT_BIN=');

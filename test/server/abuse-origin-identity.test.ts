@@ -30,7 +30,12 @@ interface Proxy {
 
 /** Defaults everywhere except what a test passes; the Express app has `trust proxy` set as many apps do. */
 function base(extra: Partial<AvatarProxyOptions<never>>): AvatarProxyOptions<express.Request> & AvatarProxyOptions<globalThis.Request> {
-  return { ...proxyOptions(emulator.url, { upstream: { baseUrl: emulator.url, apiKey: 'dev-key-alice', fetch: counter.fetch } }), rateLimit: undefined, sessionLimits: undefined, ...extra } as never;
+  return {
+    ...proxyOptions(emulator.url, { upstream: { baseUrl: emulator.url, apiKey: 'dev-key-alice', fetch: counter.fetch } }),
+    rateLimit: undefined,
+    sessionLimits: undefined,
+    ...extra,
+  } as never;
 }
 
 const adapters: Record<string, (extra?: Partial<AvatarProxyOptions<never>>) => Promise<Proxy>> = {
@@ -45,7 +50,10 @@ const adapters: Record<string, (extra?: Partial<AvatarProxyOptions<never>>) => P
   async fetch(extra = {}) {
     const handler = createAvatarHandler({ ...base(extra), basePath: '/api/avatar' } as never);
     const origin = 'https://proxy.example';
-    return { origin, send: (path, init = {}) => handler(new Request(`${origin}/api/avatar${path}`, init), { remoteAddress: init.ip ?? '192.0.2.1' }) };
+    return {
+      origin,
+      send: (path, init = {}) => handler(new Request(`${origin}/api/avatar${path}`, init), { remoteAddress: init.ip ?? '192.0.2.1' }),
+    };
   },
 };
 
@@ -54,7 +62,8 @@ const jsonPost = (body: unknown, headers: Record<string, string> = {}): RequestI
   headers: { 'content-type': 'application/json', ...headers },
   body: JSON.stringify(body),
 });
-const randomIp = () => `${1 + Math.floor(Math.random() * 200)}.${Math.floor(Math.random() * 255)}.${Math.floor(Math.random() * 255)}.${1 + Math.floor(Math.random() * 250)}`;
+const randomIp = () =>
+  `${1 + Math.floor(Math.random() * 200)}.${Math.floor(Math.random() * 255)}.${Math.floor(Math.random() * 255)}.${1 + Math.floor(Math.random() * 250)}`;
 
 describe.each(Object.keys(adapters))('%s adapter, defaults', (name) => {
   const make = adapters[name]!;
@@ -68,7 +77,11 @@ describe.each(Object.keys(adapters))('%s adapter, defaults', (name) => {
     const multipart = await p.send('/sessions', { method: 'POST', headers: { origin: 'https://evil.example' }, body: form });
     expect(multipart.status).toBe(403);
     expect((await multipart.json()).detail).toMatch(/origin/);
-    const text = await p.send('/rooms', { method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'text/plain' }, body: '{"agent_id":"agent-demo"}' });
+    const text = await p.send('/rooms', {
+      method: 'POST',
+      headers: { origin: 'https://evil.example', 'content-type': 'text/plain' },
+      body: '{"agent_id":"agent-demo"}',
+    });
     expect(text.status).toBe(403);
     const opaque = await p.send('/rooms', jsonPost({ agent_id: 'agent-demo' }, { origin: 'null' }));
     expect(opaque.status).toBe(403);
@@ -87,7 +100,10 @@ describe.each(Object.keys(adapters))('%s adapter, defaults', (name) => {
 
   it('allowedOrigins admits a front end on another origin, with CORS headers and preflight answers', async () => {
     const p = await make({ allowedOrigins: ['https://app.example'] });
-    const pre = await p.send('/sessions', { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } });
+    const pre = await p.send('/sessions', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' },
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-origin')).toBe('https://app.example');
     expect(pre.headers.get('access-control-allow-headers')).toMatch(/authorization/);
@@ -95,7 +111,10 @@ describe.each(Object.keys(adapters))('%s adapter, defaults', (name) => {
     expect(res.status).toBe(201);
     expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example');
     const s = await res.json();
-    await p.send(`/sessions/${s.session_id}/end`, { method: 'POST', headers: { authorization: `Bearer ${s.client_token}`, origin: 'https://app.example' } });
+    await p.send(`/sessions/${s.session_id}/end`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${s.client_token}`, origin: 'https://app.example' },
+    });
     const other = await p.send('/rooms', jsonPost({ agent_id: 'agent-demo' }, { origin: 'https://evil.example' }));
     expect(other.status).toBe(403);
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
@@ -141,7 +160,11 @@ describe.each(Object.keys(adapters))('%s adapter: body rules as documented', (na
     const p = await adapters[name]!();
     const before = counter.calls;
     const body = JSON.stringify({ agent_id: 'agent-demo' });
-    for (const headers of [{ 'content-type': 'application/json; charset=latin1' }, { 'content-type': 'application/json; charset=bogus-42' }, { 'content-type': 'application/json', 'content-encoding': 'gzip' }] as Record<string, string>[]) {
+    for (const headers of [
+      { 'content-type': 'application/json; charset=latin1' },
+      { 'content-type': 'application/json; charset=bogus-42' },
+      { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    ] as Record<string, string>[]) {
       const res = await p.send('/rooms', { method: 'POST', headers, body });
       expect(res.status).toBe(415);
       expect(typeof (await res.json()).detail).toBe('string');

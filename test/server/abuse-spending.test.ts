@@ -31,8 +31,10 @@ function capturingLogger() {
   return { logger, lines, wait };
 }
 
-const withDefaults = (extra: Partial<AvatarProxyOptions<Request>> = {}) => proxyOptions(emulator.url, { sessionLimits: undefined, ...extra });
-const start = (app: ReturnType<typeof proxyApp>) => request(app).post('/api/avatar/sessions').send({ agent_id: 'agent-demo', transport_type: 'rtc-a' });
+const withDefaults = (extra: Partial<AvatarProxyOptions<Request>> = {}) =>
+  proxyOptions(emulator.url, { sessionLimits: undefined, ...extra });
+const start = (app: ReturnType<typeof proxyApp>) =>
+  request(app).post('/api/avatar/sessions').send({ agent_id: 'agent-demo', transport_type: 'rtc-a' });
 
 describe('spending limits (on by default)', () => {
   it('one client cannot hold more than 3 sessions at once (the review got 130); ending one frees a slot', async () => {
@@ -46,7 +48,9 @@ describe('spending limits (on by default)', () => {
     expect(fourth.headers['retry-after']).toMatch(/^\d+$/);
     const s = made[0]!.body;
     expect(Date.parse(s.session_expires_at) - Date.now()).toBeGreaterThan(29 * 60_000);
-    expect((await request(app).post(`/api/avatar/sessions/${s.session_id}/end`).set('authorization', `Bearer ${s.client_token}`)).status).toBe(200);
+    expect(
+      (await request(app).post(`/api/avatar/sessions/${s.session_id}/end`).set('authorization', `Bearer ${s.client_token}`)).status,
+    ).toBe(200);
     expect((await start(app)).status).toBe(201);
   });
 
@@ -75,7 +79,9 @@ describe('spending limits (on by default)', () => {
     expect(res.status).toBe(201);
     const s = res.body;
     const auth = { authorization: `Bearer ${s.client_token}` };
-    expect((await request(app).post(`/api/avatar/sessions/${s.session_id}/control`).set(auth).send({ event: 'reset-idle-timeout' })).status).toBe(200);
+    expect(
+      (await request(app).post(`/api/avatar/sessions/${s.session_id}/control`).set(auth).send({ event: 'reset-idle-timeout' })).status,
+    ).toBe(200);
     const line = await wait('avatar proxy ended a session');
     expect(line).toMatchObject({ sessionId: s.session_id, reason: 'max_duration' });
     const status = await request(app).get(`/api/avatar/sessions/${s.session_id}`).set(auth);
@@ -132,7 +138,10 @@ describe('no orphaned sessions', () => {
       }
       return res;
     };
-    const handler = createAvatarHandler({ ...withDefaults({ logger, upstream: { baseUrl: emulator.url, apiKey: ALICE, fetch: gated } }), basePath: '/api/avatar' } as never);
+    const handler = createAvatarHandler({
+      ...withDefaults({ logger, upstream: { baseUrl: emulator.url, apiKey: ALICE, fetch: gated } }),
+      basePath: '/api/avatar',
+    } as never);
     const abort = new AbortController();
     const req = new Request('http://proxy.test/api/avatar/sessions', {
       method: 'POST',
@@ -224,7 +233,9 @@ describe('client tokens', () => {
       expect(res.status).toBe(403);
       expect(res.body.detail).toMatch(/ended/);
     }
-    expect((await request(a).post(`/api/avatar/sessions/${s.session_id}/end`).set('authorization', `Bearer ${s.client_token}`)).status).toBe(200);
+    expect(
+      (await request(a).post(`/api/avatar/sessions/${s.session_id}/end`).set('authorization', `Bearer ${s.client_token}`)).status,
+    ).toBe(200);
   });
 });
 

@@ -1,5 +1,11 @@
 import fc from 'fast-check';
-import { CONTROL_EVENT_NAMES, ControlEventSchema, CreateRoomRequestSchema, LeaveMeetingRequestSchema, PaginationQuerySchema } from '../../src/core/schemas';
+import {
+  CONTROL_EVENT_NAMES,
+  ControlEventSchema,
+  CreateRoomRequestSchema,
+  LeaveMeetingRequestSchema,
+  PaginationQuerySchema,
+} from '../../src/core/schemas';
 import { ProxySessionFieldsSchema, proxySessionProblems } from '../../src/core/schemas/proxy';
 import { MAX_PAGINATION_OFFSET } from '../../src/core/constants';
 
@@ -59,10 +65,19 @@ export function isValidSession(b: unknown): boolean {
   return r.success && proxySessionProblems(r.data).length === 0;
 }
 
-const base64ish = fc.oneof(fc.base64String({ maxLength: 40 }), fc.string(), fc.constant('data:image/png;base64,'), fc.constant('data:image/png;base64,AAA'));
+const base64ish = fc.oneof(
+  fc.base64String({ maxLength: 40 }),
+  fc.string(),
+  fc.constant('data:image/png;base64,'),
+  fc.constant('data:image/png;base64,AAA'),
+);
 /** Control bodies that are not a valid spec §4.6 event. */
 export const controlBodies = jsonish({
-  event: fc.oneof(fc.constantFrom(...CONTROL_EVENT_NAMES), fc.constantFrom('valueOf', 'constructor', '__proto__', 'toString', 'hasOwnProperty'), weird),
+  event: fc.oneof(
+    fc.constantFrom(...CONTROL_EVENT_NAMES),
+    fc.constantFrom('valueOf', 'constructor', '__proto__', 'toString', 'hasOwnProperty'),
+    weird,
+  ),
   image_url: url,
   image_base64: fc.oneof(base64ish, weird),
   agent_prompt: weird,
@@ -106,9 +121,25 @@ export const ids = fc.oneof(
   fc.constantFrom('%', '%zz', '%E0%A4%A', '..', '.', '%00', '%2F', 'a'.repeat(300), '%0a'),
 );
 
-const headerName = fc.stringMatching(/^[a-z][a-z0-9-]{0,20}$/).filter(
-  (n) => !['content-length', 'transfer-encoding', 'host', 'connection', 'content-type', 'expect', 'upgrade', 'x-admin', 'keep-alive', 'te', 'trailer', 'content-encoding'].includes(n),
-);
+const headerName = fc
+  .stringMatching(/^[a-z][a-z0-9-]{0,20}$/)
+  .filter(
+    (n) =>
+      ![
+        'content-length',
+        'transfer-encoding',
+        'host',
+        'connection',
+        'content-type',
+        'expect',
+        'upgrade',
+        'x-admin',
+        'keep-alive',
+        'te',
+        'trailer',
+        'content-encoding',
+      ].includes(n),
+  );
 const headerValue = fc.stringMatching(/^[\x20-\x7e]{0,60}$/).map((s) => s.trim());
 /** Extra request headers, including odd `x-request-id`s and `authorization` values. */
 export const headers = fc
@@ -116,7 +147,12 @@ export const headers = fc
     {
       extra: fc.dictionary(headerName, headerValue, { maxKeys: 4 }),
       requestId: headerValue,
-      authorization: fc.oneof(headerValue, headerValue.map((v) => `Bearer ${v}`), fc.constant('Bearer'), fc.constant('bearer a.b.c')),
+      authorization: fc.oneof(
+        headerValue,
+        headerValue.map((v) => `Bearer ${v}`),
+        fc.constant('Bearer'),
+        fc.constant('bearer a.b.c'),
+      ),
     },
     { requiredKeys: [] },
   )

@@ -47,7 +47,19 @@ describe.skipIf(!built)('bundle budgets (size-limit)', () => {
   });
 
   it('only rtc-a chunks import livekit-client, only rtc-b chunks import daily-js, and only liveai-kit/livekit and liveai-kit/daily reach them', () => {
-    const files = ['index.js', 'react.js', 'components.js', 'element.js', 'testing.js', 'schemas.js', 'livekit.js', 'daily.js', ...readdirSync('dist/chunks').filter((f) => f.endsWith('.js')).map((f) => `chunks/${f}`)];
+    const files = [
+      'index.js',
+      'react.js',
+      'components.js',
+      'element.js',
+      'testing.js',
+      'schemas.js',
+      'livekit.js',
+      'daily.js',
+      ...readdirSync('dist/chunks')
+        .filter((f) => f.endsWith('.js'))
+        .map((f) => `chunks/${f}`),
+    ];
     const importing = (re: RegExp) => files.filter((f) => existsSync(join('dist', f)) && re.test(readFileSync(join('dist', f), 'utf8')));
     const livekit = importing(/from ["']livekit-client["']|import\(["']livekit-client["']\)/);
     const daily = importing(/from ["']@daily-co\/daily-js["']|import\(["']@daily-co\/daily-js["']\)/);

@@ -36,7 +36,11 @@ afterAll(async () => {
 });
 
 const json = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  new Request(`${ORIGIN}/api/avatar${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  new Request(`${ORIGIN}/api/avatar${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 const get = (path: string, headers: Record<string, string> = {}) => new Request(`${ORIGIN}/api/avatar${path}`, { headers });
 async function call(h: typeof handler, req: Request) {
   const res = await h(req);
@@ -96,7 +100,12 @@ describe('createAvatarHandler (Fetch API)', () => {
   });
 
   it('404 outside the base path or for unknown routes; request ids; rate limits; upstream time-out', async () => {
-    for (const r of [get('/nope'), new Request(`${ORIGIN}/other/rooms`, { method: 'POST' }), get('/sessions/x/valueOf'), new Request(`${ORIGIN}/api/avatar/rooms`, { method: 'DELETE' })]) {
+    for (const r of [
+      get('/nope'),
+      new Request(`${ORIGIN}/other/rooms`, { method: 'POST' }),
+      get('/sessions/x/valueOf'),
+      new Request(`${ORIGIN}/api/avatar/rooms`, { method: 'DELETE' }),
+    ]) {
       const res = await call(handler, r);
       expect(res).toMatchObject({ status: 404, body: { detail: 'Not found' } });
       expect(res.headers.get('x-request-id')).toBeTruthy();
@@ -110,7 +119,10 @@ describe('createAvatarHandler (Fetch API)', () => {
     const slow = make({ upstream: { baseUrl: emulator.url, apiKey: ALICE, timeoutMs: 100 } });
     await setFaults(emulator.url, { latencyMs: 1000 });
     try {
-      expect(await call(slow, json('/rooms', { agent_id: 'agent-demo' }))).toMatchObject({ status: 504, body: { detail: expect.any(String) } });
+      expect(await call(slow, json('/rooms', { agent_id: 'agent-demo' }))).toMatchObject({
+        status: 504,
+        body: { detail: expect.any(String) },
+      });
     } finally {
       await setFaults(emulator.url, { latencyMs: 0 });
     }
@@ -128,10 +140,26 @@ describe('createAvatarHandler (Fetch API)', () => {
     };
     const s = (await call(handler, json('/sessions', { agent_id: 'agent-demo', transport_type: 'rtc-a' }))).body;
     const after = counter.calls;
-    await fc.assert(fc.asyncProperty(roomBodies, (b) => check(json('/rooms', b))), { numRuns: 500 });
-    await fc.assert(fc.asyncProperty(sessionBodies, (b) => check(json('/sessions', b))), { numRuns: 500 });
-    await fc.assert(fc.asyncProperty(controlBodies, (b) => check(json(`/sessions/${s.session_id}/control`, b, { authorization: `Bearer ${s.client_token}` }))), { numRuns: 500 });
-    await fc.assert(fc.asyncProperty(ids, fc.string(), (id, t) => check(get(`/sessions/${id}`, { authorization: `Bearer ${t.replace(/[^\x21-\x7e]/g, '')}` }))), { numRuns: 500 });
+    await fc.assert(
+      fc.asyncProperty(roomBodies, (b) => check(json('/rooms', b))),
+      { numRuns: 500 },
+    );
+    await fc.assert(
+      fc.asyncProperty(sessionBodies, (b) => check(json('/sessions', b))),
+      { numRuns: 500 },
+    );
+    await fc.assert(
+      fc.asyncProperty(controlBodies, (b) =>
+        check(json(`/sessions/${s.session_id}/control`, b, { authorization: `Bearer ${s.client_token}` })),
+      ),
+      { numRuns: 500 },
+    );
+    await fc.assert(
+      fc.asyncProperty(ids, fc.string(), (id, t) =>
+        check(get(`/sessions/${id}`, { authorization: `Bearer ${t.replace(/[^\x21-\x7e]/g, '')}` })),
+      ),
+      { numRuns: 500 },
+    );
     expect(counter.calls - after).toBe(0);
     expect(before).toBeLessThan(after);
     console.log(`fetch handler: ${n} malformed requests, all 4xx`);

@@ -41,7 +41,11 @@ async function browserClient(base: string): Promise<ClientResult> {
     statuses.push(res.status);
     return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, unknown> };
   };
-  const created = await call('/rooms', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ agent_id: 'agent-load' }) });
+  const created = await call('/rooms', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ agent_id: 'agent-load' }),
+  });
   if (created.status !== 201) return { sessionId: '', statuses, sawActive: false, ended: false };
   const sessionId = String(created.body.session_id);
   const auth = { authorization: `Bearer ${String(created.body.client_token)}` };

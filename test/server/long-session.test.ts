@@ -34,7 +34,8 @@ async function activeSession(): Promise<TestSession> {
   await s.start();
   const deadline = Date.now() + 10_000;
   while (s.store.getState().phase !== 'active') {
-    if (Date.now() > deadline || s.store.getState().phase === 'error') throw new Error(`session never became active: ${s.store.getState().phase}`);
+    if (Date.now() > deadline || s.store.getState().phase === 'error')
+      throw new Error(`session never became active: ${s.store.getState().phase}`);
     await new Promise((r) => setTimeout(r, 10));
   }
   return s;

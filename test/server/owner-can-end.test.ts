@@ -29,7 +29,12 @@ type Act =
 
 const route = fc.constantFrom<Route>('get', 'control', 'leave', 'end', 'token');
 const act: fc.Arbitrary<Act> = fc.oneof(
-  fc.record({ kind: fc.constantFrom('noToken', 'otherToken', 'forged', 'ownerUse') as fc.Arbitrary<'noToken'>, route, ip: fc.constantFrom(...HOSTILE_IPS), junk: fc.string({ maxLength: 40 }) }),
+  fc.record({
+    kind: fc.constantFrom('noToken', 'otherToken', 'forged', 'ownerUse') as fc.Arbitrary<'noToken'>,
+    route,
+    ip: fc.constantFrom(...HOSTILE_IPS),
+    junk: fc.string({ maxLength: 40 }),
+  }),
   fc.record({
     kind: fc.constant('create' as const),
     ip: fc.constantFrom(...HOSTILE_IPS),
@@ -52,7 +57,8 @@ describe('the owner can always end their own session (property)', () => {
           rateLimit: { perIp: 5, perSession: 3 },
           sessionLimits: { maxConcurrent: 2, createsPerWindow: 4 },
         });
-        const send = (path: string, init: RequestInit, ip: string) => handler(new Request(`https://proxy.example/api${path}`, init), { remoteAddress: ip });
+        const send = (path: string, init: RequestInit, ip: string) =>
+          handler(new Request(`https://proxy.example/api${path}`, init), { remoteAddress: ip });
         const json = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
           method: 'POST',
           headers: { 'content-type': 'application/json', ...headers },
@@ -73,16 +79,36 @@ describe('the owner can always end their own session (property)', () => {
             else expect([403, 429]).toContain(res.status);
             continue;
           }
-          const token = a.kind === 'ownerUse' ? owner.client_token : a.kind === 'otherToken' ? others[0] : a.kind === 'forged' ? `${owner.client_token.slice(0, -4)}AAAA` : undefined;
+          const token =
+            a.kind === 'ownerUse'
+              ? owner.client_token
+              : a.kind === 'otherToken'
+                ? others[0]
+                : a.kind === 'forged'
+                  ? `${owner.client_token.slice(0, -4)}AAAA`
+                  : undefined;
           const auth: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
           const path = { get: '', control: '/control', leave: '/leave-meeting', end: '/end', token: '/token' }[a.route];
           if (a.kind === 'ownerUse' && a.route === 'end') continue; // the owner ends only at the end
-          const body = a.route === 'control' ? { event: 'reset-idle-timeout' } : a.route === 'leave' ? { meeting_bot_id: a.junk || 'm' } : {};
-          const res = await send(`/sessions/${encodeURIComponent(id)}${path}`, a.route === 'get' ? { headers: auth } : json(body, auth), a.ip);
+          const body =
+            a.route === 'control' ? { event: 'reset-idle-timeout' } : a.route === 'leave' ? { meeting_bot_id: a.junk || 'm' } : {};
+          const res = await send(
+            `/sessions/${encodeURIComponent(id)}${path}`,
+            a.route === 'get' ? { headers: auth } : json(body, auth),
+            a.ip,
+          );
           expect(res.status).toBeLessThan(500);
         }
         const end = byBeacon
-          ? await send(`/sessions/${id}/end`, { method: 'POST', headers: { 'content-type': 'text/plain;charset=UTF-8' }, body: JSON.stringify({ client_token: owner.client_token }) }, OWNER_IP)
+          ? await send(
+              `/sessions/${id}/end`,
+              {
+                method: 'POST',
+                headers: { 'content-type': 'text/plain;charset=UTF-8' },
+                body: JSON.stringify({ client_token: owner.client_token }),
+              },
+              OWNER_IP,
+            )
           : await send(`/sessions/${id}/end`, json({}, { authorization: `Bearer ${owner.client_token}` }), OWNER_IP);
         expect(end.status).toBe(200);
         expect((await service.getSession(id)).session_status).toBe('COMPLETED');

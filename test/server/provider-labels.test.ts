@@ -24,7 +24,12 @@ describe('providerLabels: service client and proxy against a labelled service', 
   afterAll(() => emu.close());
 
   it('the service client sends labelled identifiers and hands back neutral ones', async () => {
-    const client = createServiceClient({ baseUrl: emu.url, apiKey: ALICE, providerLabels: { 'rtc-a': 'livekit', 'rtc-b': 'daily' }, fetch: recordingFetch });
+    const client = createServiceClient({
+      baseUrl: emu.url,
+      apiKey: ALICE,
+      providerLabels: { 'rtc-a': 'livekit', 'rtc-b': 'daily' },
+      fetch: recordingFetch,
+    });
     const created = await client.createSession({
       agent_id: 'agent-demo',
       transport_type: 'websocket-rtc-a',
@@ -32,7 +37,11 @@ describe('providerLabels: service client and proxy against a labelled service', 
       idle_timeout: 120,
     });
     expect(created.websocket_address).toMatch(/^ws:/);
-    expect(wire.at(-1)).toMatchObject({ transport_type: 'websocket-livekit', livekit_properties: { livekit_url: LIVEKIT.url, livekit_token: 'avatar-token' }, idle_timeout: 120 });
+    expect(wire.at(-1)).toMatchObject({
+      transport_type: 'websocket-livekit',
+      livekit_properties: { livekit_url: LIVEKIT.url, livekit_token: 'avatar-token' },
+      idle_timeout: 120,
+    });
     const list = await client.listSessions({ limit: 100 });
     expect(list.sessions.find((s) => s.session_id === created.session_id)?.provider).toBe('RTC_A');
   });
@@ -41,14 +50,25 @@ describe('providerLabels: service client and proxy against a labelled service', 
     const client = createServiceClient({ baseUrl: emu.url, apiKey: ALICE, providerLabels: labels });
     const form = new FormData();
     form.append('image', new Blob([new Uint8Array(await renderFacePng('agent-demo'))], { type: 'image/png' }), 'face.png');
-    form.append('payload', new Blob([JSON.stringify({ transport_type: 'rtc-b', properties: { rtc_b_url: 'https://rooms.example.test/x', rtc_b_token: 't' } })], { type: 'application/json' }));
+    form.append(
+      'payload',
+      new Blob([JSON.stringify({ transport_type: 'rtc-b', properties: { rtc_b_url: 'https://rooms.example.test/x', rtc_b_token: 't' } })], {
+        type: 'application/json',
+      }),
+    );
     const created = await client.createSession(form);
     expect(created.room_url).toBe('https://rooms.example.test/x');
   });
 
   it('a client without the labels is refused in the service’s own terms', async () => {
     const client = createServiceClient({ baseUrl: emu.url, apiKey: ALICE });
-    await expect(client.createSession({ agent_id: 'agent-demo', transport_type: 'rtc-b', properties: { rtc_b_url: 'https://r.example.test/a', rtc_b_token: 't' } })).rejects.toMatchObject({
+    await expect(
+      client.createSession({
+        agent_id: 'agent-demo',
+        transport_type: 'rtc-b',
+        properties: { rtc_b_url: 'https://r.example.test/a', rtc_b_token: 't' },
+      }),
+    ).rejects.toMatchObject({
       status: 400,
       detail: expect.stringContaining('daily'),
     });
@@ -61,7 +81,9 @@ describe('providerLabels: service client and proxy against a labelled service', 
 
   it('the proxy creates an rtc-a session upstream with the labels; the browser sees neutral names', async () => {
     wire.length = 0;
-    const proxy = await listen(proxyApp(proxyOptions(emu.url, { providerLabels: labels, upstream: { baseUrl: emu.url, apiKey: ALICE, fetch: recordingFetch } })));
+    const proxy = await listen(
+      proxyApp(proxyOptions(emu.url, { providerLabels: labels, upstream: { baseUrl: emu.url, apiKey: ALICE, fetch: recordingFetch } })),
+    );
     try {
       const res = await request(proxy.server).post('/api/avatar/sessions').send({ agent_id: 'agent-demo', transport_type: 'rtc-a' });
       expect(res.status).toBe(201);

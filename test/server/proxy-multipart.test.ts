@@ -40,7 +40,9 @@ describe('POST /sessions (multipart)', () => {
   });
 
   it('accepts the payload as a JSON file part, as browsers send a Blob', async () => {
-    const jpeg = await sharp(await png()).jpeg().toBuffer();
+    const jpeg = await sharp(await png())
+      .jpeg()
+      .toBuffer();
     const res = await post()
       .attach('image', jpeg, { filename: 'me.jpg', contentType: 'image/jpeg' })
       .attach('payload', Buffer.from(payload), { filename: 'blob', contentType: 'application/json' });
@@ -49,18 +51,28 @@ describe('POST /sessions (multipart)', () => {
 
   it('413 above 4 MB, before the service is called', async () => {
     const big = Buffer.concat([await png(), Buffer.alloc(MAX_UPLOAD_BYTES)]);
-    const res = await noUpstream(() => post().attach('image', big, { filename: 'big.png', contentType: 'image/png' }).field('payload', payload));
+    const res = await noUpstream(() =>
+      post().attach('image', big, { filename: 'big.png', contentType: 'image/png' }).field('payload', payload),
+    );
     expect(res.status).toBe(413);
     expect(res.body.detail).toMatch(/4 MB/);
   });
 
   it('415 for a declared non-image type, 400 for bytes that are not an image', async () => {
-    const pdf = await noUpstream(() => post().attach('image', Buffer.from('%PDF-1.4 ...'), { filename: 'a.pdf', contentType: 'application/pdf' }).field('payload', payload));
+    const pdf = await noUpstream(() =>
+      post().attach('image', Buffer.from('%PDF-1.4 ...'), { filename: 'a.pdf', contentType: 'application/pdf' }).field('payload', payload),
+    );
     expect(pdf.status).toBe(415);
     expect(pdf.body.detail).toMatch(/PNG, JPEG or WebP/);
-    const svg = await noUpstream(() => post().attach('image', Buffer.from('<svg/>'), { filename: 'a.svg', contentType: 'image/svg+xml' }).field('payload', payload));
+    const svg = await noUpstream(() =>
+      post().attach('image', Buffer.from('<svg/>'), { filename: 'a.svg', contentType: 'image/svg+xml' }).field('payload', payload),
+    );
     expect(svg.status).toBe(415);
-    const fake = await noUpstream(() => post().attach('image', Buffer.from('definitely not a png'), { filename: 'a.png', contentType: 'image/png' }).field('payload', payload));
+    const fake = await noUpstream(() =>
+      post()
+        .attach('image', Buffer.from('definitely not a png'), { filename: 'a.png', contentType: 'image/png' })
+        .field('payload', payload),
+    );
     expect(fake.status).toBe(400);
     expect(fake.body.detail).toMatch(/not a PNG, JPEG or WebP image/);
   });
@@ -70,16 +82,47 @@ describe('POST /sessions (multipart)', () => {
     const cases: [string, () => request.Test, RegExp][] = [
       ['no image', () => post().field('payload', payload), /image part/],
       ['no payload', () => post().attach('image', image, { filename: 'a.png', contentType: 'image/png' }), /payload part/],
-      ['payload not JSON', () => post().attach('image', image, { filename: 'a.png', contentType: 'image/png' }).field('payload', '{oops'), /JSON/],
-      ['payload array', () => post().attach('image', image, { filename: 'a.png', contentType: 'image/png' }).field('payload', '[]'), /JSON object/],
+      [
+        'payload not JSON',
+        () => post().attach('image', image, { filename: 'a.png', contentType: 'image/png' }).field('payload', '{oops'),
+        /JSON/,
+      ],
+      [
+        'payload array',
+        () => post().attach('image', image, { filename: 'a.png', contentType: 'image/png' }).field('payload', '[]'),
+        /JSON object/,
+      ],
       [
         'image and agent_id',
-        () => post().attach('image', image, { filename: 'a.png', contentType: 'image/png' }).field('payload', JSON.stringify({ agent_id: 'agent-demo', transport_type: 'rtc-a' })),
+        () =>
+          post()
+            .attach('image', image, { filename: 'a.png', contentType: 'image/png' })
+            .field('payload', JSON.stringify({ agent_id: 'agent-demo', transport_type: 'rtc-a' })),
         /exactly one avatar source/,
       ],
-      ['extra file part', () => post().attach('image', image, { filename: 'a.png', contentType: 'image/png' }).attach('other', image, 'b.png').field('payload', payload), /Unexpected multipart part/],
-      ['extra text field', () => post().attach('image', image, { filename: 'a.png', contentType: 'image/png' }).field('payload', payload).field('note', 'hi'), /Unexpected multipart part/],
-      ['two images', () => post().attach('image', image, { filename: 'a.png', contentType: 'image/png' }).attach('image', image, { filename: 'b.png', contentType: 'image/png' }).field('payload', payload), /Unexpected multipart part/],
+      [
+        'extra file part',
+        () =>
+          post()
+            .attach('image', image, { filename: 'a.png', contentType: 'image/png' })
+            .attach('other', image, 'b.png')
+            .field('payload', payload),
+        /Unexpected multipart part/,
+      ],
+      [
+        'extra text field',
+        () => post().attach('image', image, { filename: 'a.png', contentType: 'image/png' }).field('payload', payload).field('note', 'hi'),
+        /Unexpected multipart part/,
+      ],
+      [
+        'two images',
+        () =>
+          post()
+            .attach('image', image, { filename: 'a.png', contentType: 'image/png' })
+            .attach('image', image, { filename: 'b.png', contentType: 'image/png' })
+            .field('payload', payload),
+        /Unexpected multipart part/,
+      ],
     ];
     for (const [name, make] of cases) {
       const res = await noUpstream(() => make());

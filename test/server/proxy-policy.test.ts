@@ -25,7 +25,9 @@ describe('agents allow-list', () => {
     const other = await request(app).post('/api/avatar/rooms').send({ agent_id: 'agent-cartoon' });
     expect(other.status).toBe(403);
     expect(other.body.detail).toBe('This agent is not allowed here');
-    const image = await request(app).post('/api/avatar/sessions').send({ agent_image_url: 'https://img.example.test/a.png', transport_type: 'rtc-a' });
+    const image = await request(app)
+      .post('/api/avatar/sessions')
+      .send({ agent_image_url: 'https://img.example.test/a.png', transport_type: 'rtc-a' });
     expect(image.status).toBe(403);
     expect(image.body.detail).toMatch(/Custom avatar images/);
     expect(counter.calls).toBe(before);
@@ -84,8 +86,24 @@ describe('authorize', () => {
       expect(res.body).toEqual({ detail: 'Not authorized' });
     }
     expect(counter.calls).toBe(before);
-    expect(asked).toEqual(['createSession', 'createRoom', 'createSession', 'getSession', 'control', 'leaveMeeting', 'end', 'listRooms', 'listSessions']);
-    expect((await request(app).get(`/api/avatar/sessions/${s.session_id}`).set({ ...auth, ...ok })).status).toBe(200);
+    expect(asked).toEqual([
+      'createSession',
+      'createRoom',
+      'createSession',
+      'getSession',
+      'control',
+      'leaveMeeting',
+      'end',
+      'listRooms',
+      'listSessions',
+    ]);
+    expect(
+      (
+        await request(app)
+          .get(`/api/avatar/sessions/${s.session_id}`)
+          .set({ ...auth, ...ok })
+      ).status,
+    ).toBe(200);
   });
 
   it('a callback that throws gives a JSON 500, never an HTML page; a thrown LiveAiError keeps its status', async () => {
@@ -164,7 +182,9 @@ describe('rate limits', () => {
   it('a store given once is shared by several proxy instances', async () => {
     const store = new MemoryStore();
     const one = proxyApp(proxyOptions(emulator.url, { rateLimit: { perIp: 2, store: () => store } }));
-    const two = proxyApp(proxyOptions(emulator.url, { rateLimit: { perIp: 2, store: (kind) => (kind === 'ip' ? store : new MemoryStore()) } }));
+    const two = proxyApp(
+      proxyOptions(emulator.url, { rateLimit: { perIp: 2, store: (kind) => (kind === 'ip' ? store : new MemoryStore()) } }),
+    );
     const hit = async (app: typeof one) => (await request(app).post('/api/avatar/rooms').send({})).status;
     expect([await hit(one), await hit(two), await hit(one), await hit(two)]).toEqual([400, 400, 429, 429]);
   });

@@ -19,12 +19,21 @@ let session: { session_id: string; client_token: string };
 
 beforeAll(async () => {
   emulator = await startEmulator();
-  const app = proxyApp(proxyOptions(emulator.url, { upstream: { baseUrl: emulator.url, apiKey: 'dev-key-alice', fetch: counter.fetch }, admin: (req) => req.get('x-admin') === 'yes' }));
+  const app = proxyApp(
+    proxyOptions(emulator.url, {
+      upstream: { baseUrl: emulator.url, apiKey: 'dev-key-alice', fetch: counter.fetch },
+      admin: (req) => req.get('x-admin') === 'yes',
+    }),
+  );
   proxy = await listen(app);
   session = (await request(proxy.server).post('/api/avatar/sessions').send({ agent_id: 'agent-demo', transport_type: 'rtc-a' })).body;
 });
 afterAll(async () => {
-  console.log(`malformed inputs per route (all 4xx {detail}, 0 service calls):\n${Object.entries(counts).map(([r, n]) => `  ${r}: ${n}`).join('\n')}`);
+  console.log(
+    `malformed inputs per route (all 4xx {detail}, 0 service calls):\n${Object.entries(counts)
+      .map(([r, n]) => `  ${r}: ${n}`)
+      .join('\n')}`,
+  );
   await proxy.close();
   await emulator.close();
 });
@@ -45,25 +54,38 @@ async function refused(route: string, send: () => request.Test): Promise<void> {
 
 const post = (path: string) => request(proxy.server).post(`/api/avatar${path}`);
 const get = (path: string) => request(proxy.server).get(`/api/avatar${path}`);
-const withBody = (t: request.Test, body: unknown) => (body === undefined ? t : t.set('content-type', 'application/json').send(JSON.stringify(body)));
+const withBody = (t: request.Test, body: unknown) =>
+  body === undefined ? t : t.set('content-type', 'application/json').send(JSON.stringify(body));
 const auth = () => ({ authorization: `Bearer ${session.client_token}` });
 const opts = { numRuns: RUNS };
 
 describe('malformed input never reaches the service', () => {
   it('POST /rooms', async () => {
-    await fc.assert(fc.asyncProperty(roomBodies, headers, (b, h) => refused('POST /rooms', () => withBody(post('/rooms').set(h), b))), opts);
-    await fc.assert(fc.asyncProperty(brokenJson, (t) => refused('POST /rooms', () => post('/rooms').set('content-type', 'application/json').send(t))), { numRuns: RUNS / 4 });
+    await fc.assert(
+      fc.asyncProperty(roomBodies, headers, (b, h) => refused('POST /rooms', () => withBody(post('/rooms').set(h), b))),
+      opts,
+    );
+    await fc.assert(
+      fc.asyncProperty(brokenJson, (t) => refused('POST /rooms', () => post('/rooms').set('content-type', 'application/json').send(t))),
+      { numRuns: RUNS / 4 },
+    );
   });
 
   it('POST /sessions (JSON)', async () => {
-    await fc.assert(fc.asyncProperty(sessionBodies, headers, (b, h) => refused('POST /sessions', () => withBody(post('/sessions').set(h), b))), opts);
+    await fc.assert(
+      fc.asyncProperty(sessionBodies, headers, (b, h) => refused('POST /sessions', () => withBody(post('/sessions').set(h), b))),
+      opts,
+    );
   });
 
   it('POST /sessions (multipart)', async () => {
     const part = fc.record({
       image: fc.uint8Array({ maxLength: 2048 }),
       type: fc.constantFrom('image/png', 'image/jpeg', 'image/webp', 'image/gif', 'application/octet-stream', 'text/plain'),
-      payload: fc.oneof(fc.string(), sessionBodies.map((b) => JSON.stringify(b ?? null))),
+      payload: fc.oneof(
+        fc.string(),
+        sessionBodies.map((b) => JSON.stringify(b ?? null)),
+      ),
       payloadAsFile: fc.boolean(),
     });
     const valid = (p: { image: Uint8Array; payload: string }) => {
@@ -75,18 +97,24 @@ describe('malformed input never reaches the service', () => {
       }
     };
     await fc.assert(
-      fc.asyncProperty(part.filter((p) => !valid(p)), (p) =>
-        refused('POST /sessions (multipart)', () => {
-          const t = post('/sessions').attach('image', Buffer.from(p.image), { filename: 'a.bin', contentType: p.type });
-          return p.payloadAsFile ? t.attach('payload', Buffer.from(p.payload), { filename: 'blob', contentType: 'application/json' }) : t.field('payload', p.payload);
-        }),
+      fc.asyncProperty(
+        part.filter((p) => !valid(p)),
+        (p) =>
+          refused('POST /sessions (multipart)', () => {
+            const t = post('/sessions').attach('image', Buffer.from(p.image), { filename: 'a.bin', contentType: p.type });
+            return p.payloadAsFile
+              ? t.attach('payload', Buffer.from(p.payload), { filename: 'blob', contentType: 'application/json' })
+              : t.field('payload', p.payload);
+          }),
       ),
       { numRuns: RUNS / 2 },
     );
     const garbage = fc.record({ boundary: fc.stringMatching(/^[A-Za-z0-9]{1,20}$/), body: fc.string({ maxLength: 300 }) });
     await fc.assert(
       fc.asyncProperty(garbage, (g) =>
-        refused('POST /sessions (multipart)', () => post('/sessions').set('content-type', `multipart/form-data; boundary=${g.boundary}`).send(g.body)),
+        refused('POST /sessions (multipart)', () =>
+          post('/sessions').set('content-type', `multipart/form-data; boundary=${g.boundary}`).send(g.body),
+        ),
       ),
       { numRuns: RUNS / 2 },
     );
@@ -99,14 +127,19 @@ describe('malformed input never reaches the service', () => {
     );
     // A valid token for another session id: 403.
     await fc.assert(
-      fc.asyncProperty(ids.filter((id) => id !== session.session_id), (id) => refused('GET /sessions/:id', () => get(`/sessions/${id}`).set(auth()))),
+      fc.asyncProperty(
+        ids.filter((id) => id !== session.session_id),
+        (id) => refused('GET /sessions/:id', () => get(`/sessions/${id}`).set(auth())),
+      ),
       { numRuns: RUNS / 4 },
     );
   });
 
   it('POST /sessions/:id/control', async () => {
     await fc.assert(
-      fc.asyncProperty(controlBodies, (b) => refused('POST /sessions/:id/control', () => withBody(post(`/sessions/${session.session_id}/control`).set(auth()), b))),
+      fc.asyncProperty(controlBodies, (b) =>
+        refused('POST /sessions/:id/control', () => withBody(post(`/sessions/${session.session_id}/control`).set(auth()), b)),
+      ),
       opts,
     );
     await fc.assert(
@@ -119,7 +152,9 @@ describe('malformed input never reaches the service', () => {
 
   it('POST /sessions/:id/leave-meeting', async () => {
     await fc.assert(
-      fc.asyncProperty(leaveBodies, (b) => refused('POST /sessions/:id/leave-meeting', () => withBody(post(`/sessions/${session.session_id}/leave-meeting`).set(auth()), b))),
+      fc.asyncProperty(leaveBodies, (b) =>
+        refused('POST /sessions/:id/leave-meeting', () => withBody(post(`/sessions/${session.session_id}/leave-meeting`).set(auth()), b)),
+      ),
       opts,
     );
     await fc.assert(
@@ -153,7 +188,9 @@ describe('malformed input never reaches the service', () => {
       opts,
     );
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('/rooms', '/sessions'), headers, (path, h) => refused(`GET ${path} (admin)`, () => get(path).set(h))),
+      fc.asyncProperty(fc.constantFrom('/rooms', '/sessions'), headers, (path, h) =>
+        refused(`GET ${path} (admin)`, () => get(path).set(h)),
+      ),
       { numRuns: RUNS / 4 },
     );
   });

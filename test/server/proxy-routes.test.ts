@@ -13,7 +13,10 @@ const admin = { 'x-admin': 'yes' };
 beforeAll(async () => {
   emulator = await startEmulator();
   app = proxyApp(
-    proxyOptions(emulator.url, { upstream: { baseUrl: emulator.url, apiKey: 'dev-key-alice', fetch: counter.fetch }, admin: (req) => req.get('x-admin') === 'yes' }),
+    proxyOptions(emulator.url, {
+      upstream: { baseUrl: emulator.url, apiKey: 'dev-key-alice', fetch: counter.fetch },
+      admin: (req) => req.get('x-admin') === 'yes',
+    }),
   );
 });
 afterAll(async () => {
@@ -28,7 +31,8 @@ async function upstreamCalls(fn: () => Promise<unknown>): Promise<number> {
 }
 
 const createRoom = () => request(app).post('/api/avatar/rooms').send({ agent_id: 'agent-demo' });
-const createSession = (body: object = { agent_id: 'agent-demo', transport_type: 'rtc-a' }) => request(app).post('/api/avatar/sessions').send(body);
+const createSession = (body: object = { agent_id: 'agent-demo', transport_type: 'rtc-a' }) =>
+  request(app).post('/api/avatar/sessions').send(body);
 const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
 
 describe('POST /rooms', () => {
@@ -41,7 +45,15 @@ describe('POST /rooms', () => {
     expect(s.transport).toBe('rtc-a'); // the emulator's rooms are LiveKit (ws://) rooms
     expect(s.room_url).toMatch(/^wss?:\/\//);
     expect(s.token && s.image_url).toBeTruthy();
-    expect(Object.keys(res.body).sort()).toEqual(['client_token', 'expires_at', 'image_url', 'room_url', 'session_id', 'token', 'transport']);
+    expect(Object.keys(res.body).sort()).toEqual([
+      'client_token',
+      'expires_at',
+      'image_url',
+      'room_url',
+      'session_id',
+      'token',
+      'transport',
+    ]);
     const claims = decodeJwt(s.client_token);
     expect(claims.sub).toBe(s.session_id);
     expect(Math.abs(Date.parse(s.expires_at!) - (Date.now() + 900_000))).toBeLessThan(60_000);
@@ -122,9 +134,18 @@ describe('POST /sessions (JSON)', () => {
   });
 
   it('400 for rtc-a when no LiveKit server is configured, without calling the service', async () => {
-    const noLk = proxyApp(proxyOptions(emulator.url, { livekit: undefined, upstream: { baseUrl: emulator.url, apiKey: 'dev-key-alice', fetch: counter.fetch } }));
+    const noLk = proxyApp(
+      proxyOptions(emulator.url, {
+        livekit: undefined,
+        upstream: { baseUrl: emulator.url, apiKey: 'dev-key-alice', fetch: counter.fetch },
+      }),
+    );
     let res!: request.Response;
-    expect(await upstreamCalls(async () => (res = await request(noLk).post('/api/avatar/sessions').send({ agent_id: 'agent-demo', transport_type: 'rtc-a' })))).toBe(0);
+    expect(
+      await upstreamCalls(
+        async () => (res = await request(noLk).post('/api/avatar/sessions').send({ agent_id: 'agent-demo', transport_type: 'rtc-a' })),
+      ),
+    ).toBe(0);
     expect(res.status).toBe(400);
     expect(res.body.detail).toMatch(/LiveKit/);
   });
@@ -165,7 +186,10 @@ describe('session routes', () => {
     });
     expect(status).toEqual({ session_status: 'ACTIVE' });
 
-    const ctl = await request(app).post(`/api/avatar/sessions/${s.session_id}/control`).set(h).send({ event: 'update-agent-prompt', agent_prompt: 'cheerful' });
+    const ctl = await request(app)
+      .post(`/api/avatar/sessions/${s.session_id}/control`)
+      .set(h)
+      .send({ event: 'update-agent-prompt', agent_prompt: 'cheerful' });
     expect(ctl.status).toBe(200);
     expect(ctl.body).toEqual({ success: true });
 
@@ -183,7 +207,10 @@ describe('session routes', () => {
     const leave = await request(app).post(`/api/avatar/sessions/${s.session_id}/leave-meeting`).set(h).send({ meeting_bot_id: 'bot-1' });
     expect(leave.status).toBe(200);
     expect(leave.body).toEqual({ status: 'left' });
-    const unknownBot = await request(app).post(`/api/avatar/sessions/${s.session_id}/leave-meeting`).set(h).send({ meeting_bot_id: 'bot-x' });
+    const unknownBot = await request(app)
+      .post(`/api/avatar/sessions/${s.session_id}/leave-meeting`)
+      .set(h)
+      .send({ meeting_bot_id: 'bot-x' });
     expect(unknownBot.status).toBe(409);
 
     const end = await request(app).post(`/api/avatar/sessions/${s.session_id}/end`).set(h).send({});
@@ -224,7 +251,10 @@ describe('session routes', () => {
   it('leave-meeting without meeting_bot_id is 400 without calling the service', async () => {
     const { body: s } = await createSession();
     let res!: request.Response;
-    const n = await upstreamCalls(async () => (res = await request(app).post(`/api/avatar/sessions/${s.session_id}/leave-meeting`).set(bearer(s.client_token)).send({})));
+    const n = await upstreamCalls(
+      async () =>
+        (res = await request(app).post(`/api/avatar/sessions/${s.session_id}/leave-meeting`).set(bearer(s.client_token)).send({})),
+    );
     expect(n).toBe(0);
     expect(res.status).toBe(400);
     expect(res.body.detail).toMatch(/meeting_bot_id/);
@@ -316,12 +346,16 @@ describe('session ids in the path', () => {
     const mine = (await createRoom()).body;
     for (const id of ['a'.repeat(300), '%E0%A4%A', '%00']) {
       let res!: request.Response;
-      expect(await upstreamCalls(async () => (res = await request(app).get(`/api/avatar/sessions/${id}`).set(bearer(mine.client_token))))).toBe(0);
+      expect(
+        await upstreamCalls(async () => (res = await request(app).get(`/api/avatar/sessions/${id}`).set(bearer(mine.client_token)))),
+      ).toBe(0);
       expect(res.status, id).toBe(400);
       expect(res.body.detail).toBeTruthy();
     }
     let other!: request.Response;
-    expect(await upstreamCalls(async () => (other = await request(app).get('/api/avatar/sessions/not-an-id').set(bearer(mine.client_token))))).toBe(0);
+    expect(
+      await upstreamCalls(async () => (other = await request(app).get('/api/avatar/sessions/not-an-id').set(bearer(mine.client_token)))),
+    ).toBe(0);
     expect(other.status).toBe(403);
     expect(other.body.detail).toBeTruthy();
   });

@@ -30,14 +30,19 @@ describe('secrets never leave the server', () => {
     };
     const room = keep(await request(app).post('/api/avatar/rooms').send({ agent_id: 'agent-demo' }));
     expect(room.status).toBe(201);
-    const s = keep(await request(app).post('/api/avatar/sessions').send({ agent_id: 'agent-demo', transport_type: 'rtc-a', agent_prompt: 'calm' })).body;
+    const s = keep(
+      await request(app).post('/api/avatar/sessions').send({ agent_id: 'agent-demo', transport_type: 'rtc-a', agent_prompt: 'calm' }),
+    ).body;
     const auth = { authorization: `Bearer ${s.client_token}` };
     await waitFor(async () => {
       const r = keep(await request(app).get(`/api/avatar/sessions/${s.session_id}`).set(auth));
       return r.body.session_status === 'ACTIVE' ? true : undefined;
     });
     const image_base64 = `data:image/png;base64,${(await png(92, 140)).toString('base64')}`;
-    expect(keep(await request(app).post(`/api/avatar/sessions/${s.session_id}/control`).set(auth).send({ event: 'update-image', image_base64 })).status).toBe(200);
+    expect(
+      keep(await request(app).post(`/api/avatar/sessions/${s.session_id}/control`).set(auth).send({ event: 'update-image', image_base64 }))
+        .status,
+    ).toBe(200);
     const upload = keep(
       await request(app)
         .post('/api/avatar/sessions')
@@ -47,7 +52,11 @@ describe('secrets never leave the server', () => {
     expect(upload.status).toBe(201);
     keep(await request(app).get('/api/avatar/sessions').query({ limit: 5 }));
     keep(await request(app).get('/api/avatar/rooms'));
-    keep(await request(app).get(`/api/avatar/sessions/${s.session_id}`).set({ authorization: `Bearer ${room.body.client_token}` }));
+    keep(
+      await request(app)
+        .get(`/api/avatar/sessions/${s.session_id}`)
+        .set({ authorization: `Bearer ${room.body.client_token}` }),
+    );
     keep(await request(app).get(`/api/avatar/sessions/${s.session_id}`));
     keep(await request(app).post('/api/avatar/sessions').send({ agent_id: 'no-such-agent', transport_type: 'rtc-a' }));
     keep(await request(app).get('/api/avatar/elsewhere'));
@@ -82,7 +91,10 @@ describe('secrets never leave the server', () => {
     const { logger, lines } = capturingLogger();
     const { REDACT_PATHS } = await import('../../src/server/index');
     const child = logger.child({}, { redact: { paths: REDACT_PATHS, censor: '[redacted]' } });
-    child.info({ headers: { 'x-api-key': ALICE, authorization: 'Bearer abc' }, client_token: 'ct', body: { image_base64: 'AAAA', token: 'rt' } }, 'x');
+    child.info(
+      { headers: { 'x-api-key': ALICE, authorization: 'Bearer abc' }, client_token: 'ct', body: { image_base64: 'AAAA', token: 'rt' } },
+      'x',
+    );
     expect(lines[0]).not.toMatch(new RegExp(`${ALICE}|Bearer abc|"ct"|AAAA|"rt"`));
   });
 });

@@ -16,10 +16,11 @@ afterAll(async () => {
   await emulator.close();
 });
 
-const newSession = async () => (await request(app).post('/api/avatar/sessions').send({ agent_id: 'agent-demo', transport_type: 'rtc-a' })).body as {
-  session_id: string;
-  client_token: string;
-};
+const newSession = async () =>
+  (await request(app).post('/api/avatar/sessions').send({ agent_id: 'agent-demo', transport_type: 'rtc-a' })).body as {
+    session_id: string;
+    client_token: string;
+  };
 
 /** The three session routes a token guards, as supertest calls. */
 const routes = (id: string) => [
@@ -39,11 +40,16 @@ describe('client tokens', () => {
       expect(res.status).toBe(403);
       expect(res.body).toEqual({ detail: 'This client token belongs to another session' });
     }
-    const viaBody = await request(app).post(`/api/avatar/sessions/${b.session_id}/end`).set('content-type', 'text/plain').send(JSON.stringify({ client_token: a.client_token }));
+    const viaBody = await request(app)
+      .post(`/api/avatar/sessions/${b.session_id}/end`)
+      .set('content-type', 'text/plain')
+      .send(JSON.stringify({ client_token: a.client_token }));
     expect(viaBody.status).toBe(403);
     expect(counter.calls).toBe(before);
     // B is untouched and B's own token works.
-    const own = await request(app).get(`/api/avatar/sessions/${b.session_id}`).set({ authorization: `Bearer ${b.client_token}` });
+    const own = await request(app)
+      .get(`/api/avatar/sessions/${b.session_id}`)
+      .set({ authorization: `Bearer ${b.client_token}` });
     expect(own.status).toBe(200);
     expect(own.body.session_status).not.toBe('COMPLETED');
   });
@@ -88,7 +94,9 @@ describe('client tokens', () => {
   it('a token signed with the same secret by another proxy instance works (shared secret, several instances)', async () => {
     const s = await newSession();
     const second = proxyApp(proxyOptions(emulator.url));
-    const res = await request(second).get(`/api/avatar/sessions/${s.session_id}`).set({ authorization: `Bearer ${s.client_token}` });
+    const res = await request(second)
+      .get(`/api/avatar/sessions/${s.session_id}`)
+      .set({ authorization: `Bearer ${s.client_token}` });
     expect(res.status).toBe(200);
   });
 

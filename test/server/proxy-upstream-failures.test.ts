@@ -17,7 +17,9 @@ afterAll(async () => {
 describe('when the service misbehaves', () => {
   it('a slow service → 504 {detail} after upstream.timeoutMs (POSTs are not retried)', async () => {
     const counter = countingFetch();
-    const app = proxyApp(proxyOptions(emulator.url, { upstream: { baseUrl: emulator.url, apiKey: 'dev-key-alice', timeoutMs: 150, fetch: counter.fetch } }));
+    const app = proxyApp(
+      proxyOptions(emulator.url, { upstream: { baseUrl: emulator.url, apiKey: 'dev-key-alice', timeoutMs: 150, fetch: counter.fetch } }),
+    );
     await setFaults(emulator.url, { latencyMs: 1500 });
     const res = await request(app).post('/api/avatar/rooms').send({ agent_id: 'agent-demo' });
     expect(res.status).toBe(504);
@@ -30,7 +32,9 @@ describe('when the service misbehaves', () => {
     const port = await closedPort();
     const counter = countingFetch();
     const baseUrl = `http://127.0.0.1:${port}`;
-    const app = proxyApp(proxyOptions(baseUrl, { upstream: { baseUrl, apiKey: 'dev-key-alice', fetch: counter.fetch }, admin: () => true }));
+    const app = proxyApp(
+      proxyOptions(baseUrl, { upstream: { baseUrl, apiKey: 'dev-key-alice', fetch: counter.fetch }, admin: () => true }),
+    );
     const post = await request(app).post('/api/avatar/rooms').send({ agent_id: 'agent-demo' });
     expect(post.status).toBe(502);
     expect(post.body).toEqual({ detail: 'The avatar service is unavailable; try again later' });
@@ -58,7 +62,9 @@ describe('when the service misbehaves', () => {
 
   it('GET /sessions/:id recovers when a retry succeeds', async () => {
     const counter = countingFetch();
-    const app = proxyApp(proxyOptions(emulator.url, { upstream: { baseUrl: emulator.url, apiKey: 'dev-key-alice', fetch: counter.fetch } }));
+    const app = proxyApp(
+      proxyOptions(emulator.url, { upstream: { baseUrl: emulator.url, apiKey: 'dev-key-alice', fetch: counter.fetch } }),
+    );
     const s = (await request(app).post('/api/avatar/sessions').send({ agent_id: 'agent-demo', transport_type: 'rtc-a' })).body;
     let failures = 1;
     const flaky = proxyApp(

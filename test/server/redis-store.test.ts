@@ -12,7 +12,8 @@ import { ALICE, closedPort, proxyApp, proxyOptions, startEmulator, waitFor, type
  * one deadline sweep and one list of ended sessions.
  */
 const hasRedis = spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
-if (!hasRedis && (process.env.CI === 'true' || process.env.CI === '1')) throw new Error('redis-server is missing: CI installs it (apt-get install -y redis-server)');
+if (!hasRedis && (process.env.CI === 'true' || process.env.CI === '1'))
+  throw new Error('redis-server is missing: CI installs it (apt-get install -y redis-server)');
 
 let emulator: Emulator;
 let server: ChildProcess;
@@ -20,7 +21,9 @@ let redis: ReturnType<typeof createClient>;
 
 async function startRedis(): Promise<{ proc: ChildProcess; url: string }> {
   const port = await closedPort();
-  const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   await new Promise<void>((resolve, reject) => {
     let out = '';
     proc.stdout!.on('data', (d: Buffer) => {
@@ -62,7 +65,8 @@ function twoInstances(extra: Parameters<typeof proxyOptions>[1] = {}) {
     );
   return { a: make(), b: make(), lines };
 }
-const start = (app: ReturnType<typeof proxyApp>) => request(app).post('/api/avatar/sessions').send({ agent_id: 'agent-demo', transport_type: 'rtc-a' });
+const start = (app: ReturnType<typeof proxyApp>) =>
+  request(app).post('/api/avatar/sessions').send({ agent_id: 'agent-demo', transport_type: 'rtc-a' });
 
 describe.skipIf(!hasRedis)('redisStore: several proxy instances, one limit', () => {
   it('two instances, one cap on running sessions per client', async () => {
@@ -75,7 +79,9 @@ describe.skipIf(!hasRedis)('redisStore: several proxy instances, one limit', () 
     expect((await start(b)).status).toBe(429);
     // Ending a session on one instance frees the slot for both.
     const s = second.body;
-    expect((await request(a).post(`/api/avatar/sessions/${s.session_id}/end`).set('authorization', `Bearer ${s.client_token}`)).status).toBe(200);
+    expect(
+      (await request(a).post(`/api/avatar/sessions/${s.session_id}/end`).set('authorization', `Bearer ${s.client_token}`)).status,
+    ).toBe(200);
     expect((await start(b)).status).toBe(201);
   });
 
@@ -92,8 +98,13 @@ describe.skipIf(!hasRedis)('redisStore: several proxy instances, one limit', () 
     const auth = { authorization: `Bearer ${s.client_token}` };
     await waitFor(async () => lines.find((l) => l.msg === 'avatar proxy ended a session'));
     expect(lines.filter((l) => l.msg === 'avatar proxy ended a session')).toHaveLength(1);
-    expect((await request(b).get(`/api/avatar/sessions/${s.session_id}`).set(auth)).body).toMatchObject({ session_status: 'COMPLETED', end_reason: 'max_duration' });
-    expect((await request(b).post(`/api/avatar/sessions/${s.session_id}/control`).set(auth).send({ event: 'reset-idle-timeout' })).status).toBe(403);
+    expect((await request(b).get(`/api/avatar/sessions/${s.session_id}`).set(auth)).body).toMatchObject({
+      session_status: 'COMPLETED',
+      end_reason: 'max_duration',
+    });
+    expect(
+      (await request(b).post(`/api/avatar/sessions/${s.session_id}/control`).set(auth).send({ event: 'reset-idle-timeout' })).status,
+    ).toBe(403);
     expect(JSON.stringify(lines)).not.toContain(ALICE);
   });
 });

@@ -32,11 +32,20 @@ describe('createServiceClient', () => {
     expect(room.room_url).toMatch(/^wss?:/);
     const rooms = await client.listRooms({ limit: 5 });
     expect(rooms.rooms.some((r) => r.session_id === room.session_id)).toBe(true);
-    const s = await client.createSession({ agent_id: 'agent-demo', transport_type: 'websocket-rtc-b', rtc_b_properties: { rtc_b_url: 'https://r.test/x', rtc_b_token: 't' } });
+    const s = await client.createSession({
+      agent_id: 'agent-demo',
+      transport_type: 'websocket-rtc-b',
+      rtc_b_properties: { rtc_b_url: 'https://r.test/x', rtc_b_token: 't' },
+    });
     expect(s.websocket_address).toMatch(/^wss?:/);
     const form = new FormData();
     form.append('image', new Blob([new Uint8Array(await png())], { type: 'image/png' }), 'a.png');
-    form.append('payload', new Blob([JSON.stringify({ transport_type: 'rtc-a', properties: { rtc_a_url: 'ws://127.0.0.1:7880', rtc_a_token: 'avatar' } })], { type: 'application/json' }));
+    form.append(
+      'payload',
+      new Blob([JSON.stringify({ transport_type: 'rtc-a', properties: { rtc_a_url: 'ws://127.0.0.1:7880', rtc_a_token: 'avatar' } })], {
+        type: 'application/json',
+      }),
+    );
     const uploaded = await client.createSession(form);
     expect(uploaded.control_url).toContain(uploaded.session_id);
     await waitFor(async () => ((await client.getSession(uploaded.session_id)).session_status === 'ACTIVE' ? true : undefined));
@@ -58,7 +67,11 @@ describe('createServiceClient', () => {
     expect(await failure(client.createRoom({ agent_id: 'missing' }))).toMatchObject({ code: 'not_found', status: 404 });
     expect(await failure(client.getSession('no-such-session'))).toMatchObject({ code: 'not_found', status: 404 });
     const big = 'A'.repeat(1_228_800);
-    const s = await client.createSession({ agent_id: 'agent-demo', transport_type: 'rtc-b', properties: { rtc_b_url: 'https://r.test/x', rtc_b_token: 't' } });
+    const s = await client.createSession({
+      agent_id: 'agent-demo',
+      transport_type: 'rtc-b',
+      properties: { rtc_b_url: 'https://r.test/x', rtc_b_token: 't' },
+    });
     const tooLarge = await failure(client.control(s.session_id, { event: 'update-image', image_base64: big }));
     expect(tooLarge).toMatchObject({ code: 'payload_too_large', status: 413 });
     expect(tooLarge.detail).toMatch(/921600/);
@@ -106,7 +119,10 @@ describe('createServiceClient', () => {
     const app = express();
     app.get('/liveai/sessions/html', (_req, res) => void res.type('html').send('<h1>hi</h1>'));
     app.get('/liveai/sessions/shape', (_req, res) => void res.json({ session_status: 'DANCING' }));
-    app.get('/liveai/sessions/flaky', (_req, res) => void (hits++ === 0 ? res.status(503).send('busy') : res.json({ session_status: 'ACTIVE' })));
+    app.get(
+      '/liveai/sessions/flaky',
+      (_req, res) => void (hits++ === 0 ? res.status(503).send('busy') : res.json({ session_status: 'ACTIVE' })),
+    );
     app.post('/liveai/rooms', (_req, res) => void res.status(500).type('html').send('<html>oops</html>'));
     const stub = await listen(app);
     try {

@@ -60,7 +60,10 @@ room.on(RoomEvent.TrackSubscribed, (track, _pub, participant) => {
 });
 
 // …and whether the user's microphone is muted (Mic off) or live again
-for (const [event, muted] of [[RoomEvent.TrackMuted, true], [RoomEvent.TrackUnmuted, false]]) {
+for (const [event, muted] of [
+  [RoomEvent.TrackMuted, true],
+  [RoomEvent.TrackUnmuted, false],
+]) {
   room.on(event, (pub, participant) => {
     if (pub.kind === TrackKind.KIND_AUDIO && participant.identity !== identity) report('user_mic', { from: participant.identity, muted });
   });
@@ -108,8 +111,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   else if (msg.cmd === 'interrupt') {
     report('interrupting');
     session.interrupt();
-  }
-  else if (msg.cmd === 'quit') void quit();
+  } else if (msg.cmd === 'quit') void quit();
 });
 process.once('SIGTERM', () => void quit());
 process.once('SIGINT', () => void quit());

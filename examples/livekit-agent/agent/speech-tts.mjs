@@ -57,7 +57,12 @@ class SpeechChunkedStream extends tts.ChunkedStream {
       if (this.abortController.signal.aborted) return;
       const data = pcm.slice(i, i + FRAME);
       if (i === 0) this.#onFirstFrame?.(this.#text);
-      this.queue.put({ requestId, segmentId: requestId, frame: new AudioFrame(data, SAMPLE_RATE, 1, data.length), final: i + FRAME >= pcm.length });
+      this.queue.put({
+        requestId,
+        segmentId: requestId,
+        frame: new AudioFrame(data, SAMPLE_RATE, 1, data.length),
+        final: i + FRAME >= pcm.length,
+      });
     }
   }
 }

@@ -51,21 +51,35 @@ app.post('/api/call', async (_req, res) => {
   agent.on('exit', () => calls.delete(room));
   const ready = await new Promise((resolve) => {
     const lines = createInterface({ input: agent.stdout });
-    lines.on('line', (line) => line.startsWith('@@agent ') && JSON.parse(line.slice(8)).event === 'ready' && resolve(JSON.parse(line.slice(8))));
+    lines.on(
+      'line',
+      (line) => line.startsWith('@@agent ') && JSON.parse(line.slice(8)).event === 'ready' && resolve(JSON.parse(line.slice(8))),
+    );
     agent.on('exit', () => resolve(null));
   });
   if (!ready) return res.status(502).json({ detail: 'the agent could not start (is the LiveKit server running?)' });
   const viewer = new AccessToken(livekit.apiKey, livekit.apiSecret, { identity: `user-${randomBytes(3).toString('hex')}`, ttl: '1h' });
   viewer.addGrant({ room, roomJoin: true, canPublish: true, canSubscribe: true, canPublishData: true });
   const { client_token, expires_at } = await issueClientToken({ sessionSecret }, ready.session_id);
-  res.json({ room, session: { session_id: ready.session_id, client_token, expires_at, transport: 'rtc-a', room_url: livekit.url, token: await viewer.toJwt() } });
+  res.json({
+    room,
+    session: {
+      session_id: ready.session_id,
+      client_token,
+      expires_at,
+      transport: 'rtc-a',
+      room_url: livekit.url,
+      token: await viewer.toJwt(),
+    },
+  });
 });
 
 // Without speech-to-text and an LLM the demo agent says what you type; interrupt stops it mid-sentence.
 app.post('/api/call/:room/:cmd', express.json(), (req, res) => {
   const agent = calls.get(req.params.room);
   if (!agent) return res.status(404).json({ detail: 'no such call' });
-  if (req.params.cmd === 'say' && typeof req.body?.text === 'string') agent.stdin.write(`${JSON.stringify({ cmd: 'say', text: req.body.text.slice(0, 500) })}\n`);
+  if (req.params.cmd === 'say' && typeof req.body?.text === 'string')
+    agent.stdin.write(`${JSON.stringify({ cmd: 'say', text: req.body.text.slice(0, 500) })}\n`);
   else if (req.params.cmd === 'interrupt') agent.stdin.write('{"cmd":"interrupt"}\n');
   else if (req.params.cmd === 'end') agent.stdin.write('{"cmd":"quit"}\n');
   else return res.status(400).json({ detail: 'use say {text}, interrupt or end' });

@@ -16,7 +16,11 @@ const button = document.getElementById('start') as HTMLButtonElement;
 button.addEventListener('click', async () => {
   button.disabled = true;
   try {
-    const res = await fetch(`${proxy}/rooms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ agent_id: 'agent-demo' }) });
+    const res = await fetch(`${proxy}/rooms`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ agent_id: 'agent-demo' }),
+    });
     if (res.status !== 201) throw new Error(`POST /rooms: ${res.status}`);
     const s = (await res.json()) as { session_id: string; client_token: string; room_url: string; token: string };
     const room = new Room();

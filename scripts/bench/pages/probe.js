@@ -4,7 +4,15 @@
 // shadow root) presents its first frame (requestVideoFrameCallback). Both performance.now() ms, and both also as
 // performance marks (`bench-click`, `bench-first-frame`) so a Chromium trace can find the same window.
 // Pages import `probe` by name: the package marks its files free of side effects, so a bare import would be dropped.
-export const probe = (window.__bench ??= { startClickedAt: null, firstFrameAt: null, events: [], errors: [], session: null, marks: {}, prefetched: false });
+export const probe = (window.__bench ??= {
+  startClickedAt: null,
+  firstFrameAt: null,
+  events: [],
+  errors: [],
+  session: null,
+  marks: {},
+  prefetched: false,
+});
 
 document.addEventListener(
   'click',
@@ -18,7 +26,8 @@ document.addEventListener(
 );
 
 // Cheap enough to run every frame until the video exists (the widget renders it only once a call starts).
-const findVideo = () => document.querySelector('video') ?? document.querySelector('liveai-avatar')?.shadowRoot?.querySelector('video') ?? null;
+const findVideo = () =>
+  document.querySelector('video') ?? document.querySelector('liveai-avatar')?.shadowRoot?.querySelector('video') ?? null;
 const watch = () => {
   const video = findVideo();
   if (!video) return void requestAnimationFrame(watch);

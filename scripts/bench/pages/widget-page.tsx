@@ -30,21 +30,26 @@ const probe = sharedProbe as Probe;
 registerTransport(livekitTransport);
 // `?cold=1` (e2e.ts --cold): a second kind registered too (never loaded here), so on a first visit the page cannot
 // predict its transport and fetches it only once the create call answers (every hosted-room page before prediction).
-if (new URLSearchParams(location.search).get('cold') === '1') registerTransport({ kind: 'rtc-b', load: () => Promise.reject(new Error('not used by the bench')) });
+if (new URLSearchParams(location.search).get('cold') === '1')
+  registerTransport({ kind: 'rtc-b', load: () => Promise.reject(new Error('not used by the bench')) });
 const params = new URLSearchParams(location.search);
 /** `?marks=1` (e2e.ts --marks): the timeline below is recorded; off by default, so the page runs as users ship it. */
 const MARKS = params.get('marks') === '1';
 const mark = (name: string) => void (MARKS && (probe.marks[name] ??= performance.now()));
 
 const realFetch = window.fetch.bind(window);
-if (MARKS) window.fetch = async (input, init) => {
-  const path = new URL(String(input instanceof Request ? input.url : input), location.href).pathname.replace(/\/sessions\/[^/]+/, '/sessions/:id');
-  const name = `${init?.method ?? 'GET'} ${path}`;
-  mark(`${name} sent`);
-  const res = await realFetch(input, init);
-  mark(`${name} answered`);
-  return res;
-};
+if (MARKS)
+  window.fetch = async (input, init) => {
+    const path = new URL(String(input instanceof Request ? input.url : input), location.href).pathname.replace(
+      /\/sessions\/[^/]+/,
+      '/sessions/:id',
+    );
+    const name = `${init?.method ?? 'GET'} ${path}`;
+    mark(`${name} sent`);
+    const res = await realFetch(input, init);
+    mark(`${name} answered`);
+    return res;
+  };
 
 /** The default loader, timed: chunk import, then connect and the first video track of the transport it makes. */
 const timedLoader: TransportLoader = async (kind) => {
@@ -74,7 +79,10 @@ createRoot(document.getElementById('root')!).render(
     agentId="agent-demo"
     variant="inline"
     initialState="active"
-    options={{ ...(MARKS ? { loadTransport: timedLoader } : {}), ...(forced === 'rtc-a' || forced === 'rtc-b' ? { transport: forced } : {}) }}
+    options={{
+      ...(MARKS ? { loadTransport: timedLoader } : {}),
+      ...(forced === 'rtc-a' || forced === 'rtc-b' ? { transport: forced } : {}),
+    }}
     onSession={(s) => {
       probe.session = s;
       s.on('*', (event) => probe.events.push({ at: performance.now(), event }));

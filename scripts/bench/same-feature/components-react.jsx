@@ -21,7 +21,13 @@ function Transcript() {
     const e = JSON.parse(dec.decode(msg.payload));
     if (e.text && e.type.includes('transcription')) setLines((l) => [...l, e.text]);
   });
-  return <ol aria-label="Transcript">{lines.map((l, i) => <li key={i}>{l}</li>)}</ol>;
+  return (
+    <ol aria-label="Transcript">
+      {lines.map((l, i) => (
+        <li key={i}>{l}</li>
+      ))}
+    </ol>
+  );
 }
 
 function Chat() {
@@ -32,22 +38,41 @@ function Chat() {
     void room.localParticipant.publishData(enc.encode(JSON.stringify({ type: 'chat-msg', text })), { reliable: true });
     setText('');
   };
-  return <form onSubmit={send}><input value={text} onChange={(e) => setText(e.target.value)} /><button>Send</button></form>;
+  return (
+    <form onSubmit={send}>
+      <input value={text} onChange={(e) => setText(e.target.value)} />
+      <button>Send</button>
+    </form>
+  );
 }
 
 function App() {
   const [joined, setJoined] = useState(null);
   const start = async () => {
-    const res = await fetch('/api/avatar/rooms', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ agent_id: 'agent-demo' }) });
+    const res = await fetch('/api/avatar/rooms', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ agent_id: 'agent-demo' }),
+    });
     setJoined(await res.json());
   };
   const end = async () => {
-    await fetch(`/api/avatar/sessions/${joined.session_id}/end`, { method: 'POST', headers: { authorization: `Bearer ${joined.client_token}` } });
+    await fetch(`/api/avatar/sessions/${joined.session_id}/end`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${joined.client_token}` },
+    });
     setJoined(null);
   };
   if (!joined) return <button onClick={start}>Start call</button>;
   return (
-    <LiveKitRoom serverUrl={joined.room_url} token={joined.token} connect audio={false} video={false} onDisconnected={() => setJoined(null)}>
+    <LiveKitRoom
+      serverUrl={joined.room_url}
+      token={joined.token}
+      connect
+      audio={false}
+      video={false}
+      onDisconnected={() => setJoined(null)}
+    >
       <Stage />
       <RoomAudioRenderer />
       <Transcript />

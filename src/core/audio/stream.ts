@@ -89,7 +89,13 @@ export function streamPcmToWebSocket(o: StreamPcmOptions): PcmStream {
     };
 
     if (isStream(o.source)) {
-      await streamMicrophone(o.source, AC(), send, (t) => (teardown = t), () => stopped);
+      await streamMicrophone(
+        o.source,
+        AC(),
+        send,
+        (t) => (teardown = t),
+        () => stopped,
+      );
     } else {
       let buffer: AudioBufferLike;
       if (isBufferLike(o.source)) buffer = o.source;

@@ -39,7 +39,9 @@ export async function prepareImageNow(blob: Blob, options: PrepareImageOptions =
   try {
     const { width, height } = bitmap;
     if (width * height > MAX_SOURCE_PIXELS) {
-      throw new LiveAiError('invalid_request', `the image has ${((width * height) / 1e6).toFixed(1)} MP; at most 40 MP is supported`, { status: 400 });
+      throw new LiveAiError('invalid_request', `the image has ${((width * height) / 1e6).toFixed(1)} MP; at most 40 MP is supported`, {
+        status: 400,
+      });
     }
     const crop = coverCropRect(width, height, AVATAR_WIDTH_PX, AVATAR_HEIGHT_PX);
     let source: CanvasImageSource = bitmap;

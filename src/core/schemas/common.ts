@@ -52,6 +52,10 @@ const intParam = (def: number, ...checks: z.core.$ZodCheck<number>[]) =>
  */
 export const PaginationQuerySchema = z.object({
   page: intParam(1, z.gte(1, 'page must be >= 1')),
-  limit: intParam(DEFAULT_PAGE_LIMIT, z.gte(1, 'limit must be between 1 and 100'), z.lte(MAX_PAGE_LIMIT, 'limit must be between 1 and 100')),
+  limit: intParam(
+    DEFAULT_PAGE_LIMIT,
+    z.gte(1, 'limit must be between 1 and 100'),
+    z.lte(MAX_PAGE_LIMIT, 'limit must be between 1 and 100'),
+  ),
 });
 export type PaginationQuery = z.infer<typeof PaginationQuerySchema>;

@@ -4,8 +4,7 @@ import * as z from 'zod/mini';
  * Events the service pushes over the media transport: on `rtc-a` as UTF-8 JSON data messages
  * on the event topic, on `rtc-b` as `app-message` data. Unknown extra fields are kept (`looseObject`).
  */
-const ev = <T extends string, S extends z.core.$ZodLooseShape>(type: T, shape: S) =>
-  z.looseObject({ type: z.literal(type), ...shape });
+const ev = <T extends string, S extends z.core.$ZodLooseShape>(type: T, shape: S) => z.looseObject({ type: z.literal(type), ...shape });
 
 export const BotReadyEventSchema = ev('bot_ready', {});
 export const IdleTimeoutEventSchema = ev('idle_timeout', {});

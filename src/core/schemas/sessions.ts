@@ -24,7 +24,9 @@ export const SessionCreateFieldsSchema = z.object({
   /** Prompt for expressions while idle (sent by published avatar plugins; same effect as `update-idle-prompt`). */
   agent_idle_prompt: z.optional(z.string()),
   /** Idle timeout of this session, seconds (sent by published avatar plugins); overrides the service default. */
-  idle_timeout: z.optional(z.number().check(z.positive('must be a positive number of seconds'), z.lte(86_400, 'must be at most 86400 seconds'))),
+  idle_timeout: z.optional(
+    z.number().check(z.positive('must be a positive number of seconds'), z.lte(86_400, 'must be at most 86400 seconds')),
+  ),
 });
 
 /**
@@ -57,7 +59,10 @@ export function sessionCreateProblems(
     const p = body[key] as Record<string, unknown> | undefined;
     const schema = field === 'rtc_a' ? RtcAPropertiesSchema : RtcBPropertiesSchema;
     if (!p || !schema.safeParse(p).success) {
-      problems.push({ path: `${key}.${field}_url`, message: `${key} with ${field}_url and ${field}_token is required for transport_type ${t}` });
+      problems.push({
+        path: `${key}.${field}_url`,
+        message: `${key} with ${field}_url and ${field}_token is required for transport_type ${t}`,
+      });
     }
   };
   if (t === 'rtc-a') need('properties', 'rtc_a');

@@ -44,11 +44,9 @@ export function registeredTransports(): MediaTransport[] {
 export function missingTransportError(kind: MediaTransport, cause?: unknown): LiveAiError {
   const p = TRANSPORT_PACKAGES[kind];
   if (!p) return new LiveAiError('invalid_request', `unknown transport ${String(kind)}`, { status: 400 });
-  return new LiveAiError(
-    'missing_peer',
-    `this ${kind} room needs ${p.sdk}: npm i ${p.sdk} and add \`import '${p.entry}';\` to your app`,
-    { cause },
-  );
+  return new LiveAiError('missing_peer', `this ${kind} room needs ${p.sdk}: npm i ${p.sdk} and add \`import '${p.entry}';\` to your app`, {
+    cause,
+  });
 }
 
 /**
@@ -61,7 +59,9 @@ export const loadTransport: TransportLoader = (kind) => {
   let p = cache.get(kind);
   if (!p) {
     const t = registry.get(kind);
-    p = t ? t.load().then(remembering(kind), (cause: unknown) => Promise.reject(loadError(kind, cause))) : Promise.reject(missingTransportError(kind));
+    p = t
+      ? t.load().then(remembering(kind), (cause: unknown) => Promise.reject(loadError(kind, cause)))
+      : Promise.reject(missingTransportError(kind));
     cache.set(kind, p);
     p.catch(() => cache.delete(kind));
   }
@@ -71,14 +71,17 @@ export const loadTransport: TransportLoader = (kind) => {
 const LAST_KEY = 'liveai-kit.transport';
 
 /** The factory, noting in localStorage the kind of each transport it creates (a session joining a room). */
-const remembering = (kind: MediaTransport) => (factory: TransportFactory): TransportFactory => () => {
-  try {
-    globalThis.localStorage?.setItem(LAST_KEY, kind);
-  } catch {
-    // storage disabled (private mode, sandboxed frame): no hint next time
-  }
-  return factory();
-};
+const remembering =
+  (kind: MediaTransport) =>
+  (factory: TransportFactory): TransportFactory =>
+  () => {
+    try {
+      globalThis.localStorage?.setItem(LAST_KEY, kind);
+    } catch {
+      // storage disabled (private mode, sandboxed frame): no hint next time
+    }
+    return factory();
+  };
 
 /**
  * The transport the next hosted room on this page will most likely need, so its adapter and SDK can be fetched

@@ -92,7 +92,9 @@ export class RtcALink {
       try {
         await this.room.room.localParticipant.setMicrophoneEnabled(enabled);
       } catch (cause) {
-        throw new LiveAiError('transport_failed', `could not switch the microphone: ${String((cause as Error)?.message ?? cause)}`, { cause });
+        throw new LiveAiError('transport_failed', `could not switch the microphone: ${String((cause as Error)?.message ?? cause)}`, {
+          cause,
+        });
       }
     }
     this.micOn = enabled;
@@ -123,7 +125,11 @@ export class RtcALink {
 
   /** Joins a fresh Room; it becomes the current one at once, so its events (tracks, data) are handled. */
   private async join(): Promise<RoomSession> {
-    const room: RoomSession = new RoomSession(this.s.newRoom(), this.hooks(() => room), this.s.textStreams);
+    const room: RoomSession = new RoomSession(
+      this.s.newRoom(),
+      this.hooks(() => room),
+      this.s.textStreams,
+    );
     this.room = room;
     try {
       await room.join(this.s.url, this.s.token);
@@ -188,12 +194,17 @@ export class RtcALink {
   /** A fresh Room per attempt, backoff + jitter, until success, the outage deadline, or our leave. */
   private async rejoin(reason: number | undefined): Promise<void> {
     const ctl = (this.rejoining = new AbortController());
-    const room = await retryUntil(() => this.join(), { deadline: this.outage.deadline, signal: ctl.signal, policy: backoffOf(this.s.policy) });
+    const room = await retryUntil(() => this.join(), {
+      deadline: this.outage.deadline,
+      signal: ctl.signal,
+      policy: backoffOf(this.s.policy),
+    });
     if (ctl.signal.aborted) return void room?.leave();
     this.rejoining = null;
     if (!room) return this.giveUp(reason);
     this.connected();
-    if (this.micOn) await room.room.localParticipant.setMicrophoneEnabled(true).catch(() => this.s.bus.emit('mic', { enabled: (this.micOn = false) }));
+    if (this.micOn)
+      await room.room.localParticipant.setMicrophoneEnabled(true).catch(() => this.s.bus.emit('mic', { enabled: (this.micOn = false) }));
     for (const [kind, id] of this.devices) await room.room.switchActiveDevice(kind, id).catch(() => false);
     this.outbox.kick();
   }

@@ -43,9 +43,17 @@ export const DEFAULT_RECONNECT_POLICY: ReconnectPolicy = {
  * jitter factor in [0.5, 1.5) so many clients dropped together do not retry in lockstep; never past `remainingMs`.
  * @param random a number in [0, 1) (default `Math.random()`).
  */
-export function retryDelayMs(attempt: number, policy: Pick<ReconnectPolicy, 'baseDelayMs' | 'maxDelayMs'>, remainingMs: number, random = Math.random()): number {
+export function retryDelayMs(
+  attempt: number,
+  policy: Pick<ReconnectPolicy, 'baseDelayMs' | 'maxDelayMs'>,
+  remainingMs: number,
+  random = Math.random(),
+): number {
   return backoffDelay(attempt, backoffOf(policy), remainingMs, () => random);
 }
 
 /** The backoff of a reconnect policy. */
-export const backoffOf = (policy: Pick<ReconnectPolicy, 'baseDelayMs' | 'maxDelayMs'>): Backoff => ({ baseMs: policy.baseDelayMs, maxMs: policy.maxDelayMs });
+export const backoffOf = (policy: Pick<ReconnectPolicy, 'baseDelayMs' | 'maxDelayMs'>): Backoff => ({
+  baseMs: policy.baseDelayMs,
+  maxMs: policy.maxDelayMs,
+});

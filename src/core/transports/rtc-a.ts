@@ -67,7 +67,12 @@ export function createRtcATransport(deps: { createRoom?: () => RoomLike; reconne
       if (!deps.createRoom) quietLiveKitLogs();
       await link?.close(new LiveAiError('transport_failed', 'a new connection replaced this one'));
       const policy = Object.freeze({ ...base, deadlineMs: o.reconnectDeadlineMs ?? base.deadlineMs });
-      const textStreams = { [TRANSCRIPTION_TOPIC]: transcriptionHandler(() => l.room?.room.localParticipant.identity, (v) => bus.emit('transcription', v)) };
+      const textStreams = {
+        [TRANSCRIPTION_TOPIC]: transcriptionHandler(
+          () => l.room?.room.localParticipant.identity,
+          (v) => bus.emit('transcription', v),
+        ),
+      };
       const l: RtcALink = (link = new RtcALink({ url: o.url, token: o.token, topic: o.eventTopic, policy, newRoom, bus, textStreams }));
       const onAbort = () => void transport.disconnect();
       o.signal?.addEventListener('abort', onAbort, { once: true });
@@ -77,7 +82,9 @@ export function createRtcATransport(deps: { createRoom?: () => RoomLike; reconne
         if (o.signal?.aborted) throw new LiveAiError('aborted', 'join was cancelled', { cause });
         await l.close(new LiveAiError('transport_failed', 'could not join the room'));
         bus.emit('connection', 'disconnected');
-        throw new LiveAiError('transport_failed', `could not join the rtc-a room: ${String((cause as Error)?.message ?? cause)}`, { cause });
+        throw new LiveAiError('transport_failed', `could not join the rtc-a room: ${String((cause as Error)?.message ?? cause)}`, {
+          cause,
+        });
       } finally {
         o.signal?.removeEventListener('abort', onAbort);
       }

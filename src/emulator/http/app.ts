@@ -23,7 +23,8 @@ export function createApp(ctx: EmulatorContext): Express {
   app.set('query parser', 'simple');
   app.use(hostCheck(ctx));
   // Under provider labels the document names the providers as the wire does (rtc_a_url → livekit_url, …).
-  const labelled = (doc: object) => (ctx.options.labels.neutral ? doc : (JSON.parse(ctx.options.labels.textToWire(JSON.stringify(doc))) as object));
+  const labelled = (doc: object) =>
+    ctx.options.labels.neutral ? doc : (JSON.parse(ctx.options.labels.textToWire(JSON.stringify(doc))) as object);
   app.get('/openapi.json', (_req, res) => void res.json(labelled(buildOpenApi(ctx.baseUrl()))));
   app.use('/__emulator', internalRouter(ctx));
   app.use('/liveai', assetsRouter(ctx));

@@ -7,7 +7,9 @@ const accounts = new WeakMap<Request, Account>();
 
 /** Detail of 401 answers ("a detail stating an invalid API key"). */
 export const invalidKeyDetail = (header: string | undefined): string =>
-  header === undefined || header === '' ? 'Invalid API key: the X-API-Key header is missing' : 'Invalid API key: the X-API-Key header is not a known key';
+  header === undefined || header === ''
+    ? 'Invalid API key: the X-API-Key header is missing'
+    : 'Invalid API key: the X-API-Key header is not a known key';
 
 /** Account of the `X-API-Key` header, `null` when absent, `undefined` when present but unknown. */
 export function keyAccount(ctx: EmulatorContext, req: Request): Account | null | undefined {

@@ -37,8 +37,10 @@ export const multipartBody: RequestHandler = (req, res, next) => {
   upload(req, res, (err: unknown) => {
     if (!err) return next();
     const e = err as { code?: string; field?: string; message?: string };
-    if (e.code === 'LIMIT_FILE_SIZE') return next(httpError(413, `the ${e.field ?? 'image'} part is larger than ${MAX_UPLOAD_BYTES} bytes (4 MB)`));
-    if (e.code === 'LIMIT_UNEXPECTED_FILE') return next(httpError(400, `unexpected multipart part "${e.field ?? ''}"; send the parts image and payload`));
+    if (e.code === 'LIMIT_FILE_SIZE')
+      return next(httpError(413, `the ${e.field ?? 'image'} part is larger than ${MAX_UPLOAD_BYTES} bytes (4 MB)`));
+    if (e.code === 'LIMIT_UNEXPECTED_FILE')
+      return next(httpError(400, `unexpected multipart part "${e.field ?? ''}"; send the parts image and payload`));
     return next(httpError(400, `malformed multipart body: ${e.message ?? String(err)}`));
   });
 };

@@ -52,5 +52,8 @@ export const notFound: RequestHandler = (req, res) => {
 export const methodNotAllowed =
   (allowed: string[]): RequestHandler =>
   (req, res) => {
-    res.set('Allow', allowed.join(', ')).status(405).json({ detail: `method ${req.method} is not allowed here; use ${allowed.join(' or ')}` });
+    res
+      .set('Allow', allowed.join(', '))
+      .status(405)
+      .json({ detail: `method ${req.method} is not allowed here; use ${allowed.join(' or ')}` });
   };

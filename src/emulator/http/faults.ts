@@ -18,6 +18,7 @@ export const faultInjection =
       return;
     }
     const exempt = /\/(control|leave-meeting)\/?$/.test(req.path);
-    if (!exempt && f.failRate > 0 && Math.random() < f.failRate) throw httpError(500, 'injected fault: the emulator failed this request on purpose (failRate)');
+    if (!exempt && f.failRate > 0 && Math.random() < f.failRate)
+      throw httpError(500, 'injected fault: the emulator failed this request on purpose (failRate)');
     next();
   };

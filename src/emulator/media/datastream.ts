@@ -120,7 +120,9 @@ export function serveAgentAudio(room: Room, sink: AgentAudioSink): () => void {
   const rpc = (seg: Segment, method: string, payload: string) => {
     const lp = room.localParticipant;
     if (!lp) return;
-    lp.performRpc({ destinationIdentity: seg.agent, method, payload, responseTimeout: 5000 }).catch((e: unknown) => sink.onError?.(method, e));
+    lp.performRpc({ destinationIdentity: seg.agent, method, payload, responseTimeout: 5000 }).catch((e: unknown) =>
+      sink.onError?.(method, e),
+    );
   };
   const started = (seg: Segment) => {
     seg.started = true;
@@ -151,7 +153,10 @@ export function serveAgentAudio(room: Room, sink: AgentAudioSink): () => void {
     const rate = Number(attrs.sample_rate);
     const channels = Number(attrs.num_channels ?? '1');
     if (!RATES.has(rate) || !Number.isInteger(channels) || channels < 1 || channels > 8) {
-      sink.onError?.(AUDIO_STREAM_TOPIC, new Error(`unsupported audio: sample_rate ${attrs.sample_rate}, num_channels ${attrs.num_channels}`));
+      sink.onError?.(
+        AUDIO_STREAM_TOPIC,
+        new Error(`unsupported audio: sample_rate ${attrs.sample_rate}, num_channels ${attrs.num_channels}`),
+      );
       void reader.close();
       return;
     }

@@ -44,7 +44,8 @@ export type Rgb = readonly [number, number, number];
 export function faceGeometry(width = FRAME_WIDTH, height = FRAME_HEIGHT, layout: FaceLayout = {}) {
   const L = { ...FACE_LAYOUT };
   for (const [k, v] of Object.entries(layout) as Array<[keyof FaceLayout, number | undefined]>) {
-    if (typeof v === 'number' && Number.isFinite(v) && k in L) L[k] = Math.min(k === 'eyeY' || k === 'mouthY' ? 0.95 : 0.45, Math.max(0.005, v));
+    if (typeof v === 'number' && Number.isFinite(v) && k in L)
+      L[k] = Math.min(k === 'eyeY' || k === 'mouthY' ? 0.95 : 0.45, Math.max(0.005, v));
   }
   return {
     eyes: [

@@ -38,7 +38,9 @@ export const joinAvatar: JoinAvatar = async (options) => {
   try {
     await room.connect(options.livekitUrl, options.token, { autoSubscribe: false, dynacast: false });
   } catch (e) {
-    throw new LiveAiError('transport_failed', `the avatar could not join the LiveKit room at ${options.livekitUrl}: ${errorText(e)}`, { cause: e });
+    throw new LiveAiError('transport_failed', `the avatar could not join the LiveKit room at ${options.livekitUrl}: ${errorText(e)}`, {
+      cause: e,
+    });
   }
   try {
     return await LiveKitAvatar.start(room, portrait, options);

@@ -51,7 +51,12 @@ export function restoreRect(to: PaddedImage, from: PaddedImage, r: Rect): void {
 
 /** Rectangles the face overlays may touch (eyes, mouth): restore these before drawing the next frame. */
 export function overlayRects(g: FaceGeometry): Rect[] {
-  const eye = (e: { x: number; y: number }): Rect => ({ x0: e.x - g.eyeRx - 2, y0: e.y - g.eyeRy - 3, x1: e.x + g.eyeRx + 3, y1: e.y + g.eyeRy + 4 });
+  const eye = (e: { x: number; y: number }): Rect => ({
+    x0: e.x - g.eyeRx - 2,
+    y0: e.y - g.eyeRy - 3,
+    x1: e.x + g.eyeRx + 3,
+    y1: e.y + g.eyeRy + 4,
+  });
   const m = g.mouth;
   const h = g.mouthMaxOpen + g.mouthCornerLift + 5;
   return [eye(g.eyes[0]!), eye(g.eyes[1]!), { x0: m.x - g.mouthHalfWidth - 3, y0: m.y - h, x1: m.x + g.mouthHalfWidth + 4, y1: m.y + h }];

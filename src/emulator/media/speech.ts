@@ -135,7 +135,12 @@ export class SpeechStream implements PcmSource {
       const s5 = c2 * s4 - s3;
       const s6 = c2 * s5 - s4;
       const v = a1 * s1 + a2 * s2 + a3 * s3 + a4 * s4 + a5 * s5 + a6 * s6;
-      const env = i < attack ? 0.5 - 0.5 * Math.cos((Math.PI * i) / attack) : i > n - release ? 0.5 - 0.5 * Math.cos((Math.PI * (n - i)) / release) : 1;
+      const env =
+        i < attack
+          ? 0.5 - 0.5 * Math.cos((Math.PI * i) / attack)
+          : i > n - release
+            ? 0.5 - 0.5 * Math.cos((Math.PI * (n - i)) / release)
+            : 1;
       out[i] = Math.round(v * norm * env);
     }
     if (k + 1 < this.syl.length) {

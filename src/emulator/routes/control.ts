@@ -48,7 +48,10 @@ export function parseControlEvent(body: Record<string, unknown>): ControlEvent {
   if (event.event === 'update-image' && event.image_base64 !== undefined) {
     const bytes = decodedBase64Bytes(event.image_base64);
     if (bytes >= INLINE_IMAGE_LIMIT_BYTES) {
-      throw httpError(413, `image_base64 decodes to ${bytes} bytes; inline images must be under ${INLINE_IMAGE_LIMIT_BYTES} bytes (send larger images as image_url)`);
+      throw httpError(
+        413,
+        `image_base64 decodes to ${bytes} bytes; inline images must be under ${INLINE_IMAGE_LIMIT_BYTES} bytes (send larger images as image_url)`,
+      );
     }
   }
   return event;
@@ -69,7 +72,11 @@ function controlledSession(ctx: EmulatorContext, req: Request): SessionRecord {
 }
 
 const LEAVE_STATUS = { failed: 409, not_configured: 503, timeout: 504 } as const;
-const LEAVE_DETAIL = { failed: LEAVE_MEETING_DETAILS.failed, not_configured: LEAVE_MEETING_DETAILS.notConfigured, timeout: LEAVE_MEETING_DETAILS.timedOut } as const;
+const LEAVE_DETAIL = {
+  failed: LEAVE_MEETING_DETAILS.failed,
+  not_configured: LEAVE_MEETING_DETAILS.notConfigured,
+  timeout: LEAVE_MEETING_DETAILS.timedOut,
+} as const;
 
 /** `POST /liveai/sessions/{id}/control` and `POST /liveai/sessions/{id}/leave-meeting`. */
 export function controlRouter(ctx: EmulatorContext): Router {
@@ -92,7 +99,11 @@ export function controlRouter(ctx: EmulatorContext): Router {
       const parsed = LeaveMeetingRequestSchema.safeParse(body ?? {});
       if (!parsed.success) throw httpError(400, LEAVE_MEETING_DETAILS.missing);
       const rec = ownSession(ctx, accountOf(req), String(req.params.session_id));
-      if (rec.transport !== 'rtc-a') throw httpError(400, `leave-meeting works only for sessions on the rtc-a transport (this one is ${rec.transport ?? 'a hosted room'})`);
+      if (rec.transport !== 'rtc-a')
+        throw httpError(
+          400,
+          `leave-meeting works only for sessions on the rtc-a transport (this one is ${rec.transport ?? 'a hosted room'})`,
+        );
       const outcome = rec.meetingBots.get(parsed.data.meeting_bot_id);
       if (outcome === undefined || isFinalStatus(rec.status)) throw httpError(409, LEAVE_MEETING_DETAILS.couldNot);
       if (outcome !== 'left') throw httpError(LEAVE_STATUS[outcome], LEAVE_DETAIL[outcome]);

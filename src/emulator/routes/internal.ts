@@ -81,10 +81,14 @@ export function internalRouter(ctx: EmulatorContext): Router {
     if (!rec.image.bytes) throw httpError(404, 'this session has no uploaded or replaced image bytes');
     res.type('png').send(rec.image.bytes);
   });
-  for (const [path, status] of [['fail', 'FAILED'], ['timeout', 'TIMED_OUT']] as const) {
+  for (const [path, status] of [
+    ['fail', 'FAILED'],
+    ['timeout', 'TIMED_OUT'],
+  ] as const) {
     r.post(`/sessions/:id/${path}`, (req, res) => {
       const rec = session(req.params.id);
-      if (!finish(ctx, rec, status, `forced by /__emulator/sessions/{id}/${path}`)) throw httpError(409, `session has already ended (${rec.status})`);
+      if (!finish(ctx, rec, status, `forced by /__emulator/sessions/{id}/${path}`))
+        throw httpError(409, `session has already ended (${rec.status})`);
       res.json({ session_status: rec.status });
     });
   }

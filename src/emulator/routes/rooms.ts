@@ -43,7 +43,15 @@ export function roomsRouter(ctx: EmulatorContext): Router {
       const account = accountOf(req);
       const agent = ownAgent(ctx, account, parsed.data.agent_id);
       if (account.credits <= 0) throw httpError(402, `insufficient funds: the agent owner has ${account.credits} credits`);
-      const rec = ctx.store.add({ ownerKey: account.apiKey, kind: 'room', agentId: agent.agentId, transport: null, model: null, imageUrl: agent.imageUrl, imageBytes: null });
+      const rec = ctx.store.add({
+        ownerKey: account.apiKey,
+        kind: 'room',
+        agentId: agent.agentId,
+        transport: null,
+        model: null,
+        imageUrl: agent.imageUrl,
+        imageBytes: null,
+      });
       rec.roomName = roomNameFor(rec.id);
       const lk = ctx.options.livekit;
       if (ctx.options.media) {

@@ -45,7 +45,10 @@ function readSessionInput(ctx: EmulatorContext, req: Request): SessionInput {
   if (typeof text !== 'string') throw httpError(400, 'the multipart payload part (JSON object) is required');
   if (!image) {
     const asText = typeof (req.body as Record<string, unknown> | undefined)?.image === 'string';
-    throw httpError(400, asText ? 'the multipart image part must be a file part (with a filename)' : 'the multipart image part is required');
+    throw httpError(
+      400,
+      asText ? 'the multipart image part must be a file part (with a filename)' : 'the multipart image part is required',
+    );
   }
   let json: unknown;
   try {
@@ -53,7 +56,9 @@ function readSessionInput(ctx: EmulatorContext, req: Request): SessionInput {
   } catch {
     throw httpError(400, 'the multipart payload part is not valid JSON');
   }
-  const parsed = MultipartPayloadSchema.safeParse(json && typeof json === 'object' && !Array.isArray(json) ? neutral(json as Record<string, unknown>) : json);
+  const parsed = MultipartPayloadSchema.safeParse(
+    json && typeof json === 'object' && !Array.isArray(json) ? neutral(json as Record<string, unknown>) : json,
+  );
   if (!parsed.success) throw httpError(400, `payload: ${formatZodError(parsed.error)}`);
   const problems = sessionCreateProblems(parsed.data, true);
   if (problems.length) throw httpError(400, problems.map((p) => `payload.${p.path}: ${p.message}`).join('; '));

@@ -29,7 +29,10 @@ const upload = params.get('upload');
 const options = {
   ...(params.has('maxInline') ? { inlineImageMaxBytes: Number(params.get('maxInline')) } : {}),
   ...(upload
-    ? { uploadImage: async (image: Blob) => (await (await fetch(`${upload}/upload`, { method: 'POST', body: image })).json() as { url: string }).url }
+    ? {
+        uploadImage: async (image: Blob) =>
+          ((await (await fetch(`${upload}/upload`, { method: 'POST', body: image })).json()) as { url: string }).url,
+      }
     : {}),
 };
 

@@ -24,12 +24,26 @@ export interface WidgetProbe {
   startClickedAt: number | null;
   firstFrameAt: number | null;
 }
-const probe: WidgetProbe = { phases: [], sessionIds: [], events: [], heard: [], connections: [], errors: [], ended: null, startClickedAt: null, firstFrameAt: null };
+const probe: WidgetProbe = {
+  phases: [],
+  sessionIds: [],
+  events: [],
+  heard: [],
+  connections: [],
+  errors: [],
+  ended: null,
+  startClickedAt: null,
+  firstFrameAt: null,
+};
 (window as unknown as { __liveai: WidgetProbe }).__liveai = probe;
 
-document.addEventListener('click', (e) => {
-  if ((e.target as HTMLElement).closest('button')?.textContent?.includes('Start call')) probe.startClickedAt ??= performance.now();
-}, true);
+document.addEventListener(
+  'click',
+  (e) => {
+    if ((e.target as HTMLElement).closest('button')?.textContent?.includes('Start call')) probe.startClickedAt ??= performance.now();
+  },
+  true,
+);
 const watchVideo = () => {
   const video = document.querySelector('video');
   if (!video || !('requestVideoFrameCallback' in video)) return void requestAnimationFrame(watchVideo);

@@ -77,7 +77,11 @@ export const authCases: Case[] = [
   {
     name: '§5.6 transport tokens (rtc_a_token) are never echoed in responses',
     run: async ({ h }) => {
-      const res = await h.post('/liveai/sessions', bodies.rtcA({ properties: { rtc_a_url: 'ws://127.0.0.1:7880', rtc_a_token: 'SECRET-TOKEN-123' } }), ALICE);
+      const res = await h.post(
+        '/liveai/sessions',
+        bodies.rtcA({ properties: { rtc_a_url: 'ws://127.0.0.1:7880', rtc_a_token: 'SECRET-TOKEN-123' } }),
+        ALICE,
+      );
       expect(res.status).toBe(201);
       const list = await h.get('/liveai/sessions', ALICE);
       const view = await h.raw('get', `/__emulator/sessions/${res.body.session_id}`);

@@ -10,7 +10,10 @@ const ORDER = ['image_change_requested', 'image_created', 'image_change_complete
 const imageTypes = (types: string[]) => types.filter((t) => t.startsWith('image_'));
 
 export const controlCases: Case[] = [
-  { name: '§4.6 404 when the session does not exist', run: async ({ h }) => expectError(await h.control('nope', { event: 'terminate' }), 404, /not found/) },
+  {
+    name: '§4.6 404 when the session does not exist',
+    run: async ({ h }) => expectError(await h.control('nope', { event: 'terminate' }), 404, /not found/),
+  },
   {
     name: '§4.6 200 {success: true} for an accepted event',
     run: async ({ h }) => {
@@ -20,21 +23,45 @@ export const controlCases: Case[] = [
       expect(res.body).toEqual({ success: true });
     },
   },
-  { name: '§4.6 400 for an unknown event', run: async ({ h }) => expectError(await h.control(await h.session(), { event: 'dance' }), 400, /unknown event/) },
-  { name: '§4.6 400 when the event field is missing', run: async ({ h }) => expectError(await h.control(await h.session(), { action: 'wave' }), 400, /event is required/) },
+  {
+    name: '§4.6 400 for an unknown event',
+    run: async ({ h }) => expectError(await h.control(await h.session(), { event: 'dance' }), 400, /unknown event/),
+  },
+  {
+    name: '§4.6 400 when the event field is missing',
+    run: async ({ h }) => expectError(await h.control(await h.session(), { action: 'wave' }), 400, /event is required/),
+  },
   {
     name: '§4.6 400 for update-image with neither image_url nor image_base64',
-    run: async ({ h }) => expectError(await h.control(await h.session(), { event: 'update-image' }), 400, /exactly one of image_url or image_base64/),
+    run: async ({ h }) =>
+      expectError(await h.control(await h.session(), { event: 'update-image' }), 400, /exactly one of image_url or image_base64/),
   },
   {
     name: '§4.6 400 for update-image with both image_url and image_base64',
     run: async ({ h }) =>
-      expectError(await h.control(await h.session(), { event: 'update-image', image_url: 'https://x.test/a.png', image_base64: 'AAAA' }), 400, /exactly one/),
+      expectError(
+        await h.control(await h.session(), { event: 'update-image', image_url: 'https://x.test/a.png', image_base64: 'AAAA' }),
+        400,
+        /exactly one/,
+      ),
   },
-  { name: '§4.6 400 for update-agent-prompt without agent_prompt', run: async ({ h }) => expectError(await h.control(await h.session(), { event: 'update-agent-prompt' }), 400, /agent_prompt/) },
-  { name: '§4.6 400 for update-idle-prompt without idle_prompt', run: async ({ h }) => expectError(await h.control(await h.session(), { event: 'update-idle-prompt' }), 400, /idle_prompt/) },
-  { name: '§4.6 400 for action without action', run: async ({ h }) => expectError(await h.control(await h.session(), { event: 'action' }), 400, /action/) },
-  { name: '§4.6 400 when image_base64 is not base64', run: async ({ h }) => expectError(await h.control(await h.session(), { event: 'update-image', image_base64: 'not base64!' }), 400, /base64/) },
+  {
+    name: '§4.6 400 for update-agent-prompt without agent_prompt',
+    run: async ({ h }) => expectError(await h.control(await h.session(), { event: 'update-agent-prompt' }), 400, /agent_prompt/),
+  },
+  {
+    name: '§4.6 400 for update-idle-prompt without idle_prompt',
+    run: async ({ h }) => expectError(await h.control(await h.session(), { event: 'update-idle-prompt' }), 400, /idle_prompt/),
+  },
+  {
+    name: '§4.6 400 for action without action',
+    run: async ({ h }) => expectError(await h.control(await h.session(), { event: 'action' }), 400, /action/),
+  },
+  {
+    name: '§4.6 400 when image_base64 is not base64',
+    run: async ({ h }) =>
+      expectError(await h.control(await h.session(), { event: 'update-image', image_base64: 'not base64!' }), 400, /base64/),
+  },
   {
     name: '§4.6 413 when decoded image_base64 is 921600 bytes; detail states the size and the limit',
     run: async ({ h }) => {
@@ -45,7 +72,10 @@ export const controlCases: Case[] = [
   {
     name: '§4.6 413 for a 1000000-byte data URL; detail names 1000000 and 921600',
     run: async ({ h }) => {
-      const res = await h.control(await h.session(), { event: 'update-image', image_base64: `data:image/png;base64,${b64OfSize(1_000_000)}` });
+      const res = await h.control(await h.session(), {
+        event: 'update-image',
+        image_base64: `data:image/png;base64,${b64OfSize(1_000_000)}`,
+      });
       expectError(res, 413, /1000000.*921600/);
     },
   },
@@ -102,7 +132,9 @@ export const controlCases: Case[] = [
     run: async ({ fresh }) => {
       const h = await fresh({ imageChangeMs: 150 });
       const id = await h.activeSession();
-      const wide = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#336699' } }).jpeg().toBuffer();
+      const wide = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#336699' } })
+        .jpeg()
+        .toBuffer();
       await h.control(id, { event: 'update-image', image_base64: wide.toString('base64') }).expect(200);
       await h.event(id, 'image_change_complete');
       const log = h.emu.state.events(id);
@@ -139,11 +171,27 @@ export const controlCases: Case[] = [
   },
   {
     name: '§4.6 malformed JSON → 400 {detail}, never 500',
-    run: async ({ h }) => expectError(await h.raw('post', `/liveai/sessions/${await h.session()}/control`).type('json').send('{"event":"terminate",}'), 400, /malformed JSON/),
+    run: async ({ h }) =>
+      expectError(
+        await h
+          .raw('post', `/liveai/sessions/${await h.session()}/control`)
+          .type('json')
+          .send('{"event":"terminate",}'),
+        400,
+        /malformed JSON/,
+      ),
   },
   {
     name: '§4.6 a non-JSON body → 400',
-    run: async ({ h }) => expectError(await h.raw('post', `/liveai/sessions/${await h.session()}/control`).type('text').send('terminate'), 400, /JSON object/),
+    run: async ({ h }) =>
+      expectError(
+        await h
+          .raw('post', `/liveai/sessions/${await h.session()}/control`)
+          .type('text')
+          .send('terminate'),
+        400,
+        /JSON object/,
+      ),
   },
   {
     name: '§3 terminate on a hosted room ends it COMPLETED',

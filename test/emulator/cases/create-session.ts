@@ -45,27 +45,55 @@ export const createSessionCases: Case[] = [
       expect(body.websocket_address).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/liveai\/ws\/[0-9a-f]+$/);
     },
   },
-  { name: '§2 400 when transport_type is missing', run: async ({ h }) => expectError(await h.post('/liveai/sessions', { agent_id: 'agent-demo' }, ALICE), 400, /transport_type/) },
-  { name: '§2 400 when transport_type is unknown', run: async ({ h }) => expectError(await h.post('/liveai/sessions', bodies.rtcA({ transport_type: 'carrier-pigeon' }), ALICE), 400, /transport_type/) },
+  {
+    name: '§2 400 when transport_type is missing',
+    run: async ({ h }) => expectError(await h.post('/liveai/sessions', { agent_id: 'agent-demo' }, ALICE), 400, /transport_type/),
+  },
+  {
+    name: '§2 400 when transport_type is unknown',
+    run: async ({ h }) =>
+      expectError(await h.post('/liveai/sessions', bodies.rtcA({ transport_type: 'carrier-pigeon' }), ALICE), 400, /transport_type/),
+  },
   {
     name: '§2 400 naming properties.rtc_a_url when rtc-a has no properties',
-    run: async ({ h }) => expectError(await h.post('/liveai/sessions', { agent_id: 'agent-demo', transport_type: 'rtc-a' }, ALICE), 400, /properties\.rtc_a_url/),
+    run: async ({ h }) =>
+      expectError(
+        await h.post('/liveai/sessions', { agent_id: 'agent-demo', transport_type: 'rtc-a' }, ALICE),
+        400,
+        /properties\.rtc_a_url/,
+      ),
   },
   {
     name: '§2 400 when rtc-b is given rtc-a properties',
-    run: async ({ h }) => expectError(await h.post('/liveai/sessions', bodies.rtcA({ transport_type: 'rtc-b' }), ALICE), 400, /properties\.rtc_b_url/),
+    run: async ({ h }) =>
+      expectError(await h.post('/liveai/sessions', bodies.rtcA({ transport_type: 'rtc-b' }), ALICE), 400, /properties\.rtc_b_url/),
   },
   {
     name: '§2 400 naming rtc_a_properties when websocket-rtc-a has none',
-    run: async ({ h }) => expectError(await h.post('/liveai/sessions', { agent_id: 'agent-demo', transport_type: 'websocket-rtc-a' }, ALICE), 400, /rtc_a_properties/),
+    run: async ({ h }) =>
+      expectError(
+        await h.post('/liveai/sessions', { agent_id: 'agent-demo', transport_type: 'websocket-rtc-a' }, ALICE),
+        400,
+        /rtc_a_properties/,
+      ),
   },
   {
     name: '§2 400 naming rtc_b_properties when websocket-rtc-b has none',
-    run: async ({ h }) => expectError(await h.post('/liveai/sessions', { agent_id: 'agent-demo', transport_type: 'websocket-rtc-b' }, ALICE), 400, /rtc_b_properties/),
+    run: async ({ h }) =>
+      expectError(
+        await h.post('/liveai/sessions', { agent_id: 'agent-demo', transport_type: 'websocket-rtc-b' }, ALICE),
+        400,
+        /rtc_b_properties/,
+      ),
   },
   {
     name: '§2 400 when rtc_a_url is not a ws:// or wss:// URL',
-    run: async ({ h }) => expectError(await h.post('/liveai/sessions', bodies.rtcA({ properties: { rtc_a_url: 'http://x', rtc_a_token: 't' } }), ALICE), 400, /rtc_a/),
+    run: async ({ h }) =>
+      expectError(
+        await h.post('/liveai/sessions', bodies.rtcA({ properties: { rtc_a_url: 'http://x', rtc_a_token: 't' } }), ALICE),
+        400,
+        /rtc_a/,
+      ),
   },
   {
     name: '§2 400 when no avatar source is given (agent_id, agent_image_url or image)',
@@ -73,28 +101,62 @@ export const createSessionCases: Case[] = [
   },
   {
     name: '§2 400 when both agent_id and agent_image_url are given',
-    run: async ({ h }) => expectError(await h.post('/liveai/sessions', bodies.rtcA({ agent_image_url: 'https://img.example.test/a.png' }), ALICE), 400, /exactly one avatar source/),
+    run: async ({ h }) =>
+      expectError(
+        await h.post('/liveai/sessions', bodies.rtcA({ agent_image_url: 'https://img.example.test/a.png' }), ALICE),
+        400,
+        /exactly one avatar source/,
+      ),
   },
   {
     name: '§2 agent_image_url alone is a valid avatar source',
-    run: async ({ h }) => void (await created(await h.post('/liveai/sessions', bodies.rtcA({ agent_id: undefined, agent_image_url: 'https://img.example.test/a.png' }), ALICE))),
+    run: async ({ h }) =>
+      void (await created(
+        await h.post('/liveai/sessions', bodies.rtcA({ agent_id: undefined, agent_image_url: 'https://img.example.test/a.png' }), ALICE),
+      )),
   },
   {
     name: '§2 400 when agent_image_url is not an http(s) URL',
-    run: async ({ h }) => expectError(await h.post('/liveai/sessions', bodies.rtcA({ agent_id: undefined, agent_image_url: 'ftp://x/a.png' }), ALICE), 400, /agent_image_url/),
+    run: async ({ h }) =>
+      expectError(
+        await h.post('/liveai/sessions', bodies.rtcA({ agent_id: undefined, agent_image_url: 'ftp://x/a.png' }), ALICE),
+        400,
+        /agent_image_url/,
+      ),
   },
-  { name: '§2 cartoon model with aspect_ratio 2x3 is accepted', run: async ({ h }) => void (await created(await h.post('/liveai/sessions', bodies.wsA({ agent_id: 'agent-cartoon', model: 'cartoon', aspect_ratio: '2x3' }), ALICE))) },
-  { name: '§2 cartoon model without aspect_ratio is accepted (2x3 implied)', run: async ({ h }) => void (await created(await h.post('/liveai/sessions', bodies.wsA({ model: 'cartoon' }), ALICE))) },
+  {
+    name: '§2 cartoon model with aspect_ratio 2x3 is accepted',
+    run: async ({ h }) =>
+      void (await created(
+        await h.post('/liveai/sessions', bodies.wsA({ agent_id: 'agent-cartoon', model: 'cartoon', aspect_ratio: '2x3' }), ALICE),
+      )),
+  },
+  {
+    name: '§2 cartoon model without aspect_ratio is accepted (2x3 implied)',
+    run: async ({ h }) => void (await created(await h.post('/liveai/sessions', bodies.wsA({ model: 'cartoon' }), ALICE))),
+  },
   {
     name: '§8 400 naming aspect_ratio when the cartoon model gets 16x9',
-    run: async ({ h }) => expectError(await h.post('/liveai/sessions', bodies.wsA({ model: 'cartoon', aspect_ratio: '16x9' }), ALICE), 400, /aspect_ratio.*2x3/),
+    run: async ({ h }) =>
+      expectError(
+        await h.post('/liveai/sessions', bodies.wsA({ model: 'cartoon', aspect_ratio: '16x9' }), ALICE),
+        400,
+        /aspect_ratio.*2x3/,
+      ),
   },
   {
     name: '§2 400 when aspect_ratio is given without the cartoon model (emulator rule)',
     run: async ({ h }) => expectError(await h.post('/liveai/sessions', bodies.wsA({ aspect_ratio: '2x3' }), ALICE), 400, /aspect_ratio/),
   },
-  { name: '§4.4 404 when the agent does not exist', run: async ({ h }) => expectError(await h.post('/liveai/sessions', bodies.rtcA({ agent_id: 'agent-ghost' }), ALICE), 404, /not found/) },
-  { name: '§4.4 402 when the agent owner has no credits', run: async ({ h }) => expectError(await h.post('/liveai/sessions', bodies.rtcA({ agent_id: 'agent-broke' }), BROKE), 402, /insufficient funds/) },
+  {
+    name: '§4.4 404 when the agent does not exist',
+    run: async ({ h }) => expectError(await h.post('/liveai/sessions', bodies.rtcA({ agent_id: 'agent-ghost' }), ALICE), 404, /not found/),
+  },
+  {
+    name: '§4.4 402 when the agent owner has no credits',
+    run: async ({ h }) =>
+      expectError(await h.post('/liveai/sessions', bodies.rtcA({ agent_id: 'agent-broke' }), BROKE), 402, /insufficient funds/),
+  },
   {
     name: '§4.4 402 when the balance is negative, 201 again once credits are positive',
     run: async ({ fresh }) => {
@@ -107,11 +169,17 @@ export const createSessionCases: Case[] = [
   },
   {
     name: '§4.4 malformed JSON → 400 {detail}, never 500',
-    run: async ({ h }) => expectError(await h.raw('post', '/liveai/sessions').set('X-API-Key', ALICE).type('json').send('{"transport_type":'), 400, /malformed JSON/),
+    run: async ({ h }) =>
+      expectError(
+        await h.raw('post', '/liveai/sessions').set('X-API-Key', ALICE).type('json').send('{"transport_type":'),
+        400,
+        /malformed JSON/,
+      ),
   },
   {
     name: '§4.4 a JSON array body → 400',
-    run: async ({ h }) => expectError(await h.raw('post', '/liveai/sessions').set('X-API-Key', ALICE).type('json').send('[1,2]'), 400, /JSON object/),
+    run: async ({ h }) =>
+      expectError(await h.raw('post', '/liveai/sessions').set('X-API-Key', ALICE).type('json').send('[1,2]'), 400, /JSON object/),
   },
   {
     name: '§4.4 a missing body → 400 (the body is required)',

@@ -4,7 +4,10 @@ import { ALICE, BOB } from '../helpers';
 import { expectError, type Case } from './types';
 
 export const errorCases: Case[] = [
-  { name: '§7 an unknown path under /liveai → 404 {detail}', run: async ({ h }) => expectError(await h.get('/liveai/agents', ALICE), 404, /no route/) },
+  {
+    name: '§7 an unknown path under /liveai → 404 {detail}',
+    run: async ({ h }) => expectError(await h.get('/liveai/agents', ALICE), 404, /no route/),
+  },
   {
     name: '§7 a known path with another method → 405 {detail} with Allow (emulator rule)',
     run: async ({ h }) => {
@@ -37,7 +40,12 @@ export const errorCases: Case[] = [
     run: async ({ fresh }) => {
       const h = await fresh();
       await request(h.url).post('/__emulator/faults').send({ dropRate: 1 }).expect(200);
-      expect((await request(h.url).get('/__emulator/faults')).body).toEqual({ latencyMs: 0, failRate: 0, dropRate: 1, nextSessionOutcome: null });
+      expect((await request(h.url).get('/__emulator/faults')).body).toEqual({
+        latencyMs: 0,
+        failRate: 0,
+        dropRate: 1,
+        nextSessionOutcome: null,
+      });
       await expect(fetch(`${h.url}/liveai/sessions`, { headers: { 'X-API-Key': ALICE } })).rejects.toThrow();
     },
   },
@@ -54,7 +62,16 @@ export const errorCases: Case[] = [
   },
   {
     name: '§7 a JSON body above the 8 MB parser limit → 413 {detail}',
-    run: async ({ h }) => expectError(await h.raw('post', '/liveai/rooms').set('X-API-Key', ALICE).type('json').send(`{"agent_id":"${'a'.repeat(9 * 1024 * 1024)}"}`), 413, /limit/),
+    run: async ({ h }) =>
+      expectError(
+        await h
+          .raw('post', '/liveai/rooms')
+          .set('X-API-Key', ALICE)
+          .type('json')
+          .send(`{"agent_id":"${'a'.repeat(9 * 1024 * 1024)}"}`),
+        413,
+        /limit/,
+      ),
   },
   {
     name: '§7 a malformed percent-encoded session id → 404 {detail}, never 500',

@@ -13,7 +13,10 @@ export const eventCases: Case[] = [
     run: async ({ h }) => {
       const id = await room(h);
       await h.status(id, 'ACTIVE');
-      await request(h.url).post(`/__emulator/sessions/${id}/app-message`).send({ event: 'chat-msg', message: 'hello there', name: 'Ann' }).expect(200);
+      await request(h.url)
+        .post(`/__emulator/sessions/${id}/app-message`)
+        .send({ event: 'chat-msg', message: 'hello there', name: 'Ann' })
+        .expect(200);
       const ev = h.events(id).filter((e) => e.type.endsWith('_transcription'));
       expect(ev[0]).toEqual({ type: 'user_transcription', transcription: 'hello there' });
       expect(ev[1]?.type).toBe('agent_transcription');
@@ -35,13 +38,25 @@ export const eventCases: Case[] = [
   },
   {
     name: '§6 an invalid app message → 400 (test route)',
-    run: async ({ h }) => expectError(await request(h.url).post(`/__emulator/sessions/${await room(h)}/app-message`).send({ event: 'chat-msg' }), 400),
+    run: async ({ h }) =>
+      expectError(
+        await request(h.url)
+          .post(`/__emulator/sessions/${await room(h)}/app-message`)
+          .send({ event: 'chat-msg' }),
+        400,
+      ),
   },
   {
     name: '§6 chat-msg before the agent is ACTIVE → 409 (test route)',
     run: async ({ fresh }) => {
       const h = await fresh({ queueMs: 60_000 });
-      expectError(await request(h.url).post(`/__emulator/sessions/${await room(h)}/app-message`).send({ event: 'chat-msg', message: 'hi', name: '' }), 409, /ACTIVE/);
+      expectError(
+        await request(h.url)
+          .post(`/__emulator/sessions/${await room(h)}/app-message`)
+          .send({ event: 'chat-msg', message: 'hi', name: '' }),
+        409,
+        /ACTIVE/,
+      );
     },
   },
   {

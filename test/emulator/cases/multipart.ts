@@ -6,19 +6,26 @@ import { expectError, type Case } from './types';
 
 /** A PNG of `w`×`h` px: red border area, a green 100×100 square in the centre. */
 async function png(w: number, h: number): Promise<Buffer> {
-  const square = await sharp({ create: { width: 100, height: 100, channels: 3, background: '#00ff00' } }).png().toBuffer();
+  const square = await sharp({ create: { width: 100, height: 100, channels: 3, background: '#00ff00' } })
+    .png()
+    .toBuffer();
   return sharp({ create: { width: w, height: h, channels: 3, background: '#ff0000' } })
     .composite([{ input: square, left: Math.round(w / 2 - 50), top: Math.round(h / 2 - 50) }])
     .png()
     .toBuffer();
 }
-const payload = (extra: object = {}) => JSON.stringify({ transport_type: 'websocket-rtc-b', rtc_b_properties: bodies.wsB().rtc_b_properties, ...extra });
+const payload = (extra: object = {}) =>
+  JSON.stringify({ transport_type: 'websocket-rtc-b', rtc_b_properties: bodies.wsB().rtc_b_properties, ...extra });
 
 export const multipartCases: Case[] = [
   {
     name: '§2 multipart: a 368x560 image part and a payload part → 201',
     run: async ({ h }) => {
-      const res = await h.raw('post', '/liveai/sessions').set('X-API-Key', ALICE).attach('image', await png(368, 560), 'a.png').field('payload', payload());
+      const res = await h
+        .raw('post', '/liveai/sessions')
+        .set('X-API-Key', ALICE)
+        .attach('image', await png(368, 560), 'a.png')
+        .field('payload', payload());
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       expect(res.body.websocket_address).toContain(res.body.session_id);
     },
@@ -26,12 +33,20 @@ export const multipartCases: Case[] = [
   {
     name: '§2 multipart: an 800x600 image is center-cropped to 368x560',
     run: async ({ h }) => {
-      const res = await h.raw('post', '/liveai/sessions').set('X-API-Key', ALICE).attach('image', await png(800, 600), 'b.png').field('payload', payload());
+      const res = await h
+        .raw('post', '/liveai/sessions')
+        .set('X-API-Key', ALICE)
+        .attach('image', await png(800, 600), 'b.png')
+        .field('payload', payload());
       expect(res.status).toBe(201);
       const img = await request(h.url).get(`/__emulator/sessions/${res.body.session_id}/image`).buffer(true);
-      const { data, info } = await sharp(img.body as Buffer).raw().toBuffer({ resolveWithObject: true });
+      const { data, info } = await sharp(img.body as Buffer)
+        .raw()
+        .toBuffer({ resolveWithObject: true });
       expect([info.width, info.height]).toEqual([368, 560]);
-      const at = (x: number, y: number) => [...data.subarray((y * info.width + x) * info.channels, (y * info.width + x) * info.channels + 3)];
+      const at = (x: number, y: number) => [
+        ...data.subarray((y * info.width + x) * info.channels, (y * info.width + x) * info.channels + 3),
+      ];
       expect(at(184, 280)).toEqual([0, 255, 0]); // the centre survived the crop
       expect(at(5, 5)).toEqual([255, 0, 0]);
     },
@@ -40,32 +55,65 @@ export const multipartCases: Case[] = [
     name: '§8 multipart: an image part above 4 MB → 413',
     run: async ({ h }) => {
       const big = Buffer.concat([await png(368, 560), Buffer.alloc(4 * 1024 * 1024)]);
-      expectError(await h.raw('post', '/liveai/sessions').set('X-API-Key', ALICE).attach('image', big, 'big.png').field('payload', payload()), 413, /4194304/);
+      expectError(
+        await h.raw('post', '/liveai/sessions').set('X-API-Key', ALICE).attach('image', big, 'big.png').field('payload', payload()),
+        413,
+        /4194304/,
+      );
     },
   },
   {
     name: '§2 multipart: an image part that is not an image → 400',
     run: async ({ h }) =>
-      expectError(await h.raw('post', '/liveai/sessions').set('X-API-Key', ALICE).attach('image', Buffer.from('hello, not an image'), 'x.png').field('payload', payload()), 400, /not a decodable image/),
+      expectError(
+        await h
+          .raw('post', '/liveai/sessions')
+          .set('X-API-Key', ALICE)
+          .attach('image', Buffer.from('hello, not an image'), 'x.png')
+          .field('payload', payload()),
+        400,
+        /not a decodable image/,
+      ),
   },
   {
     name: '§2 multipart: 400 when the payload part is missing',
-    run: async ({ h }) => expectError(await h.raw('post', '/liveai/sessions').set('X-API-Key', ALICE).attach('image', await png(368, 560), 'a.png'), 400, /payload/),
+    run: async ({ h }) =>
+      expectError(
+        await h
+          .raw('post', '/liveai/sessions')
+          .set('X-API-Key', ALICE)
+          .attach('image', await png(368, 560), 'a.png'),
+        400,
+        /payload/,
+      ),
   },
   {
     name: '§2 multipart: 400 when the image part is missing',
-    run: async ({ h }) => expectError(await h.raw('post', '/liveai/sessions').set('X-API-Key', ALICE).field('payload', payload()), 400, /image part/),
+    run: async ({ h }) =>
+      expectError(await h.raw('post', '/liveai/sessions').set('X-API-Key', ALICE).field('payload', payload()), 400, /image part/),
   },
   {
     name: '§2 multipart: 400 when the payload is not JSON',
     run: async ({ h }) =>
-      expectError(await h.raw('post', '/liveai/sessions').set('X-API-Key', ALICE).attach('image', await png(368, 560), 'a.png').field('payload', '{nope'), 400, /not valid JSON/),
+      expectError(
+        await h
+          .raw('post', '/liveai/sessions')
+          .set('X-API-Key', ALICE)
+          .attach('image', await png(368, 560), 'a.png')
+          .field('payload', '{nope'),
+        400,
+        /not valid JSON/,
+      ),
   },
   {
     name: '§2 multipart: 400 when the payload also names agent_id (exactly one avatar source)',
     run: async ({ h }) =>
       expectError(
-        await h.raw('post', '/liveai/sessions').set('X-API-Key', ALICE).attach('image', await png(368, 560), 'a.png').field('payload', payload({ agent_id: 'agent-demo' })),
+        await h
+          .raw('post', '/liveai/sessions')
+          .set('X-API-Key', ALICE)
+          .attach('image', await png(368, 560), 'a.png')
+          .field('payload', payload({ agent_id: 'agent-demo' })),
         400,
         /exactly one avatar source/,
       ),
@@ -74,7 +122,11 @@ export const multipartCases: Case[] = [
     name: '§2 multipart: 400 naming the missing transport properties in the payload',
     run: async ({ h }) =>
       expectError(
-        await h.raw('post', '/liveai/sessions').set('X-API-Key', ALICE).attach('image', await png(368, 560), 'a.png').field('payload', JSON.stringify({ transport_type: 'websocket-rtc-a' })),
+        await h
+          .raw('post', '/liveai/sessions')
+          .set('X-API-Key', ALICE)
+          .attach('image', await png(368, 560), 'a.png')
+          .field('payload', JSON.stringify({ transport_type: 'websocket-rtc-a' })),
         400,
         /rtc_a_properties/,
       ),
@@ -93,6 +145,14 @@ export const multipartCases: Case[] = [
   {
     name: '§2 multipart: an unexpected part → 400',
     run: async ({ h }) =>
-      expectError(await h.raw('post', '/liveai/sessions').set('X-API-Key', ALICE).attach('photo', await png(200, 200), 'a.png').field('payload', payload()), 400, /unexpected multipart part/),
+      expectError(
+        await h
+          .raw('post', '/liveai/sessions')
+          .set('X-API-Key', ALICE)
+          .attach('photo', await png(200, 200), 'a.png')
+          .field('payload', payload()),
+        400,
+        /unexpected multipart part/,
+      ),
   },
 ];

@@ -40,10 +40,22 @@ export const paginationCases: Case[] = [
   { name: '§8 400 when limit is 0', run: async ({ h }) => expectError(await h.get('/liveai/rooms?limit=0', ALICE), 400, /limit/) },
   { name: '§8 400 when page is 0', run: async ({ h }) => expectError(await h.get('/liveai/sessions?page=0', ALICE), 400, /page/) },
   { name: '§8 400 when page is negative', run: async ({ h }) => expectError(await h.get('/liveai/rooms?page=-3', ALICE), 400, /page/) },
-  { name: '§8 400 when page is not a number', run: async ({ h }) => expectError(await h.get('/liveai/sessions?page=abc', ALICE), 400, /page/) },
-  { name: '§8 400 when limit is not an integer', run: async ({ h }) => expectError(await h.get('/liveai/sessions?limit=1.5', ALICE), 400, /limit/) },
-  { name: '§8 400 when page is empty (page=)', run: async ({ h }) => expectError(await h.get('/liveai/rooms?page=&limit=5', ALICE), 400, /page/) },
-  { name: '§8 400 when page is repeated', run: async ({ h }) => expectError(await h.get('/liveai/sessions?page=1&page=2', ALICE), 400, /page/) },
+  {
+    name: '§8 400 when page is not a number',
+    run: async ({ h }) => expectError(await h.get('/liveai/sessions?page=abc', ALICE), 400, /page/),
+  },
+  {
+    name: '§8 400 when limit is not an integer',
+    run: async ({ h }) => expectError(await h.get('/liveai/sessions?limit=1.5', ALICE), 400, /limit/),
+  },
+  {
+    name: '§8 400 when page is empty (page=)',
+    run: async ({ h }) => expectError(await h.get('/liveai/rooms?page=&limit=5', ALICE), 400, /page/),
+  },
+  {
+    name: '§8 400 when page is repeated',
+    run: async ({ h }) => expectError(await h.get('/liveai/sessions?page=1&page=2', ALICE), 400, /page/),
+  },
   {
     name: '§4.1 offset (page-1)*limit of exactly 1000 is accepted (page 11, limit 100)',
     run: async ({ h }) => {

@@ -21,7 +21,13 @@ export const roomCases: Case[] = [
       const res = await h.post('/liveai/rooms', { agent_id: 'agent-demo' }, ALICE);
       const jwt = jwtPayload(res.body.token);
       expect(jwt.sub).toMatch(/^user-[0-9a-f]+$/);
-      expect(jwt.video).toMatchObject({ room: `liveai-room-${res.body.session_id}`, roomJoin: true, canPublish: true, canSubscribe: true, canPublishData: true });
+      expect(jwt.video).toMatchObject({
+        room: `liveai-room-${res.body.session_id}`,
+        roomJoin: true,
+        canPublish: true,
+        canSubscribe: true,
+        canPublishData: true,
+      });
     },
   },
   {
@@ -35,18 +41,38 @@ export const roomCases: Case[] = [
       expect(await sharp(img.body as Buffer).metadata()).toMatchObject({ width: 368, height: 560 });
     },
   },
-  { name: '§4.2 400 when agent_id is missing', run: async ({ h }) => expectError(await h.post('/liveai/rooms', {}, ALICE), 400, /agent_id/) },
-  { name: '§4.2 400 when agent_id is not a string', run: async ({ h }) => expectError(await h.post('/liveai/rooms', { agent_id: 42 }, ALICE), 400, /agent_id/) },
-  { name: '§4.2 400 when agent_id is empty', run: async ({ h }) => expectError(await h.post('/liveai/rooms', { agent_id: '' }, ALICE), 400, /agent_id/) },
-  { name: '§4.2 404 when the agent does not exist', run: async ({ h }) => expectError(await h.post('/liveai/rooms', { agent_id: 'agent-nobody' }, ALICE), 404, /not found/) },
+  {
+    name: '§4.2 400 when agent_id is missing',
+    run: async ({ h }) => expectError(await h.post('/liveai/rooms', {}, ALICE), 400, /agent_id/),
+  },
+  {
+    name: '§4.2 400 when agent_id is not a string',
+    run: async ({ h }) => expectError(await h.post('/liveai/rooms', { agent_id: 42 }, ALICE), 400, /agent_id/),
+  },
+  {
+    name: '§4.2 400 when agent_id is empty',
+    run: async ({ h }) => expectError(await h.post('/liveai/rooms', { agent_id: '' }, ALICE), 400, /agent_id/),
+  },
+  {
+    name: '§4.2 404 when the agent does not exist',
+    run: async ({ h }) => expectError(await h.post('/liveai/rooms', { agent_id: 'agent-nobody' }, ALICE), 404, /not found/),
+  },
   {
     name: "§4.2 404 for another account's agent (emulator rule: rooms only for own agents)",
     run: async ({ h }) => expectError(await h.post('/liveai/rooms', { agent_id: 'agent-demo' }, BOB), 404, /not found/),
   },
-  { name: '§4.2 402 when the agent owner has no credits', run: async ({ h }) => expectError(await h.post('/liveai/rooms', { agent_id: 'agent-broke' }, BROKE), 402, /insufficient funds/) },
+  {
+    name: '§4.2 402 when the agent owner has no credits',
+    run: async ({ h }) => expectError(await h.post('/liveai/rooms', { agent_id: 'agent-broke' }, BROKE), 402, /insufficient funds/),
+  },
   {
     name: '§4.2 malformed JSON → 400 {detail}, never 500',
-    run: async ({ h }) => expectError(await h.raw('post', '/liveai/rooms').set('X-API-Key', ALICE).type('json').send('{"agent_id": "agent-demo"'), 400, /malformed JSON/),
+    run: async ({ h }) =>
+      expectError(
+        await h.raw('post', '/liveai/rooms').set('X-API-Key', ALICE).type('json').send('{"agent_id": "agent-demo"'),
+        400,
+        /malformed JSON/,
+      ),
   },
   {
     name: '§4.2 the room session goes QUEUED → ACTIVE and is readable with GET /liveai/sessions/{id}',

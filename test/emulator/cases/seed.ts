@@ -37,7 +37,18 @@ export const seedCases: Case[] = [
   {
     name: '§2 an invalid seed (duplicate agent ids) is refused at start with a clear error',
     run: async () => {
-      const seed = { accounts: [{ api_key: 'a', credits: 1, agents: [{ agent_id: 'x', image_url: '/x.png' }, { agent_id: 'x', image_url: '/y.png' }] }] };
+      const seed = {
+        accounts: [
+          {
+            api_key: 'a',
+            credits: 1,
+            agents: [
+              { agent_id: 'x', image_url: '/x.png' },
+              { agent_id: 'x', image_url: '/y.png' },
+            ],
+          },
+        ],
+      };
       await expect(createEmulator({ port: 0, seed })).rejects.toThrow(/duplicate agent_id/);
     },
   },

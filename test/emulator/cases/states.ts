@@ -4,7 +4,10 @@ import { ALICE, bodies } from '../helpers';
 import { expectError, type Case } from './types';
 
 export const stateCases: Case[] = [
-  { name: '§4.5 404 when the session does not exist', run: async ({ h }) => expectError(await h.get('/liveai/sessions/does-not-exist', ALICE), 404, /not found/) },
+  {
+    name: '§4.5 404 when the session does not exist',
+    run: async ({ h }) => expectError(await h.get('/liveai/sessions/does-not-exist', ALICE), 404, /not found/),
+  },
   {
     name: '§3 a new session is QUEUED, then ACTIVE after the queue time',
     run: async ({ h }) => {

@@ -14,7 +14,11 @@ export interface Case {
 }
 
 /** Asserts an error answer: `status` and a JSON `{detail}` string, optionally matching `detail`. */
-export function expectError(res: { status: number; body: unknown; headers: Record<string, string> }, status: number, detail?: RegExp | string): void {
+export function expectError(
+  res: { status: number; body: unknown; headers: Record<string, string> },
+  status: number,
+  detail?: RegExp | string,
+): void {
   expect(res.status, JSON.stringify(res.body)).toBe(status);
   expect(res.headers['content-type']).toMatch(/application\/json/);
   const body = res.body as { detail?: unknown };

@@ -9,7 +9,8 @@ const open = (url: string) =>
     ws.once('open', () => resolve(ws));
     ws.once('error', reject);
   });
-const closed = (ws: WebSocket) => new Promise<{ code: number; reason: string }>((r) => ws.once('close', (code, reason) => r({ code, reason: reason.toString() })));
+const closed = (ws: WebSocket) =>
+  new Promise<{ code: number; reason: string }>((r) => ws.once('close', (code, reason) => r({ code, reason: reason.toString() })));
 const rejected = (url: string) =>
   new Promise<number>((resolve) => {
     const ws = new WebSocket(url);
@@ -76,7 +77,10 @@ export const websocketCases: Case[] = [
       await h.event(id, 'idle_timeout');
     },
   },
-  { name: '§2 websocket: an unknown session id is refused with 404', run: async ({ h }) => expect(await rejected(`${h.url.replace('http', 'ws')}/liveai/ws/nope`)).toBe(404) },
+  {
+    name: '§2 websocket: an unknown session id is refused with 404',
+    run: async ({ h }) => expect(await rejected(`${h.url.replace('http', 'ws')}/liveai/ws/nope`)).toBe(404),
+  },
   {
     name: '§2 websocket: a session on a non-WebSocket transport is refused with 400',
     run: async ({ h }) => expect(await rejected(`${h.url.replace('http', 'ws')}/liveai/ws/${await h.session()}`)).toBe(400),

@@ -37,7 +37,9 @@ describe('AvatarStageView', () => {
   it('shows the video track muted and plays no audio itself (the session does): no <audio>, no unmute unless the store says blocked', () => {
     class FakeStream {
       constructor(private tracks: unknown[]) {}
-      getTracks() { return this.tracks; }
+      getTracks() {
+        return this.tracks;
+      }
     }
     vi.stubGlobal('MediaStream', FakeStream);
     vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);

@@ -13,7 +13,16 @@ describe('AvatarWidget', () => {
     const onTranscript = vi.fn();
     const onImageChange = vi.fn();
     const onEnd = vi.fn();
-    render(<AvatarWidget session={session} title="Ada" onPhaseChange={(p) => phases.push(p)} onTranscript={onTranscript} onImageChange={onImageChange} onEnd={onEnd} />);
+    render(
+      <AvatarWidget
+        session={session}
+        title="Ada"
+        onPhaseChange={(p) => phases.push(p)}
+        onTranscript={onTranscript}
+        onImageChange={onImageChange}
+        onEnd={onEnd}
+      />,
+    );
     await userEvent.click(screen.getByRole('button', { name: /Talk to Ada/ }));
     const panel = screen.getByRole('region', { name: 'Ada' });
     expect(within(panel).getByRole('textbox')).toBeDisabled();
@@ -68,7 +77,12 @@ describe('AvatarWidget', () => {
 
   it('two widgets on one page are independent', async () => {
     const proxy = createFakeProxy();
-    const options = (t: FakeTransport) => ({ fetch: proxy.fetch, loadTransport: fakeTransportLoader(t), pollIntervalMs: 20, endOnUnload: false });
+    const options = (t: FakeTransport) => ({
+      fetch: proxy.fetch,
+      loadTransport: fakeTransportLoader(t),
+      pollIntervalMs: 20,
+      endOnUnload: false,
+    });
     const a = new FakeTransport();
     const b = new FakeTransport();
     render(

@@ -23,7 +23,9 @@ describe('AvatarWidgetView', () => {
 
   it('active: the panel with all slots, a minimize button and the theme/variant attributes', async () => {
     const onStateChange = vi.fn();
-    const { container } = render(<AvatarWidgetView state="active" phase="active" variant="inline" theme="dark" title="Ada" onStateChange={onStateChange} {...slots} />);
+    const { container } = render(
+      <AvatarWidgetView state="active" phase="active" variant="inline" theme="dark" title="Ada" onStateChange={onStateChange} {...slots} />,
+    );
     const root = container.firstChild as HTMLElement;
     expect(root).toHaveAttribute('data-variant', 'inline');
     expect(root).toHaveAttribute('data-theme', 'dark');

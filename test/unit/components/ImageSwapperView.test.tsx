@@ -18,7 +18,9 @@ describe('ImageSwapperView', () => {
 
   it('a file too large to send inline even compressed stays picked and is submitted as {blob} (the session hosts it)', async () => {
     const onSubmit = vi.fn();
-    const prepare = vi.fn(() => Promise.reject(new LiveAiError('payload_too_large', 'does not compress under 917504 bytes', { status: 413 })));
+    const prepare = vi.fn(() =>
+      Promise.reject(new LiveAiError('payload_too_large', 'does not compress under 917504 bytes', { status: 413 })),
+    );
     const { container } = render(<ImageSwapperView onSubmit={onSubmit} prepare={prepare} />);
     const big = png();
     await userEvent.upload(container.querySelector('input[type=file]') as HTMLInputElement, big);

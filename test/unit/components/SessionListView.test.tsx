@@ -5,7 +5,13 @@ import { describe, expect, it, vi } from 'vitest';
 import { SessionListView, type SessionListViewProps } from '../../../src/components';
 
 const rooms = [
-  { agent_id: 'agent-1', session_id: 'sess-a', created_at: '2026-01-02T10:00:00Z', session_status: 'COMPLETED' as const, credits_used: 2.5 },
+  {
+    agent_id: 'agent-1',
+    session_id: 'sess-a',
+    created_at: '2026-01-02T10:00:00Z',
+    session_status: 'COMPLETED' as const,
+    credits_used: 2.5,
+  },
   { agent_id: 'agent-2', session_id: 'sess-b', created_at: '2026-01-02T11:00:00Z', session_status: 'ACTIVE' as const, credits_used: null },
 ];
 const props = (over: Partial<SessionListViewProps> = {}): SessionListViewProps => ({
@@ -51,12 +57,16 @@ describe('SessionListView', () => {
     expect(p.onPageChange).toHaveBeenCalledWith(3);
     await userEvent.click(screen.getByRole('button', { name: 'Previous' }));
     expect(p.onPageChange).toHaveBeenCalledWith(1);
-    rerender(<SessionListView {...props({ page: 40, pagination: { page: 40, limit: 25, total: 5000, total_pages: 200, has_more: true } })} />);
+    rerender(
+      <SessionListView {...props({ page: 40, pagination: { page: 40, limit: 25, total: 5000, total_pages: 200, has_more: true } })} />,
+    );
     expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
   });
 
   it('sessions kind shows the provider; empty, loading and error states', () => {
-    const sessions = [{ session_id: 's1', created_at: '2026-01-02T10:00:00Z', session_status: 'FAILED' as const, provider: 'RTC_A' as const }];
+    const sessions = [
+      { session_id: 's1', created_at: '2026-01-02T10:00:00Z', session_status: 'FAILED' as const, provider: 'RTC_A' as const },
+    ];
     const { rerender } = render(<SessionListView {...props({ kind: 'sessions', items: sessions })} />);
     expect(screen.getByRole('columnheader', { name: 'Provider' })).toBeInTheDocument();
     expect(screen.getByText('RTC_A')).toBeInTheDocument();

@@ -6,19 +6,21 @@ import { AvatarStage, ChatInput, ControlBar, ImageSwapper, QueueProgress, Sessio
 import { AvatarSessionProvider } from '../../../src/react';
 import { createFakeProxy, createTestSession, type TestSession } from '../../../src/testing';
 
-const withSession = (session: TestSession, ui: React.ReactNode) => render(<AvatarSessionProvider session={session}>{ui}</AvatarSessionProvider>);
+const withSession = (session: TestSession, ui: React.ReactNode) =>
+  render(<AvatarSessionProvider session={session}>{ui}</AvatarSessionProvider>);
 const phase = (s: TestSession) => s.store.getState().phase;
 
 describe('connected components', () => {
   it('AvatarStage + QueueProgress: start → queued with progress → active → end shows the cost', async () => {
     const session = createTestSession();
-    withSession(session, (
+    withSession(
+      session,
       <>
         <AvatarStage />
         <QueueProgress />
         <ControlBar />
-      </>
-    ));
+      </>,
+    );
     await userEvent.click(screen.getByRole('button', { name: 'Start call' }));
     await waitFor(() => expect(phase(session)).toBe('queued'));
     expect(screen.getAllByRole('progressbar')).toHaveLength(2);
@@ -46,7 +48,9 @@ describe('connected components', () => {
     const session = createTestSession({ initialState: { phase: 'active' } });
     withSession(session, <ChatInput />);
     await userEvent.type(screen.getByRole('textbox'), 'Hello avatar{Enter}');
-    await waitFor(() => expect(session.transport.sentMessages).toContainEqual(expect.objectContaining({ event: 'chat-msg', message: 'Hello avatar' })));
+    await waitFor(() =>
+      expect(session.transport.sentMessages).toContainEqual(expect.objectContaining({ event: 'chat-msg', message: 'Hello avatar' })),
+    );
   });
 
   it('TranscriptPanel shows transcription events as they arrive', async () => {
@@ -93,7 +97,8 @@ describe('connected components', () => {
     await waitFor(() => expect(phase(session)).toBe('active'));
     const toggle = screen.getByRole('button', { name: 'Keep alive' });
     expect(toggle).toHaveAttribute('aria-pressed', 'false');
-    const controls = () => session.proxy.sessions.get(session.store.getState().sessionId!)!.controls.filter((c) => c.event === 'reset-idle-timeout');
+    const controls = () =>
+      session.proxy.sessions.get(session.store.getState().sessionId!)!.controls.filter((c) => c.event === 'reset-idle-timeout');
     fireEvent.pointerDown(window);
     expect(controls()).toHaveLength(0); // off: activity sends nothing
     await userEvent.click(toggle);

@@ -15,7 +15,12 @@ describe('server rendering', () => {
   it('renders the views to HTML', async () => {
     const c = await import('../../../src/components');
     const html = renderToString(
-      <c.AvatarWidgetView state="active" phase="queued" stage={<c.AvatarStageView phase="queued" />} chat={<c.ChatInputView onSend={() => undefined} disabled />} />,
+      <c.AvatarWidgetView
+        state="active"
+        phase="queued"
+        stage={<c.AvatarStageView phase="queued" />}
+        chat={<c.ChatInputView onSend={() => undefined} disabled />}
+      />,
     );
     expect(html).toContain('data-phase="queued"');
     expect(html).toContain('role="progressbar"');

@@ -46,7 +46,8 @@ export function harness(opts: Partial<AvatarSessionOptions> & { fake?: FakeTrans
 }
 
 /** Attaches a handler at once (no unhandled rejection) and resolves with the error, or 'ok'. */
-export const settle = (p: Promise<unknown>): Promise<unknown> => p.then(
-  () => 'ok',
-  (e: unknown) => e,
-);
+export const settle = (p: Promise<unknown>): Promise<unknown> =>
+  p.then(
+    () => 'ok',
+    (e: unknown) => e,
+  );

@@ -12,7 +12,13 @@ describe('image geometry (pure)', () => {
     expect(() => coverCropRect(0, 10, 368, 560)).toThrow(RangeError);
   });
   it('keeps the target aspect within a pixel for any size', () => {
-    for (const [w, h] of [[4000, 3000], [7728, 5152], [300, 301], [1, 1000], [1000, 1]] as const) {
+    for (const [w, h] of [
+      [4000, 3000],
+      [7728, 5152],
+      [300, 301],
+      [1, 1000],
+      [1000, 1],
+    ] as const) {
       const r = coverCropRect(w, h, 368, 560);
       expect(r.sx + r.sw).toBeLessThanOrEqual(w);
       expect(r.sy + r.sh).toBeLessThanOrEqual(h);
@@ -43,7 +49,10 @@ describe('image geometry (pure)', () => {
 function stubCanvas(bytesAt: (q: number) => number) {
   const draws: unknown[][] = [];
   class FakeOffscreen {
-    constructor(readonly width: number, readonly height: number) {}
+    constructor(
+      readonly width: number,
+      readonly height: number,
+    ) {}
     getContext() {
       return { drawImage: (...a: unknown[]) => draws.push(a), imageSmoothingEnabled: false, imageSmoothingQuality: 'low' };
     }
@@ -71,11 +80,17 @@ describe('prepareImage (orchestration with a stub canvas)', () => {
   });
   it('undecodable input is invalid_request; no browser APIs is invalid_request; too big is payload_too_large', async () => {
     stubCanvas(() => 5_000_000);
-    await expect(prepareImage(new Blob(['hello'], { type: 'text/plain' }))).rejects.toMatchObject({ code: 'invalid_request', detail: expect.stringMatching(/decoded/) });
+    await expect(prepareImage(new Blob(['hello'], { type: 'text/plain' }))).rejects.toMatchObject({
+      code: 'invalid_request',
+      detail: expect.stringMatching(/decoded/),
+    });
     await expect(prepareImage(new Blob([new Uint8Array(4)], { type: 'image/png' }))).rejects.toMatchObject({ code: 'payload_too_large' });
     await expect(prepareImage(new Blob([]))).rejects.toMatchObject({ code: 'invalid_request' });
     vi.unstubAllGlobals();
-    await expect(prepareImage(new Blob([new Uint8Array(4)]))).rejects.toMatchObject({ code: 'invalid_request', detail: expect.stringMatching(/createImageBitmap/) });
+    await expect(prepareImage(new Blob([new Uint8Array(4)]))).rejects.toMatchObject({
+      code: 'invalid_request',
+      detail: expect.stringMatching(/createImageBitmap/),
+    });
   });
   it('updateImage({blob}) prepares the image and sends it inline', async () => {
     stubCanvas(() => 3000);

@@ -14,19 +14,25 @@ describe('importing every entry in plain Node (no DOM)', () => {
   });
 
   for (const entry of ENTRIES) {
-    it.runIf(existsSync(path(entry)))(`liveai-kit${entry === 'core' ? '' : `/${entry}`} imports without touching window/document`, async () => {
-      const mod = await import(/* @vite-ignore */ path(entry));
-      expect(Object.keys(mod).length).toBeGreaterThan(0);
-      expect(typeof window).toBe('undefined');
-      expect(typeof document).toBe('undefined');
-    });
+    it.runIf(existsSync(path(entry)))(
+      `liveai-kit${entry === 'core' ? '' : `/${entry}`} imports without touching window/document`,
+      async () => {
+        const mod = await import(/* @vite-ignore */ path(entry));
+        expect(Object.keys(mod).length).toBeGreaterThan(0);
+        expect(typeof window).toBe('undefined');
+        expect(typeof document).toBe('undefined');
+      },
+    );
   }
 
   it('liveai-kit/schemas imports in Node and validates with English messages', async () => {
-    const { AvatarEventSchema, ClientSessionSchema, parseAvatarEventMessage, validateControlEvent } = await import('../../../src/core/validation');
+    const { AvatarEventSchema, ClientSessionSchema, parseAvatarEventMessage, validateControlEvent } =
+      await import('../../../src/core/validation');
     expect(AvatarEventSchema.safeParse({ type: 'bot_ready' }).success).toBe(true);
     expect(parseAvatarEventMessage('{"type":"user_transcription"}')).toMatchObject({ ok: false, error: { code: 'invalid_event' } });
-    expect(ClientSessionSchema.safeParse({ client_token: 'ct' }).error?.issues[0]?.message).toBe('Invalid input: expected string, received undefined');
+    expect(ClientSessionSchema.safeParse({ client_token: 'ct' }).error?.issues[0]?.message).toBe(
+      'Invalid input: expected string, received undefined',
+    );
     expect(() => validateControlEvent({ event: 'action', action: ' ' })).toThrow(/action: action must not be empty/);
     expect(typeof window).toBe('undefined');
   });

@@ -17,14 +17,19 @@ describe('prefetch: warm up the chunks start() needs (first-frame latency)', () 
   it('knows the transport before creation for forced, session and attach flows; not for hosted rooms', () => {
     expect(transportHint({ flow: { kind: 'room', agentId: 'a' } })).toBeNull();
     expect(transportHint({ flow: { kind: 'room', agentId: 'a' }, transport: 'rtc-b' })).toBe('rtc-b');
-    expect(transportHint({ flow: { kind: 'session', request: { agent_id: 'a', transport_type: 'websocket-rtc-a' } } as never })).toBe('rtc-a');
+    expect(transportHint({ flow: { kind: 'session', request: { agent_id: 'a', transport_type: 'websocket-rtc-a' } } as never })).toBe(
+      'rtc-a',
+    );
     expect(transportHint({ flow: { kind: 'session', request: { agent_id: 'a', transport_type: 'rtc-b' } } as never })).toBe('rtc-b');
     expect(transportHint({ flow: { kind: 'attach', session: { room_url: 'wss://lk.example.test' } } as never })).toBe('rtc-a');
   });
 
   it('hovering or focusing "Start call" loads the adapter chunk once, without creating a session', () => {
     const loader = fakeTransportLoader(new FakeTransport());
-    const s = createTestSession({ flow: { kind: 'session', request: { agent_id: 'a', transport_type: 'rtc-a' } } as never, loadTransport: loader });
+    const s = createTestSession({
+      flow: { kind: 'session', request: { agent_id: 'a', transport_type: 'rtc-a' } } as never,
+      loadTransport: loader,
+    });
     sessions.push(s);
     render(createElement(AvatarSessionProvider, { session: s, endOnUnmount: false }, createElement(AvatarStage)));
     const button = screen.getByRole('button', { name: 'Start call' });

@@ -3,7 +3,9 @@ import { blobToText, createProxyClient } from '../../../src/core';
 import { createFakeProxy } from '../../../src/testing';
 
 const respond = (status: number, body: unknown, raw = false) =>
-  vi.fn(async () => new Response(raw ? (body as string) : JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }));
+  vi.fn(
+    async () => new Response(raw ? (body as string) : JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }),
+  );
 
 describe('createProxyClient', () => {
   it('creates a room and parses the client session; trailing slashes in proxyUrl are fine', async () => {
@@ -17,8 +19,15 @@ describe('createProxyClient', () => {
 
   it('maps {detail} errors with their status to LiveAiError codes', async () => {
     const cases: [number, string][] = [
-      [400, 'invalid_request'], [401, 'invalid_api_key'], [402, 'insufficient_funds'], [403, 'forbidden'],
-      [404, 'not_found'], [413, 'payload_too_large'], [429, 'rate_limited'], [502, 'upstream_error'], [504, 'timeout'],
+      [400, 'invalid_request'],
+      [401, 'invalid_api_key'],
+      [402, 'insufficient_funds'],
+      [403, 'forbidden'],
+      [404, 'not_found'],
+      [413, 'payload_too_large'],
+      [429, 'rate_limited'],
+      [502, 'upstream_error'],
+      [504, 'timeout'],
     ];
     for (const [status, code] of cases) {
       const c = createProxyClient({ proxyUrl: 'http://p', fetch: respond(status, { detail: `d${status}` }) });
@@ -33,16 +42,27 @@ describe('createProxyClient', () => {
 
   it('an unexpected 200 body is upstream_error (zod at the boundary)', async () => {
     const c = createProxyClient({ proxyUrl: 'http://p', fetch: respond(200, { session_status: 'DANCING' }) });
-    await expect(c.getSession('s', 't')).rejects.toMatchObject({ code: 'upstream_error', detail: expect.stringMatching(/unexpected response/) });
+    await expect(c.getSession('s', 't')).rejects.toMatchObject({
+      code: 'upstream_error',
+      detail: expect.stringMatching(/unexpected response/),
+    });
   });
 
   it('a fetch that never answers is a timeout; a network failure is upstream_error; a caller abort is aborted', async () => {
-    const hang = vi.fn((_u: RequestInfo | URL, init?: RequestInit) => new Promise<Response>((_r, reject) => {
-      init?.signal?.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' })));
-    }));
-    await expect(createProxyClient({ proxyUrl: 'http://p', fetch: hang, timeoutMs: 20 }).getSession('s', 't')).rejects.toMatchObject({ code: 'timeout' });
+    const hang = vi.fn(
+      (_u: RequestInfo | URL, init?: RequestInit) =>
+        new Promise<Response>((_r, reject) => {
+          init?.signal?.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' })));
+        }),
+    );
+    await expect(createProxyClient({ proxyUrl: 'http://p', fetch: hang, timeoutMs: 20 }).getSession('s', 't')).rejects.toMatchObject({
+      code: 'timeout',
+    });
     const down = vi.fn(async () => Promise.reject(new TypeError('fetch failed')));
-    await expect(createProxyClient({ proxyUrl: 'http://p', fetch: down }).getSession('s', 't')).rejects.toMatchObject({ code: 'upstream_error', retryable: true });
+    await expect(createProxyClient({ proxyUrl: 'http://p', fetch: down }).getSession('s', 't')).rejects.toMatchObject({
+      code: 'upstream_error',
+      retryable: true,
+    });
     const ac = new AbortController();
     const p = createProxyClient({ proxyUrl: 'http://p', fetch: hang }).getSession('s', 't', { signal: ac.signal });
     ac.abort();
@@ -62,7 +82,10 @@ describe('createProxyClient', () => {
     expect(list.rooms[0]).toMatchObject({ session_id: 'sess_1', session_status: 'COMPLETED', credits_used: 1.25 });
     expect(proxy.calls.at(-1)).toMatchObject({ path: '/rooms' });
     expect(proxy.calls.at(-1)!.headers['x-admin']).toBe('yes');
-    await expect(c.listSessions({ page: 200, limit: 10 })).rejects.toMatchObject({ code: 'invalid_request', detail: expect.stringMatching(/1000/) });
+    await expect(c.listSessions({ page: 200, limit: 10 })).rejects.toMatchObject({
+      code: 'invalid_request',
+      detail: expect.stringMatching(/1000/),
+    });
     await expect(c.getSession(s.session_id, 'ct_other')).rejects.toMatchObject({ code: 'forbidden' });
   });
 
@@ -76,14 +99,20 @@ describe('createProxyClient', () => {
     expect(await blobToText(beacon.mock.calls[0]![1] as Blob)).toBe('{"client_token":"tok"}');
     Reflect.deleteProperty(navigator, 'sendBeacon');
     expect(c.endBeacon('s', 'tok')).toBe(true);
-    expect(f).toHaveBeenCalledWith('http://p/api/sessions/s/end', expect.objectContaining({ keepalive: true, body: '{"client_token":"tok"}' }));
+    expect(f).toHaveBeenCalledWith(
+      'http://p/api/sessions/s/end',
+      expect.objectContaining({ keepalive: true, body: '{"client_token":"tok"}' }),
+    );
   });
 
   it('the fake proxy accepts the beacon body form of /end (token in the body)', async () => {
     const proxy = createFakeProxy();
     const c = createProxyClient({ proxyUrl: 'http://p', fetch: proxy.fetch });
     const s = await c.createRoom('a');
-    const res = await proxy.fetch('http://p/sessions/sess_1/end', { method: 'POST', body: JSON.stringify({ client_token: s.client_token }) });
+    const res = await proxy.fetch('http://p/sessions/sess_1/end', {
+      method: 'POST',
+      body: JSON.stringify({ client_token: s.client_token }),
+    });
     expect(res.status).toBe(200);
     expect(proxy.sessions.get('sess_1')!.status).toBe('COMPLETED');
   });

@@ -10,8 +10,12 @@ afterEach(() => vi.useRealTimers());
 
 describe('phase and transport choice', () => {
   it('derives the phase from status, connection and history', () => {
-    const d = (status: SessionStatusResponse['session_status'] | null, connection = 'disconnected' as const, hasRoom = true, wasActive = false) =>
-      derivePhase({ status, connection, hasRoom, wasActive });
+    const d = (
+      status: SessionStatusResponse['session_status'] | null,
+      connection = 'disconnected' as const,
+      hasRoom = true,
+      wasActive = false,
+    ) => derivePhase({ status, connection, hasRoom, wasActive });
     expect(d(null)).toBe('creating');
     expect(d('QUEUED')).toBe('queued');
     expect(d('ACTIVE')).toBe('connecting');
@@ -42,7 +46,11 @@ describe('store reducers', () => {
   });
   it('bot_ready marks readiness and ACTIVE; lastEvent is kept', () => {
     const s = { ...initialSessionState(), sessionStatus: 'QUEUED' as const };
-    expect(reduceEvent(s, { type: 'bot_ready' }, { now: 1, nextId: 1 })).toEqual({ lastEvent: { type: 'bot_ready' }, botReady: true, sessionStatus: 'ACTIVE' });
+    expect(reduceEvent(s, { type: 'bot_ready' }, { now: 1, nextId: 1 })).toEqual({
+      lastEvent: { type: 'bot_ready' },
+      botReady: true,
+      sessionStatus: 'ACTIVE',
+    });
   });
 });
 
@@ -75,12 +83,16 @@ describe('event parsing and bus', () => {
 describe('control validation', () => {
   it('accepts a data URL and rejects both sources, empty prompts and oversized inline images', () => {
     expect(validateControlEvent({ event: 'update-image', image_base64: 'data:image/png;base64,aGk=' })).toBeTruthy();
-    expect(() => validateControlEvent({ event: 'update-image', image_url: 'https://a/x.png', image_base64: 'aGk=' })).toThrow(/exactly one/);
+    expect(() => validateControlEvent({ event: 'update-image', image_url: 'https://a/x.png', image_base64: 'aGk=' })).toThrow(
+      /exactly one/,
+    );
     expect(() => validateControlEvent({ event: 'update-idle-prompt', idle_prompt: ' ' })).toThrow(/must not be empty/);
     const justUnder = 'A'.repeat(4 * 307_200 - 1) + '='; // decodes to 921599 bytes
     expect(() => validateControlEvent({ event: 'update-image', image_base64: justUnder })).not.toThrow();
     const atLimit = 'A'.repeat((921_600 / 3) * 4);
-    expect(() => validateControlEvent({ event: 'update-image', image_base64: atLimit })).toThrow(expect.objectContaining({ code: 'payload_too_large' }));
+    expect(() => validateControlEvent({ event: 'update-image', image_base64: atLimit })).toThrow(
+      expect.objectContaining({ code: 'payload_too_large' }),
+    );
   });
 });
 
@@ -99,7 +111,14 @@ describe('status poller', () => {
     const seen: string[] = [];
     let i = 0;
     const fetchStatus = vi.fn(async () => ({ session_status: statuses[Math.min(i++, statuses.length - 1)]! }));
-    const p = createStatusPoller({ fetchStatus, onStatus: (r) => seen.push(r.session_status), onError: () => {}, intervalMs: 100, maxIntervalMs: 200, random: () => 0.5 });
+    const p = createStatusPoller({
+      fetchStatus,
+      onStatus: (r) => seen.push(r.session_status),
+      onError: () => {},
+      intervalMs: 100,
+      maxIntervalMs: 200,
+      random: () => 0.5,
+    });
     p.start();
     await vi.advanceTimersByTimeAsync(0);
     expect(fetchStatus).toHaveBeenCalledTimes(1);

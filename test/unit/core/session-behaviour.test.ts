@@ -49,7 +49,9 @@ describe('start guards and failures', () => {
   });
 
   it('a missing transport SDK is a missing_peer error with an install hint', async () => {
-    h = harness({ loadTransport: async () => Promise.reject(new LiveAiError('missing_peer', 'install @daily-co/daily-js: npm i @daily-co/daily-js')) });
+    h = harness({
+      loadTransport: async () => Promise.reject(new LiveAiError('missing_peer', 'install @daily-co/daily-js: npm i @daily-co/daily-js')),
+    });
     await expect(h.session.start()).rejects.toMatchObject({ code: 'missing_peer' });
     expect(h.session.store.getState().error?.detail).toMatch(/npm i @daily-co\/daily-js/);
   });
@@ -202,7 +204,9 @@ describe('events and state', () => {
   it('transcript merges user and agent lines in arrival order, bounded (10 000 events → last 200)', async () => {
     await activeHarness();
     for (let i = 1; i <= 10_000; i++) {
-      h!.transport.emitEvent(i % 2 ? { type: 'user_transcription', transcription: `u${i}` } : { type: 'agent_transcription', transcription: `a${i}` });
+      h!.transport.emitEvent(
+        i % 2 ? { type: 'user_transcription', transcription: `u${i}` } : { type: 'agent_transcription', transcription: `a${i}` },
+      );
     }
     const t = h!.session.store.getState().transcript;
     expect(t).toHaveLength(200);
@@ -252,7 +256,12 @@ describe('events and state', () => {
   it('reconnecting keeps the phase active and re-attaches the audio track when connected again', async () => {
     const play = vi.fn(() => Promise.resolve());
     vi.spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(play);
-    vi.stubGlobal('MediaStream', class { constructor(readonly tracks: unknown[]) {} });
+    vi.stubGlobal(
+      'MediaStream',
+      class {
+        constructor(readonly tracks: unknown[]) {}
+      },
+    );
     await activeHarness();
     const track = { kind: 'audio', id: 'a1' } as unknown as MediaStreamTrack;
     const primed = play.mock.calls.length;
@@ -267,7 +276,12 @@ describe('events and state', () => {
 
   it('start() primes the audio element synchronously (inside the click), before any track arrives', async () => {
     const play = vi.spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(() => Promise.resolve());
-    vi.stubGlobal('MediaStream', class { constructor(readonly tracks: unknown[]) {} });
+    vi.stubGlobal(
+      'MediaStream',
+      class {
+        constructor(readonly tracks: unknown[]) {}
+      },
+    );
     h = harness({ proxy: createFakeProxy({ initialStatus: 'ACTIVE' }) });
     const started = h.session.start();
     expect(play).toHaveBeenCalledTimes(1);
@@ -277,7 +291,12 @@ describe('events and state', () => {
   it('autoplay blocked → media.audioBlocked; unblockAudio() from a gesture plays and clears it', async () => {
     const blocked = Object.assign(new Error('play() failed'), { name: 'NotAllowedError' });
     const play = vi.spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(() => Promise.reject(blocked));
-    vi.stubGlobal('MediaStream', class { constructor(readonly tracks: unknown[]) {} });
+    vi.stubGlobal(
+      'MediaStream',
+      class {
+        constructor(readonly tracks: unknown[]) {}
+      },
+    );
     await activeHarness();
     h!.transport.emitTrack('audio', { kind: 'audio' } as unknown as MediaStreamTrack);
     await until(() => h!.session.store.getState().media.audioBlocked, 'blocked');
@@ -307,7 +326,10 @@ describe('control validation happens before the network', () => {
     await activeHarness();
     const n = h!.proxy.calls.length;
     await expect(h!.session.control({ event: 'update-image', image_base64: big })).rejects.toMatchObject({ code: 'payload_too_large' });
-    await expect(h!.session.updateImage({ base64: big })).rejects.toMatchObject({ code: 'payload_too_large', detail: expect.stringMatching(/921600/) });
+    await expect(h!.session.updateImage({ base64: big })).rejects.toMatchObject({
+      code: 'payload_too_large',
+      detail: expect.stringMatching(/921600/),
+    });
     expect(h!.session.store.getState().image.status).toBe('error');
     expect(h!.proxy.calls.filter((c) => c.route.endsWith('/control')).length).toBe(0);
     expect(h!.proxy.calls.length - n).toBeLessThanOrEqual(h!.proxy.callsTo('GET /sessions/:id').length);

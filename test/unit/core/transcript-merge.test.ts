@@ -11,7 +11,8 @@ function merger() {
   const now = 1_000_000;
   return {
     service: (role: 'user' | 'agent', text: string, t = now) => void (lines = m.service(lines, role, text, t) ?? lines),
-    segment: (role: 'user' | 'agent', segmentId: string, text: string, final = false, t = now) => void (lines = m.segment(lines, { role, segmentId, text, final }, t) ?? lines),
+    segment: (role: 'user' | 'agent', segmentId: string, text: string, final = false, t = now) =>
+      void (lines = m.segment(lines, { role, segmentId, text, final }, t) ?? lines),
     texts: () => lines.map((l) => `${l.role}: ${l.text}`),
   };
 }
@@ -69,7 +70,10 @@ describe('rtc-a: lk.transcription text streams', () => {
   });
   it('reports the growing text of a segment, then the final one; the user is whoever the stream is sent for as us', async () => {
     const out: unknown[] = [];
-    const handle = transcriptionHandler(() => 'user-1', (v) => out.push(v));
+    const handle = transcriptionHandler(
+      () => 'user-1',
+      (v) => out.push(v),
+    );
     handle(reader(['Hello ', 'there!'], { 'lk.segment_id': 'SG_1', 'lk.transcription_final': 'false' }), { identity: 'agent' });
     handle(reader(['what can you do'], { 'lk.segment_id': 'SG_2' }), { identity: 'user-1' });
     await new Promise((r) => setTimeout(r, 0));
@@ -87,10 +91,17 @@ describe('rtc-a: lk.transcription text streams', () => {
 
   it('the agent’s deltas in a second stream of the same segment continue its text: the whole sentence shows, not only the last clause', async () => {
     const out: { text: string; final: boolean }[] = [];
-    const handle = transcriptionHandler(() => 'user-1', (v) => out.push(v));
-    handle(reader(['Hello there, ', 'I am your avatar, '], { 'lk.segment_id': 'SG_7', 'lk.transcription_final': 'false' }), { identity: 'agent' });
+    const handle = transcriptionHandler(
+      () => 'user-1',
+      (v) => out.push(v),
+    );
+    handle(reader(['Hello there, ', 'I am your avatar, '], { 'lk.segment_id': 'SG_7', 'lk.transcription_final': 'false' }), {
+      identity: 'agent',
+    });
     await new Promise((r) => setTimeout(r, 0));
-    handle(reader(['running on a local LiveKit server.'], { 'lk.segment_id': 'SG_7', 'lk.transcription_final': 'true' }), { identity: 'agent' });
+    handle(reader(['running on a local LiveKit server.'], { 'lk.segment_id': 'SG_7', 'lk.transcription_final': 'true' }), {
+      identity: 'agent',
+    });
     await new Promise((r) => setTimeout(r, 0));
     const t = merger();
     for (const o of out) t.segment('agent', 'SG_7', o.text, o.final);

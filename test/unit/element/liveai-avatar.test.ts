@@ -46,7 +46,8 @@ describe('<liveai-avatar>', () => {
     const proxy = createFakeProxy();
     const loader = fakeTransportLoader(new FakeTransport());
     const el = document.createElement('liveai-avatar') as LiveAiAvatarElement;
-    for (const [k, v] of Object.entries({ 'agent-id': 'a', 'proxy-url': 'http://proxy.fake.test', inline: '', transport: 'rtc-a' })) el.setAttribute(k, v);
+    for (const [k, v] of Object.entries({ 'agent-id': 'a', 'proxy-url': 'http://proxy.fake.test', inline: '', transport: 'rtc-a' }))
+      el.setAttribute(k, v);
     el.options = { fetch: proxy.fetch, loadTransport: loader, endOnUnload: false };
     document.body.append(el);
     await waitFor(() => expect(button(el, /Start call/)).toBeDefined());
@@ -75,13 +76,20 @@ describe('<liveai-avatar>', () => {
     await activate(el, proxy);
     await started;
     expect(widget(el)).toHaveAttribute('data-state', 'active');
-    expect(events.filter((e) => e.type === 'liveai-phase').map((e) => (e.detail as { phase: string }).phase)).toEqual(['creating', 'queued', 'active']);
+    expect(events.filter((e) => e.type === 'liveai-phase').map((e) => (e.detail as { phase: string }).phase)).toEqual([
+      'creating',
+      'queued',
+      'active',
+    ]);
 
     await el.sendMessage('Hello');
     expect(transport.sentMessages).toContainEqual(expect.objectContaining({ event: 'chat-msg', message: 'Hello' }));
     transport.emitEvent({ type: 'agent_transcription', transcription: 'Hi, nice to meet you' });
     expect(el.transcript.map((l) => l.text)).toEqual(['Hi, nice to meet you']);
-    expect(events).toContainEqual({ type: 'liveai-transcript', detail: expect.objectContaining({ role: 'agent', text: 'Hi, nice to meet you' }) });
+    expect(events).toContainEqual({
+      type: 'liveai-transcript',
+      detail: expect.objectContaining({ role: 'agent', text: 'Hi, nice to meet you' }),
+    });
     transport.emitEvent({ type: 'image_change_requested' });
     expect(events).toContainEqual({ type: 'liveai-image-change', detail: { status: 'requested' } });
 

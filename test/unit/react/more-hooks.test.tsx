@@ -64,7 +64,9 @@ describe('useSessions', () => {
   it('lists rooms page by page through the proxy, with admin headers', async () => {
     const proxy = createFakeProxy();
     for (let i = 0; i < 3; i++) proxy.seedSession({ kind: 'room', createdAt: Date.now() - i * 1000 });
-    const { result } = renderHook(() => useSessions({ proxyUrl: 'http://p', kind: 'rooms', limit: 2, fetch: proxy.fetch, headers: { 'x-admin': '1' } }));
+    const { result } = renderHook(() =>
+      useSessions({ proxyUrl: 'http://p', kind: 'rooms', limit: 2, fetch: proxy.fetch, headers: { 'x-admin': '1' } }),
+    );
     await waitFor(() => expect(result.current.loading).toBe(false));
     expect(result.current.items.map((r) => r.session_id)).toEqual(['sess_1', 'sess_2']);
     expect(result.current.pagination).toMatchObject({ page: 1, total: 3, has_more: true });
@@ -87,7 +89,9 @@ describe('useMediaDevices', () => {
   it('filters by kind and refreshes on devicechange', async () => {
     const target = new EventTarget();
     let list = [{ kind: 'audioinput', deviceId: 'm1', label: 'Mic 1' }];
-    const md = Object.assign(target, { enumerateDevices: vi.fn(async () => [...list, { kind: 'videoinput', deviceId: 'c1', label: 'Cam' }]) });
+    const md = Object.assign(target, {
+      enumerateDevices: vi.fn(async () => [...list, { kind: 'videoinput', deviceId: 'c1', label: 'Cam' }]),
+    });
     Object.defineProperty(navigator, 'mediaDevices', { value: md, configurable: true });
     const { result } = renderHook(() => useMediaDevices('audioinput'));
     await waitFor(() => expect(result.current.map((d) => d.deviceId)).toEqual(['m1']));

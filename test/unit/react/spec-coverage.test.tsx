@@ -54,7 +54,11 @@ describe('every spec §6 event reaches useAvatarEvents, typed per event', () => 
 describe('every control reaches the service through useControl', () => {
   const controls: [string, (c: ReturnType<typeof useControl>) => Promise<unknown>, unknown][] = [
     ['terminate', (c) => c.control({ event: 'terminate' }), { event: 'terminate' }],
-    ['update-image (URL)', (c) => c.updateImage({ url: 'https://images.example.test/a.jpg' }), { event: 'update-image', image_url: 'https://images.example.test/a.jpg' }],
+    [
+      'update-image (URL)',
+      (c) => c.updateImage({ url: 'https://images.example.test/a.jpg' }),
+      { event: 'update-image', image_url: 'https://images.example.test/a.jpg' },
+    ],
     ['update-agent-prompt', (c) => c.updateAgentPrompt('be warm'), { event: 'update-agent-prompt', agent_prompt: 'be warm' }],
     ['update-idle-prompt', (c) => c.updateIdlePrompt('look around'), { event: 'update-idle-prompt', idle_prompt: 'look around' }],
     ['action', (c) => c.action('wave'), { event: 'action', action: 'wave' }],
@@ -88,7 +92,10 @@ describe('every control reaches the service through useControl', () => {
   });
 
   it('leaveMeeting calls POST /sessions/:id/leave-meeting with meeting_bot_id (spec §4.7)', async () => {
-    const s = make({ flow: { kind: 'session', request: { transport: 'rtc-a', agent_id: 'agent-demo' } } as never, initialState: { phase: 'active', transport: 'rtc-a' } });
+    const s = make({
+      flow: { kind: 'session', request: { transport: 'rtc-a', agent_id: 'agent-demo' } } as never,
+      initialState: { phase: 'active', transport: 'rtc-a' },
+    });
     const { result } = renderHook(() => useControl(), { wrapper: wrap(s) });
     let out: unknown;
     await act(async () => {

@@ -45,14 +45,25 @@ describe('shared helpers (one definition each, used by browser, proxy and emulat
     expect([ok, n]).toEqual(['yes', 3]);
     const ctl = new AbortController();
     ctl.abort();
-    expect(await retryUntil(async () => 'never', { deadline: Date.now() + 10_000, signal: ctl.signal, policy: { baseMs: 1, maxMs: 2 } })).toBeNull();
+    expect(
+      await retryUntil(async () => 'never', { deadline: Date.now() + 10_000, signal: ctl.signal, policy: { baseMs: 1, maxMs: 2 } }),
+    ).toBeNull();
   });
 
   it('fetchJson parses JSON, keeps non-JSON as text, and names why there was no answer', async () => {
     const answer = (text: string, status = 200) => (async () => new Response(text, { status })) as typeof fetch;
-    expect(await fetchJson('http://x', {}, { fetch: answer('{"a":1}'), timeoutMs: 1000, fail })).toMatchObject({ ok: true, body: { a: 1 }, isJson: true });
-    expect(await fetchJson('http://x', {}, { fetch: answer('oops', 500), timeoutMs: 1000, fail })).toMatchObject({ ok: false, text: 'oops', isJson: false });
-    const hang: typeof fetch = (_u, init) => new Promise((_r, reject) => init?.signal?.addEventListener('abort', () => reject(new Error('aborted'))));
+    expect(await fetchJson('http://x', {}, { fetch: answer('{"a":1}'), timeoutMs: 1000, fail })).toMatchObject({
+      ok: true,
+      body: { a: 1 },
+      isJson: true,
+    });
+    expect(await fetchJson('http://x', {}, { fetch: answer('oops', 500), timeoutMs: 1000, fail })).toMatchObject({
+      ok: false,
+      text: 'oops',
+      isJson: false,
+    });
+    const hang: typeof fetch = (_u, init) =>
+      new Promise((_r, reject) => init?.signal?.addEventListener('abort', () => reject(new Error('aborted'))));
     await expect(fetchJson('http://x', {}, { fetch: hang, timeoutMs: 5, fail })).rejects.toThrow('timeout');
     const ctl = new AbortController();
     const p = fetchJson('http://x', {}, { fetch: hang, timeoutMs: 60_000, signal: ctl.signal, fail });

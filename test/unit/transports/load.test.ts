@@ -36,7 +36,10 @@ describe('transport registration', () => {
     });
     await import('../../../src/core/transports/daily');
     const { loadTransport } = await import('../../../src/core/transports/load');
-    await expect(loadTransport('rtc-b')).rejects.toMatchObject({ code: 'missing_peer', detail: expect.stringContaining('npm i @daily-co/daily-js') });
+    await expect(loadTransport('rtc-b')).rejects.toMatchObject({
+      code: 'missing_peer',
+      detail: expect.stringContaining('npm i @daily-co/daily-js'),
+    });
   });
 
   it('predicts the transport of the next hosted room: the only one registered, else the one the last session joined', async () => {

@@ -3,7 +3,14 @@ import { RoomEvent } from 'livekit-client';
 import { describe, expect, it, vi } from 'vitest';
 import { LiveAiError } from '../../../src/core/errors';
 import type { TransportEventMap } from '../../../src/core';
-import { createRtcATransport, handleDataMessage, LK_REASON, retryDelayMs, shouldReconnect, type RoomLike } from '../../../src/core/transports/rtc-a';
+import {
+  createRtcATransport,
+  handleDataMessage,
+  LK_REASON,
+  retryDelayMs,
+  shouldReconnect,
+  type RoomLike,
+} from '../../../src/core/transports/rtc-a';
 import { createOutbox } from '../../../src/core/transports/rtc-a-outbox';
 
 const enc = (o: unknown) => new TextEncoder().encode(typeof o === 'string' ? o : JSON.stringify(o));
@@ -86,10 +93,27 @@ function setup(opts: { failFrom?: number; reconnect?: Partial<typeof FAST> } = {
 describe('rtc-a reconnect decisions (in isolation)', () => {
   it('retries only recoverable reasons of a room that had been joined and is not ending', () => {
     const live = { wasConnected: true, ending: false };
-    for (const r of [LK_REASON.SERVER_SHUTDOWN, LK_REASON.SIGNAL_CLOSE, LK_REASON.JOIN_FAILURE, LK_REASON.CONNECTION_TIMEOUT, LK_REASON.MEDIA_FAILURE, LK_REASON.STATE_MISMATCH, LK_REASON.MIGRATION, LK_REASON.UNKNOWN_REASON, undefined]) {
+    for (const r of [
+      LK_REASON.SERVER_SHUTDOWN,
+      LK_REASON.SIGNAL_CLOSE,
+      LK_REASON.JOIN_FAILURE,
+      LK_REASON.CONNECTION_TIMEOUT,
+      LK_REASON.MEDIA_FAILURE,
+      LK_REASON.STATE_MISMATCH,
+      LK_REASON.MIGRATION,
+      LK_REASON.UNKNOWN_REASON,
+      undefined,
+    ]) {
       expect(shouldReconnect(r, live)).toBe(true);
     }
-    for (const r of [LK_REASON.CLIENT_INITIATED, LK_REASON.DUPLICATE_IDENTITY, LK_REASON.PARTICIPANT_REMOVED, LK_REASON.ROOM_DELETED, LK_REASON.ROOM_CLOSED, 12]) {
+    for (const r of [
+      LK_REASON.CLIENT_INITIATED,
+      LK_REASON.DUPLICATE_IDENTITY,
+      LK_REASON.PARTICIPANT_REMOVED,
+      LK_REASON.ROOM_DELETED,
+      LK_REASON.ROOM_CLOSED,
+      12,
+    ]) {
       expect(shouldReconnect(r, live)).toBe(false);
     }
     expect(shouldReconnect(LK_REASON.JOIN_FAILURE, { wasConnected: false, ending: false })).toBe(false);
@@ -109,7 +133,12 @@ describe('rtc-a app message outbox', () => {
     const sent: string[] = [];
     let up = false;
     let agent = false;
-    const box = createOutbox({ publish: async (m) => void sent.push(m.event === 'chat-msg' ? m.message : m.event), linkUp: () => up, agentReady: () => agent, agentWaitMs: 30 });
+    const box = createOutbox({
+      publish: async (m) => void sent.push(m.event === 'chat-msg' ? m.message : m.event),
+      linkUp: () => up,
+      agentReady: () => agent,
+      agentWaitMs: 30,
+    });
     const a = box.push(chat('a'));
     const b = box.push(chat('b'));
     up = true;
@@ -144,7 +173,9 @@ describe('rtc-a adapter (fake Room)', () => {
     room().emit(RoomEvent.TrackSubscribed, { kind: 'video', mediaStreamTrack: mst }, {}, AVATAR);
     room().emit(RoomEvent.TrackUnsubscribed, { kind: 'video', mediaStreamTrack: mst }, {}, AVATAR);
     await t.sendAppMessage(chat('yo'));
-    expect(room().published).toEqual([{ data: '{"event":"chat-msg","message":"yo","name":"me"}', options: { reliable: true, topic: 'liveai' } }]);
+    expect(room().published).toEqual([
+      { data: '{"event":"chat-msg","message":"yo","name":"me"}', options: { reliable: true, topic: 'liveai' } },
+    ]);
 
     room().emit(RoomEvent.Reconnecting);
     const during = t.sendAppMessage(chat('during'));
@@ -154,7 +185,10 @@ describe('rtc-a adapter (fake Room)', () => {
     await during;
     expect(room().chats()).toEqual(['yo', 'during']);
     expect(log.event).toEqual([{ type: 'user_transcription', transcription: 'hey' }]);
-    expect(log.track).toEqual([{ kind: 'video', track: mst }, { kind: 'video', track: null }]);
+    expect(log.track).toEqual([
+      { kind: 'video', track: mst },
+      { kind: 'video', track: null },
+    ]);
     expect(log.connection).toEqual(['connecting', 'connected', 'reconnecting', 'connected']);
     expect(log.mic).toEqual([{ enabled: true }]);
     expect(log.disconnected).toBeUndefined();

@@ -45,7 +45,11 @@ function CallView({ room, onEnd }: { room: string; onEnd: () => void }) {
     if (video.current) video.current.srcObject = media.videoTrack ? new MediaStream([media.videoTrack]) : null;
   }, [media.videoTrack]);
   const agent = (cmd: string, body?: object) =>
-    fetch(`/api/call/${room}/${cmd}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body ?? {}) });
+    fetch(`/api/call/${room}/${cmd}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body ?? {}),
+    });
 
   return (
     <main style={{ display: 'flex', gap: 24, padding: 24, alignItems: 'flex-start' }}>
@@ -59,7 +63,15 @@ function CallView({ room, onEnd }: { room: string; onEnd: () => void }) {
         </p>
         <button onClick={() => void media.setMicEnabled(!media.micEnabled)}>{media.micEnabled ? 'Mic off' : 'Mic on'}</button>{' '}
         <button onClick={() => void agent('interrupt')}>Interrupt</button>{' '}
-        <button onClick={() => void agent('end').then(() => end()).then(onEnd)}>End</button>
+        <button
+          onClick={() =>
+            void agent('end')
+              .then(() => end())
+              .then(onEnd)
+          }
+        >
+          End
+        </button>
       </section>
       <section style={{ width: 360 }}>
         <form

@@ -34,4 +34,20 @@ registerTransport(livekitTransport, dailyTransport);
 const emulatorOptions: EmulatorOptions = { port: 0, media: false };
 const props: AvatarWidgetProps = { proxyUrl: '/api/avatar', agentId: 'agent-demo' };
 
-export const used = [handler, session, code, deadline, AvatarEventSchema, AvatarSessionProvider, useSession, AvatarWidget, defineLiveAiAvatar, createServiceClient, createEmulator, emulatorOptions, props, createFakeProxy, FakeTransport];
+export const used = [
+  handler,
+  session,
+  code,
+  deadline,
+  AvatarEventSchema,
+  AvatarSessionProvider,
+  useSession,
+  AvatarWidget,
+  defineLiveAiAvatar,
+  createServiceClient,
+  createEmulator,
+  emulatorOptions,
+  props,
+  createFakeProxy,
+  FakeTransport,
+];
