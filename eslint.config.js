@@ -82,4 +82,6 @@ export default tseslint.config(
   { files: ['src/testing/**'], rules: restrict(notSdk, notServer, notNode, up('react', 'components', 'element', 'server', 'emulator')) },
   { files: ['src/server/**'], rules: restrict(notReact, notSdk, up('react', 'components', 'element', 'emulator', 'testing')) },
   { files: ['src/emulator/**'], rules: restrict(notReact, notSdk, up('react', 'components', 'element', 'server', 'testing')) },
+  // Source lines stay readable in a diff: at most 140 characters (Prettier wraps code; long strings are split by hand).
+  { files: ['src/**/*.{ts,tsx}'], rules: { 'max-len': ['error', { code: 140, ignoreUrls: true }] } },
 );

@@ -11,7 +11,8 @@ export interface ControlBarProps {
 
 /**
  * Mic, speaker mute and volume, keep-alive and end for the nearest session. The pressed states come from
- * the store (the truth), not from local guesses; the mic toggle is busy (`aria-busy`, disabled) while `micPending`. The keep-alive toggle turns the session's keep-alive on and off
+ * the store (the truth), not from local guesses; the mic toggle is busy (`aria-busy`, disabled) while `micPending`.
+ * The keep-alive toggle turns the session's keep-alive on and off
  * (session option `keepAliveMs`: on from the start, and how often at most). End also cancels a call that is still queued.
  */
 export function ControlBar({ hide = [], className }: ControlBarProps) {

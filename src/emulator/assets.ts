@@ -36,12 +36,17 @@ export function faceSvg(name: string): string {
   const { eyeY, leftEyeX, rightEyeX, eyeRx, eyeRy, mouthY, mouthX, mouthHalfWidth: mw } = FACE_LANDMARKS;
   const cx = W / 2;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}">
-  <defs><linearGradient id="bg" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${p.bg1}"/><stop offset="1" stop-color="${p.bg2}"/></linearGradient></defs>
+  <defs>
+  <linearGradient id="bg" x1="0" y1="0" x2="0" y2="1">
+    <stop offset="0" stop-color="${p.bg1}"/>
+    <stop offset="1" stop-color="${p.bg2}"/>
+  </linearGradient></defs>
   <rect width="${W}" height="${H}" fill="url(#bg)"/>
   <path d="M${cx - 150} ${H} Q${cx - 140} ${H - 110} ${cx} ${H - 120} Q${cx + 140} ${H - 110} ${cx + 150} ${H} Z" fill="${p.shirt}"/>
   <rect x="${cx - 32}" y="${mouthY + 40}" width="64" height="70" rx="20" fill="${p.skin}"/>
   <ellipse cx="${cx}" cy="${eyeY + 40}" rx="128" ry="142" fill="${p.skin}"/>
-  <path d="M${cx - 132} ${eyeY + 6} Q${cx - 136} ${eyeY - 132} ${cx} ${eyeY - 114} Q${cx + 136} ${eyeY - 132} ${cx + 132} ${eyeY + 6} Q${cx + 104} ${eyeY - 62} ${cx} ${eyeY - 66} Q${cx - 104} ${eyeY - 62} ${cx - 132} ${eyeY + 6} Z" fill="${p.hair}"/>
+  <path d="M${cx - 132} ${eyeY + 6} Q${cx - 136} ${eyeY - 132} ${cx} ${eyeY - 114} Q${cx + 136} ${eyeY - 132} ${cx + 132} ${eyeY + 6}
+    Q${cx + 104} ${eyeY - 62} ${cx} ${eyeY - 66} Q${cx - 104} ${eyeY - 62} ${cx - 132} ${eyeY + 6} Z" fill="${p.hair}"/>
   <ellipse cx="${cx - 128}" cy="${eyeY + 50}" rx="14" ry="24" fill="${p.skin}"/>
   <ellipse cx="${cx + 128}" cy="${eyeY + 50}" rx="14" ry="24" fill="${p.skin}"/>
   <path d="M${leftEyeX - 26} ${eyeY - 30} q26 -12 52 0" stroke="${p.hair}" stroke-width="7" fill="none" stroke-linecap="round"/>
@@ -55,7 +60,8 @@ export function faceSvg(name: string): string {
   <path d="M${cx} ${eyeY + 20} q-10 38 0 44 q8 4 14 -2" stroke="#b07a5a" stroke-width="4" fill="none" stroke-linecap="round"/>
   <circle cx="${cx - 74}" cy="${mouthY - 22}" r="16" fill="#f08a8a" opacity="0.35"/>
   <circle cx="${cx + 74}" cy="${mouthY - 22}" r="16" fill="#f08a8a" opacity="0.35"/>
-  <path d="M${mouthX - mw} ${mouthY - 4} Q${mouthX} ${mouthY + 22} ${mouthX + mw} ${mouthY - 4}" stroke="#9f1239" stroke-width="6" fill="none" stroke-linecap="round"/>
+  <path d="M${mouthX - mw} ${mouthY - 4} Q${mouthX} ${mouthY + 22} ${mouthX + mw} ${mouthY - 4}"
+    stroke="#9f1239" stroke-width="6" fill="none" stroke-linecap="round"/>
 </svg>`;
 }
 

@@ -99,7 +99,8 @@ export function forwardedWarning(trust: false | number | readonly string[] | und
     warned = true;
     warn(
       { peer: a },
-      'requests arrive through a proxy (X-Forwarded-For from a local address) but trustProxy is not set: all clients share that address and its limits',
+      'requests arrive through a proxy (X-Forwarded-For from a local address) ' +
+        'but trustProxy is not set: all clients share that address and its limits',
     );
   };
 }

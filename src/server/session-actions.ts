@@ -50,7 +50,8 @@ export async function sessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCal
       if (b?.event === 'update-image' && typeof b.image_base64 === 'string' && inlineImageTooLarge(b.image_base64)) {
         throw new LiveAiError(
           'payload_too_large',
-          `image_base64 decodes to ${decodedBase64Bytes(b.image_base64)} bytes; the limit is under ${INLINE_IMAGE_LIMIT_BYTES} bytes (host larger images and send image_url)`,
+          `image_base64 decodes to ${decodedBase64Bytes(b.image_base64)} bytes; the limit is ` +
+            `under ${INLINE_IMAGE_LIMIT_BYTES} bytes (host larger images and send image_url)`,
           { status: 413 },
         );
       }

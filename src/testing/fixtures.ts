@@ -4,8 +4,11 @@ import type { TranscriptLine } from '../core/session/types';
 const T0 = Date.UTC(2025, 0, 15, 10, 0, 0);
 
 /** A drawn 368×560 portrait as an SVG data URL (no network needed): posters, fake video, image swaps. */
-export const sampleAvatarImage = `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" width="368" height="560" viewBox="0 0 368 560">
-<defs><linearGradient id="bg" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#5b6ee1"/><stop offset="1" stop-color="#1d2240"/></linearGradient></defs>
+export const sampleAvatarImage = `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" width="368" height="560"
+viewBox="0 0 368 560">
+<defs><linearGradient id="bg" x1="0" y1="0" x2="0" y2="1">
+<stop offset="0" stop-color="#5b6ee1"/>
+<stop offset="1" stop-color="#1d2240"/></linearGradient></defs>
 <rect width="368" height="560" fill="url(#bg)"/>
 <path d="M54 560c8-120 62-170 130-170s122 50 130 170z" fill="#2f3b63"/>
 <rect x="160" y="330" width="48" height="70" rx="20" fill="#e0a98a"/>

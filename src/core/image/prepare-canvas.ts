@@ -66,7 +66,8 @@ export async function prepareImageNow(blob: Blob, options: PrepareImageOptions =
     if (!found) {
       throw new LiveAiError(
         'payload_too_large',
-        `the image does not compress under ${maxBytes} bytes even at the lowest quality; inline images must be under ${INLINE_IMAGE_LIMIT_BYTES} bytes and liveai-kit cannot host larger ones: upload it yourself and pass { url }`,
+        `the image does not compress under ${maxBytes} bytes even at the lowest quality; inline images must be under ` +
+          `${INLINE_IMAGE_LIMIT_BYTES} bytes and liveai-kit cannot host larger ones: upload it yourself and pass { url }`,
         { status: 413 },
       );
     }

@@ -159,7 +159,10 @@ export type ReadonlySessionStore = Pick<import('zustand/vanilla').StoreApi<Sessi
 export type OnEvent = {
   <T extends AvatarEventType>(type: T, handler: (event: AvatarEventMap[T]) => void): () => void;
   (type: '*', handler: (event: AvatarEvent) => void): () => void;
-  /** Non-fatal problems (malformed transport messages `invalid_event`, failed polls, keep-alive failures) and fatal errors. Never thrown. */
+  /**
+   * Non-fatal problems (malformed transport messages `invalid_event`, failed polls, keep-alive failures) and fatal
+   * errors. Never thrown.
+   */
   (type: 'error', handler: (error: LiveAiError) => void): () => void;
 };
 

@@ -15,7 +15,8 @@ export function validateControlEvent(event: unknown): ControlEvent {
   if (e.event === 'update-image' && e.image_base64 !== undefined && inlineImageTooLarge(e.image_base64)) {
     throw new LiveAiError(
       'payload_too_large',
-      `image_base64 decodes to ${decodedBase64Bytes(e.image_base64)} bytes; inline images must be under ${INLINE_IMAGE_LIMIT_BYTES} bytes — host the image and send its URL instead`,
+      `image_base64 decodes to ${decodedBase64Bytes(e.image_base64)} bytes; inline images must ` +
+        `be under ${INLINE_IMAGE_LIMIT_BYTES} bytes — host the image and send its URL instead`,
       { status: 413 },
     );
   }

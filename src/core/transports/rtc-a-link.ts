@@ -217,7 +217,8 @@ export class RtcALink {
     if (this.state === 'closed') return;
     const lost = this.outage.active;
     const detail = lost
-      ? `the room connection was lost and could not be re-established within ${Math.round(this.s.policy.deadlineMs / 1000)} s (reason ${reasonName(reason)})`
+      ? `the room connection was lost and could not be re-established within ` +
+        `${Math.round(this.s.policy.deadlineMs / 1000)} s (reason ${reasonName(reason)})`
       : `the room connection was lost (reason ${reasonName(reason)})`;
     const error = new LiveAiError('transport_failed', detail);
     const ending = this.ending;

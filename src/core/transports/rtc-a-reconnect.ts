@@ -27,7 +27,10 @@ export interface ReconnectPolicy {
   baseDelayMs: number;
   /** Cap of one retry delay (default 5 000). */
   maxDelayMs: number;
-  /** How long a queued chat message waits for the avatar participant once the room is connected (default 15 000); then it is sent anyway. */
+  /**
+   * How long a queued chat message waits for the avatar participant once the room is connected (default 15 000); then
+   * it is sent anyway.
+   */
   agentWaitMs: number;
 }
 

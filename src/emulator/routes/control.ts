@@ -50,7 +50,8 @@ export function parseControlEvent(body: Record<string, unknown>): ControlEvent {
     if (bytes >= INLINE_IMAGE_LIMIT_BYTES) {
       throw httpError(
         413,
-        `image_base64 decodes to ${bytes} bytes; inline images must be under ${INLINE_IMAGE_LIMIT_BYTES} bytes (send larger images as image_url)`,
+        `image_base64 decodes to ${bytes} bytes; inline images must be under ` +
+          `${INLINE_IMAGE_LIMIT_BYTES} bytes (send larger images as image_url)`,
       );
     }
   }
