@@ -2,7 +2,8 @@ import type * as z from 'zod/mini';
 import { backoffDelay, pause } from '../shared/backoff';
 import { fetchJson, type FetchFailure, type FetchedJson } from '../shared/fetch-json';
 import { LiveAiError, formatZodError, invalidRequest } from '../core/errors';
-import { providerRenamer, type ProviderLabelsInput, type ProviderRenamer } from '../core/provider-labels';
+import { providerRenamer, type ProviderLabelsInput } from '../core/provider-labels';
+import { labelledForm, neutralList } from './service-client-labels';
 import { ErrorBodySchema, PaginationQuerySchema, type PaginationQuery } from '../core/schemas/common';
 import { ControlEventSchema, ControlResponseSchema, LeaveMeetingRequestSchema, LeaveMeetingResponseSchema } from '../core/schemas/control';
 import type { ControlEvent, ControlResponse, LeaveMeetingRequest, LeaveMeetingResponse } from '../core/schemas/control';
@@ -192,41 +193,6 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     leaveMeeting: async (id, body, o) =>
       post(sessionPath(id, '/leave-meeting'), input(LeaveMeetingRequestSchema, body), LeaveMeetingResponseSchema, o),
   };
-}
-
-/** `provider` values of a session list, from the service's labels back to the neutral ones. */
-function neutralList(labels: ProviderRenamer, body: unknown): unknown {
-  const sessions = (body as { sessions?: unknown })?.sessions;
-  if (labels.neutral || !Array.isArray(sessions)) return body;
-  const map = (s: unknown) =>
-    s && typeof s === 'object' && 'provider' in s ? { ...s, provider: labels.providerFromWire(s.provider as string | null) } : s;
-  return { ...(body as object), sessions: sessions.map(map) };
-}
-
-/** A multipart body whose JSON `payload` part is renamed to the service's labels (other parts kept as they are). */
-async function labelledForm(labels: ProviderRenamer, form: FormData): Promise<FormData> {
-  if (labels.neutral) return form;
-  const out = new FormData();
-  for (const [name, value] of form.entries()) {
-    if (name !== 'payload') {
-      out.append(name, value);
-      continue;
-    }
-    const text = typeof value === 'string' ? value : await value.text();
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      out.append(name, value); // not JSON: the service answers 400 about it
-      continue;
-    }
-    const relabelled = json && typeof json === 'object' && !Array.isArray(json) ? labels.bodyToWire(json as Record<string, unknown>) : json;
-    out.append(
-      name,
-      typeof value === 'string' ? JSON.stringify(relabelled) : new Blob([JSON.stringify(relabelled)], { type: 'application/json' }),
-    );
-  }
-  return out;
 }
 
 function checkBaseUrl(value: unknown): string {
