@@ -1,6 +1,6 @@
 import { LiveAiError } from '../errors';
 import { createEventBus } from '../events/bus';
-import { loadValidation } from '../lazy';
+import { lazyTranscriptMerger, loadValidation } from '../lazy';
 import { createProxyClient } from '../proxy-client';
 import type { AvatarEvent, SessionStatusResponse } from '../schemas';
 import { createSessionStore, restartedState } from '../store/state';
@@ -14,23 +14,10 @@ import { isFinal, Run, toError, type RunHooks } from './run';
 import { runStart, type StartDeps } from './start';
 import { endRun } from './teardown';
 import { createEventHandler, eventPatch, wireTransport } from './wiring';
-import type { TranscriptMerger } from './transcript-merge';
 import type { TransportEventMap } from '../transports/types';
-
-type TranscriptionSegment = TransportEventMap['transcription'];
 import type { AvatarSession, AvatarSessionOptions, EndReason, EngineInternals, OnEvent, SessionState } from './types';
 
 type BusMap = { [K in AvatarEvent['type']]: Extract<AvatarEvent, { type: K }> } & { '*': AvatarEvent; error: LiveAiError };
-
-/**
- * Creates a session engine: the only writer of its zustand store.
- * Flows: `room` (POST {proxyUrl}/rooms), `session` (POST {proxyUrl}/sessions, JSON or multipart), `attach`.
- * Nothing touches `window`/`document` until `start()`. See `AvatarSession` for each method; errors are
- * `LiveAiError` (see `ErrorCode`), reported in `state.error` and on the `error` channel, never thrown synchronously.
- */
-export function createAvatarSession(options: AvatarSessionOptions): AvatarSession {
-  return createSessionEngine(options);
-}
 
 /**
  * The engine behind `createAvatarSession`, optionally seeded (stories, `liveai-kit/testing`).
@@ -65,18 +52,8 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
   let endPromise: Promise<void> | null = null;
   let disposed = false;
   let lineId = 0;
-  // The transcript merger loads when a session starts (a room delivers transcripts only after it joined), so it
-  // stays out of the first load. Until it is there, the service's lines are appended as they come.
-  let transcript: TranscriptMerger | null = null;
-  let merger: Promise<unknown> | undefined;
-  const loadMerger = () =>
-    (merger ??= import('./transcript-merge').then(
-      (m) => (transcript ??= new m.TranscriptMerger(() => ++lineId, maxLines)),
-      (e: unknown) => {
-        merger = undefined;
-        throw e;
-      },
-    ));
+  // The transcript merger loads when a session starts (see `lazyTranscriptMerger`).
+  const transcript = lazyTranscriptMerger(() => ++lineId, maxLines);
 
   /** Writes `patch` with the phase derived from the stage and the facts: the only place the phase is written. */
   function commit(patch: Partial<SessionState> = {}): void {
@@ -142,7 +119,7 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
   }
 
   const handleEvent = createEventHandler({
-    apply: (event) => set(eventPatch(get(), event, { transcript, nextId: lineId, maxTranscriptLines: maxLines })),
+    apply: (event) => set(eventPatch(get(), event, { transcript: transcript.get(), nextId: lineId, maxTranscriptLines: maxLines })),
     emit: (event) => {
       bus.emit(event.type, event as never);
       bus.emit('*', event);
@@ -154,9 +131,14 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
   });
 
   /** A transcription the room carries besides the service's events (rtc-a: LiveKit Agents' `lk.transcription`). */
-  function onTranscription(seg: TranscriptionSegment): void {
-    if (!transcript) return void loadMerger().then(() => onTranscription(seg), report);
-    const lines = transcript.segment(get().transcript, seg, Date.now());
+  function onTranscription(seg: TransportEventMap['transcription']): void {
+    const merger = transcript.get();
+    if (!merger)
+      return void transcript.load().then(
+        () => onTranscription(seg),
+        (e: unknown) => report(toError(e)),
+      );
+    const lines = merger.segment(get().transcript, seg, Date.now());
     if (lines) set({ transcript: lines });
   }
 
@@ -222,11 +204,11 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
         return Promise.reject(new LiveAiError('invalid_request', `cannot start while ${phase}`, { status: 400 }));
       audio.prime(); // synchronously, inside the click that called start()
       loadValidation().catch(() => undefined); // fetch the zod chunk while the session is being created
-      loadMerger().catch(() => undefined); // and the transcript merger, long before a room delivers a transcript
+      transcript.load().catch(() => undefined); // and the transcript merger, long before a room delivers a transcript
       run?.release();
       const r = (run = new Run(null, proxy, hooks, timing));
       lineId = 0;
-      transcript?.reset();
+      transcript.get()?.reset();
       move('start', { ...restartedState(get()), startedAt: Date.now() });
       startPromise = runStart(r, starter).finally(() => (startPromise = null));
       return startPromise;
@@ -235,7 +217,7 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
       loadValidation().catch(() => undefined);
       const kind = transportHint(options);
       if (kind) loader(kind).catch(() => undefined);
-      loadMerger().catch(() => undefined);
+      transcript.load().catch(() => undefined);
     },
     end(reason = 'user') {
       if (endPromise) return endPromise;

@@ -1,4 +1,4 @@
 export * from './types';
-export { createAvatarSession } from './engine';
+export { createAvatarSession } from './create';
 export { chooseTransport, isRunning, RUNNING_PHASES } from './phase';
 export { imageSource } from './controls';
