@@ -3,6 +3,7 @@
 // Usage: node scripts/look.mjs [url] [out.png] [--click "button name"] [--wait-ms N]
 // Inside `npm run dev`'s namespace: nsenter -t $(cat .cache/dev.pid) -n node scripts/look.mjs
 import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS } from './chromium.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name) => {
@@ -16,21 +17,7 @@ const out = args[1] ?? 'test-results/look.png';
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--use-fake-ui-for-media-stream',
-    '--use-fake-device-for-media-stream',
-    '--autoplay-policy=no-user-gesture-required',
-    '--allow-loopback-in-peer-connection',
-    '--disable-features=WebRtcHideLocalIpsWithMdns',
-  ],
+  args: CHROMIUM_ARGS,
 });
 const page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
 page.on('console', (m) => m.type() === 'error' && console.error(`[page] ${m.text()}`));

@@ -28,6 +28,7 @@ import { nodeRun } from './e2e-node';
 import { startTrace, stopTrace, type MainThreadWork } from './trace';
 // @ts-expect-error -- plain ESM script without types
 import { installLivekit, LIVEKIT_KEYS, startLivekit } from '../livekit.mjs';
+import { CHROMIUM_BASE_ARGS, CHROMIUM_MEDIA_ARGS } from '../chromium.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const arg = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
@@ -41,23 +42,8 @@ type Mode = 'asIs' | 'warm';
 const COLD = process.argv.includes('--cold');
 const PAGES = (arg('--only')?.split(',') ?? ['widget', 'element', 'bare', ...(COLD ? ['widgetCold'] : [])]) as PageKind[];
 const MODES: Mode[] = ['asIs', 'warm'];
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const MEDIA_ARGS = [
-  '--use-fake-ui-for-media-stream',
-  '--use-fake-device-for-media-stream',
-  '--autoplay-policy=no-user-gesture-required',
-  '--allow-loopback-in-peer-connection',
-  '--disable-features=WebRtcHideLocalIpsWithMdns',
-];
+const CHROMIUM_ARGS = CHROMIUM_BASE_ARGS;
+const MEDIA_ARGS = CHROMIUM_MEDIA_ARGS;
 
 async function face(bg: string): Promise<string> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="368" height="560"><rect width="368" height="560" fill="${bg}"/>

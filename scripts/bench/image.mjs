@@ -5,17 +5,9 @@ import { createServer as createHttpServer } from 'node:http';
 import sharp from 'sharp';
 import { chromium } from 'playwright-core';
 import { createServer as createViteServer } from 'vite';
+import { CHROMIUM_BASE_ARGS } from '../chromium.mjs';
 
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+export const CHROMIUM_ARGS = CHROMIUM_BASE_ARGS;
 
 /** A 4000×3000 JPEG: a colour gradient with per-pixel noise (hard to compress, like a photo). */
 export async function makeSourceJpeg(width = 4000, height = 3000) {

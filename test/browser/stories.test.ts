@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_BASE_ARGS } from '../../scripts/chromium.mjs';
 
 /**
  * Every Storybook story in real Chromium: its play function finishes without error, the canvas is not
@@ -125,16 +126,7 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: CHROMIUM_BASE_ARGS,
   });
   wide = await openPreview(1600, 900);
   narrow = await openPreview(320, 720);
