@@ -6,20 +6,15 @@
 //    under RMS 0.003 (WebAudio analyser, every 10 ms) for good (300 ms).
 // Run inside the private network namespace, after `npm ci --prefix examples/livekit-agent/agent`:
 //   scripts/netns-run.sh npx tsx scripts/bench-agent.ts [turns=5]
-import type { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import express from 'express';
 import { AccessToken } from 'livekit-server-sdk';
 import { chromium } from 'playwright-core';
-import { createServer as createViteServer } from 'vite';
-import react from '@vitejs/plugin-react';
 // @ts-expect-error -- plain ESM script without types
 import { LIVEKIT_KEYS, installLivekit, startLivekit } from './livekit.mjs';
 import { createEmulator } from '../src/emulator/index';
-import { createAvatarProxy, issueClientToken } from '../src/server/index';
+import { issueClientToken } from '../src/server/index';
 import { AgentProcess, AGENT_APP_MISSING, agentAppInstalled } from '../test/browser/agent-process';
 import { CHROMIUM_ARGS } from '../test/browser/chromium-args';
+import { startPageServer } from '../test/browser/page-server';
 
 const TURNS = Number(process.argv[2] ?? 5);
 const SECRET = 'bench-agent-session-secret-0123456789abcdef';
@@ -37,29 +32,13 @@ async function main() {
   const lk = await startLivekit();
   const livekit = { url: lk.url as string, apiKey: LIVEKIT_KEYS.apiKey as string, apiSecret: LIVEKIT_KEYS.apiSecret as string };
   const emulator = await createEmulator({ port: 0, media: true, queueMs: 200, livekit, providerLabels: 'rtc-a=livekit' });
-  const vite = await createViteServer({
-    root: resolve(fileURLToPath(new URL('.', import.meta.url)), '..'),
-    configFile: false,
-    plugins: [react()],
-    server: { middlewareMode: true, hmr: false },
-    appType: 'mpa',
-    logLevel: 'error',
+  const pages = await startPageServer({
+    upstream: { baseUrl: emulator.url, apiKey: 'dev-key-alice' },
+    sessionSecret: SECRET,
+    livekit,
+    providerLabels: 'rtc-a=livekit',
   });
-  const app = express();
-  app.use(
-    '/api/avatar',
-    createAvatarProxy({
-      upstream: { baseUrl: emulator.url, apiKey: 'dev-key-alice' },
-      sessionSecret: SECRET,
-      livekit,
-      providerLabels: 'rtc-a=livekit',
-    }),
-  );
-  app.use(vite.middlewares);
-  const server = await new Promise<import('node:http').Server>((r) => {
-    const s = app.listen(0, '127.0.0.1', () => r(s));
-  });
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const base = pages.baseUrl;
   const agent = AgentProcess.start({
     LIVEKIT_URL: livekit.url,
     LIVEKIT_API_KEY: livekit.apiKey,
@@ -150,8 +129,7 @@ async function main() {
   } finally {
     await agent.stop();
     await browser.close();
-    await new Promise((r) => server.close(() => r(undefined)));
-    await vite.close();
+    await pages.close();
     await emulator.close();
     await lk.stop();
   }

@@ -180,6 +180,20 @@ export async function startLivekit({
   };
 }
 
+/**
+ * The LiveKit server a test needs: null when one already answers on LIVEKIT_URL (the test namespace's global setup
+ * started it), else one installed and started here; the caller stops what it got (`await lk?.stop()`).
+ */
+export async function ensureLivekit() {
+  const up = await fetch(LIVEKIT_URL.replace('ws', 'http')).then(
+    (r) => r.ok,
+    () => false,
+  );
+  if (up) return null;
+  installLivekit({ quiet: true });
+  return startLivekit();
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const cmd = process.argv[2];
   try {

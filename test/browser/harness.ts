@@ -1,18 +1,15 @@
 import { resolve } from 'node:path';
-import type { AddressInfo } from 'node:net';
-import express from 'express';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
-import { createServer as createViteServer, type ViteDevServer } from 'vite';
-import react from '@vitejs/plugin-react';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { createEmulator } from '../../src/emulator/index';
-import { createAvatarProxy } from '../../src/server/index';
+import { startPageServer } from './page-server';
 
 export const ROOT = resolve(__dirname, '../..');
 export const API_KEY = 'dev-key-alice';
 export const SESSION_SECRET = 'browser-suite-session-secret-0123456789abcdef';
 
 export { CHROMIUM_ARGS } from './chromium-args';
+export { startPageServer } from './page-server';
 import { CHROMIUM_ARGS } from './chromium-args';
 
 export interface Stack {
@@ -41,39 +38,19 @@ export async function startStack(
     livekit,
     providerLabels: options.providerLabels,
   });
-  const vite: ViteDevServer = await createViteServer({
-    root: ROOT,
-    configFile: false,
-    plugins: [react()],
-    server: { middlewareMode: true, hmr: false },
-    appType: 'mpa',
-    logLevel: 'error',
-    optimizeDeps: { noDiscovery: false },
+  const pages = await startPageServer({
+    upstream: { baseUrl: emulator.url, apiKey: API_KEY },
+    sessionSecret: SESSION_SECRET,
+    livekit,
+    admin: () => true,
+    providerLabels: options.providerLabels,
   });
-  const app = express();
-  app.use(
-    '/api/avatar',
-    createAvatarProxy({
-      upstream: { baseUrl: emulator.url, apiKey: API_KEY },
-      sessionSecret: SESSION_SECRET,
-      livekit,
-      admin: () => true,
-      providerLabels: options.providerLabels,
-    }),
-  );
-  app.use(vite.middlewares);
-  const server = await new Promise<import('node:http').Server>((r) => {
-    const s = app.listen(0, '127.0.0.1', () => r(s));
-  });
-  const port = (server.address() as AddressInfo).port;
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: pages.baseUrl,
     emulatorUrl: emulator.url,
     emulator,
     async close() {
-      await new Promise((r) => server.close(() => r(undefined)));
-      server.closeAllConnections?.();
-      await vite.close();
+      await pages.close();
       await emulator.close();
     },
   };

@@ -1,15 +1,9 @@
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import express from 'express';
-import react from '@vitejs/plugin-react';
-import { createServer as createViteServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 // @ts-expect-error -- plain ESM script without types
 import { startLivekit, LIVEKIT_KEYS } from '../../scripts/livekit.mjs';
 import { createEmulator } from '../../src/emulator/index';
-import { createAvatarProxy } from '../../src/server/index';
-import { API_KEY, inboundStatsScript, launchBrowser, ROOT, SESSION_SECRET } from './harness';
+import { API_KEY, inboundStatsScript, launchBrowser, SESSION_SECRET, startPageServer } from './harness';
 import type { WidgetProbe } from './pages/widget';
 
 /**
@@ -27,8 +21,7 @@ const LK = { port: 7890, rtcTcpPort: 7891, rtcUdpPort: 7892 };
 
 let lk: Lk;
 let emulator: Awaited<ReturnType<typeof createEmulator>>;
-let vite: ViteDevServer;
-let server: Server;
+let pages: Awaited<ReturnType<typeof startPageServer>> | undefined;
 let baseUrl = '';
 let browser: Browser;
 let context: BrowserContext;
@@ -37,31 +30,13 @@ beforeAll(async () => {
   lk = (await startLivekit(LK)) as Lk;
   const livekit = { url: lk.url, ...(LIVEKIT_KEYS as { apiKey: string; apiSecret: string }) };
   emulator = await createEmulator({ port: 0, media: true, queueMs: 300, livekit });
-  vite = await createViteServer({
-    root: ROOT,
-    configFile: false,
-    plugins: [react()],
-    server: { middlewareMode: true, hmr: false },
-    appType: 'mpa',
-    logLevel: 'error',
-  });
-  const app = express();
-  app.use(
-    '/api/avatar',
-    createAvatarProxy({ upstream: { baseUrl: emulator.url, apiKey: API_KEY }, sessionSecret: SESSION_SECRET, livekit }),
-  );
-  app.use(vite.middlewares);
-  server = await new Promise<Server>((r) => {
-    const s = app.listen(0, '127.0.0.1', () => r(s));
-  });
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  pages = await startPageServer({ upstream: { baseUrl: emulator.url, apiKey: API_KEY }, sessionSecret: SESSION_SECRET, livekit });
+  baseUrl = pages.baseUrl;
   ({ browser, context } = await launchBrowser());
 });
 afterAll(async () => {
   await browser?.close();
-  await new Promise((r) => (server ? server.close(() => r(undefined)) : r(undefined)));
-  server?.closeAllConnections();
-  await vite?.close();
+  await pages?.close();
   await emulator?.close();
   await lk?.stop();
 });

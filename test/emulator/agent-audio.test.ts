@@ -2,7 +2,7 @@ import { AudioStream, Room, RoomEvent, TrackKind, type RemoteTrack, type RpcInvo
 import { AccessToken } from 'livekit-server-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error -- plain ESM script without types
-import { LIVEKIT_KEYS, LIVEKIT_URL, installLivekit, startLivekit } from '../../scripts/livekit.mjs';
+import { LIVEKIT_KEYS, LIVEKIT_URL, ensureLivekit } from '../../scripts/livekit.mjs';
 import { ALICE, Harness, waitFor } from './helpers';
 
 /**
@@ -55,14 +55,7 @@ describe.skipIf(!inNetns)('avatar data-stream protocol (rtc-a)', () => {
   const rpcCount = (method: string) => rpcs.filter((r) => r.method === method).length;
 
   beforeAll(async () => {
-    const up = await fetch(LIVEKIT_URL.replace('ws', 'http')).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (!up) {
-      installLivekit({ quiet: true });
-      lk = await startLivekit();
-    }
+    lk = await ensureLivekit();
     h = await Harness.start({
       media: true,
       queueMs: 20,

@@ -2,7 +2,7 @@ import { Room, RoomEvent, TrackKind, type RemoteParticipant, type RemoteTrack } 
 import { AccessToken, RoomServiceClient } from 'livekit-server-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error -- plain ESM script without types
-import { LIVEKIT_KEYS, LIVEKIT_URL, installLivekit, startLivekit } from '../../scripts/livekit.mjs';
+import { LIVEKIT_KEYS, LIVEKIT_URL, ensureLivekit } from '../../scripts/livekit.mjs';
 import { renderFacePng } from '../../src/emulator/index';
 import { ALICE, Harness, waitFor } from './helpers';
 
@@ -50,14 +50,7 @@ describe.skipIf(!inNetns)('media on: hosted rooms and rtc-a sessions in a real L
   const viewers: Viewer[] = [];
 
   beforeAll(async () => {
-    const up = await fetch(LIVEKIT_URL.replace('ws', 'http')).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (!up) {
-      installLivekit({ quiet: true });
-      lk = await startLivekit();
-    }
+    lk = await ensureLivekit();
     h = await Harness.start({
       media: true,
       queueMs: 50,
