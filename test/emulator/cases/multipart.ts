@@ -17,15 +17,31 @@ async function png(w: number, h: number): Promise<Buffer> {
 const payload = (extra: object = {}) =>
   JSON.stringify({ transport_type: 'websocket-rtc-b', rtc_b_properties: bodies.wsB().rtc_b_properties, ...extra });
 
+/** The multipart create call: `image` parts attached (`[field, bytes, filename]`), then a `payload` text field. */
+async function post(h: Parameters<Case['run']>[0]['h'], parts: { image?: [string, Buffer, string]; payload?: string }) {
+  let req = h.raw('post', '/liveai/sessions').set('X-API-Key', ALICE);
+  if (parts.image) req = req.attach(...parts.image);
+  if (parts.payload !== undefined) req = req.field('payload', parts.payload);
+  return req;
+}
+/** A case expecting `status` and a `detail` matching `detail` for the parts `make()` gives. */
+const rejects = (
+  name: string,
+  make: () => Promise<{ image?: [string, Buffer, string]; payload?: string }>,
+  status: number,
+  detail: RegExp,
+): Case => ({ name, run: async ({ h }) => expectError(await post(h, await make()), status, detail) });
+const image = async (w = 368, h = 560, field = 'image', filename = 'a.png'): Promise<[string, Buffer, string]> => [
+  field,
+  await png(w, h),
+  filename,
+];
+
 export const multipartCases: Case[] = [
   {
     name: '§2 multipart: a 368x560 image part and a payload part → 201',
     run: async ({ h }) => {
-      const res = await h
-        .raw('post', '/liveai/sessions')
-        .set('X-API-Key', ALICE)
-        .attach('image', await png(368, 560), 'a.png')
-        .field('payload', payload());
+      const res = await post(h, { image: await image(), payload: payload() });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       expect(res.body.websocket_address).toContain(res.body.session_id);
     },
@@ -33,11 +49,7 @@ export const multipartCases: Case[] = [
   {
     name: '§2 multipart: an 800x600 image is center-cropped to 368x560',
     run: async ({ h }) => {
-      const res = await h
-        .raw('post', '/liveai/sessions')
-        .set('X-API-Key', ALICE)
-        .attach('image', await png(800, 600), 'b.png')
-        .field('payload', payload());
+      const res = await post(h, { image: await image(800, 600), payload: payload() });
       expect(res.status).toBe(201);
       const img = await request(h.url).get(`/__emulator/sessions/${res.body.session_id}/image`).buffer(true);
       const { data, info } = await sharp(img.body as Buffer)
@@ -55,82 +67,35 @@ export const multipartCases: Case[] = [
     name: '§8 multipart: an image part above 4 MB → 413',
     run: async ({ h }) => {
       const big = Buffer.concat([await png(368, 560), Buffer.alloc(4 * 1024 * 1024)]);
-      expectError(
-        await h.raw('post', '/liveai/sessions').set('X-API-Key', ALICE).attach('image', big, 'big.png').field('payload', payload()),
-        413,
-        /4194304/,
-      );
+      expectError(await post(h, { image: ['image', big, 'big.png'], payload: payload() }), 413, /4194304/);
     },
   },
-  {
-    name: '§2 multipart: an image part that is not an image → 400',
-    run: async ({ h }) =>
-      expectError(
-        await h
-          .raw('post', '/liveai/sessions')
-          .set('X-API-Key', ALICE)
-          .attach('image', Buffer.from('hello, not an image'), 'x.png')
-          .field('payload', payload()),
-        400,
-        /not a decodable image/,
-      ),
-  },
-  {
-    name: '§2 multipart: 400 when the payload part is missing',
-    run: async ({ h }) =>
-      expectError(
-        await h
-          .raw('post', '/liveai/sessions')
-          .set('X-API-Key', ALICE)
-          .attach('image', await png(368, 560), 'a.png'),
-        400,
-        /payload/,
-      ),
-  },
-  {
-    name: '§2 multipart: 400 when the image part is missing',
-    run: async ({ h }) =>
-      expectError(await h.raw('post', '/liveai/sessions').set('X-API-Key', ALICE).field('payload', payload()), 400, /image part/),
-  },
-  {
-    name: '§2 multipart: 400 when the payload is not JSON',
-    run: async ({ h }) =>
-      expectError(
-        await h
-          .raw('post', '/liveai/sessions')
-          .set('X-API-Key', ALICE)
-          .attach('image', await png(368, 560), 'a.png')
-          .field('payload', '{nope'),
-        400,
-        /not valid JSON/,
-      ),
-  },
-  {
-    name: '§2 multipart: 400 when the payload also names agent_id (exactly one avatar source)',
-    run: async ({ h }) =>
-      expectError(
-        await h
-          .raw('post', '/liveai/sessions')
-          .set('X-API-Key', ALICE)
-          .attach('image', await png(368, 560), 'a.png')
-          .field('payload', payload({ agent_id: 'agent-demo' })),
-        400,
-        /exactly one avatar source/,
-      ),
-  },
-  {
-    name: '§2 multipart: 400 naming the missing transport properties in the payload',
-    run: async ({ h }) =>
-      expectError(
-        await h
-          .raw('post', '/liveai/sessions')
-          .set('X-API-Key', ALICE)
-          .attach('image', await png(368, 560), 'a.png')
-          .field('payload', JSON.stringify({ transport_type: 'websocket-rtc-a' })),
-        400,
-        /rtc_a_properties/,
-      ),
-  },
+  rejects(
+    '§2 multipart: an image part that is not an image → 400',
+    async () => ({ image: ['image', Buffer.from('hello, not an image'), 'x.png'], payload: payload() }),
+    400,
+    /not a decodable image/,
+  ),
+  rejects('§2 multipart: 400 when the payload part is missing', async () => ({ image: await image() }), 400, /payload/),
+  rejects('§2 multipart: 400 when the image part is missing', async () => ({ payload: payload() }), 400, /image part/),
+  rejects(
+    '§2 multipart: 400 when the payload is not JSON',
+    async () => ({ image: await image(), payload: '{nope' }),
+    400,
+    /not valid JSON/,
+  ),
+  rejects(
+    '§2 multipart: 400 when the payload also names agent_id (exactly one avatar source)',
+    async () => ({ image: await image(), payload: payload({ agent_id: 'agent-demo' }) }),
+    400,
+    /exactly one avatar source/,
+  ),
+  rejects(
+    '§2 multipart: 400 naming the missing transport properties in the payload',
+    async () => ({ image: await image(), payload: JSON.stringify({ transport_type: 'websocket-rtc-a' }) }),
+    400,
+    /rtc_a_properties/,
+  ),
   {
     name: '§2 multipart: a payload sent as an application/json file part is accepted',
     run: async ({ h }) => {
@@ -142,17 +107,10 @@ export const multipartCases: Case[] = [
       expect(res.status, JSON.stringify(res.body)).toBe(201);
     },
   },
-  {
-    name: '§2 multipart: an unexpected part → 400',
-    run: async ({ h }) =>
-      expectError(
-        await h
-          .raw('post', '/liveai/sessions')
-          .set('X-API-Key', ALICE)
-          .attach('photo', await png(200, 200), 'a.png')
-          .field('payload', payload()),
-        400,
-        /unexpected multipart part/,
-      ),
-  },
+  rejects(
+    '§2 multipart: an unexpected part → 400',
+    async () => ({ image: await image(200, 200, 'photo'), payload: payload() }),
+    400,
+    /unexpected multipart part/,
+  ),
 ];
