@@ -36,6 +36,26 @@ const withDefaults = (extra: Partial<AvatarProxyOptions<Request>> = {}) =>
 const start = (app: ReturnType<typeof proxyApp>) =>
   request(app).post('/api/avatar/sessions').send({ agent_id: 'agent-demo', transport_type: 'rtc-a' });
 
+/**
+ * A fetch for the proxy's upstream that holds the service's answer to a create call until `release()`;
+ * `upstreamReached` resolves once the service has created the session.
+ */
+function gatedCreate() {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  let reached!: () => void;
+  const upstreamReached = new Promise<void>((r) => (reached = r));
+  const gated: typeof fetch = async (input, init) => {
+    const res = await fetch(input, init);
+    if (init?.method === 'POST' && String(input).endsWith('/liveai/sessions')) {
+      reached();
+      await gate;
+    }
+    return res;
+  };
+  return { gated, upstreamReached, release };
+}
+
 describe('spending limits (on by default)', () => {
   it('one client cannot hold more than 3 sessions at once (the review got 130); ending one frees a slot', async () => {
     const app = proxyApp(withDefaults());
@@ -126,18 +146,7 @@ describe('no orphaned sessions', () => {
 
   it('the browser went away while the service created it: ended (Fetch handler, request signal)', async () => {
     const { logger, wait } = capturingLogger();
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    let reached!: () => void;
-    const upstreamReached = new Promise<void>((r) => (reached = r));
-    const gated: typeof fetch = async (input, init) => {
-      const res = await fetch(input, init);
-      if (init?.method === 'POST' && String(input).endsWith('/liveai/sessions')) {
-        reached();
-        await gate;
-      }
-      return res;
-    };
+    const { gated, upstreamReached, release } = gatedCreate();
     const handler = createAvatarHandler({
       ...withDefaults({ logger, upstream: { baseUrl: emulator.url, apiKey: ALICE, fetch: gated } }),
       basePath: '/api/avatar',
@@ -160,18 +169,7 @@ describe('no orphaned sessions', () => {
 
   it('the browser went away while the service created it: ended (Express, closed connection)', async () => {
     const { logger, wait } = capturingLogger();
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    let reached!: () => void;
-    const upstreamReached = new Promise<void>((r) => (reached = r));
-    const gated: typeof fetch = async (input, init) => {
-      const res = await fetch(input, init);
-      if (init?.method === 'POST' && String(input).endsWith('/liveai/sessions')) {
-        reached();
-        await gate;
-      }
-      return res;
-    };
+    const { gated, upstreamReached, release } = gatedCreate();
     const l = await listen(proxyApp(withDefaults({ logger, upstream: { baseUrl: emulator.url, apiKey: ALICE, fetch: gated } })));
     const closed = new Promise<void>((r) => l.server.once('connection', (socket) => socket.once('close', () => r())));
     const abort = new AbortController();
