@@ -1,5 +1,6 @@
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { requireApp, run, serve } from './helpers';
+import { livekitArgs } from './play';
 
 /** `npx liveai-emulator` from its installed tarball, nothing else installed by hand. */
 describe('npx liveai-emulator (installed tarball)', () => {
@@ -46,14 +47,7 @@ describe('npx liveai-emulator (installed tarball)', () => {
   });
 
   it('with the LiveKit server reachable, media is on', async () => {
-    const emu = await npx([
-      '--livekit-url',
-      inject('livekitUrl'),
-      '--livekit-api-key',
-      inject('livekitApiKey'),
-      '--livekit-api-secret',
-      inject('livekitApiSecret'),
-    ]);
+    const emu = await npx(livekitArgs());
     try {
       expect(emu.output()).toMatch(/^media on$/m);
     } finally {

@@ -10,28 +10,10 @@ const probe = (page: Page) => page.evaluate(() => (window as unknown as { __live
 
 /** The installed `liveai-emulator` with media on, joining the suite's LiveKit server. */
 export function startEmulator(): Promise<Served> {
-  return serve(
-    'npx',
-    [
-      '--no',
-      '--',
-      'liveai-emulator',
-      '--port',
-      '0',
-      '--queue-ms',
-      '300',
-      '--livekit-url',
-      inject('livekitUrl'),
-      '--livekit-api-key',
-      inject('livekitApiKey'),
-      '--livekit-api-secret',
-      inject('livekitApiSecret'),
-    ],
-    {
-      cwd: requireApp('emulator'),
-      ready: /listening on (http:\/\/\S+)/,
-    },
-  );
+  return serve('npx', ['--no', '--', 'liveai-emulator', '--port', '0', '--queue-ms', '300', ...livekitArgs()], {
+    cwd: requireApp('emulator'),
+    ready: /listening on (http:\/\/\S+)/,
+  });
 }
 
 /** Environment of the consumer apps' proxies (route handler or Express) towards the emulator and LiveKit. */
@@ -95,3 +77,15 @@ export async function playAvatar(page: Page, screenshot: string): Promise<void> 
 }
 
 export { probe };
+
+/** The `liveai-emulator` flags that join the suite's LiveKit server. */
+export function livekitArgs(): string[] {
+  return [
+    '--livekit-url',
+    inject('livekitUrl'),
+    '--livekit-api-key',
+    inject('livekitApiKey'),
+    '--livekit-api-secret',
+    inject('livekitApiSecret'),
+  ];
+}
