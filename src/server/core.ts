@@ -13,6 +13,7 @@ import { MAX_PAGINATION_OFFSET } from '../core/constants';
 import { sessionAction } from './session-actions';
 import { createUpstreamFetch } from './upstream-fetch';
 import { transportOfRoomUrl } from '../shared/room-url';
+import { createTransportHint, type TransportHint } from './transport-hint';
 
 export type { Upload };
 
@@ -53,6 +54,8 @@ export interface ProxyCore<Req> {
   logsRequests: boolean;
   /** Counters and session ledger (also used by the adapters' per-client request limit). */
   guard: Guard;
+  /** The answer of `GET /transport`. */
+  transportHint: TransportHint;
   handle(call: ProxyCall<Req>): Promise<ProxyReply>;
 }
 
@@ -64,6 +67,7 @@ export interface ActionContext<Req> {
   guard: Guard;
   spawner: Spawner;
   log: ProxyLog;
+  transportHint: TransportHint;
   allow(call: ProxyCall<Req>): Promise<void>;
   agentAllowed(agentId: string | undefined, req: Req): Promise<void>;
 }
@@ -97,6 +101,7 @@ export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: stri
     guard,
     spawner: createSpawner(options, guard, log),
     log,
+    transportHint: createTransportHint(options.roomTransport, log),
     async allow(call) {
       if (options.authorize && !(await options.authorize(call.req, call.action))) throw forbidden('Not authorized');
       if ((call.action === 'listRooms' || call.action === 'listSessions') && !(options.admin && (await options.admin(call.req)))) {
@@ -110,7 +115,8 @@ export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: stri
       if (!ok) throw forbidden(agentId === undefined ? 'Custom avatar images are not allowed here' : 'This agent is not allowed here');
     },
   };
-  return { options, log, guard, logsRequests: options.logger !== undefined, handle: (call) => handle(ctx, call) };
+  const { transportHint } = ctx;
+  return { options, log, guard, transportHint, logsRequests: options.logger !== undefined, handle: (call) => handle(ctx, call) };
 }
 
 async function handle<Req>(ctx: ActionContext<Req>, call: ProxyCall<Req>): Promise<ProxyReply> {
@@ -124,6 +130,7 @@ async function handle<Req>(ctx: ActionContext<Req>, call: ProxyCall<Req>): Promi
       const room = await ctx.spawner.spawn(call, (up) => up.createRoom(body, o));
       const issued = await ctx.tokens.issue(room.session_id);
       const transport = transportOfRoomUrl(room.room_url) ?? 'rtc-b';
+      ctx.transportHint.learn(transport);
       const { room_url, token, image_url, session_expires_at } = room;
       return {
         status: 201,

@@ -14,6 +14,7 @@ import { checkBodyEncoding } from './fetch-body';
 import { clientAddress, forwardedWarning } from './client-ip';
 import { RateLimited } from './guard';
 import { corsHeaders, originAllowed, PREFLIGHT_HEADERS } from './site';
+import { TRANSPORT_HINT_PATH } from './transport-hint';
 
 type Express = typeof ExpressNs & { default?: typeof ExpressNs };
 type Locals = { requestId: string; started: number };
@@ -24,7 +25,8 @@ type Files = Record<string, Express.Multer.File[]> | undefined;
  * `app.use('/api/avatar', createAvatarProxy({...}))`. Routes, relative to the mount point:
  * `POST /rooms`, `POST /sessions` (JSON or multipart `image` ≤ 4 MB + `payload`), `GET /sessions/:id`,
  * `POST /sessions/:id/control`, `POST /sessions/:id/leave-meeting`, `POST /sessions/:id/end`,
- * admin-only `GET /rooms` and `GET /sessions`. Every answer is JSON (`{detail}` on errors) with `x-request-id`.
+ * admin-only `GET /rooms` and `GET /sessions`, and `GET /transport` (the transport of the hosted rooms, see the
+ * `roomTransport` option). Every answer is JSON (`{detail}` on errors) with `x-request-id`.
  * Behind a reverse proxy, set the `trustProxy` option so per-client limits see the client's address (Express's
  * `trust proxy` setting is not used). Pages of other origins are refused unless `allowedOrigins` lists them.
  * @throws LiveAiError `invalid_request` naming a bad option; `missing_peer` (at creation) listing every package
@@ -57,6 +59,11 @@ export function createAvatarProxy(options: AvatarProxyOptions<Request>): Router 
   router.use((req, _res, next) => {
     if (req.method === 'POST') checkBodyEncoding(req.headers['content-type'], headerText(req.headers['content-encoding']));
     next();
+  });
+  router.get(TRANSPORT_HINT_PATH, (_req: Request, res: Response) => {
+    const hinted = core.transportHint.reply();
+    for (const [k, v] of Object.entries(hinted.headers)) res.setHeader(k, v);
+    sendJson(res, hinted.status, hinted.body);
   });
   router.post('/rooms', ...route('createRoom', perIp, json));
   router.get('/rooms', ...route('listRooms', perIp));

@@ -9,6 +9,7 @@ import { logFailure, toWireError } from './wire-error';
 import { clientAddress, forwardedWarning } from './client-ip';
 import { RateLimited } from './guard';
 import { corsHeaders, originAllowed, PREFLIGHT_HEADERS } from './site';
+import { TRANSPORT_HINT_PATH } from './transport-hint';
 
 const noClient = () =>
   new LiveAiError(
@@ -82,6 +83,11 @@ export function createAvatarHandler(options: AvatarHandlerOptions): (request: Re
           throw new LiveAiError('forbidden', 'Requests from this origin are not allowed (see the allowedOrigins option)', { status: 403 });
         status = 204;
         return new Response(null, { status: 204, headers: { ...cors, ...PREFLIGHT_HEADERS, 'x-request-id': requestId } });
+      }
+      if ((request.method === 'GET' || request.method === 'HEAD') && path === TRANSPORT_HINT_PATH) {
+        const hinted = core.transportHint.reply();
+        status = hinted.status;
+        return reply(hinted.status, hinted.body, requestId, { ...cors, ...hinted.headers });
       }
       const match = path === undefined ? undefined : matchRoute(request.method, path);
       if (!match) throw new LiveAiError('not_found', 'Not found', { status: 404 });

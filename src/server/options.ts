@@ -83,6 +83,14 @@ export interface AvatarProxyOptions<Req> {
    */
   providerLabels?: ProviderLabelsInput;
   /**
+   * The transport of the hosted rooms the service creates (`POST /rooms`): `rtc-b` for a service that hosts them
+   * on Daily, `rtc-a` for one that hosts them on LiveKit (the local service does). Advertised at `GET /transport`
+   * so pages that registered both transports download only this one before the first call. Default: unknown
+   * until the service has created a room through this proxy instance; the service's answer always wins (a
+   * warning is logged when it contradicts this option).
+   */
+  roomTransport?: 'rtc-a' | 'rtc-b';
+  /**
    * Origins (scheme://host[:port]) of pages allowed to call the routes that spend credits (create, control,
    * leave-meeting, token renewal), besides the proxy's own origin. A request whose `Origin` (or, without
    * one, `Sec-Fetch-Site`) shows another site is refused with 403. Listed origins also get CORS headers and
@@ -179,6 +187,7 @@ const OptionsSchema = z.object({
       }),
     ])
     .optional(),
+  roomTransport: z.enum(['rtc-a', 'rtc-b'], { error: 'must be rtc-a or rtc-b' }).optional(),
   store: z
     .custom<ProxyStore>((v) => typeof v === 'object' && v !== null && 'ledger' in v && 'limitStore' in v, {
       message: 'must be a store from memoryStore() or redisStore()',
