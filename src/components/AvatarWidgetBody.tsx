@@ -41,6 +41,7 @@ export function AvatarWidgetBody(p: AvatarWidgetProps) {
       variant={variant}
       state={state}
       onStateChange={setState}
+      onPrefetch={session.prefetch}
       theme={p.theme ?? 'auto'}
       phase={phase}
       title={title}

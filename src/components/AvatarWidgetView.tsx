@@ -13,6 +13,8 @@ export interface AvatarWidgetViewProps {
   variant?: 'floating' | 'inline';
   state: WidgetState;
   onStateChange?: (state: WidgetState) => void;
+  /** Called when the pointer enters or focus reaches the launcher: warm up what starting a call downloads. */
+  onPrefetch?: () => void;
   /** `auto` follows `prefers-color-scheme`. Default auto. */
   theme?: 'light' | 'dark' | 'auto';
   phase: Phase;
@@ -49,6 +51,8 @@ export function AvatarWidgetView(p: AvatarWidgetViewProps) {
           className="liveai-launcher"
           aria-expanded="false"
           onClick={() => p.onStateChange?.('active')}
+          onPointerEnter={p.onPrefetch}
+          onFocus={p.onPrefetch}
           data-in-call={isRunning(phase) || undefined}
         >
           <Icon name="chat" />

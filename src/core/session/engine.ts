@@ -9,7 +9,7 @@ import { loadTransport as defaultLoader } from '../transports/load';
 import { createAudioOutput } from './audio-output';
 import { createCommands, createMediaCommands, withImageProgress } from './commands';
 import { phaseOf, stageOf, transition, type Input, type Stage } from './machine';
-import { chooseTransport, transportHint } from './phase';
+import { chooseTransport, prefetchTransport } from './phase';
 import { isFinal, Run, toError, type RunHooks } from './run';
 import { runStart, type StartDeps } from './start';
 import { endRun } from './teardown';
@@ -215,8 +215,7 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
     },
     prefetch() {
       loadValidation().catch(() => undefined);
-      const kind = transportHint(options);
-      if (kind) loader(kind).catch(() => undefined);
+      prefetchTransport(options, loader);
       transcript.load().catch(() => undefined);
     },
     end(reason = 'user') {

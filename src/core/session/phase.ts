@@ -1,8 +1,9 @@
 import type { ClientSession, MediaTransport, SessionStatus } from '../schemas';
-import type { ConnectionState } from '../transports/types';
+import type { ConnectionState, TransportLoader } from '../transports/types';
 import type { AvatarSessionOptions } from './types';
 import { transportOfRoomUrl } from '../../shared/room-url';
-import { predictTransport } from '../transports/load';
+import { predictTransport, registeredTransports } from '../transports/load';
+import { predictRoomTransport } from '../transports/predict';
 
 export { RUNNING_PHASES, isRunning, isWaiting } from '../../shared/phases';
 
@@ -48,4 +49,25 @@ export function transportHint(options: Pick<AvatarSessionOptions, 'transport' | 
   if (flow.kind === 'session') return flow.request.transport_type.endsWith('rtc-a') ? 'rtc-a' : 'rtc-b';
   if (flow.kind === 'attach') return chooseTransport(flow.session);
   return predictTransport();
+}
+
+/**
+ * Starts downloading the adapter and SDK of the transport the session will join (see `prefetch()`): the one
+ * `transportHint` knows, synchronously; for a hosted room on a page with several transports registered and no
+ * explicit `transport`, the one the proxy advertises for its rooms (when registered), else the one the last
+ * session joined. Never rejects; a transport the page did not register is never downloaded.
+ */
+export function prefetchTransport(
+  options: Pick<AvatarSessionOptions, 'transport' | 'flow' | 'proxyUrl' | 'fetch'>,
+  load: TransportLoader,
+): void {
+  const skip = () => undefined;
+  if (options.transport || options.flow.kind !== 'room' || registeredTransports().length <= 1) {
+    const kind = transportHint(options);
+    if (kind) load(kind).catch(skip);
+    return;
+  }
+  predictRoomTransport(options)
+    .then((kind) => kind && load(kind))
+    .catch(skip);
 }

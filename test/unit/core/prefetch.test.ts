@@ -1,7 +1,7 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { createElement } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AvatarStage } from '../../../src/components';
+import { AvatarStage, AvatarWidget } from '../../../src/components';
 import type { AvatarSession } from '../../../src/core';
 import { transportHint } from '../../../src/core/session/phase';
 import { AvatarSessionProvider } from '../../../src/react';
@@ -38,5 +38,20 @@ describe('prefetch: warm up the chunks start() needs (first-frame latency)', () 
     expect(loader.kinds).toEqual(['rtc-a', 'rtc-a']);
     expect(s.proxy.calls).toEqual([]);
     expect(s.store.getState().phase).toBe('idle');
+  });
+
+  it('hovering or focusing the minimized widget’s launcher already warms up the call', () => {
+    const loader = fakeTransportLoader(new FakeTransport());
+    const s = createTestSession({
+      flow: { kind: 'session', request: { agent_id: 'a', transport_type: 'rtc-a' } } as never,
+      loadTransport: loader,
+    });
+    sessions.push(s);
+    render(createElement(AvatarWidget, { session: s }));
+    const launcher = screen.getByRole('button', { name: /Talk to/ });
+    fireEvent.pointerOver(launcher);
+    launcher.focus();
+    expect(loader.kinds).toEqual(['rtc-a', 'rtc-a']);
+    expect(s.proxy.calls).toEqual([]);
   });
 });
