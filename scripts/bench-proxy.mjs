@@ -4,7 +4,8 @@
 // (as in production), autocannon in this one; direct and proxied runs alternate to even out machine noise. A third
 // target, a minimal hand-written Express + jose + undici route, is the baseline of the proxy's CPU per request.
 //   node scripts/bench-proxy.mjs [--duration 5] [--connections 10] [--rounds 2] [--cpu-prof-dir DIR]
-// (--cpu-prof-dir: the proxy process runs with node --cpu-prof and leaves its .cpuprofile in DIR.)
+// (--cpu-prof-dir: the proxy and hand-written processes run with node --cpu-prof and leave their .cpuprofile in
+// DIR/proxy and DIR/handwritten; scripts/bench/cpuprofile-top.mjs sums their self time by function.)
 // `benchProxy()` is exported for `npm run bench`: latency percentiles in ms, throughput in req/s.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -18,9 +19,10 @@ const SELF = fileURLToPath(import.meta.url);
  * @returns {Promise<{url: string, stop(): Promise<void>, cpu(): Promise<number>}>} cpu(): CPU µs used so far
  */
 export function serve(kind, ...args) {
-  // `--cpu-prof-dir DIR` (or LIVEAI_BENCH_PROF=DIR): the proxy process writes a .cpuprofile there when it stops.
+  // `--cpu-prof-dir DIR` (or LIVEAI_BENCH_PROF=DIR): the proxy and the hand-written route (both profiled, so the
+  // profiler's own cost is the same on both sides) write a .cpuprofile into DIR/proxy and DIR/handwritten when they stop.
   const profDir = process.env.LIVEAI_BENCH_PROF;
-  const prof = kind === 'proxy' && profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [];
+  const prof = kind !== 'emulator' && profDir ? ['--cpu-prof', '--cpu-prof-dir', `${profDir}/${kind}`] : [];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...prof, '--import', 'tsx', SELF, '--serve', kind, ...args], {
       cwd: fileURLToPath(new URL('../', import.meta.url)),
