@@ -1,5 +1,5 @@
 import { LiveAiError } from '../core/errors';
-import { createServiceClient, type ServiceClient } from './service-client';
+import { createServiceClient, serviceClientOver, type ServiceClient } from './service-client';
 import { createClientTokens, type ClientTokens } from './client-token';
 import { proxyLogger, type ProxyLog } from './logging';
 import { resolveOptions, type AvatarProxyOptions, type ProxyAction, type ResolvedOptions } from './options';
@@ -11,7 +11,7 @@ import { createSpawner, LATE_GRACE_MS, type Spawner } from './spawn';
 import { CreateRoomRequestSchema, PaginationQuerySchema } from '../core/schemas';
 import { MAX_PAGINATION_OFFSET } from '../core/constants';
 import { sessionAction } from './session-actions';
-import { createUpstreamFetch } from './upstream-fetch';
+import { createUpstreamExchange, createUpstreamFetch } from './upstream-fetch';
 import { transportOfRoomUrl } from '../shared/room-url';
 import { createTransportHint, type TransportHint } from './transport-hint';
 
@@ -75,15 +75,17 @@ export interface ActionContext<Req> {
 /** Builds the proxy core from validated options (see `resolveOptions` for the errors thrown). */
 export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: string): ProxyCore<Req> {
   const options = resolveOptions(raw, factory);
-  const upstream = createServiceClient({
+  const clientOptions = {
     baseUrl: options.upstream.baseUrl,
     apiKey: options.upstream.apiKey,
-    // Default: undici request() over a keep-alive pool (see upstream-fetch.ts), else the global fetch.
-    fetch: options.upstream.fetch ?? createUpstreamFetch(options.upstream.baseUrl),
+    fetch: options.upstream.fetch,
     timeoutMs: options.upstream.timeoutMs,
     retries: options.upstream.retries,
     providerLabels: options.providerLabels,
-  });
+  };
+  // Default: undici dispatch() over a keep-alive pool (see upstream-fetch.ts), else the global fetch.
+  const pooled = options.upstream.fetch ? undefined : createUpstreamExchange(options.upstream.baseUrl);
+  const upstream = pooled ? serviceClientOver(clientOptions, pooled) : createServiceClient(clientOptions);
   const log = proxyLogger(options.logger);
   // Ending sessions and checking on them may wait longer than a browser's call: they run in the background.
   const cleanup = createServiceClient({

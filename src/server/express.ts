@@ -15,6 +15,7 @@ import { clientAddress, forwardedWarning } from './client-ip';
 import { RateLimited } from './guard';
 import { corsHeaders, originAllowed, PREFLIGHT_HEADERS } from './site';
 import { TRANSPORT_HINT_PATH } from './transport-hint';
+import { matchRoute } from './routes';
 
 type Express = typeof ExpressNs & { default?: typeof ExpressNs };
 type Locals = { requestId: string; started: number };
@@ -50,30 +51,56 @@ export function createAvatarProxy(options: AvatarProxyOptions<Request>): Router 
     return address(req.socket.remoteAddress, xff);
   };
   const { perIp } = limiters(core, clientOf);
-
-  router.use(requestIds(core));
-  router.use(cors(core));
-  const route = (action: ProxyAction, ...mw: RequestHandler[]) => [...mw, run(core, action, clientOf)];
   const sessionBody: RequestHandler = (req, res, next) =>
     req.is('multipart/form-data') ? multipart(req, res, next) : json(req, res, next);
-  router.use((req, _res, next) => {
-    if (req.method === 'POST') checkBodyEncoding(req.headers['content-type'], headerText(req.headers['content-encoding']));
-    next();
+
+  const chains: Record<ProxyAction, RequestHandler[]> = {
+    createRoom: [perIp, json],
+    listRooms: [perIp],
+    createSession: [perIp, sessionBody],
+    listSessions: [perIp],
+    getSession: [],
+    control: [json],
+    leaveMeeting: [json],
+    end: [json, text],
+    renewToken: [],
+  };
+  for (const action of Object.keys(chains) as ProxyAction[]) chains[action].push(run(core, action, clientOf));
+
+  // One layer for every route (request id, CORS, body encoding, then the route table): each extra router layer
+  // or route costs CPU on every request. Paths not in the table fall through to the layers below.
+  const stamp = requestIds(core);
+  router.use((req, res, next) => {
+    stamp(req, res);
+    const origin = headerText(req.headers.origin);
+    if (!origin || core.options.allowedOrigins === undefined) return dispatch(req, res, next);
+    originAllowed(core.options.allowedOrigins, origin, req).then((ok) => {
+      if (ok) for (const [k, v] of Object.entries(corsHeaders(origin))) res.setHeader(k, v);
+      if (req.method !== 'OPTIONS') return dispatch(req, res, next);
+      if (!ok) return sendJson(res, 403, { detail: 'Requests from this origin are not allowed (see the allowedOrigins option)' });
+      for (const [k, v] of Object.entries(PREFLIGHT_HEADERS)) res.setHeader(k, v);
+      res.statusCode = 204;
+      res.end();
+    }, next);
   });
+  const dispatch = (req: Request, res: Response, next: NextFunction) => {
+    let match: ReturnType<typeof matchRoute>;
+    try {
+      if (req.method === 'POST') checkBodyEncoding(req.headers['content-type'], headerText(req.headers['content-encoding']));
+      // Like Express routes: HEAD is served as GET, and the route names match in any letter case.
+      match = matchRoute(req.method === 'HEAD' ? 'GET' : req.method, req.path, true);
+    } catch (e) {
+      return next(e);
+    }
+    if (!match) return next();
+    req.params = match.sessionId === undefined ? {} : { id: match.sessionId };
+    runChain(chains[match.action], req, res, next);
+  };
   router.get(TRANSPORT_HINT_PATH, (_req: Request, res: Response) => {
     const hinted = core.transportHint.reply();
     for (const [k, v] of Object.entries(hinted.headers)) res.setHeader(k, v);
     sendJson(res, hinted.status, hinted.body);
   });
-  router.post('/rooms', ...route('createRoom', perIp, json));
-  router.get('/rooms', ...route('listRooms', perIp));
-  router.post('/sessions', ...route('createSession', perIp, sessionBody));
-  router.get('/sessions', ...route('listSessions', perIp));
-  router.get('/sessions/:id', ...route('getSession'));
-  router.post('/sessions/:id/control', ...route('control', json));
-  router.post('/sessions/:id/leave-meeting', ...route('leaveMeeting', json));
-  router.post('/sessions/:id/end', ...route('end', json, text));
-  router.post('/sessions/:id/token', ...route('renewToken'));
   router.use((_req: Request, res: Response) => {
     sendJson(res, 404, { detail: 'Not found' });
   });
@@ -91,11 +118,16 @@ export function createAvatarProxy(options: AvatarProxyOptions<Request>): Router 
 
 function run(core: ProxyCore<Request>, action: ProxyAction, clientOf: (req: Request) => string | undefined): RequestHandler {
   const listing = action === 'listRooms' || action === 'listSessions';
+  const creates = action === 'createRoom' || action === 'createSession';
+  // Only the create routes end a session the browser went away from, and only they and /end count per client.
+  const perClient = creates || action === 'end';
   return async (req, res) => {
     let gone = false;
-    res.once('close', () => {
-      if (!res.writableEnded) gone = true;
-    });
+    if (creates) {
+      res.once('close', () => {
+        if (!res.writableEnded) gone = true;
+      });
+    }
     const multipart = action === 'createSession' && req.is('multipart/form-data') ? multipartParts(req, req.files as Files) : undefined;
     const call: ProxyCall<Request> = {
       action,
@@ -107,7 +139,7 @@ function run(core: ProxyCore<Request>, action: ProxyAction, clientOf: (req: Requ
       // Express parses the query string on each read of req.query: only the list routes need it.
       query: listing ? (req.query as Record<string, unknown>) : undefined,
       multipart,
-      client: clientOf(req),
+      client: perClient ? clientOf(req) : undefined,
       site: {
         origin: headerText(req.headers.origin),
         fetchSite: headerText(req.headers['sec-fetch-site']),
@@ -133,8 +165,8 @@ function sendJson(res: Response, status: number, body: unknown): void {
 }
 
 /** Sets `x-request-id` on every response and logs one line per request (no bodies, no headers). */
-function requestIds(core: ProxyCore<Request>): RequestHandler {
-  return (req, res, next) => {
+function requestIds(core: ProxyCore<Request>): (req: Request, res: Response) => void {
+  return (req, res) => {
     const locals = res.locals as Locals;
     locals.requestId = requestIdFrom(req.headers['x-request-id']);
     res.setHeader('x-request-id', locals.requestId);
@@ -149,7 +181,6 @@ function requestIds(core: ProxyCore<Request>): RequestHandler {
         );
       });
     }
-    next();
   };
 }
 
@@ -197,18 +228,19 @@ function multipartParts(req: Request, files: Files) {
 
 const headerText = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v.join(', ') : v);
 
-/** CORS for origins listed in `allowedOrigins`: headers on answers, 204 to their preflights. */
-function cors(core: ProxyCore<Request>): RequestHandler {
-  return (req, res, next) => {
-    const origin = headerText(req.headers.origin);
-    if (!origin || core.options.allowedOrigins === undefined) return next();
-    originAllowed(core.options.allowedOrigins, origin, req).then((ok) => {
-      if (ok) for (const [k, v] of Object.entries(corsHeaders(origin))) res.setHeader(k, v);
-      if (req.method !== 'OPTIONS') return next();
-      if (!ok) return sendJson(res, 403, { detail: 'Requests from this origin are not allowed (see the allowedOrigins option)' });
-      for (const [k, v] of Object.entries(PREFLIGHT_HEADERS)) res.setHeader(k, v);
-      res.statusCode = 204;
-      res.end();
-    }, next);
+/** Runs `chain` like an Express route's handlers: each calls `next()` to go on, or `next(err)` (or throws/rejects) to fail. */
+function runChain(chain: RequestHandler[], req: Request, res: Response, done: NextFunction): void {
+  let i = 0;
+  const step = (err?: unknown) => {
+    if (err) return done(err);
+    const handler = chain[i++];
+    if (!handler) return done();
+    try {
+      const r = handler(req, res, step) as unknown;
+      if (r instanceof Promise) r.catch(done);
+    } catch (e) {
+      done(e);
+    }
   };
+  step();
 }

@@ -4,12 +4,13 @@ import { createProxyCore, type ProxyCall } from './core';
 import { WindowStore, createLimiter } from './fetch-limiter';
 import { readBody } from './fetch-body';
 import { requestIdFrom } from './logging';
-import type { AvatarProxyOptions, ProxyAction } from './options';
+import type { AvatarProxyOptions } from './options';
 import { logFailure, toWireError } from './wire-error';
 import { clientAddress, forwardedWarning } from './client-ip';
 import { RateLimited } from './guard';
 import { corsHeaders, originAllowed, PREFLIGHT_HEADERS } from './site';
 import { TRANSPORT_HINT_PATH } from './transport-hint';
+import { matchRoute } from './routes';
 
 const noClient = () =>
   new LiveAiError(
@@ -128,30 +129,6 @@ export function createAvatarHandler(options: AvatarHandlerOptions): (request: Re
       core.log.info({ reqId: requestId, method: request.method, path: url.pathname, status, ms }, 'avatar proxy request');
     }
   };
-}
-
-/** Route table, on a path relative to the mount point. */
-export function matchRoute(method: string, path: string): { action: ProxyAction; sessionId?: string } | undefined {
-  const parts = path.split('/').slice(1);
-  if (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
-  const [a, rawId, c, ...rest] = parts;
-  if (rest.length > 0 || (a !== 'sessions' && a !== 'rooms')) return undefined;
-  if (rawId === undefined) {
-    if (method === 'POST') return { action: a === 'rooms' ? 'createRoom' : 'createSession' };
-    if (method === 'GET') return { action: a === 'rooms' ? 'listRooms' : 'listSessions' };
-    return undefined;
-  }
-  if (a !== 'sessions' || rawId === '') return undefined;
-  let sessionId: string;
-  try {
-    sessionId = decodeURIComponent(rawId);
-  } catch {
-    throw new LiveAiError('invalid_request', 'Malformed URL', { status: 400 });
-  }
-  if (c === undefined) return method === 'GET' ? { action: 'getSession', sessionId } : undefined;
-  const action =
-    c === 'control' ? 'control' : c === 'leave-meeting' ? 'leaveMeeting' : c === 'end' ? 'end' : c === 'token' ? 'renewToken' : undefined;
-  return method === 'POST' && action ? { action, sessionId } : undefined;
 }
 
 function reply(status: number, body: unknown, requestId: string, extra: Record<string, string> = {}): Response {

@@ -5,7 +5,8 @@ import { LiveAiError, formatZodError, invalidRequest } from '../core/errors';
 import { providerRenamer, type ProviderLabelsInput } from '../core/provider-labels';
 import { labelledForm, neutralList } from './service-client-labels';
 import { ErrorBodySchema, PaginationQuerySchema, type PaginationQuery } from '../core/schemas/common';
-import { ControlEventSchema, ControlResponseSchema, LeaveMeetingRequestSchema, LeaveMeetingResponseSchema } from '../core/schemas/control';
+import { safeParseControlEvent } from './control-event';
+import { ControlResponseSchema, LeaveMeetingRequestSchema, LeaveMeetingResponseSchema } from '../core/schemas/control';
 import type { ControlEvent, ControlResponse, LeaveMeetingRequest, LeaveMeetingResponse } from '../core/schemas/control';
 import {
   CreateRoomRequestSchema,
@@ -113,6 +114,11 @@ function listPath(path: string, query: Partial<PaginationQuery> | undefined): st
  * @throws LiveAiError `invalid_request` when `baseUrl` is not an http(s) URL or `apiKey` is empty.
  */
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {
+  return serviceClientOver(options, fetchJson);
+}
+
+/** {@link createServiceClient} with another way to make each call (the proxy's keep-alive pool); `options.fetch` is then unused. */
+export function serviceClientOver(options: ServiceClientOptions, exchange: typeof fetchJson): ServiceClient {
   const base = checkBaseUrl(options.baseUrl);
   if (typeof options.apiKey !== 'string' || options.apiKey.length === 0) {
     throw new LiveAiError('invalid_request', 'apiKey must be a non-empty string', { status: 400 });
@@ -142,7 +148,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       body = JSON.stringify(call.body);
     }
     const init = { method: call.method, headers, body };
-    const res = await fetchJson(`${base}${call.path}`, init, {
+    const res = await exchange(`${base}${call.path}`, init, {
       fetch: options.fetch,
       timeoutMs,
       signal: call.options?.signal,
@@ -189,7 +195,11 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         o,
       ),
     getSession: async (id, o) => get(sessionPath(id), SessionStatusResponseSchema, o),
-    control: async (id, event, o) => post(sessionPath(id, '/control'), input(ControlEventSchema, event), ControlResponseSchema, o),
+    control: async (id, event, o) => {
+      const r = safeParseControlEvent(event);
+      if (!r.success) throw invalidRequest(r.error);
+      return post(sessionPath(id, '/control'), r.data, ControlResponseSchema, o);
+    },
     leaveMeeting: async (id, body, o) =>
       post(sessionPath(id, '/leave-meeting'), input(LeaveMeetingRequestSchema, body), LeaveMeetingResponseSchema, o),
   };

@@ -1,8 +1,6 @@
-import type * as z from 'zod/mini';
 import { INLINE_IMAGE_LIMIT_BYTES } from '../core/constants';
 import { LiveAiError } from '../core/errors';
 import { EndRequestSchema, LeaveMeetingRequestSchema } from '../core/schemas';
-import * as control from '../core/schemas/control';
 import {
   CONTROL_EVENT_NAMES,
   ControlEventSchema,
@@ -13,6 +11,7 @@ import {
 import { bearerToken } from './client-token';
 import type { ActionContext, ProxyCall, ProxyReply } from './core';
 import { parseBody } from './validate';
+import { controlSchemaOf } from './control-event';
 
 const MAX_ID_CHARS = 256;
 // Control characters are never part of a session id.
@@ -73,22 +72,10 @@ export async function sessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCal
   }
 }
 
-const CONTROL_SCHEMAS = {
-  terminate: control.TerminateEventSchema,
-  'update-image': control.UpdateImageEventSchema,
-  'update-agent-prompt': control.UpdateAgentPromptEventSchema,
-  'update-idle-prompt': control.UpdateIdlePromptEventSchema,
-  action: control.ActionEventSchema,
-  'reset-idle-timeout': control.ResetIdleTimeoutEventSchema,
-} as const;
-
 /** One control event, checked against its own schema for a precise `detail`. */
 function parseControlEvent(body: unknown): ControlEvent {
-  const name = (body as { event?: unknown } | null | undefined)?.event;
-  if (typeof body === 'object' && body !== null && typeof name === 'string' && Object.hasOwn(CONTROL_SCHEMAS, name)) {
-    parseBody(CONTROL_SCHEMAS[name as keyof typeof CONTROL_SCHEMAS] as z.ZodMiniType<unknown>, body);
-    return parseBody(ControlEventSchema, body);
-  }
+  const own = controlSchemaOf(body);
+  if (own) return parseBody(own, body);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) parseBody(ControlEventSchema, undefined);
   throw badRequest(`Invalid body: event must be one of ${CONTROL_EVENT_NAMES.join(', ')}`);
 }

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type * as Undici from 'undici';
+import { fetchJson, parseJson, type FetchJsonOptions, type FetchedJson } from '../shared/fetch-json';
 
 const requireFrom = createRequire(import.meta.url);
 
@@ -71,4 +72,82 @@ function answer(status: number, raw: Record<string, string | string[] | undefine
     json: async () => JSON.parse(text) as unknown,
   };
   return res as unknown as Response;
+}
+
+/** One call of the service client: fetchJson's signature (see `fetchJson`). */
+export type UpstreamExchange = (url: string, init: RequestInit, o: FetchJsonOptions) => Promise<FetchedJson>;
+
+/**
+ * The service client's calls to the service when the options give no `fetch`: undici's `dispatch()` on one
+ * keep-alive `Pool` for the service's origin, the answer collected straight into a string. Compared with
+ * `request()` (see `createUpstreamFetch`) it skips the response stream, the `AbortController` and the
+ * `Response`-like object, which together cost about a tenth of the proxy's CPU per status poll. The time limit
+ * (`o.timeoutMs`, body included) is a timer that aborts the dispatch.
+ *
+ * Returns `undefined` when the optional peer `undici` is not installed. Calls it cannot serve (another origin,
+ * a `FormData` body, a caller's abort signal) go through `fetchJson` and the global `fetch`.
+ */
+export function createUpstreamExchange(baseUrl: string): UpstreamExchange | undefined {
+  let undici: typeof Undici;
+  try {
+    undici = requireFrom('undici') as typeof Undici;
+  } catch {
+    return undefined;
+  }
+  const origin = new URL(baseUrl).origin;
+  const pool = new undici.Pool(origin, { keepAliveTimeout: KEEP_ALIVE_MS, keepAliveMaxTimeout: KEEP_ALIVE_MS });
+  return (url, init, o) => {
+    const body = init.body;
+    if (o.signal || !url.startsWith(`${origin}/`) || (body != null && typeof body !== 'string')) return fetchJson(url, init, o);
+    return new Promise<FetchedJson>((resolve, reject) => {
+      let controller: Undici.Dispatcher.DispatchController | undefined;
+      let settled = false;
+      let timedOut = false;
+      let status = 0;
+      const chunks: Buffer[] = [];
+      const timer = setTimeout(() => {
+        timedOut = true;
+        const err = new Error(`no answer within ${o.timeoutMs} ms`);
+        controller?.abort(err);
+        fail(err);
+      }, o.timeoutMs);
+      const fail = (err: unknown) => {
+        clearTimeout(timer);
+        if (settled) return;
+        settled = true;
+        reject(o.fail(timedOut ? 'timeout' : 'network', err));
+      };
+      pool.dispatch(
+        {
+          origin,
+          path: url.slice(origin.length),
+          method: (init.method ?? 'GET') as Undici.Dispatcher.HttpMethod,
+          headers: plainHeaders(init.headers),
+          body: body ?? undefined,
+        },
+        {
+          onRequestStart(c) {
+            controller = c;
+            if (timedOut) c.abort(new Error('timed out before the request started'));
+          },
+          onResponseStart(_c, statusCode) {
+            status = statusCode;
+          },
+          onResponseData(_c, chunk) {
+            chunks.push(chunk);
+          },
+          onResponseEnd() {
+            clearTimeout(timer);
+            if (settled) return;
+            settled = true;
+            const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+            resolve({ status, ok: status >= 200 && status < 300, statusText: '', text, ...parseJson(text) });
+          },
+          onResponseError(_c, err) {
+            fail(err);
+          },
+        },
+      );
+    });
+  };
 }

@@ -48,7 +48,8 @@ export async function fetchJson(url: string, init: RequestInit, o: FetchJsonOpti
   }
 }
 
-function parseJson(text: string): { body: unknown; isJson: boolean } {
+/** `text` parsed as JSON when it is JSON; never throws. */
+export function parseJson(text: string): { body: unknown; isJson: boolean } {
   if (!text) return { body: undefined, isJson: false };
   try {
     return { body: JSON.parse(text) as unknown, isJson: true };
