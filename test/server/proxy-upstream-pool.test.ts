@@ -70,6 +70,31 @@ describe('the default upstream client (keep-alive pool)', () => {
     expect(res.body).toEqual({ detail: 'The avatar service did not answer in time; try again' });
   });
 
+  it('a status poll slower than upstream.timeoutMs → 504 {detail}, and the next poll is answered again', async () => {
+    const app = proxyApp(proxyOptions(emulator.url, { upstream: { baseUrl: emulator.url, apiKey: ALICE, timeoutMs: 300 } }));
+    const s = await createRoom(app);
+    const poll = () => request(app).get(`/api/avatar/sessions/${s.session_id}`).set('authorization', `Bearer ${s.client_token}`);
+    await setFaults(emulator.url, { latencyMs: 1500 });
+    const slow = await poll();
+    expect(slow.status).toBe(504);
+    expect(slow.body).toEqual({ detail: 'The avatar service did not answer in time; try again' });
+    await setFaults(emulator.url, { latencyMs: 0 });
+    expect((await poll()).status).toBe(200);
+  });
+
+  it('routes answer like Express routes: HEAD as GET, the route names in any letter case, a trailing slash', async () => {
+    const app = proxyApp(proxyOptions(emulator.url));
+    const s = await createRoom(app);
+    const auth = { authorization: `Bearer ${s.client_token}` };
+    const head = await request(app).head(`/api/avatar/sessions/${s.session_id}`).set(auth);
+    expect(head.status).toBe(200);
+    expect(head.headers['x-request-id']).toEqual(expect.any(String));
+    expect((await request(app).get(`/api/avatar/Sessions/${s.session_id}/`).set(auth)).body).toHaveProperty('session_status');
+    const other = await request(app).get(`/api/avatar/sessions/${s.session_id}/control`).set(auth);
+    expect(other.status).toBe(404);
+    expect(other.body).toEqual({ detail: 'Not found' });
+  });
+
   it('an unreachable service → 502 {detail} without its address; a dropped connection → 502', async () => {
     const baseUrl = `http://127.0.0.1:${await closedPort()}`;
     const down = proxyApp(proxyOptions(baseUrl, { upstream: { baseUrl, apiKey: ALICE, retries: 0 }, admin: () => true }));
