@@ -4,8 +4,9 @@
 //
 // "first load" rows measure what a page downloads when it imports the entry: the entry and everything it imports
 // statically. Chunks reached only through `import()` are loaded on demand and get their own rows below:
-// the validation chunk (zod + schemas, `liveai-kit/schemas`) and the transport adapters load when a session starts,
-// image preparation (`prepareImage`) on its first call. scripts/bench/size.mjs reads these same rows.
+// the transport adapters when a session starts, image preparation (`prepareImage`) on its first call, and the
+// validation chunk (zod + schemas, `liveai-kit/schemas`) only when a call receives something malformed or the app
+// sends a control event (a normal call checks what it receives with small zod-free checks). scripts/bench/size.mjs reads these same rows.
 const ui = ['react', 'react-dom', 'react/jsx-runtime', 'react-dom/client'];
 const transports = ['livekit-client', '@daily-co/daily-js'];
 const ignore = [...ui, ...transports];
@@ -74,7 +75,7 @@ module.exports = [
     gzip: true,
   },
   {
-    name: 'on session start: validation chunk (liveai-kit/schemas: zod/mini + schemas)',
+    name: 'on a malformed answer or message, or a control event: validation chunk (liveai-kit/schemas: zod/mini + schemas)',
     path: 'dist/schemas.js',
     import: '*',
     ignore,
@@ -82,17 +83,17 @@ module.exports = [
     gzip: true,
   },
   {
-    name: 'on session start, rtc-a: adapter chunk and what it imports (event parsing with zod; livekit-client excluded)',
+    name: 'on session start, rtc-a: adapter chunk and what it imports (zod-free event checks; livekit-client excluded)',
     path: 'dist/chunks/rtc-a-????????.js',
     ignore,
-    modifyEsbuildConfig: (c) => ({ ...c, format: 'esm' }),
+    modifyEsbuildConfig: firstLoad,
     gzip: true,
   },
   {
-    name: 'on session start, rtc-b: adapter chunk and what it imports (event parsing with zod; daily-js excluded)',
+    name: 'on session start, rtc-b: adapter chunk and what it imports (zod-free event checks; daily-js excluded)',
     path: 'dist/chunks/rtc-b-????????.js',
     ignore,
-    modifyEsbuildConfig: (c) => ({ ...c, format: 'esm' }),
+    modifyEsbuildConfig: firstLoad,
     gzip: true,
   },
   {

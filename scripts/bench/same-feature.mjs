@@ -1,10 +1,15 @@
 // Bytes of the same feature set (video + audio, transcript, chat, End) as a React app ships it, built with liveai-kit
-// and with @livekit/components-react (scripts/bench/same-feature/*.tsx). esbuild bundles each page for the browser
+// and with @livekit/components-react (scripts/bench/same-feature/*.jsx). esbuild bundles each page for the browser
 // (ESM, code splitting, minified, production React), so React, react-dom and livekit-client are each in the output
 // once; every output file is gzipped. "first load" = the entry and its static imports; "on start" = the chunks a
-// call over LiveKit fetches through import() (validation, the rtc-a adapter with livekit-client) and their static
-// imports. Chunks such a page never downloads (the rtc-b adapter with daily-js, image preparation for the image
-// swapper) are left out and reported apart as `never`.
+// call over LiveKit fetches through import() (the rtc-a adapter with livekit-client, the transcript merger) and their
+// static imports. Chunks such a call never downloads are left out and reported apart as `never`: the rtc-b adapter
+// with daily-js, image preparation for the image swapper, and the zod schemas (`liveai-kit/schemas`), which load only
+// when the service sends something malformed or the app sends a control event (the widget e2e test checks that a
+// call downloads no zod).
+// Two liveai-kit pages: the drop-in widget (which also shows status, the mic, a countdown and explained errors) and
+// its twin written with the hooks and the AvatarStage / TranscriptPanel / ChatInput primitives, the same level as
+// the components-react page.
 import { gzipSync } from 'node:zlib';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -49,7 +54,7 @@ async function measure(root, entry) {
     const dynamic = [...first].flatMap((f) =>
       outputs[f].imports.filter((i) => i.kind === 'dynamic-import' && outputs[i.path]).map((i) => i.path),
     );
-    const unused = (f) => /(^|\/)(rtc-b|prepare-canvas)-/.test(f);
+    const unused = (f) => /(^|\/)(rtc-b|prepare-canvas|schemas|control-commands)-/.test(f);
     const onCall = new Set();
     for (const d of dynamic.filter((f) => !unused(f))) closure(d, onCall);
     for (const f of first) onCall.delete(f);
@@ -63,10 +68,14 @@ async function measure(root, entry) {
   }
 }
 
-/** `{ ours, components }`: gzip bytes `{ total, firstLoad, onStart, files }` of each build. Needs a built dist/. */
+/**
+ * `{ ours, hooks, components }`: gzip bytes `{ total, firstLoad, onStart, never }` of the widget page, the hooks page
+ * and the components-react page. Needs a built dist/.
+ */
 export async function measureSameFeature(root) {
   return {
     ours: await measure(root, 'scripts/bench/same-feature/liveai-kit.jsx'),
+    hooks: await measure(root, 'scripts/bench/same-feature/liveai-kit-hooks.jsx'),
     components: await measure(root, 'scripts/bench/same-feature/components-react.jsx'),
   };
 }

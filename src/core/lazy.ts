@@ -2,6 +2,10 @@
  * Loaders of the chunks the engine needs only once a session starts (nothing heavy before
  * the first click). Each `import()` runs once; a failed load is retried on the next call.
  */
+import type * as z from 'zod/mini';
+import type { Guard } from './schemas/guards';
+
+type Guards = typeof import('./schemas/guards');
 import type { TranscriptMerger } from './session/transcript-merge';
 
 type Validation = typeof import('./validation');
@@ -15,6 +19,37 @@ export function loadValidation(): Promise<Validation> {
     throw e;
   });
   return validation;
+}
+
+let guards: Promise<Guards> | undefined;
+
+/**
+ * The small zod-free checks of what a call receives, loaded when a session starts (or is prefetched), in parallel
+ * with the create call.
+ */
+export function loadGuards(): Promise<Guards> {
+  guards ??= import('./schemas/guards').catch((e: unknown) => {
+    guards = undefined;
+    throw e;
+  });
+  return guards;
+}
+
+/** The outcome of `check`, shaped like zod's `safeParse` result. */
+export type Checked<T> = { success: true; data: T } | { success: false; error: z.core.$ZodError };
+
+/**
+ * Checks `value` with its fast guard (picked out of the guards chunk); only when the guard rejects it are the zod
+ * schemas loaded, and zod's verdict is final: its error, or its output when it accepts after all.
+ */
+export async function check<T>(
+  value: unknown,
+  guard: (g: Guards) => Guard<T>,
+  schema: (v: Validation) => z.ZodMiniType<T>,
+): Promise<Checked<T>> {
+  const data = guard(await loadGuards())(value);
+  if (data !== undefined) return { success: true, data };
+  return schema(await loadValidation()).safeParse(value) as Checked<T>;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type * as z from 'zod/mini';
 import { LiveAiError, formatZodError } from './errors';
-import { loadValidation } from './lazy';
+import { check, loadGuards, type Checked } from './lazy';
+import type { Guard } from './schemas/guards';
 import { fetchJson, type FetchFailure } from '../shared/fetch-json';
 import type {
   ClientSession,
@@ -13,9 +14,22 @@ import type {
   SessionStatusResponse,
 } from './schemas';
 
-type Validation = Awaited<ReturnType<typeof loadValidation>>;
-/** Picks the response schema out of the lazily loaded validation module. */
-type SchemaPick<T> = (v: Validation) => z.ZodMiniType<T>;
+type Validation = typeof import('./validation');
+type Guards = typeof import('./schemas/guards');
+/** Checks a response body: a fast guard where the call path needs one, else the zod schema (loaded on first use). */
+type BodyCheck<T> = (body: unknown) => Promise<Checked<T>>;
+const checker =
+  <T>(schema: (v: Validation) => z.ZodMiniType<T>, guard: (g: Guards) => Guard<T> = () => () => undefined): BodyCheck<T> =>
+  (body) =>
+    check(body, guard, schema);
+const clientSession = checker(
+  (v) => v.ClientSessionSchema,
+  (g) => g.clientSessionGuard,
+);
+const errorBody = checker(
+  (v) => v.ErrorBodySchema,
+  (g) => g.errorBodyGuard,
+);
 
 /** Options of `createProxyClient`. */
 export interface ProxyClientOptions {
@@ -87,24 +101,27 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
     });
   };
 
-  async function call<T>(pick: SchemaPick<T> | null, path: string, init: RequestInit, callOptions?: CallOptions): Promise<T | undefined> {
-    // Load the validation chunk while the request is in flight, not after the answer arrives.
-    const validation = loadValidation();
-    validation.catch(() => undefined);
+  async function call<T>(
+    checkBody: BodyCheck<T> | null,
+    path: string,
+    init: RequestInit,
+    callOptions?: CallOptions,
+  ): Promise<T | undefined> {
+    // Load the checks while the request is in flight, not after the answer arrives.
+    loadGuards().catch(() => undefined);
     const headers = { ...options.headers, ...(init.headers as Record<string, string> | undefined) };
     const res = await fetchJson(
       `${base}${path}`,
       { ...init, headers },
       { fetch: options.fetch, timeoutMs, signal: callOptions?.signal, fail },
     );
-    const v = await validation;
     if (!res.ok) {
-      const detail = v.ErrorBodySchema.safeParse(res.body);
+      const detail = await errorBody(res.body);
       const text = detail.success ? detail.data.detail : res.text.slice(0, 200) || res.statusText || `HTTP ${res.status}`;
       throw LiveAiError.fromResponse(res.status, text, 'proxy');
     }
-    if (pick === null) return undefined;
-    const parsed = pick(v).safeParse(res.body);
+    if (checkBody === null) return undefined;
+    const parsed = await checkBody(res.body);
     if (!parsed.success) {
       throw new LiveAiError('upstream_error', `unexpected response from the proxy: ${formatZodError(parsed.error)}`, {
         status: res.status,
@@ -128,29 +145,53 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
   };
 
   const renewals = tokenRenewals((id, token) =>
-    must(call((v) => v.ClientTokenSchema, `/sessions/${enc(id)}/token`, { method: 'POST', headers: bearer(token) })),
+    must(
+      call(
+        checker(
+          (v) => v.ClientTokenSchema,
+          (g) => g.clientTokenGuard,
+        ),
+        `/sessions/${enc(id)}/token`,
+        { method: 'POST', headers: bearer(token) },
+      ),
+    ),
   );
   const fresh = renewals.fresh;
 
   return {
-    createRoom: (agentId, o) => must(call((v) => v.ClientSessionSchema, '/rooms', json({ agent_id: agentId }), o)),
+    createRoom: (agentId, o) => must(call(clientSession, '/rooms', json({ agent_id: agentId }), o)),
     createSession(request, image, o) {
-      if (!image) return must(call((v) => v.ClientSessionSchema, '/sessions', json(request), o));
+      if (!image) return must(call(clientSession, '/sessions', json(request), o));
       const form = new FormData();
       form.append('image', image, (image as File).name || 'avatar.jpg');
       form.append('payload', new Blob([JSON.stringify(request)], { type: 'application/json' }));
-      return must(call((v) => v.ClientSessionSchema, '/sessions', { method: 'POST', body: form }, o));
+      return must(call(clientSession, '/sessions', { method: 'POST', body: form }, o));
     },
     getSession: async (id, token, o) =>
       must(
-        call((v) => v.SessionStatusResponseSchema, `/sessions/${enc(id)}`, { method: 'GET', headers: bearer(await fresh(id, token)) }, o),
+        call(
+          checker(
+            (v) => v.SessionStatusResponseSchema,
+            (g) => g.sessionStatusGuard,
+          ),
+          `/sessions/${enc(id)}`,
+          { method: 'GET', headers: bearer(await fresh(id, token)) },
+          o,
+        ),
       ),
     control: async (id, token, event, o) =>
-      must(call((v) => v.ControlResponseSchema, `/sessions/${enc(id)}/control`, json(event, bearer(await fresh(id, token))), o)),
+      must(
+        call(
+          checker((v) => v.ControlResponseSchema),
+          `/sessions/${enc(id)}/control`,
+          json(event, bearer(await fresh(id, token))),
+          o,
+        ),
+      ),
     leaveMeeting: async (id, token, meetingBotId, o) =>
       must(
         call(
-          (v) => v.LeaveMeetingResponseSchema,
+          checker((v) => v.LeaveMeetingResponseSchema),
           `/sessions/${enc(id)}/leave-meeting`,
           json({ meeting_bot_id: meetingBotId }, bearer(await fresh(id, token))),
           o,
@@ -173,8 +214,24 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
         return false;
       }
     },
-    listRooms: (q, o) => must(call((v) => v.RoomListSchema, `/rooms${page(q)}`, { method: 'GET' }, o)),
-    listSessions: (q, o) => must(call((v) => v.SessionListSchema, `/sessions${page(q)}`, { method: 'GET' }, o)),
+    listRooms: (q, o) =>
+      must(
+        call(
+          checker((v) => v.RoomListSchema),
+          `/rooms${page(q)}`,
+          { method: 'GET' },
+          o,
+        ),
+      ),
+    listSessions: (q, o) =>
+      must(
+        call(
+          checker((v) => v.SessionListSchema),
+          `/sessions${page(q)}`,
+          { method: 'GET' },
+          o,
+        ),
+      ),
   };
 }
 

@@ -67,7 +67,10 @@ async function open(proxy: string): Promise<{ page: Page; paths: string[] }> {
   expect(await page.evaluate(() => localStorage.getItem('liveai-kit.transport'))).toBeNull();
   return { page, paths };
 }
-/** A request of the standalone build's chunk `name` (`rtc-a`: LiveKit, `rtc-b`: Daily, `validation`: the parse chunk). */
+/**
+ * A request of the standalone build's chunk `name` (`rtc-a`: LiveKit, `rtc-b`: Daily, `guards`: the checks of what a
+ * call receives, `validation`: the zod schemas).
+ */
 const chunk = (name: string) => (p: string) => new RegExp(`^GET /vendor/liveai/chunks/${name}-[\\w-]+\\.js$`).test(p);
 
 describe('prefetch from the proxy’s transport hint (standalone element, both transports registered)', () => {
@@ -82,7 +85,7 @@ describe('prefetch from the proxy’s transport hint (standalone element, both t
     expect(beforeClick.indexOf('GET /api/avatar/transport')).toBeLessThan(beforeClick.findIndex(chunk('rtc-a')));
     expect(beforeClick.filter((p) => p.startsWith('POST /api/avatar/rooms'))).toEqual([]); // nothing created yet
     expect(beforeClick.filter((p) => p.endsWith('/transport'))).toHaveLength(1);
-    expect(beforeClick.some(chunk('validation'))).toBe(true); // the parse chunk is warm too
+    expect(beforeClick.some(chunk('guards'))).toBe(true); // the checks of the create answer and the events are warm too
 
     await page.locator('liveai-avatar').getByRole('button', { name: 'Start call' }).click();
     await expect
@@ -95,6 +98,7 @@ describe('prefetch from the proxy’s transport hint (standalone element, both t
       .toBe(368);
     expect(paths.filter(chunk('rtc-a'))).toHaveLength(1); // the click reused the prefetched chunk
     expect(paths.some(chunk('rtc-b'))).toBe(false);
+    expect(paths.some(chunk('validation'))).toBe(false); // a normal call never downloads zod
     await page.locator('liveai-avatar').evaluate((el) => (el as unknown as { end(): Promise<void> }).end());
     await page.context().close();
   });

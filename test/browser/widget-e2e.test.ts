@@ -19,6 +19,8 @@ describe('drop-in widget on a real LiveKit room (issue 2)', () => {
     const page = await env.context.newPage();
     const pageErrors: string[] = [];
     page.on('pageerror', (e) => pageErrors.push(String(e)));
+    const requested: string[] = [];
+    page.on('request', (req) => requested.push(req.url()));
     page.on('response', async (res) => {
       const headers = JSON.stringify(await res.allHeaders());
       const body = await res.text().catch(() => '');
@@ -97,5 +99,8 @@ describe('drop-in widget on a real LiveKit room (issue 2)', () => {
     for (const b of apiBodies) expect(b).not.toContain('control_url');
     expect((await probe(page)).errors).toEqual([]);
     expect(pageErrors).toEqual([]);
+    // A plain call (create, join, events, chat, end) never downloads zod: the schemas load only for a bad answer or
+    // message, or for control events.
+    expect(requested.filter((u) => /zod|core\/validation/.test(u))).toEqual([]);
   });
 });

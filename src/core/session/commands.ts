@@ -1,11 +1,9 @@
 import { LiveAiError, invalidRequest } from '../errors';
-import { prepareImage } from '../image/prepare';
-import { loadValidation } from '../lazy';
+import { check } from '../lazy';
 import type { ProxyClient } from '../proxy-client';
-import type { ClientSession, ControlEvent } from '../schemas';
+import type { ClientSession } from '../schemas';
 import type { Transport } from '../transports/types';
 import type { AudioOutput } from './audio-output';
-import { imageSource } from './controls';
 import type { AvatarSession, ImageChangeState, MediaState, SessionCommands, SessionState } from './types';
 
 /**
@@ -36,80 +34,55 @@ export interface MediaDeps {
 
 type Commands = SessionCommands;
 type MediaCommands = Pick<AvatarSession, 'setMicEnabled' | 'setSpeakerMuted' | 'setVolume' | 'setDevice' | 'unblockAudio'>;
+type ControlCommands = ReturnType<typeof import('./control-commands').createControlCommands>;
 
 /**
  * The session's outgoing commands (control events, leave-meeting, chat and end messages). Each input is
- * validated before any network call (the zod chunk is loaded on first use).
+ * validated before any network call. Chat and end are part of every call; the control commands (and the zod
+ * schemas that check them) load on their first use.
  * @throws LiveAiError `invalid_request` (bad input, or no session yet), `payload_too_large` (inline image
  *   ≥ 921600 bytes), `transport_failed` (app messages while not connected), or the proxy's error.
  */
 export function createCommands(ctx: CommandContext, client: () => ClientSession | null): Commands {
-  const { get, proxy } = ctx;
-  const requireClient = async (): Promise<ClientSession> => {
-    const c = client();
-    if (!c) throw new LiveAiError('invalid_request', 'no session yet: call start() first', { status: 400 });
-    return c;
-  };
-  const requireTransport = async (): Promise<Transport> => {
+  const requireTransport = (): Transport => {
     const t = ctx.transport();
-    if (!t || get().media.connection === 'disconnected') throw new LiveAiError('transport_failed', 'not connected to the room');
+    if (!t || ctx.get().media.connection === 'disconnected') throw new LiveAiError('transport_failed', 'not connected to the room');
     return t;
   };
-  const sendControl = async (event: unknown) => {
-    const valid = (await loadValidation()).validateControlEvent(event);
-    const c = await requireClient();
-    return proxy.control(c.session_id, c.client_token, valid);
-  };
-  /** A picked image: prepared and sent inline, or, when it cannot fit, hosted by `uploadImage` and sent as a URL. */
-  const blobEvent = async (blob: Blob) => {
-    try {
-      const maxBytes = ctx.inlineImageMaxBytes;
-      return { event: 'update-image', image_base64: (await prepareImage(blob, maxBytes ? { maxBytes } : {})).base64 };
-    } catch (e) {
-      if (!(e instanceof LiveAiError && e.code === 'payload_too_large' && ctx.uploadImage)) throw e;
-      const url = await ctx.uploadImage(blob).catch((cause: unknown) => {
-        if (cause instanceof LiveAiError) throw cause;
-        const why = String((cause as Error)?.message ?? cause);
-        throw new LiveAiError('handler_error', `image too large to send inline, and your uploadImage failed: ${why}`, {
-          cause,
-        });
-      });
-      return { event: 'update-image', image_url: url };
-    }
-  };
+  let control: Promise<ControlCommands> | undefined;
+  const later =
+    <K extends keyof ControlCommands>(name: K) =>
+    async (...args: Parameters<ControlCommands[K]>): Promise<Awaited<ReturnType<ControlCommands[K]>>> => {
+      const commands = await (control ??= import('./control-commands').then(
+        (m) => m.createControlCommands(ctx, client),
+        (e: unknown) => {
+          control = undefined;
+          throw e;
+        },
+      ));
+      return (commands[name] as (...a: typeof args) => Promise<Awaited<ReturnType<ControlCommands[K]>>>)(...args);
+    };
   return {
     async sendChat(text) {
-      const msg = (await loadValidation()).ChatMessageSchema.safeParse({
-        event: 'chat-msg',
-        message: text,
-        name: ctx.userName() ?? 'user',
-      });
+      const chat = { event: 'chat-msg', message: text, name: ctx.userName() ?? 'user' };
+      const msg = await check(
+        chat,
+        (g) => g.chatMessageGuard,
+        (v) => v.ChatMessageSchema,
+      );
       if (!msg.success) throw invalidRequest(msg.error);
-      await (await requireTransport()).sendAppMessage(msg.data);
+      await requireTransport().sendAppMessage(msg.data);
     },
     async forceEnd() {
-      await (await requireTransport()).sendAppMessage({ event: 'force-end' });
+      await requireTransport().sendAppMessage({ event: 'force-end' });
     },
-    control: (event: ControlEvent) => sendControl(event),
-    async updateImage(input) {
-      const source = imageSource(input);
-      await requireClient();
-      let event: unknown;
-      if ('url' in input && source === 'url') event = { event: 'update-image', image_url: input.url };
-      else if ('base64' in input && source === 'base64') event = { event: 'update-image', image_base64: input.base64 };
-      else event = await blobEvent((input as { blob: Blob }).blob);
-      await sendControl(event);
-    },
-    updateAgentPrompt: async (prompt) => void (await sendControl({ event: 'update-agent-prompt', agent_prompt: prompt })),
-    updateIdlePrompt: async (prompt) => void (await sendControl({ event: 'update-idle-prompt', idle_prompt: prompt })),
-    action: async (name) => void (await sendControl({ event: 'action', action: name })),
-    resetIdleTimeout: async () => void (await sendControl({ event: 'reset-idle-timeout' })),
-    async leaveMeeting(meetingBotId) {
-      const body = (await loadValidation()).LeaveMeetingRequestSchema.safeParse({ meeting_bot_id: meetingBotId });
-      if (!body.success) throw invalidRequest(body.error);
-      const c = await requireClient();
-      return proxy.leaveMeeting(c.session_id, c.client_token, body.data.meeting_bot_id);
-    },
+    control: later('control'),
+    updateImage: later('updateImage'),
+    updateAgentPrompt: later('updateAgentPrompt'),
+    updateIdlePrompt: later('updateIdlePrompt'),
+    action: later('action'),
+    resetIdleTimeout: later('resetIdleTimeout'),
+    leaveMeeting: later('leaveMeeting'),
   };
 }
 

@@ -1,6 +1,6 @@
 import { LiveAiError } from '../errors';
 import { createEventBus } from '../events/bus';
-import { lazyTranscriptMerger, loadValidation } from '../lazy';
+import { lazyTranscriptMerger, loadGuards } from '../lazy';
 import { createProxyClient } from '../proxy-client';
 import type { AvatarEvent, SessionStatusResponse } from '../schemas';
 import { createSessionStore, restartedState } from '../store/state';
@@ -203,7 +203,7 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
       if (!transition(stage, 'start'))
         return Promise.reject(new LiveAiError('invalid_request', `cannot start while ${phase}`, { status: 400 }));
       audio.prime(); // synchronously, inside the click that called start()
-      loadValidation().catch(() => undefined); // fetch the zod chunk while the session is being created
+      loadGuards().catch(() => undefined); // fetch the checks of the create answer while the session is being created
       transcript.load().catch(() => undefined); // and the transcript merger, long before a room delivers a transcript
       run?.release();
       const r = (run = new Run(null, proxy, hooks, timing));
@@ -214,7 +214,7 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
       return startPromise;
     },
     prefetch() {
-      loadValidation().catch(() => undefined);
+      loadGuards().catch(() => undefined);
       prefetchTransport(options, loader);
       transcript.load().catch(() => undefined);
     },

@@ -1,5 +1,5 @@
 import { LiveAiError, invalidRequest, isLiveAiError } from '../errors';
-import { loadValidation } from '../lazy';
+import { check } from '../lazy';
 import { createKeepAlive, type KeepAlive } from '../keepalive';
 import type { ProxyClient } from '../proxy-client';
 import type { ClientSession, SessionStatusResponse } from '../schemas';
@@ -183,7 +183,11 @@ export class Run {
 export async function obtainClient(flow: SessionFlow, proxy: ProxyClient, signal: AbortSignal): Promise<ClientSession> {
   if (flow.kind === 'room') return proxy.createRoom(flow.agentId, { signal });
   if (flow.kind === 'session') return proxy.createSession(flow.request, flow.image, { signal });
-  const parsed = (await loadValidation()).ClientSessionSchema.safeParse(flow.session);
+  const parsed = await check(
+    flow.session,
+    (g) => g.clientSessionGuard,
+    (v) => v.ClientSessionSchema,
+  );
   if (!parsed.success) throw invalidRequest(parsed.error);
   return parsed.data;
 }

@@ -1,6 +1,6 @@
 import { LiveAiError } from '../errors';
 import type { EventBus } from '../events/bus';
-import { parseAvatarEventMessage } from '../events/parse';
+import { readAvatarEventMessage } from '../events/read';
 import type { AppMessage } from '../schemas';
 import { retryUntil } from '../../shared/backoff';
 import { OutageClock } from '../../shared/outage';
@@ -26,19 +26,22 @@ type LinkState = 'joining' | 'connected' | 'reconnecting' | 'closed';
 
 /**
  * Routes one rtc-a data message: only messages on `eventTopic` are service events; others are ignored
- * (returns null). Events and invalid messages go to `emit`. Pure apart from `emit`.
+ * (returns null). Events and invalid messages go to `emit`, and `onEvent` runs after each event. Returns what was
+ * emitted at once, or `'checking'` while an unusual message is checked by the zod schemas (emitted after).
  */
 export function handleDataMessage(
   payload: Uint8Array,
   topic: string | undefined,
   eventTopic: string,
   emit: <K extends 'event' | 'invalidMessage'>(name: K, value: TransportEventMap[K]) => void,
-): 'event' | 'invalidMessage' | null {
+  onEvent?: () => void,
+): 'event' | 'invalidMessage' | 'checking' | null {
   if (topic !== eventTopic) return null;
-  const parsed = parseAvatarEventMessage(payload);
-  if (parsed.ok) emit('event', parsed.event);
-  else emit('invalidMessage', { error: parsed.error, raw: payload });
-  return parsed.ok ? 'event' : 'invalidMessage';
+  return readAvatarEventMessage(payload, (parsed) => {
+    if (!parsed.ok) return emit('invalidMessage', { error: parsed.error, raw: payload });
+    emit('event', parsed.event);
+    onEvent?.();
+  });
 }
 
 /**
@@ -144,11 +147,11 @@ export class RtcALink {
   private hooks(self: () => RoomSession): ConstructorParameters<typeof RoomSession>[1] {
     const bus = this.s.bus;
     return {
-      data: (payload, from, topic) => {
-        if (handleDataMessage(payload, topic, this.s.topic, bus.emit) !== 'event') return;
-        this.avatar.noteEvent(from);
-        self().markReachable(from);
-      },
+      data: (payload, from, topic) =>
+        void handleDataMessage(payload, topic, this.s.topic, bus.emit, () => {
+          this.avatar.noteEvent(from);
+          self().markReachable(from);
+        }),
       track: (kind, track) => bus.emit('track', { kind, track }),
       isAvatar: (from, attributes) => this.avatar.isAvatar(from, attributes),
       reachable: () => this.outbox.kick(),

@@ -1,7 +1,7 @@
 import Daily from '@daily-co/daily-js';
 import { LiveAiError } from '../errors';
 import { createEventBus } from '../events/bus';
-import { parseAvatarEventMessage } from '../events/parse';
+import { readAvatarEventMessage } from '../events/read';
 import type { AppMessage } from '../schemas';
 import type { ConnectOptions, Transport, TransportEventMap } from './types';
 
@@ -54,11 +54,11 @@ export function createRtcBTransport(deps: { createCallObject?: () => DailyCallLi
   };
 
   const wire = (c: DailyCallLike) => {
-    listen<{ data: unknown }>(c, 'app-message', (e) => {
-      const parsed = parseAvatarEventMessage(e?.data);
-      if (parsed.ok) bus.emit('event', parsed.event);
-      else bus.emit('invalidMessage', { error: parsed.error, raw: e?.data });
-    });
+    listen<{ data: unknown }>(c, 'app-message', (e) =>
+      readAvatarEventMessage(e?.data, (parsed) =>
+        parsed.ok ? bus.emit('event', parsed.event) : bus.emit('invalidMessage', { error: parsed.error, raw: e?.data }),
+      ),
+    );
     const onTrack = (present: boolean) => (e: DailyTrackEvent) => {
       if (!e?.participant || e.participant.local || (e.type !== 'audio' && e.type !== 'video')) return;
       bus.emit('track', { kind: e.type, track: present ? e.track : null });
