@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useAvatarSession, useSession } from '../react';
+import { useAvatarSession, useSessionState } from '../react';
 import { AvatarStage } from './AvatarStage';
 import type { AvatarWidgetProps } from './AvatarWidget';
 import { AvatarWidgetView, type WidgetState } from './AvatarWidgetView';
@@ -14,7 +14,9 @@ import { isRunning } from '../core/session/phase';
 /** Inside the provider: state, timers (minimized end, max duration), callbacks, and the composed parts. */
 export function AvatarWidgetBody(p: AvatarWidgetProps) {
   const session = useAvatarSession();
-  const { phase, activeAt, endSession } = useSession();
+  // Only what the frame shows: the room's progress during connect does not re-render the whole widget.
+  const phase = useSessionState((s) => s.phase);
+  const activeAt = useSessionState((s) => s.activeAt);
   const variant = p.variant ?? 'floating';
   const title = p.title ?? 'Avatar';
   const [own, setOwn] = useState<WidgetState>(p.initialState ?? (variant === 'inline' ? 'active' : 'minimized'));
@@ -30,7 +32,7 @@ export function AvatarWidgetBody(p: AvatarWidgetProps) {
   const away = state !== 'active' && isRunning(phase);
   const [awaySince, setAwaySince] = useState<number | null>(null);
   useEffect(() => setAwaySince(away ? Date.now() : null), [away]);
-  const endCall = () => void endSession('user');
+  const endCall = () => void session.end('user').catch(() => undefined);
   const minimizedEndMs = useDeadline(awaySince === null ? null : awaySince + (p.minimizedEndMs ?? 30_000), endCall);
   const maxDeadline = phase === 'active' && activeAt !== null && p.maxDurationMs ? activeAt + p.maxDurationMs : null;
   const remainingMs = useDeadline(maxDeadline, endCall, 30_000);

@@ -1,4 +1,4 @@
-import { useControl, useSession } from '../react';
+import { useAvatarSession, useSessionState } from '../react';
 import { ChatInputView, type ChatInputViewProps } from './ChatInputView';
 
 /** Props of {@link ChatInput}. */
@@ -9,8 +9,8 @@ export type ChatInputProps = Omit<ChatInputViewProps, 'onSend' | 'disabled'> & {
 
 /** Chat with the avatar (`chat-msg`); enabled only while the session is active. */
 export function ChatInput({ onSent, ...props }: ChatInputProps) {
-  const { phase } = useSession();
-  const { sendChat } = useControl();
-  const send = (text: string) => sendChat(text).then(() => onSent?.(text));
-  return <ChatInputView {...props} onSend={send} disabled={phase !== 'active'} />;
+  const session = useAvatarSession();
+  const active = useSessionState((s) => s.phase === 'active'); // re-renders only when that flips
+  const send = (text: string) => session.sendChat(text).then(() => onSent?.(text));
+  return <ChatInputView {...props} onSend={send} disabled={!active} />;
 }

@@ -1,4 +1,5 @@
-import { useAvatarSession, useMedia, useSession, useSessionState } from '../react';
+import { useShallow } from 'zustand/react/shallow';
+import { useAvatarSession, useSessionState } from '../react';
 import { ControlBarView } from './ControlBarView';
 import { isRunning } from '../core/session/phase';
 
@@ -17,9 +18,18 @@ export interface ControlBarProps {
  */
 export function ControlBar({ hide = [], className }: ControlBarProps) {
   const session = useAvatarSession();
-  const { phase, endSession } = useSession();
-  const m = useMedia();
-  const keepAlive = useSessionState((s) => s.keepAlive);
+  // Only the fields shown: the connection and the avatar's tracks changing during connect do not re-render it.
+  const m = useSessionState(
+    useShallow((s) => ({
+      phase: s.phase,
+      micEnabled: s.media.micEnabled,
+      speakerMuted: s.media.speakerMuted,
+      volume: s.media.volume,
+      micPending: s.media.micPending,
+      keepAlive: s.keepAlive,
+    })),
+  );
+  const phase = m.phase;
   const show = (name: (typeof hide)[number]) => !hide.includes(name);
   return (
     <ControlBarView
@@ -29,13 +39,13 @@ export function ControlBar({ hide = [], className }: ControlBarProps) {
       micEnabled={m.micEnabled}
       speakerMuted={m.speakerMuted}
       volume={m.volume}
-      keepAlive={keepAlive}
+      keepAlive={m.keepAlive}
       micPending={m.micPending}
-      onMicChange={show('mic') ? (on) => void m.setMicEnabled(on).catch(() => undefined) : undefined}
-      onSpeakerMutedChange={show('speaker') ? m.setSpeakerMuted : undefined}
-      onVolumeChange={show('volume') ? m.setVolume : undefined}
+      onMicChange={show('mic') ? (on) => void session.setMicEnabled(on).catch(() => undefined) : undefined}
+      onSpeakerMutedChange={show('speaker') ? session.setSpeakerMuted : undefined}
+      onVolumeChange={show('volume') ? session.setVolume : undefined}
       onKeepAliveChange={show('keepAlive') ? session.setKeepAlive : undefined}
-      onEnd={show('end') ? () => void endSession('user') : undefined}
+      onEnd={show('end') ? () => void session.end('user').catch(() => undefined) : undefined}
     />
   );
 }

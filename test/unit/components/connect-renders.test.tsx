@@ -1,0 +1,67 @@
+import { Profiler } from 'react';
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { expect, it, vi } from 'vitest';
+import { AvatarWidget } from '../../../src/components';
+import { createFakeProxy, createTestSession } from '../../../src/testing';
+
+/**
+ * Main-thread work between the click on "Start call" and the first video frame: what the widget re-renders while
+ * the call connects. Each view is counted (a wrapper around the module's export); the session is the real engine
+ * over the fake proxy (the avatar already publishing when the create call answers) and a FakeTransport.
+ */
+const { renders, counted } = vi.hoisted(() => {
+  const renders: Record<string, number> = {};
+  const counted = (name: string) => async (orig: () => Promise<Record<string, unknown>>) => {
+    const m = await orig();
+    const View = m[name] as (p: object) => unknown;
+    return { ...m, [name]: (p: object) => ((renders[name] = (renders[name] ?? 0) + 1), View(p)) };
+  };
+  return { renders, counted };
+});
+vi.mock('../../../src/components/AvatarWidgetView', counted('AvatarWidgetView'));
+vi.mock('../../../src/components/AvatarStageView', counted('AvatarStageView'));
+vi.mock('../../../src/components/ControlBarView', counted('ControlBarView'));
+vi.mock('../../../src/components/TranscriptPanelView', counted('TranscriptPanelView'));
+vi.mock('../../../src/components/ChatInputView', counted('ChatInputView'));
+
+it('from click to first frame, the widget re-renders its parts only for what they show', async () => {
+  const session = createTestSession({ proxy: createFakeProxy({ initialStatus: 'ACTIVE' }) });
+  let commits = 0;
+  const connection: string[] = [];
+  session.store.subscribe((s, prev) => s.media.connection !== prev.media.connection && connection.push(s.media.connection));
+  render(
+    <Profiler id="widget" onRender={() => commits++}>
+      <AvatarWidget session={session} variant="inline" />
+    </Profiler>,
+  );
+  commits = 0;
+  for (const k of Object.keys(renders)) renders[k] = 0;
+
+  const active = new Promise<void>((resolve) => {
+    const off = session.store.subscribe((s) => s.phase === 'active' && (off(), resolve()));
+  });
+  await act(async () => {
+    fireEvent.click(screen.getByRole('button', { name: 'Start call' }));
+    await active;
+  });
+  const track = {
+    kind: 'video',
+    id: 'v',
+    readyState: 'live',
+    addEventListener() {},
+    removeEventListener() {},
+  } as unknown as MediaStreamTrack;
+  await act(async () => session.transport.emitTrack('video', track));
+
+  expect(connection).toEqual(['connecting', 'connected']); // the room really went through its steps
+  // The frame, the transcript and the chat: once for the click (creating) and once for active.
+  expect(renders.AvatarWidgetView).toBe(2);
+  expect(renders.TranscriptPanelView).toBe(2);
+  expect(renders.ChatInputView).toBe(2);
+  // The controls appear with the call and enable at active; the room connecting does not re-render them.
+  expect(renders.ControlBarView).toBe(2);
+  // The stage: creating, the session's poster image, active, the first video track.
+  expect(renders.AvatarStageView).toBe(4);
+  expect(commits).toBeLessThanOrEqual(4);
+  await act(async () => session.end());
+});
