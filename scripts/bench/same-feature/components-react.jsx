@@ -1,5 +1,6 @@
 // Same-feature page, @livekit/components-react: the avatar's video and audio, the transcript (the service's events
-// on the `liveai` data topic), chat (the `chat-msg` app message) and an End button, through the same proxy.
+// on the `liveai` data topic), chat (the `chat-msg` app message on the same topic) and an End button, through the
+// same proxy.
 // The smallest app that does what the widget does, written the way the library's docs show. Plain JSX (bundled by
 // esbuild, not type-checked), like its liveai-kit twin that imports the built package.
 import { useState } from 'react';
@@ -19,7 +20,7 @@ function Transcript() {
   const [lines, setLines] = useState([]);
   useDataChannel('liveai', (msg) => {
     const e = JSON.parse(dec.decode(msg.payload));
-    if (e.text && e.type.includes('transcription')) setLines((l) => [...l, e.text]);
+    if (e.type === 'user_transcription' || e.type === 'agent_transcription') setLines((l) => [...l, e.transcription]);
   });
   return (
     <ol aria-label="Transcript">
@@ -35,7 +36,8 @@ function Chat() {
   const [text, setText] = useState('');
   const send = (e) => {
     e.preventDefault();
-    void room.localParticipant.publishData(enc.encode(JSON.stringify({ type: 'chat-msg', text })), { reliable: true });
+    const message = JSON.stringify({ event: 'chat-msg', message: text, name: 'user' });
+    void room.localParticipant.publishData(enc.encode(message), { reliable: true, topic: 'liveai' });
     setText('');
   };
   return (

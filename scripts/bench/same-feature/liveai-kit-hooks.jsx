@@ -1,3 +1,7 @@
+// Same-feature page, liveai-kit hooks and primitives: the avatar's video and audio (AvatarStage; the session plays
+// the audio), the transcript (TranscriptPanel), chat (ChatInput) and an End button, through the proxy. The twin of
+// the components-react page, primitives against primitives (the widget page adds status, the mic, a countdown and
+// explained errors). Plain JSX (bundled by esbuild, not type-checked) that imports the built package.
 import '../../../dist/livekit.js';
 import { createRoot } from 'react-dom/client';
 import { AvatarSessionProvider, useSession } from '../../../dist/react.js';
@@ -15,8 +19,10 @@ function Call() {
     </>
   );
 }
+
+const options = { proxyUrl: '/api/avatar', flow: { kind: 'room', agentId: 'agent-demo' } };
 createRoot(document.getElementById('root')).render(
-  <AvatarSessionProvider options={{ proxyUrl: '/api/avatar', agentId: 'agent-demo' }}>
+  <AvatarSessionProvider options={options}>
     <Call />
   </AvatarSessionProvider>,
 );
