@@ -1,7 +1,7 @@
 // Row 2 of `npm run bench`: proxy overhead. GET /sessions/:id comes from benchProxy() (scripts/bench-proxy.mjs);
 // POST …/control (`reset-idle-timeout`, spec §4.6) is measured here the same way: service and proxy each in their
 // own process (bench-proxy.mjs --serve), autocannon in this one, direct and proxied runs alternating.
-import { benchProxy, createBenchSession, handwrittenToken, measure, serve } from '../bench-proxy.mjs';
+import { benchProxy, cpuRatio, createBenchSession, handwrittenToken, measure, serve } from '../bench-proxy.mjs';
 
 const API_KEY = 'dev-key-alice';
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -54,9 +54,11 @@ async function benchControl({ duration, connections, rounds }) {
 }
 
 /**
- * Resolves `{ get: {direct, proxy, handwritten}, control: {direct, proxy, handwritten} }`, each side `{ rps, p50, p99, errors, cpuUs }` (medians
+ * Resolves `{ get: {direct, proxy, handwritten, cpuRatio}, control: {direct, proxy, handwritten, cpuRatio} }`, each side
+ * `{ rps, p50, p99, errors, cpuUs }` (medians
  * over `rounds` runs of `duration` s with `connections` connections; errors summed; cpuUs = CPU µs per request of
- * the service process for direct, of the proxy process for proxied and hand-written).
+ * the service process for direct, of the proxy process for proxied and hand-written). cpuRatio: proxy ÷ hand-written CPU
+ * per request, the median of the rounds' ratios.
  */
 export async function measureProxy({ duration = 5, connections = 10, rounds = 5 } = {}) {
   const get = await benchProxy({ duration, connections, rounds });
@@ -69,7 +71,7 @@ export async function measureProxy({ duration = 5, connections = 10, rounds = 5 
     cpuUs: median(rs.map((r) => r.cpuUs.at(-1) ?? 0)),
   });
   return {
-    get: { direct: get.direct, proxy: get.proxy, handwritten: get.handwritten },
-    control: { direct: sum(c.direct), proxy: sum(c.proxy), handwritten: sum(c.handwritten) },
+    get: { direct: get.direct, proxy: get.proxy, handwritten: get.handwritten, cpuRatio: get.cpuRatio },
+    control: { direct: sum(c.direct), proxy: sum(c.proxy), handwritten: sum(c.handwritten), cpuRatio: cpuRatio(c) },
   };
 }
