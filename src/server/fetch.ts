@@ -92,7 +92,8 @@ export function createAvatarHandler(options: AvatarHandlerOptions): (request: Re
       }
       const match = path === undefined ? undefined : matchRoute(request.method, path);
       if (!match) throw new LiveAiError('not_found', 'Not found', { status: 404 });
-      const client = clientOf(request, platform) ?? undefined;
+      // Only the create and list routes (per-client request limit, spending limits) and /end need the client.
+      const client = match.sessionId === undefined || match.action === 'end' ? (clientOf(request, platform) ?? undefined) : undefined;
       if (match.sessionId === undefined && ipLimit) {
         if (client === undefined) throw noClient();
         const wait = await ipLimit.hit(`ip:${client}`);
@@ -103,7 +104,7 @@ export function createAvatarHandler(options: AvatarHandlerOptions): (request: Re
         req: request,
         requestId,
         authorization: request.headers.get('authorization'),
-        query: Object.fromEntries(url.searchParams),
+        query: match.action === 'listRooms' || match.action === 'listSessions' ? Object.fromEntries(url.searchParams) : undefined,
         client,
         // The host the browser addressed (Host header; a browser cannot forge it), else the URL's: some platforms
         // (Next.js route handlers) rebuild request.url with another host name than the one the page used.
