@@ -2,11 +2,12 @@
 // and with @livekit/components-react (scripts/bench/same-feature/*.jsx). esbuild bundles each page for the browser
 // (ESM, code splitting, minified, production React), so React, react-dom and livekit-client are each in the output
 // once; every output file is gzipped. "first load" = the entry and its static imports; "on start" = the chunks a
-// call over LiveKit fetches through import() (the rtc-a adapter with livekit-client, the transcript merger) and their
-// static imports. Chunks such a call never downloads are left out and reported apart as `never`: the rtc-b adapter
-// with daily-js, image preparation for the image swapper, and the zod schemas (`liveai-kit/schemas`), which load only
-// when the service sends something malformed or the app sends a control event (the widget e2e test checks that a
-// call downloads no zod).
+// call over LiveKit fetches through import() (the rtc-a adapter with livekit-client, the small checks of what the
+// call receives) and their static imports. Chunks such a call never downloads are left out and reported apart as
+// `never`: the rtc-b adapter with daily-js, image preparation for the image swapper, the control commands, the
+// transcript merger (only for rooms that send LiveKit Agents' own transcription), and the zod schemas
+// (`liveai-kit/schemas`), which load only when the service sends something malformed or the app sends a control
+// event. The widget e2e test checks that a call downloads none of them.
 // Two liveai-kit pages: the drop-in widget (which also shows status, the mic, a countdown and explained errors) and
 // its twin written with the hooks and the AvatarStage / TranscriptPanel / ChatInput primitives, the same level as
 // the components-react page.
@@ -54,7 +55,7 @@ async function measure(root, entry) {
     const dynamic = [...first].flatMap((f) =>
       outputs[f].imports.filter((i) => i.kind === 'dynamic-import' && outputs[i.path]).map((i) => i.path),
     );
-    const unused = (f) => /(^|\/)(rtc-b|prepare-canvas|schemas|control-commands)-/.test(f);
+    const unused = (f) => /(^|\/)(rtc-b|prepare-canvas|schemas|control-commands|transcript-merge)-/.test(f);
     const onCall = new Set();
     for (const d of dynamic.filter((f) => !unused(f))) closure(d, onCall);
     for (const f of first) onCall.delete(f);

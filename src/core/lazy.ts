@@ -7,6 +7,7 @@ import type { Guard } from './schemas/guards';
 
 type Guards = typeof import('./schemas/guards');
 import type { TranscriptMerger } from './session/transcript-merge';
+import type { TranscriptLine } from './session/types';
 
 type Validation = typeof import('./validation');
 
@@ -53,17 +54,19 @@ export async function check<T>(
 }
 
 /**
- * The transcript merger of one session, loaded when the session starts rather than in the first load (a room
- * delivers transcripts only after it joined). `get()` is null until `load()` has resolved.
+ * The transcript merger of one session, loaded when the room first delivers a transcription of its own (LiveKit
+ * Agents' `lk.transcription`), not in the first load nor on every call: until then the service's transcript events
+ * are lines of their own, and the merger takes the lines it finds (`lines()`) as the service's. `get()` is null
+ * until `load()` has resolved.
  */
-export function lazyTranscriptMerger(nextId: () => number, maxLines: number) {
+export function lazyTranscriptMerger(nextId: () => number, maxLines: number, lines: () => readonly TranscriptLine[]) {
   let merger: TranscriptMerger | null = null;
   let loading: Promise<TranscriptMerger> | undefined;
   return {
     get: () => merger,
     load: (): Promise<TranscriptMerger> =>
       (loading ??= import('./session/transcript-merge').then(
-        (m) => (merger ??= new m.TranscriptMerger(nextId, maxLines)),
+        (m) => (merger ??= new m.TranscriptMerger(nextId, maxLines).adopt(lines())),
         (e: unknown) => {
           loading = undefined;
           throw e;

@@ -99,8 +99,8 @@ describe('drop-in widget on a real LiveKit room (issue 2)', () => {
     for (const b of apiBodies) expect(b).not.toContain('control_url');
     expect((await probe(page)).errors).toEqual([]);
     expect(pageErrors).toEqual([]);
-    // A plain call (create, join, events, chat, end) never downloads zod: the schemas load only for a bad answer or
-    // message, or for control events.
-    expect(requested.filter((u) => /zod|core\/validation/.test(u))).toEqual([]);
+    // A plain call (create, join, events, chat, end) never downloads zod (the schemas load only for a bad answer or
+    // message, or for control events), the control commands, or the transcript merger (LiveKit Agents' rooms only).
+    expect(requested.filter((u) => /zod|core\/validation|control-commands|transcript-merge/.test(u))).toEqual([]);
   });
 });

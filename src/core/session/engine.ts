@@ -52,8 +52,12 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
   let endPromise: Promise<void> | null = null;
   let disposed = false;
   let lineId = 0;
-  // The transcript merger loads when a session starts (see `lazyTranscriptMerger`).
-  const transcript = lazyTranscriptMerger(() => ++lineId, maxLines);
+  // The transcript merger loads when the room first sends a transcription of its own (see `lazyTranscriptMerger`).
+  const transcript = lazyTranscriptMerger(
+    () => ++lineId,
+    maxLines,
+    () => get().transcript,
+  );
 
   /** Writes `patch` with the phase derived from the stage and the facts: the only place the phase is written. */
   function commit(patch: Partial<SessionState> = {}): void {
@@ -119,7 +123,10 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
   }
 
   const handleEvent = createEventHandler({
-    apply: (event) => set(eventPatch(get(), event, { transcript: transcript.get(), nextId: lineId, maxTranscriptLines: maxLines })),
+    apply: (event) => {
+      const merger = transcript.get();
+      set(eventPatch(get(), event, { transcript: merger, nextId: merger ? lineId : ++lineId, maxTranscriptLines: maxLines }));
+    },
     emit: (event) => {
       bus.emit(event.type, event as never);
       bus.emit('*', event);
@@ -204,7 +211,6 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
         return Promise.reject(new LiveAiError('invalid_request', `cannot start while ${phase}`, { status: 400 }));
       audio.prime(); // synchronously, inside the click that called start()
       loadGuards().catch(() => undefined); // fetch the checks of the create answer while the session is being created
-      transcript.load().catch(() => undefined); // and the transcript merger, long before a room delivers a transcript
       run?.release();
       const r = (run = new Run(null, proxy, hooks, timing));
       lineId = 0;
@@ -216,7 +222,6 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
     prefetch() {
       loadGuards().catch(() => undefined);
       prefetchTransport(options, loader);
-      transcript.load().catch(() => undefined);
     },
     end(reason = 'user') {
       if (endPromise) return endPromise;

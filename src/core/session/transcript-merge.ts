@@ -77,6 +77,12 @@ export class TranscriptMerger {
     return replace(lines, id, seg.text);
   }
 
+  /** Takes `lines` (added from service events before this merger existed) as the service's lines. */
+  adopt(lines: readonly TranscriptLine[]): this {
+    for (const l of lines) this.fromService.add(l.id);
+    return this;
+  }
+
   /** Forgets everything (a new session). */
   reset(): void {
     this.segments.clear();

@@ -214,6 +214,23 @@ describe('events and state', () => {
     expect(t.at(-1)).toMatchObject({ id: 10_000, role: 'agent', text: 'a10000' });
   });
 
+  it('the room’s own transcription (lk.transcription) joins the lines the service events added before it came', async () => {
+    await activeHarness();
+    const room = (h!.transport as unknown as { bus: { emit(name: 'transcription', v: unknown): void } }).bus;
+    h!.transport.emitEvent({ type: 'agent_transcription', transcription: 'Hello there, how can I help?' });
+    h!.transport.emitEvent({ type: 'user_transcription', transcription: 'Hi' });
+    // The same utterance from the room, still growing: it joins the service's line and does not shorten it.
+    room.emit('transcription', { role: 'agent', text: 'Hello there', segmentId: 's1', final: false });
+    room.emit('transcription', { role: 'user', text: 'What is new', segmentId: 's2', final: false });
+    const t = await until(() => (h!.session.store.getState().transcript.length === 3 ? h!.session.store.getState().transcript : null));
+    expect(t.map((l) => [l.role, l.text])).toEqual([
+      ['agent', 'Hello there, how can I help?'],
+      ['user', 'Hi'],
+      ['user', 'What is new'],
+    ]);
+    expect(new Set(t.map((l) => l.id)).size).toBe(3);
+  });
+
   it('maxTranscriptLines bounds the transcript', async () => {
     await activeHarness({ maxTranscriptLines: 3 });
     for (const w of ['a', 'b', 'c', 'd']) h!.transport.emitEvent({ type: 'user_transcription', transcription: w });
