@@ -85,7 +85,7 @@ export function createAvatarHandler(options: AvatarHandlerOptions): (request: Re
         status = 204;
         return new Response(null, { status: 204, headers: { ...cors, ...PREFLIGHT_HEADERS, 'x-request-id': requestId } });
       }
-      if ((request.method === 'GET' || request.method === 'HEAD') && path === TRANSPORT_HINT_PATH) {
+      if ((request.method === 'GET' || request.method === 'HEAD') && path?.replace(/(.)\/$/, '$1') === TRANSPORT_HINT_PATH) {
         const hinted = core.transportHint.reply();
         status = hinted.status;
         return reply(hinted.status, hinted.body, requestId, { ...cors, ...hinted.headers });

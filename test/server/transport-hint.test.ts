@@ -122,5 +122,7 @@ describe('GET /transport (Fetch handler)', () => {
     expect(other.status).toBe(200);
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
     expect((await h(new Request('http://app.test/api/avatar/transport', { method: 'POST' }))).status).toBe(404);
+    const slash = await h(new Request('http://app.test/api/avatar/transport/'), { remoteAddress: '127.0.0.9' });
+    expect(await slash.json()).toEqual({ transport: 'rtc-b' }); // a trailing slash, as on the other routes
   });
 });
