@@ -40,7 +40,29 @@ export default defineConfig({
       external: isExternal,
       // No `// src/…` module markers in the shipped files (docstrings stay).
       experimental: { attachDebugInfo: 'none' },
-      output: { chunkFileNames: 'chunks/[name]-[hash].js' },
+      output: {
+        chunkFileNames: 'chunks/[name]-[hash].js',
+        // A few named chunks instead of one per small shared module. An app's bundler (esbuild in particular) turns
+        // every module an `import()` chunk shares with the page into a separate file, each gzipped on its own; a
+        // handful of larger files is what a call then downloads (and `prepare-canvas` no longer imports the core
+        // entry, which kept the engine out of the page's main file). What goes in a group is loaded together anyway:
+        //   kernel: errors, event bus, backoff, plain constants, reducers, lazy loaders (first load of every entry);
+        //   image: the pure image geometry shared by the core entry and the canvas preparation chunk;
+        //   rtc-shared: what either adapter needs on joining (the zod-free checks, event decoding, reconnect policy).
+        codeSplitting: {
+          groups: [
+            {
+              name: 'kernel',
+              test: /src[\\/](core[\\/](errors|lazy|events[\\/]bus|schemas[\\/]plain|store[\\/]reducers)|shared[\\/]backoff)\.ts$/,
+            },
+            { name: 'image', test: /src[\\/]core[\\/]image[\\/](geometry|blob)\.ts$/ },
+            {
+              name: 'rtc-shared',
+              test: /src[\\/](core[\\/](events[\\/]read|schemas[\\/]guards|transports[\\/]rtc-a-reconnect)|shared[\\/]outage)\.ts$/,
+            },
+          ],
+        },
+      },
     },
   },
 });

@@ -8,9 +8,9 @@
 // transcript merger (only for rooms that send LiveKit Agents' own transcription), and the zod schemas
 // (`liveai-kit/schemas`), which load only when the service sends something malformed or the app sends a control
 // event. The widget e2e test checks that a call downloads none of them.
-// Two liveai-kit pages: the drop-in widget (which also shows status, the mic, a countdown and explained errors) and
-// its twin written with the hooks and the AvatarStage / TranscriptPanel / ChatInput primitives, the same level as
-// the components-react page.
+// Three liveai-kit pages: the headless hooks with the same markup as the components-react page (like for like), the
+// hooks with the styled AvatarStage / TranscriptPanel / ChatInput, and the drop-in widget (which also shows status,
+// the mic, a countdown and explained errors).
 import { gzipSync } from 'node:zlib';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -70,13 +70,14 @@ async function measure(root, entry) {
 }
 
 /**
- * `{ ours, hooks, components }`: gzip bytes `{ total, firstLoad, onStart, never }` of the widget page, the hooks page
- * and the components-react page. Needs a built dist/.
+ * `{ ours, hooks, headless, components }`: gzip bytes `{ total, firstLoad, onStart, never }` of the widget page, the
+ * hooks + styled parts page, the headless hooks page and the components-react page. Needs a built dist/.
  */
 export async function measureSameFeature(root) {
   return {
     ours: await measure(root, 'scripts/bench/same-feature/liveai-kit.jsx'),
     hooks: await measure(root, 'scripts/bench/same-feature/liveai-kit-hooks.jsx'),
+    headless: await measure(root, 'scripts/bench/same-feature/liveai-kit-headless.jsx'),
     components: await measure(root, 'scripts/bench/same-feature/components-react.jsx'),
   };
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { StageOverlay, type StageOverlayProps } from './StageOverlay';
 import { cx } from './format';
 import { TimeLimitCountdown } from './TimeLimitCountdown';
@@ -22,6 +22,9 @@ export interface AvatarStageViewProps extends StageOverlayProps {
   children?: ReactNode;
 }
 
+/** useLayoutEffect in the browser; useEffect where there is no DOM (server rendering), which has nothing to bind. */
+const useBeforePaint = typeof document === 'undefined' ? useEffect : useLayoutEffect;
+
 /**
  * The avatar: the session's video track (muted; the session plays the audio), poster while waiting, cold-start progress,
  * "Tap to unmute" when audio is blocked, ended state with the cost in credits, error with retry.
@@ -30,7 +33,8 @@ export interface AvatarStageViewProps extends StageOverlayProps {
 export function AvatarStageView(props: AvatarStageViewProps) {
   const { phase, videoTrack, imageUrl, audioBlocked, label = 'Avatar', className, children } = props;
   const video = useRef<HTMLVideoElement>(null);
-  useEffect(() => {
+  // Bound in the same commit that renders the track (before paint), so decoding starts without waiting a frame.
+  useBeforePaint(() => {
     const el = video.current;
     // No MediaStream on the server or in jsdom.
     if (!el || typeof MediaStream === 'undefined') return;

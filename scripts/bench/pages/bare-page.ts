@@ -12,6 +12,9 @@ const probe = sharedProbe as Probe;
 const proxy = new URLSearchParams(location.search).get('proxy') ?? '/api/avatar';
 const video = document.querySelector('video')!;
 const button = document.getElementById('start') as HTMLButtonElement;
+/** `?marks=1` (e2e.ts --marks): the same timeline names as the widget page, for comparison. */
+const MARKS = new URLSearchParams(location.search).get('marks') === '1';
+const mark = (name: string) => void (MARKS && ((sharedProbe as { marks: Record<string, number> }).marks[name] ??= performance.now()));
 
 button.addEventListener('click', async () => {
   button.disabled = true;
@@ -21,10 +24,12 @@ button.addEventListener('click', async () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ agent_id: 'agent-demo' }),
     });
+    mark(`POST ${proxy}/rooms answered`);
     if (res.status !== 201) throw new Error(`POST /rooms: ${res.status}`);
     const s = (await res.json()) as { session_id: string; client_token: string; room_url: string; token: string };
     const room = new Room();
     room.on(RoomEvent.TrackSubscribed, (track: RemoteTrack) => {
+      mark(`${track.kind} track`);
       if (track.kind === Track.Kind.Video) track.attach(video);
       else document.body.append(track.attach());
     });
@@ -32,7 +37,9 @@ button.addEventListener('click', async () => {
       await fetch(`${proxy}/sessions/${s.session_id}/end`, { method: 'POST', headers: { authorization: `Bearer ${s.client_token}` } });
       await room.disconnect();
     };
+    mark('room connecting');
     await room.connect(s.room_url, s.token);
+    mark('room connected');
   } catch (e) {
     probe.errors.push(String(e));
   }

@@ -28,8 +28,8 @@ const probe = sharedProbe as Probe;
 // What `import 'liveai-kit/livekit'` does in an app (a bare import of a source file would be dropped here: the
 // package marks its files free of side effects).
 registerTransport(livekitTransport);
-// `?cold=1` (e2e.ts --cold): a second kind registered too (never loaded here), so on a first visit the page cannot
-// predict its transport and fetches it only once the create call answers (every hosted-room page before prediction).
+// `?cold=1` (e2e.ts --cold): a second kind registered too (never loaded here), so on a first visit (a fresh browser
+// context) only the proxy's `GET /transport` answer tells the page which transport to fetch before the click.
 if (new URLSearchParams(location.search).get('cold') === '1')
   registerTransport({ kind: 'rtc-b', load: () => Promise.reject(new Error('not used by the bench')) });
 const params = new URLSearchParams(location.search);
