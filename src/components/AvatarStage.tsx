@@ -1,5 +1,6 @@
 import { useAvatarSession, useQueueClock, useSession, useSessionState } from '../react';
-import { AvatarStageView, type AvatarStageViewProps } from './AvatarStageView';
+import { useRef } from 'react';
+import { AvatarStageView, showVideoTrack, useBeforePaint, type AvatarStageViewProps } from './AvatarStageView';
 import { expiresAtMs, timeLimitReached } from './TimeLimitCountdown';
 
 /** Props of {@link AvatarStage}: the view's props that do not come from the session, all optional. */
@@ -17,6 +18,9 @@ export function AvatarStage(props: AvatarStageProps) {
   const session = useAvatarSession();
   // Only the media fields the stage shows: moving the volume slider does not re-render the video.
   const videoTrack = useSessionState((st) => st.media.videoTrack);
+  // The track is shown the moment the session has it, as a bare `track.attach(video)` would, not after a render.
+  const video = useRef<HTMLVideoElement>(null);
+  useBeforePaint(() => session.store.subscribe((st) => showVideoTrack(video.current, st.media.videoTrack)), [session]);
   const audioBlocked = useSessionState((st) => st.media.audioBlocked);
   const queue = useQueueClock();
   const start = () => void s.start().catch(() => undefined); // the error shows from the store
@@ -37,6 +41,7 @@ export function AvatarStage(props: AvatarStageProps) {
       onRetry={start}
       onRestart={start}
       onUnblockAudio={() => void session.unblockAudio().catch(() => undefined)}
+      videoRef={video}
       {...props}
       imageUrl={s.imageUrl ?? props.imageUrl}
     />

@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, type ReactNode, type RefObject } from 'react';
 import { StageOverlay, type StageOverlayProps } from './StageOverlay';
 import { cx } from './format';
 import { TimeLimitCountdown } from './TimeLimitCountdown';
@@ -20,10 +20,22 @@ export interface AvatarStageViewProps extends StageOverlayProps {
   className?: string;
   /** Extra overlay content (e.g. captions), drawn over the video. */
   children?: ReactNode;
+  /** Receives the `<video>` element, e.g. to bind a track as soon as it arrives, before React renders. */
+  videoRef?: RefObject<HTMLVideoElement | null>;
+}
+
+/** Shows `track` in the muted `<video>` and plays it; nothing when it is already shown (or there is no DOM). */
+export function showVideoTrack(el: HTMLVideoElement | null, track: MediaStreamTrack | null | undefined): void {
+  // No MediaStream on the server or in jsdom.
+  if (!el || typeof MediaStream === 'undefined') return;
+  const current = (el.srcObject as MediaStream | null)?.getVideoTracks()[0] ?? null;
+  if (current === (track ?? null)) return;
+  el.srcObject = track ? new MediaStream([track]) : null;
+  if (track) el.play()?.catch(() => undefined);
 }
 
 /** useLayoutEffect in the browser; useEffect where there is no DOM (server rendering), which has nothing to bind. */
-const useBeforePaint = typeof document === 'undefined' ? useEffect : useLayoutEffect;
+export const useBeforePaint = typeof document === 'undefined' ? useEffect : useLayoutEffect;
 
 /**
  * The avatar: the session's video track (muted; the session plays the audio), poster while waiting, cold-start progress,
@@ -32,15 +44,10 @@ const useBeforePaint = typeof document === 'undefined' ? useEffect : useLayoutEf
  */
 export function AvatarStageView(props: AvatarStageViewProps) {
   const { phase, videoTrack, imageUrl, audioBlocked, label = 'Avatar', className, children } = props;
-  const video = useRef<HTMLVideoElement>(null);
+  const own = useRef<HTMLVideoElement>(null);
+  const video = props.videoRef ?? own;
   // Bound in the same commit that renders the track (before paint), so decoding starts without waiting a frame.
-  useBeforePaint(() => {
-    const el = video.current;
-    // No MediaStream on the server or in jsdom.
-    if (!el || typeof MediaStream === 'undefined') return;
-    el.srcObject = videoTrack ? new MediaStream([videoTrack]) : null;
-    if (videoTrack) el.play()?.catch(() => undefined);
-  }, [videoTrack]);
+  useBeforePaint(() => showVideoTrack(video.current, videoTrack), [videoTrack, video]);
   const blocked = audioBlocked && phase === 'active';
   const overlay = StageOverlay(props);
   return (
