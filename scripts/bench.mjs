@@ -328,7 +328,7 @@ const table = [
 ].join('\n');
 const md = `# Benchmarks
 
-Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)} (${new Date().toISOString()}), ${RUNS} runs per measured row
+Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)} (${new Date().toISOString()}), ${RUNS} runs per measured row (${FIRST_FRAME_RUNS} for the first-frame rows)
 (medians), in ${Math.round((Date.now() - t0) / 1000)} s. Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version},
 Debian Chromium, LiveKit server from scripts/livekit.mjs, inside a private network namespace (scripts/netns-run.sh).
 Ratios are liveai-kit ÷ baseline (for sizes: size ÷ budget where there is one, else size ÷ the anchor's published size);

@@ -7,6 +7,18 @@ const requireFrom = createRequire(import.meta.url);
 /** Idle keep-alive sockets to the service are closed after this many ms (the service may hint shorter). */
 const KEEP_ALIVE_MS = 10_000;
 
+/** One keep-alive undici `Pool` for the service's origin; undefined when the optional peer `undici` is missing. */
+function openPool(baseUrl: string): { origin: string; pool: Undici.Pool } | undefined {
+  let undici: typeof Undici;
+  try {
+    undici = requireFrom('undici') as typeof Undici;
+  } catch {
+    return undefined;
+  }
+  const origin = new URL(baseUrl).origin;
+  return { origin, pool: new undici.Pool(origin, { keepAliveTimeout: KEEP_ALIVE_MS, keepAliveMaxTimeout: KEEP_ALIVE_MS }) };
+}
+
 /**
  * The `fetch` the proxy uses for the avatar service when the options give none: undici's
  * `request()` over one keep-alive `Pool` for the service's origin. Node's global `fetch` is undici too, but
@@ -22,14 +34,9 @@ const KEEP_ALIVE_MS = 10_000;
  * (the service client turns them into `upstream_error` 502, an abort into `timeout` 504).
  */
 export function createUpstreamFetch(baseUrl: string): typeof fetch | undefined {
-  let undici: typeof Undici;
-  try {
-    undici = requireFrom('undici') as typeof Undici;
-  } catch {
-    return undefined;
-  }
-  const origin = new URL(baseUrl).origin;
-  const pool = new undici.Pool(origin, { keepAliveTimeout: KEEP_ALIVE_MS, keepAliveMaxTimeout: KEEP_ALIVE_MS });
+  const opened = openPool(baseUrl);
+  if (!opened) return undefined;
+  const { origin, pool } = opened;
   const upstreamFetch = async (input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> => {
     const body = init?.body;
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : undefined;
@@ -88,14 +95,9 @@ export type UpstreamExchange = (url: string, init: RequestInit, o: FetchJsonOpti
  * a `FormData` body, a caller's abort signal) go through `fetchJson` and the global `fetch`.
  */
 export function createUpstreamExchange(baseUrl: string): UpstreamExchange | undefined {
-  let undici: typeof Undici;
-  try {
-    undici = requireFrom('undici') as typeof Undici;
-  } catch {
-    return undefined;
-  }
-  const origin = new URL(baseUrl).origin;
-  const pool = new undici.Pool(origin, { keepAliveTimeout: KEEP_ALIVE_MS, keepAliveMaxTimeout: KEEP_ALIVE_MS });
+  const opened = openPool(baseUrl);
+  if (!opened) return undefined;
+  const { origin, pool } = opened;
   return (url, init, o) => {
     const body = init.body;
     if (o.signal || !url.startsWith(`${origin}/`) || (body != null && typeof body !== 'string')) return fetchJson(url, init, o);
