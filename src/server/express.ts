@@ -88,7 +88,7 @@ export function createAvatarProxy(options: AvatarProxyOptions<Request>): Router 
     try {
       if (req.method === 'POST') checkBodyEncoding(req.headers['content-type'], headerText(req.headers['content-encoding']));
       // Like Express routes: HEAD is served as GET, and the route names match in any letter case.
-      match = matchRoute(req.method === 'HEAD' ? 'GET' : req.method, req.path, true);
+      match = matchRoute(req.method === 'HEAD' ? 'GET' : req.method, pathOf(req), true);
     } catch (e) {
       return next(e);
     }
@@ -176,7 +176,7 @@ function requestIds(core: ProxyCore<Request>): (req: Request, res: Response) => 
       res.once('close', () => {
         const ms = Math.round((performance.now() - locals.started) * 10) / 10;
         core.log.info(
-          { reqId: locals.requestId, method: req.method, path: req.baseUrl + req.path, status: res.statusCode, ms },
+          { reqId: locals.requestId, method: req.method, path: req.baseUrl + pathOf(req), status: res.statusCode, ms },
           'avatar proxy request',
         );
       });
@@ -243,4 +243,14 @@ function runChain(chain: RequestHandler[], req: Request, res: Response, done: Ne
     }
   };
   step();
+}
+
+/**
+ * The path below the router's mount point, from `req.url` (which Express rewrites when it mounts a router), not
+ * `req.path`: a host server may set its own `path` on the request (Storybook's and Vite's dev servers do), which
+ * hides Express's getter and still holds the full path.
+ */
+function pathOf(req: Request): string {
+  const q = req.url.indexOf('?');
+  return q < 0 ? req.url : req.url.slice(0, q);
 }

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import type { Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
@@ -93,6 +94,21 @@ describe('the default upstream client (keep-alive pool)', () => {
     const other = await request(app).get(`/api/avatar/sessions/${s.session_id}/control`).set(auth);
     expect(other.status).toBe(404);
     expect(other.body).toEqual({ detail: 'Not found' });
+  });
+
+  it('mounted inside a host server that sets its own req.path (Storybook, Vite dev, polka): the routes still answer', async () => {
+    const app = proxyApp(proxyOptions(emulator.url));
+    // Such servers set `req.path` to the full path as an own property, hiding Express's getter.
+    const host = http.createServer((req, res) => {
+      (req as unknown as { path: string }).path = new URL(req.url ?? '/', 'http://host').pathname;
+      app(req as never, res as never);
+    });
+    const created = await request(host).post('/api/avatar/rooms').send({ agent_id: 'agent-demo' });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const status = await request(host)
+      .get(`/api/avatar/sessions/${created.body.session_id}`)
+      .set({ authorization: `Bearer ${created.body.client_token}` });
+    expect(status.body).toHaveProperty('session_status');
   });
 
   it('an unreachable service → 502 {detail} without its address; a dropped connection → 502', async () => {
