@@ -14,7 +14,6 @@ import { checkBodyEncoding } from './fetch-body';
 import { clientAddress, forwardedWarning } from './client-ip';
 import { RateLimited } from './guard';
 import { corsHeaders, originAllowed, PREFLIGHT_HEADERS } from './site';
-import { TRANSPORT_HINT_PATH } from './transport-hint';
 import { matchRoute } from './routes';
 
 type Express = typeof ExpressNs & { default?: typeof ExpressNs };
@@ -93,14 +92,14 @@ export function createAvatarProxy(options: AvatarProxyOptions<Request>): Router 
       return next(e);
     }
     if (!match) return next();
+    if (match.action === 'transportHint') {
+      const hinted = core.transportHint.reply();
+      for (const [k, v] of Object.entries(hinted.headers)) res.setHeader(k, v);
+      return sendJson(res, hinted.status, hinted.body);
+    }
     req.params = match.sessionId === undefined ? {} : { id: match.sessionId };
     runChain(chains[match.action], req, res, next);
   };
-  router.get(TRANSPORT_HINT_PATH, (_req: Request, res: Response) => {
-    const hinted = core.transportHint.reply();
-    for (const [k, v] of Object.entries(hinted.headers)) res.setHeader(k, v);
-    sendJson(res, hinted.status, hinted.body);
-  });
   router.use((_req: Request, res: Response) => {
     sendJson(res, 404, { detail: 'Not found' });
   });

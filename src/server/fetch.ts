@@ -9,7 +9,6 @@ import { logFailure, toWireError } from './wire-error';
 import { clientAddress, forwardedWarning } from './client-ip';
 import { RateLimited } from './guard';
 import { corsHeaders, originAllowed, PREFLIGHT_HEADERS } from './site';
-import { TRANSPORT_HINT_PATH } from './transport-hint';
 import { matchRoute } from './routes';
 
 const noClient = () =>
@@ -85,13 +84,13 @@ export function createAvatarHandler(options: AvatarHandlerOptions): (request: Re
         status = 204;
         return new Response(null, { status: 204, headers: { ...cors, ...PREFLIGHT_HEADERS, 'x-request-id': requestId } });
       }
-      if ((request.method === 'GET' || request.method === 'HEAD') && path?.replace(/(.)\/$/, '$1') === TRANSPORT_HINT_PATH) {
+      const match = path === undefined ? undefined : matchRoute(request.method, path);
+      if (!match) throw new LiveAiError('not_found', 'Not found', { status: 404 });
+      if (match.action === 'transportHint') {
         const hinted = core.transportHint.reply();
         status = hinted.status;
         return reply(hinted.status, hinted.body, requestId, { ...cors, ...hinted.headers });
       }
-      const match = path === undefined ? undefined : matchRoute(request.method, path);
-      if (!match) throw new LiveAiError('not_found', 'Not found', { status: 404 });
       // Only the create and list routes (per-client request limit, spending limits) and /end need the client.
       const client = match.sessionId === undefined || match.action === 'end' ? (clientOf(request, platform) ?? undefined) : undefined;
       if (match.sessionId === undefined && ipLimit) {

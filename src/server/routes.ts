@@ -1,17 +1,21 @@
 import { LiveAiError } from '../core/errors';
 import type { ProxyAction } from './options';
 
+/** A matched route: a session action (with the decoded `:id`), or `GET /transport` (the transport hint). */
+export type Route = { action: ProxyAction; sessionId?: string } | { action: 'transportHint'; sessionId?: undefined };
+
 /**
- * The proxy's route table, on a path relative to the mount point: the action and the decoded `:id`, or undefined
- * when no route matches. `anyCase`: the fixed parts of the path match in any letter case (as Express routes do).
+ * The proxy's route table, on a path relative to the mount point: the route, or undefined when none matches.
+ * `anyCase`: the fixed parts of the path match in any letter case (as Express routes do).
  * @throws LiveAiError `invalid_request` (400) for an id that is not valid percent-encoding.
  */
-export function matchRoute(method: string, path: string, anyCase = false): { action: ProxyAction; sessionId?: string } | undefined {
+export function matchRoute(method: string, path: string, anyCase = false): Route | undefined {
   const parts = path.split('/').slice(1);
   if (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
   const [a0, rawId, c0, ...rest] = parts;
   const a = anyCase ? a0?.toLowerCase() : a0;
   const c = anyCase ? c0?.toLowerCase() : c0;
+  if (a === 'transport' && rawId === undefined) return method === 'GET' || method === 'HEAD' ? { action: 'transportHint' } : undefined;
   if (rest.length > 0 || (a !== 'sessions' && a !== 'rooms')) return undefined;
   if (rawId === undefined) {
     if (method === 'POST') return { action: a === 'rooms' ? 'createRoom' : 'createSession' };

@@ -1,9 +1,6 @@
 import type { MediaTransport } from '../core/schemas';
 import type { ProxyLog } from './logging';
 
-/** Path of the transport hint, relative to where the proxy is mounted. */
-export const TRANSPORT_HINT_PATH = '/transport';
-
 /** How long a browser may reuse a known answer, in seconds. */
 const KNOWN_MAX_AGE_S = 300;
 
