@@ -30,6 +30,18 @@ const errorBody = checker(
   (v) => v.ErrorBodySchema,
   (g) => g.errorBodyGuard,
 );
+const clientToken = checker(
+  (v) => v.ClientTokenSchema,
+  (g) => g.clientTokenGuard,
+);
+const sessionStatus = checker(
+  (v) => v.SessionStatusResponseSchema,
+  (g) => g.sessionStatusGuard,
+);
+const controlAnswer = checker((v) => v.ControlResponseSchema);
+const leaveAnswer = checker((v) => v.LeaveMeetingResponseSchema);
+const roomList = checker((v) => v.RoomListSchema);
+const sessionList = checker((v) => v.SessionListSchema);
 
 /** Options of `createProxyClient`. */
 export interface ProxyClientOptions {
@@ -145,16 +157,7 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
   };
 
   const renewals = tokenRenewals((id, token) =>
-    must(
-      call(
-        checker(
-          (v) => v.ClientTokenSchema,
-          (g) => g.clientTokenGuard,
-        ),
-        `/sessions/${enc(id)}/token`,
-        { method: 'POST', headers: bearer(token) },
-      ),
-    ),
+    must(call(clientToken, `/sessions/${enc(id)}/token`, { method: 'POST', headers: bearer(token) })),
   );
   const fresh = renewals.fresh;
 
@@ -168,34 +171,12 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
       return must(call(clientSession, '/sessions', { method: 'POST', body: form }, o));
     },
     getSession: async (id, token, o) =>
-      must(
-        call(
-          checker(
-            (v) => v.SessionStatusResponseSchema,
-            (g) => g.sessionStatusGuard,
-          ),
-          `/sessions/${enc(id)}`,
-          { method: 'GET', headers: bearer(await fresh(id, token)) },
-          o,
-        ),
-      ),
+      must(call(sessionStatus, `/sessions/${enc(id)}`, { method: 'GET', headers: bearer(await fresh(id, token)) }, o)),
     control: async (id, token, event, o) =>
-      must(
-        call(
-          checker((v) => v.ControlResponseSchema),
-          `/sessions/${enc(id)}/control`,
-          json(event, bearer(await fresh(id, token))),
-          o,
-        ),
-      ),
+      must(call(controlAnswer, `/sessions/${enc(id)}/control`, json(event, bearer(await fresh(id, token))), o)),
     leaveMeeting: async (id, token, meetingBotId, o) =>
       must(
-        call(
-          checker((v) => v.LeaveMeetingResponseSchema),
-          `/sessions/${enc(id)}/leave-meeting`,
-          json({ meeting_bot_id: meetingBotId }, bearer(await fresh(id, token))),
-          o,
-        ),
+        call(leaveAnswer, `/sessions/${enc(id)}/leave-meeting`, json({ meeting_bot_id: meetingBotId }, bearer(await fresh(id, token))), o),
       ),
     end: async (id, token, o) => {
       await call(null, `/sessions/${enc(id)}/end`, json({}, bearer(renewals.latest(token))), o);
@@ -214,24 +195,8 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
         return false;
       }
     },
-    listRooms: (q, o) =>
-      must(
-        call(
-          checker((v) => v.RoomListSchema),
-          `/rooms${page(q)}`,
-          { method: 'GET' },
-          o,
-        ),
-      ),
-    listSessions: (q, o) =>
-      must(
-        call(
-          checker((v) => v.SessionListSchema),
-          `/sessions${page(q)}`,
-          { method: 'GET' },
-          o,
-        ),
-      ),
+    listRooms: (q, o) => must(call(roomList, `/rooms${page(q)}`, { method: 'GET' }, o)),
+    listSessions: (q, o) => must(call(sessionList, `/sessions${page(q)}`, { method: 'GET' }, o)),
   };
 }
 
