@@ -15,6 +15,7 @@ import { issueClientToken } from '../src/server/index';
 import { AgentProcess, AGENT_APP_MISSING, agentAppInstalled } from '../test/browser/agent-process';
 import { CHROMIUM_ARGS } from '../test/browser/chromium-args';
 import { startPageServer } from '../test/browser/page-server';
+import type { AgentProbe as Probe } from '../test/browser/pages/agent-attach';
 
 const TURNS = Number(process.argv[2] ?? 5);
 const SECRET = 'bench-agent-session-secret-0123456789abcdef';
@@ -23,7 +24,6 @@ const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
-type Probe = { mouth: { t: number; dark: number }[]; rms: { t: number; rms: number }[]; phases: string[] };
 
 async function main() {
   if (process.env.LIVEAI_IN_NETNS !== '1') throw new Error('run inside the namespace: scripts/netns-run.sh npx tsx scripts/bench-agent.ts');

@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core';
 import { issueClientToken } from '../../src/server/index';
 import { AGENT_APP_MISSING, AgentProcess, agentAppInstalled } from './agent-process';
 import { API_KEY, SESSION_SECRET, inboundStatsScript, useBrowserStack } from './harness';
+import type { AgentProbe as Probe } from './pages/agent-attach';
 import type { MouthSample } from './pages/frames';
 
 /**
@@ -18,14 +19,6 @@ if (!agentAppInstalled() && (process.env.CI === 'true' || process.env.CI === '1'
   throw new Error(`${AGENT_APP_MISSING} (CI=true makes this a failure)`);
 if (!agentAppInstalled()) console.warn(`SKIPPING: ${AGENT_APP_MISSING}`);
 
-type Probe = {
-  phases: string[];
-  events: string[];
-  errors: string[];
-  mouth: MouthSample[];
-  audio: { t: number; level: number }[];
-  transcript: { role: string; text: string }[];
-};
 const SHOTS = 'test-results/agent-plugin';
 const ROOM = 'agent-plugin-room';
 const GREETING = 'Hello there! I am the avatar of this agent, running on a local LiveKit server.';

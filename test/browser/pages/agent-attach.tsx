@@ -9,7 +9,8 @@ import type { ClientSession } from '../../../src/core/schemas/proxy';
 import { AvatarSessionProvider, useAvatarEvents, useMedia, useSession, useTranscript } from '../../../src/react';
 import { sampleMouth, type MouthSample } from './frames';
 
-interface AgentProbe {
+/** What the page records on `window.__agent`, read by the agent-plugin test and the agent bench. */
+export interface AgentProbe {
   phases: string[];
   events: string[];
   errors: string[];
