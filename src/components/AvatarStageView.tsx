@@ -59,7 +59,7 @@ export function AvatarStageView(props: AvatarStageViewProps) {
       data-audio-blocked={blocked || undefined}
       data-has-video={(phase === 'active' && !!videoTrack) || undefined}
     >
-      {imageUrl && <img className="liveai-stage__poster" src={imageUrl} alt="" />}
+      {imageUrl && <img className="liveai-stage__poster" src={imageUrl} alt="" decoding="async" />}
       <video className="liveai-stage__video" ref={video} autoPlay playsInline muted aria-hidden="true" />
       {overlay && <div className="liveai-stage__overlay">{overlay}</div>}
       {blocked && (
