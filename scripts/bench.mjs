@@ -253,7 +253,8 @@ async function e2e() {
       // The verdict takes the noise into account: met when the whole 90 % interval is at or under the target, missed
       // when all of it is above, otherwise undecided at this machine's noise (the point ratio says which way it leans).
       const [lo, hi] = ratioInterval(r.first[mode][page], r.first[mode].bare);
-      const verdict = hi <= goal ? `✅ ≤ ${goal.toFixed(2)}×` : lo > goal ? `❌ > ${goal.toFixed(2)}×` : `≈ undecided vs ≤ ${goal.toFixed(2)}×`;
+      const verdict =
+        hi <= goal ? `✅ ≤ ${goal.toFixed(2)}×` : lo > goal ? `❌ > ${goal.toFixed(2)}×` : `≈ undecided vs ≤ ${goal.toFixed(2)}×`;
       const ok = `(90 % interval ${lo.toFixed(2)}–${hi.toFixed(2)})${page === 'widgetCold' ? '' : ` ${verdict}`}`;
       const spread = (xs) => `${Math.round(Math.min(...xs))}–${Math.round(Math.max(...xs))} ms`;
       row(
