@@ -11,30 +11,27 @@ import type { TranscriptLine } from './session/types';
 
 type Validation = typeof import('./validation');
 
-let validation: Promise<Validation> | undefined;
-
-/** The zod schemas and validators (`liveai-kit/schemas`), loaded on first use. */
-export function loadValidation(): Promise<Validation> {
-  validation ??= import('./validation').catch((e: unknown) => {
-    validation = undefined;
-    throw e;
-  });
-  return validation;
+/**
+ * `load` run once: later calls get the same promise. A rejected load (a chunk that failed to download) is forgotten,
+ * so the next call tries again.
+ */
+export function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () =>
+    (loading ??= load().catch((e: unknown) => {
+      loading = undefined;
+      throw e;
+    }));
 }
 
-let guards: Promise<Guards> | undefined;
+/** The zod schemas and validators (`liveai-kit/schemas`), loaded on first use. */
+export const loadValidation: () => Promise<Validation> = /* @__PURE__ */ loadOnce(() => import('./validation'));
 
 /**
  * The small zod-free checks of what a call receives, loaded when a session starts (or is prefetched), in parallel
  * with the create call.
  */
-export function loadGuards(): Promise<Guards> {
-  guards ??= import('./schemas/guards').catch((e: unknown) => {
-    guards = undefined;
-    throw e;
-  });
-  return guards;
-}
+export const loadGuards: () => Promise<Guards> = /* @__PURE__ */ loadOnce(() => import('./schemas/guards'));
 
 /** The outcome of `check`, shaped like zod's `safeParse` result. */
 export type Checked<T> = { success: true; data: T } | { success: false; error: z.core.$ZodError };
@@ -61,16 +58,10 @@ export async function check<T>(
  */
 export function lazyTranscriptMerger(nextId: () => number, maxLines: number, lines: () => readonly TranscriptLine[]) {
   let merger: TranscriptMerger | null = null;
-  let loading: Promise<TranscriptMerger> | undefined;
   return {
     get: () => merger,
-    load: (): Promise<TranscriptMerger> =>
-      (loading ??= import('./session/transcript-merge').then(
-        (m) => (merger ??= new m.TranscriptMerger(nextId, maxLines).adopt(lines())),
-        (e: unknown) => {
-          loading = undefined;
-          throw e;
-        },
-      )),
+    load: loadOnce(() =>
+      import('./session/transcript-merge').then((m) => (merger ??= new m.TranscriptMerger(nextId, maxLines).adopt(lines()))),
+    ),
   };
 }

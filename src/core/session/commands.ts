@@ -1,5 +1,5 @@
 import { LiveAiError, invalidRequest } from '../errors';
-import { check } from '../lazy';
+import { check, loadOnce } from '../lazy';
 import type { ProxyClient } from '../proxy-client';
 import type { ClientSession } from '../schemas';
 import type { Transport } from '../transports/types';
@@ -49,17 +49,11 @@ export function createCommands(ctx: CommandContext, client: () => ClientSession 
     if (!t || ctx.get().media.connection === 'disconnected') throw new LiveAiError('transport_failed', 'not connected to the room');
     return t;
   };
-  let control: Promise<ControlCommands> | undefined;
+  const control = loadOnce(() => import('./control-commands').then((m) => m.createControlCommands(ctx, client)));
   const later =
     <K extends keyof ControlCommands>(name: K) =>
     async (...args: Parameters<ControlCommands[K]>): Promise<Awaited<ReturnType<ControlCommands[K]>>> => {
-      const commands = await (control ??= import('./control-commands').then(
-        (m) => m.createControlCommands(ctx, client),
-        (e: unknown) => {
-          control = undefined;
-          throw e;
-        },
-      ));
+      const commands = await control();
       return (commands[name] as (...a: typeof args) => Promise<Awaited<ReturnType<ControlCommands[K]>>>)(...args);
     };
   return {
