@@ -97,30 +97,38 @@ async function sizes() {
   const sf = await measureSameFeature(ROOT);
   const sfOk = (ours) => (ours.total <= sf.components.total ? '✅ ≤ 1.00×' : '❌ > 1.00×');
   const never = `never downloaded by a call: ${kb(sf.ours.never)} (zod schemas, rtc-b adapter + daily-js, image preparation)`;
-  row(
-    '1 same-feature page (video + audio, transcript, chat, End; esbuild, gzip; React and livekit-client counted once)',
-    'headless hooks, the same markup as the components-react page: total a LiveKit call downloads',
-    kb(sf.headless.total),
-    `${kb(sf.components.total)} @livekit/components-react`,
-    `${ratio(sf.headless.total, sf.components.total)} ${sfOk(sf.headless)}`,
-    `like for like: useSession, useMedia, useTranscript, useControl against LiveKitRoom, VideoTrack, useDataChannel; ${never}`,
-  );
-  row(
-    '1 same-feature page',
-    'hooks + AvatarStage / TranscriptPanel / ChatInput: total a LiveKit call downloads',
-    kb(sf.hooks.total),
-    `${kb(sf.components.total)} @livekit/components-react`,
-    ratio(sf.hooks.total, sf.components.total),
-    'styled parts with more than the other page shows: poster, queue progress, explained errors, ended with the cost, caption mode',
-  );
-  row(
-    '1 same-feature page',
-    'AvatarWidget: total a LiveKit call downloads',
-    kb(sf.ours.total),
-    `${kb(sf.components.total)} @livekit/components-react`,
-    ratio(sf.ours.total, sf.components.total),
-    'the drop-in widget does more again: status and queue progress, the mic, the time-limit countdown, explained errors',
-  );
+  const components = `${kb(sf.components.total)} @livekit/components-react`;
+  for (const [group, measure, page, verdict, reference] of [
+    [
+      '1 same-feature page (video + audio, transcript, chat, End; esbuild, gzip; React and livekit-client counted once)',
+      'headless hooks, the same markup as the components-react page',
+      sf.headless,
+      ` ${sfOk(sf.headless)}`,
+      `like for like: useSession, useMedia, useTranscript, useControl against LiveKitRoom, VideoTrack, useDataChannel; ${never}`,
+    ],
+    [
+      '1 same-feature page',
+      'hooks + AvatarStage / TranscriptPanel / ChatInput',
+      sf.hooks,
+      '',
+      'styled parts with more than the other page shows: poster, queue progress, explained errors, ended with the cost, caption mode',
+    ],
+    [
+      '1 same-feature page',
+      'AvatarWidget',
+      sf.ours,
+      '',
+      'the drop-in widget does more again: status and queue progress, the mic, the time-limit countdown, explained errors',
+    ],
+  ])
+    row(
+      group,
+      `${measure}: total a LiveKit call downloads`,
+      kb(page.total),
+      components,
+      `${ratio(page.total, sf.components.total)}${verdict}`,
+      reference,
+    );
   row(
     '1 same-feature page',
     'first load / on Start (headless; widget)',
