@@ -11,7 +11,7 @@ import { createSpawner, LATE_GRACE_MS, type Spawner } from './spawn';
 import { CreateRoomRequestSchema, PaginationQuerySchema } from '../core/schemas';
 import { MAX_PAGINATION_OFFSET } from '../core/constants';
 import { sessionAction } from './session-actions';
-import { createUpstreamExchange, createUpstreamFetch } from './upstream-fetch';
+import { createUpstreamExchange, createUpstreamFetch, openPool } from './upstream-fetch';
 import { transportOfRoomUrl } from '../shared/room-url';
 import { createTransportHint, type TransportHint } from './transport-hint';
 
@@ -75,6 +75,10 @@ export interface ActionContext<Req> {
 /** Builds the proxy core from validated options (see `resolveOptions` for the errors thrown). */
 export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: string): ProxyCore<Req> {
   const options = resolveOptions(raw, factory);
+  // Default: one undici keep-alive pool to the service for every call of this proxy (see upstream-fetch.ts): the
+  // browsers' calls over dispatch(), ending, checking and creating over its fetch; without undici, the global fetch.
+  const pool = options.upstream.fetch ? undefined : openPool(options.upstream.baseUrl);
+  const upstreamFetch = options.upstream.fetch ?? (pool && createUpstreamFetch(pool));
   const clientOptions = {
     baseUrl: options.upstream.baseUrl,
     apiKey: options.upstream.apiKey,
@@ -83,15 +87,13 @@ export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: stri
     retries: options.upstream.retries,
     providerLabels: options.providerLabels,
   };
-  // Default: undici dispatch() over a keep-alive pool (see upstream-fetch.ts), else the global fetch.
-  const pooled = options.upstream.fetch ? undefined : createUpstreamExchange(options.upstream.baseUrl);
-  const upstream = pooled ? serviceClientOver(clientOptions, pooled) : createServiceClient(clientOptions);
+  const upstream = pool ? serviceClientOver(clientOptions, createUpstreamExchange(pool)) : createServiceClient(clientOptions);
   const log = proxyLogger(options.logger);
   // Ending sessions and checking on them may wait longer than a browser's call: they run in the background.
   const cleanup = createServiceClient({
     baseUrl: options.upstream.baseUrl,
     apiKey: options.upstream.apiKey,
-    fetch: options.upstream.fetch ?? createUpstreamFetch(options.upstream.baseUrl),
+    fetch: upstreamFetch,
     timeoutMs: (options.upstream.timeoutMs ?? 15_000) + LATE_GRACE_MS,
     retries: options.upstream.retries,
   });
@@ -101,7 +103,7 @@ export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: stri
     upstream,
     tokens: createClientTokens(options.secretKey, options.tokenTtlSeconds),
     guard,
-    spawner: createSpawner(options, guard, log),
+    spawner: createSpawner(options, guard, log, upstreamFetch),
     log,
     transportHint: createTransportHint(options.roomTransport, log),
     async allow(call) {

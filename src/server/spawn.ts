@@ -3,7 +3,6 @@ import { createServiceClient, type ServiceClient } from './service-client';
 import type { Guard } from './guard';
 import type { ProxyLog } from './logging';
 import type { ResolvedOptions } from './options';
-import { createUpstreamFetch } from './upstream-fetch';
 
 /** How long after answering the browser 504 the proxy still waits for the service's create answer, ms. */
 export const LATE_GRACE_MS = 60_000;
@@ -33,9 +32,10 @@ export interface Spawner {
   ): Promise<T & { session_expires_at?: string }>;
 }
 
-export function createSpawner<Req>(options: ResolvedOptions<Req>, guard: Guard, log: ProxyLog): Spawner {
+/** @param upstreamFetch the proxy's `fetch` to the service (its keep-alive pool); default the global `fetch`. */
+export function createSpawner<Req>(options: ResolvedOptions<Req>, guard: Guard, log: ProxyLog, upstreamFetch?: typeof fetch): Spawner {
   const timeoutMs = options.upstream.timeoutMs ?? 15_000;
-  const base = options.upstream.fetch ?? createUpstreamFetch(options.upstream.baseUrl) ?? ((...a: Parameters<typeof fetch>) => fetch(...a));
+  const base = upstreamFetch ?? ((...a: Parameters<typeof fetch>) => fetch(...a));
   const rawBodies = new Map<string, string>();
   // Keeps the text of 2xx create answers by request id, so an id can be recovered from a body that does not parse.
   const capturing: typeof fetch = async (input, init) => {

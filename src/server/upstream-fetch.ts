@@ -7,8 +7,15 @@ const requireFrom = createRequire(import.meta.url);
 /** Idle keep-alive sockets to the service are closed after this many ms (the service may hint shorter). */
 const KEEP_ALIVE_MS = 10_000;
 
-/** One keep-alive undici `Pool` for the service's origin; undefined when the optional peer `undici` is missing. */
-function openPool(baseUrl: string): { origin: string; pool: Undici.Pool } | undefined {
+/** A keep-alive undici `Pool` for the service's origin, with that origin. */
+export type UpstreamPool = { origin: string; pool: Undici.Pool };
+
+/**
+ * One keep-alive undici `Pool` for the service's origin, shared by every call a proxy makes to the service (see
+ * `createUpstreamFetch` and `createUpstreamExchange`). Undefined when the optional peer `undici` (≥ 7) is not
+ * installed: the proxy then uses the global `fetch`.
+ */
+export function openPool(baseUrl: string): UpstreamPool | undefined {
   let undici: typeof Undici;
   try {
     undici = requireFrom('undici') as typeof Undici;
@@ -21,22 +28,17 @@ function openPool(baseUrl: string): { origin: string; pool: Undici.Pool } | unde
 
 /**
  * The `fetch` the proxy uses for the avatar service when the options give none: undici's
- * `request()` over one keep-alive `Pool` for the service's origin. Node's global `fetch` is undici too, but
+ * `request()` over the proxy's keep-alive `Pool` for the service's origin (`openPool`). Node's global `fetch` is undici too, but
  * its WHATWG layer (Request/Response objects, web streams, AbortSignal plumbing) cost about as much CPU as the
  * whole upstream exchange; `request()` skips that layer. Same sockets, same timeouts (the caller's `signal`).
  *
- * Returns `undefined` when the optional peer `undici` (≥ 7) is not installed: the service client then uses
- * the global `fetch`. Calls it cannot serve (another origin, a `FormData` or stream body, a `Request` object)
- * go to the global `fetch` as well.
+ * Calls it cannot serve (another origin, a `FormData` or stream body, a `Request` object) go to the global `fetch`.
  *
  * The answer has `status`, `ok`, `headers`, `text()` and `json()` — what the service client reads — not a
  * full `Response` (building one costs ~27 µs per call). Network errors reject with undici's errors
  * (the service client turns them into `upstream_error` 502, an abort into `timeout` 504).
  */
-export function createUpstreamFetch(baseUrl: string): typeof fetch | undefined {
-  const opened = openPool(baseUrl);
-  if (!opened) return undefined;
-  const { origin, pool } = opened;
+export function createUpstreamFetch({ origin, pool }: UpstreamPool): typeof fetch {
   const upstreamFetch = async (input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> => {
     const body = init?.body;
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : undefined;
@@ -86,18 +88,15 @@ export type UpstreamExchange = (url: string, init: RequestInit, o: FetchJsonOpti
 
 /**
  * The service client's calls to the service when the options give no `fetch`: undici's `dispatch()` on one
- * keep-alive `Pool` for the service's origin, the answer collected straight into a string. Compared with
+ * keep-alive `Pool` for the service's origin (`openPool`), the answer collected straight into a string. Compared with
  * `request()` (see `createUpstreamFetch`) it skips the response stream, the `AbortController` and the
  * `Response`-like object, which together cost about a tenth of the proxy's CPU per status poll. The time limit
  * (`o.timeoutMs`, body included) is a timer that aborts the dispatch.
  *
- * Returns `undefined` when the optional peer `undici` is not installed. Calls it cannot serve (another origin,
- * a `FormData` body, a caller's abort signal) go through `fetchJson` and the global `fetch`.
+ * Calls it cannot serve (another origin, a `FormData` body, a caller's abort signal) go through `fetchJson` and the
+ * global `fetch`.
  */
-export function createUpstreamExchange(baseUrl: string): UpstreamExchange | undefined {
-  const opened = openPool(baseUrl);
-  if (!opened) return undefined;
-  const { origin, pool } = opened;
+export function createUpstreamExchange({ origin, pool }: UpstreamPool): UpstreamExchange {
   return (url, init, o) => {
     const body = init.body;
     if (o.signal || !url.startsWith(`${origin}/`) || (body != null && typeof body !== 'string')) return fetchJson(url, init, o);

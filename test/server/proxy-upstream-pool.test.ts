@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
-import { createUpstreamFetch } from '../../src/server/upstream-fetch';
+import { createUpstreamFetch, openPool } from '../../src/server/upstream-fetch';
 import { ALICE, closedPort, png, proxyApp, proxyOptions, setFaults, startEmulator, waitFor, type Emulator } from './helpers';
 
 // The proxy's default way to the service (no `upstream.fetch` given): undici request() over a keep-alive pool.
@@ -144,7 +144,7 @@ describe('the default upstream client (keep-alive pool)', () => {
 
 describe('createUpstreamFetch', () => {
   it('answers like fetch for what the service client reads: status, ok, headers, text, json', async () => {
-    const f = createUpstreamFetch(emulator.url)!;
+    const f = createUpstreamFetch(openPool(emulator.url)!);
     const res = await f(`${emulator.url}/liveai/rooms?page=1&limit=1`, { method: 'GET', headers: { 'X-API-Key': ALICE } });
     expect(res.status).toBe(200);
     expect(res.ok).toBe(true);
@@ -157,7 +157,7 @@ describe('createUpstreamFetch', () => {
   });
 
   it('rejects when its signal aborts', async () => {
-    const f = createUpstreamFetch(emulator.url)!;
+    const f = createUpstreamFetch(openPool(emulator.url)!);
     await setFaults(emulator.url, { latencyMs: 1000 });
     const c = new AbortController();
     const p = f(`${emulator.url}/liveai/rooms`, { headers: { 'x-api-key': ALICE }, signal: c.signal });
