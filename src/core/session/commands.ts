@@ -4,6 +4,7 @@ import type { ProxyClient } from '../proxy-client';
 import type { ClientSession } from '../schemas';
 import type { Transport } from '../transports/types';
 import type { AudioOutput } from './audio-output';
+import type { ControlCommands } from './control-commands';
 import type { AvatarSession, ImageChangeState, MediaState, SessionCommands, SessionState } from './types';
 
 /**
@@ -34,7 +35,6 @@ export interface MediaDeps {
 
 type Commands = SessionCommands;
 type MediaCommands = Pick<AvatarSession, 'setMicEnabled' | 'setSpeakerMuted' | 'setVolume' | 'setDevice' | 'unblockAudio'>;
-type ControlCommands = ReturnType<typeof import('./control-commands').createControlCommands>;
 
 /**
  * The session's outgoing commands (control events, leave-meeting, chat and end messages). Each input is

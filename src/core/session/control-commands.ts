@@ -6,7 +6,8 @@ import type { CommandContext } from './commands';
 import { imageSource } from './controls';
 import type { SessionCommands } from './types';
 
-type ControlCommands = Omit<SessionCommands, 'sendChat' | 'forceEnd'>;
+/** The session commands this chunk serves: every one but chat and force-end. */
+export type ControlCommands = Omit<SessionCommands, 'sendChat' | 'forceEnd'>;
 
 /**
  * The control commands (control events and leave-meeting), loaded on their first use together with the zod schemas
