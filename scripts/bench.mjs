@@ -29,7 +29,7 @@ const { values } = parseArgs({
 });
 const QUICK = values.quick;
 const RUNS = QUICK ? 3 : 5;
-const FIRST_FRAME_RUNS = QUICK ? 3 : 15;
+const FIRST_FRAME_RUNS = QUICK ? 3 : 25;
 const only = values.only ? new Set(values.only.split(',')) : null;
 const want = (k) => !only || only.has(k);
 
@@ -240,7 +240,7 @@ function runTsx(args) {
 
 async function e2e() {
   step('5 real LiveKit path (Chromium): widget, standalone element and a bare livekit-client page, alternating');
-  // First frames vary by ±20 % from run to run (the avatar's publish, LiveKit, the machine), so these rows take 15
+  // First frames vary by ±20 % from run to run (the avatar's publish, LiveKit, the machine), so these rows take 25
   // rounds (5 traced ones for the main-thread rows) and give a bootstrap interval with each ratio.
   const r = await runTsx(['scripts/bench/e2e.ts', '--runs', String(FIRST_FRAME_RUNS), '--profile', '--cold']);
   const m = (xs) => (xs?.length ? median(xs) : NaN);
@@ -312,7 +312,7 @@ async function e2e() {
     );
   }
   notes.push(
-    `First frame: one Chromium, three pages built for production (the widget in a Vite React app; the standalone script on a plain HTML page; a bare page with only livekit-client that POSTs to the same proxy, joins the room and attaches the video), the same probe (capture-phase click on Start → the first requestVideoFrameCallback of the page's video). Two local services behind two proxies: as-is (queue 0, the avatar joins in parallel) and \`answerWhenActive\` (the create call answers once the avatar publishes). Every page is clicked once it has settled (no request for 500 ms), as a person clicks seconds after the page showed. Every round runs every page in both modes in a rotating order; round 0 is a dropped warm-up; medians of ${FIRST_FRAME_RUNS} rounds. Each ratio comes with a 90 % bootstrap interval (rounds resampled with replacement, each keeping its pair of pages, 2000 draws): a target counts as met only when the whole interval is at or under it, as missed when all of it is above, and as undecided otherwise. Main thread: separate traced runs (avatar publishing), the renderer main thread's top-level tasks between the two marks. The widget page registers only the LiveKit transport, so the widget predicts it and fetches it when Start comes into view; the element page sets \`transport="rtc-a"\`. "predicted from the proxy" is the widget on a page that registers two transports, on a first visit: only the proxy's \`GET /transport\` answer (which the bench's proxies learn from their first room) tells it which transport to fetch before the click.`,
+    `First frame: one Chromium, three pages built for production (the widget in a Vite React app; the standalone script on a plain HTML page; a bare page with only livekit-client that POSTs to the same proxy, joins the room and attaches the video), the same probe (capture-phase click on Start → the first requestVideoFrameCallback of the page's video). Two local services behind two proxies: as-is (queue 0, the avatar joins in parallel) and \`answerWhenActive\` (the create call answers once the avatar publishes). Every page is clicked once it has settled (no request for 500 ms), as a person clicks seconds after the page showed. Every round runs every page in both modes, in an order shuffled afresh for each round and mode (seeded, so a re-run repeats it), each run starting only once the previous run's avatar has left its room; round 0 is a dropped warm-up; medians of ${FIRST_FRAME_RUNS} rounds. Each ratio comes with a 90 % bootstrap interval (rounds resampled with replacement, each keeping its pair of pages, 2000 draws): a target counts as met only when the whole interval is at or under it, as missed when all of it is above, and as undecided otherwise. Main thread: separate traced runs (avatar publishing), the renderer main thread's top-level tasks between the two marks. The widget page registers only the LiveKit transport, so the widget predicts it and fetches it when Start comes into view; the element page sets \`transport="rtc-a"\`. "predicted from the proxy" is the widget on a page that registers two transports, on a first visit: only the proxy's \`GET /transport\` answer (which the bench's proxies learn from their first room) tells it which transport to fetch before the click.`,
   );
   notes.push(
     'Real LiveKit (informative): a Node client (no browser, no React) doing the same through the proxy: POST /rooms → rtc-node join → first frame; POST control update-image → image_change_complete on the data channel.',

@@ -6,9 +6,11 @@
 // Each in two service modes, two local services behind two proxies:
 //   as-is   — queue 0, the avatar joins while the browser connects (the create call answers at once);
 //   warm    — the create call answers only once the avatar is in the room, publishing (`answerWhenActive`).
-// Runs alternate (every round runs every page in every mode, in a rotating order); run 0 is a dropped warm-up.
+// Runs alternate (every round runs every page in every mode, pages in a shuffled order, seeded so a re-run repeats
+// it); run 0 is a dropped warm-up.
 // Also the rtc-node client (e2e-node.ts) as an informative lower bound, and updateImage → image_change_complete.
-// Flags: --runs N; --marks (the widget's timeline per run); --profile (main-thread work click → first frame from a
+// Before each run every LiveKit room is empty again (the previous session's avatar has left).
+// Flags: --runs N; --modes asIs,warm (default both); --marks (the widget's timeline per run); --profile (main-thread work click → first frame from a
 // Chromium trace, per page, warm mode; with LIVEAI_BENCH_JS_PROFILE=1 also the top JavaScript self times); --transport rtc-a / --prefetch (widget page variants); --only widget,bare;
 // --cold: also `widgetCold`, the widget on a page that registers both transports (nothing to predict on a first
 // visit, so the transport is fetched after the create answer): the before/after of the transport prediction.
@@ -18,11 +20,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import express from 'express';
+import { RoomServiceClient } from 'livekit-server-sdk';
 import sharp from 'sharp';
 import { chromium, type Page } from 'playwright-core';
 import { build } from 'vite';
 import react from '@vitejs/plugin-react';
 import { createEmulator } from '../../src/emulator/index';
+import { prng } from '../../src/emulator/media/motion';
 import { createAvatarProxy } from '../../src/server/index';
 import { nodeRun } from './e2e-node';
 import { startTrace, stopTrace, type MainThreadWork } from './trace';
@@ -41,7 +45,7 @@ type PageKind = 'widget' | 'element' | 'bare' | 'widgetCold';
 type Mode = 'asIs' | 'warm';
 const COLD = process.argv.includes('--cold');
 const PAGES = (arg('--only')?.split(',') ?? ['widget', 'element', 'bare', ...(COLD ? ['widgetCold'] : [])]) as PageKind[];
-const MODES: Mode[] = ['asIs', 'warm'];
+const MODES = (arg('--modes')?.split(',') ?? ['asIs', 'warm']) as Mode[];
 const CHROMIUM_ARGS = CHROMIUM_BASE_ARGS;
 const MEDIA_ARGS = CHROMIUM_MEDIA_ARGS;
 
@@ -54,6 +58,19 @@ async function face(bg: string): Promise<string> {
 installLivekit({ quiet: true });
 const lk = await startLivekit();
 const livekit = { url: lk.url, apiKey: LIVEKIT_KEYS.apiKey, apiSecret: LIVEKIT_KEYS.apiSecret };
+const rooms = new RoomServiceClient(lk.url.replace(/^ws/, 'http'), livekit.apiKey, livekit.apiSecret);
+/**
+ * Resolves once no LiveKit room has a participant: the previous run's avatar has unpublished and left (the service
+ * closes it after the end call answered). Without this wait the next page would connect while that teardown still
+ * runs, and with pages in a fixed rotation each page would always follow the same other page's teardown.
+ */
+async function roomsEmpty(timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await rooms.listRooms()).some((r) => r.numParticipants > 0)) {
+    if (Date.now() > deadline) return void process.stderr.write('e2e: a room still has participants after 15 s; going on\n');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
 // imageChangeMs 0: the service's simulated generation delay is left out, the rest of the path is real.
 const services = {
   asIs: await createEmulator({ port: 0, media: true, queueMs: 0, imageChangeMs: 0, livekit }),
@@ -190,8 +207,21 @@ async function pageRun(kind: PageKind, mode: Mode, opts: { image?: string; profi
     return { firstFrameMs, imageChangeMs, marks, profile };
   } finally {
     await context.close();
+    await roomsEmpty();
   }
 }
+
+/** Seeded, so the run order is the same on every run of the bench. */
+const random = prng(0x9e3779b9);
+/** Fisher–Yates with `random`. */
+const shuffled = <T>(items: readonly T[]): T[] => {
+  const a = [...items];
+  for (let k = a.length - 1; k > 0; k--) {
+    const j = Math.floor(random() * (k + 1));
+    [a[k], a[j]] = [a[j]!, a[k]!];
+  }
+  return a;
+};
 
 const timeline = (marks: Record<string, number>) =>
   Object.entries(marks)
@@ -205,24 +235,27 @@ const profile: Record<string, MainThreadWork[]> = {};
 try {
   for (let i = 0; i <= RUNS; i++) {
     const image = await face(`hsl(${(i * 67) % 360},50%,70%)`);
-    // Rotate the order each round, so no page always runs first (right after another page's session ended).
-    const order = PAGES.map((_, k) => PAGES[(k + i) % PAGES.length]!);
     const line: string[] = [];
     for (const mode of i % 2 ? [...MODES].reverse() : MODES) {
-      for (const kind of order) {
+      // A fresh order per round and mode: no page always runs first, or always right after the same other page.
+      for (const kind of shuffled(PAGES)) {
         const r = await pageRun(kind, mode, { image: mode === 'asIs' && kind === 'widget' ? image : undefined });
         line.push(`${kind}/${mode} ${r.firstFrameMs.toFixed(0)}`);
-        if (MARKS && (kind === 'widget' || kind === 'bare')) process.stderr.write(`  ${kind}/${mode}: ${timeline(r.marks)}\n`);
+        if (MARKS && kind !== 'element') process.stderr.write(`  ${kind}/${mode}: ${timeline(r.marks)}\n`);
         if (i === 0) continue; // run 0 warms up Chromium, LiveKit and the services
         (first[mode][kind] ??= []).push(r.firstFrameMs);
         if (r.imageChangeMs !== undefined) imageChanges.widget.push(r.imageChangeMs);
       }
     }
-    const b = await nodeRun(base, image);
-    line.push(`node ${b.firstFrameMs.toFixed(0)}`);
-    if (i > 0) {
-      nodeFirst.push(b.firstFrameMs);
-      imageChanges.node.push(b.imageChangeMs);
+    // The rtc-node client talks to the as-is proxy.
+    if (MODES.includes('asIs')) {
+      const b = await nodeRun(base, image);
+      await roomsEmpty();
+      line.push(`node ${b.firstFrameMs.toFixed(0)}`);
+      if (i > 0) {
+        nodeFirst.push(b.firstFrameMs);
+        imageChanges.node.push(b.imageChangeMs);
+      }
     }
     process.stderr.write(`e2e run ${i}${i === 0 ? ' (warm-up)' : ''}: ${line.join(', ')} ms\n`);
   }
