@@ -14,7 +14,8 @@
 // Chromium trace, per page, warm mode; with LIVEAI_BENCH_JS_PROFILE=1 also the top JavaScript self times); --transport rtc-a / --prefetch (widget page variants); --only widget,bare;
 // --cold: also `widgetCold`, the widget on a page that registers both transports (nothing to predict on a first
 // visit, so the transport is fetched after the create answer): the before/after of the transport prediction.
-// Prints one JSON line: { first: {mode: {page: ms[]}}, imageChange: {widget: ms[], node: ms[]}, node: ms[], profile }.
+// Prints one JSON line: { first: {mode: {page: ms[]}}, afterCreate: {mode: {page: ms[]}} (create answered → first
+// frame, the part the page itself decides), imageChange: {widget: ms[], node: ms[]}, node: ms[], profile }.
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -134,6 +135,8 @@ type Probe = {
   marks: Record<string, number>;
   startClickedAt: number | null;
   firstFrameAt: number | null;
+  /** When the create call answered (probe.js), performance.now() ms. */
+  createAnsweredAt: number | null;
   events: Array<{ at: number; event: { type: string } }>;
   errors: string[];
   session: { updateImage(i: { base64: string }): Promise<void>; end(): Promise<unknown> } | null;
@@ -190,7 +193,7 @@ async function pageRun(kind: PageKind, mode: Mode, opts: { image?: string; profi
       });
     const profile: MainThreadWork | undefined = cdp ? await stopTrace(cdp) : undefined;
     const imageChangeMs = opts.image ? await imageChange(page, opts.image) : undefined;
-    const { firstFrameMs, marks } = await page.evaluate(() => {
+    const { firstFrameMs, afterCreateMs, marks } = await page.evaluate(() => {
       const p = (window as unknown as { __bench: Probe }).__bench;
       const t0 = p.startClickedAt!;
       const rel = Object.fromEntries(
@@ -198,13 +201,18 @@ async function pageRun(kind: PageKind, mode: Mode, opts: { image?: string; profi
           .filter(([, at]) => at >= t0 - 1)
           .map(([k, at]) => [k, Math.round(at - t0)]),
       );
-      return { firstFrameMs: p.firstFrameAt! - t0, marks: { ...rel, 'first frame': Math.round(p.firstFrameAt! - t0) } };
+      return {
+        firstFrameMs: p.firstFrameAt! - t0,
+        afterCreateMs: p.createAnsweredAt === null ? null : p.firstFrameAt! - p.createAnsweredAt,
+        marks: { ...rel, 'first frame': Math.round(p.firstFrameAt! - t0) },
+      };
     });
+    if (afterCreateMs === null) throw new Error(`${kind}/${mode}: the probe saw no create call (POST …/rooms)`);
     await page.evaluate(() => {
       const p = (window as unknown as { __bench: Probe }).__bench;
       return p.session?.end() ?? p.end?.();
     });
-    return { firstFrameMs, imageChangeMs, marks, profile };
+    return { firstFrameMs, afterCreateMs, imageChangeMs, marks, profile };
   } finally {
     await context.close();
     await roomsEmpty();
@@ -229,6 +237,7 @@ const timeline = (marks: Record<string, number>) =>
     .map(([k, v]) => `${k} +${v}`)
     .join(', ');
 const first: Record<Mode, Record<string, number[]>> = { asIs: {}, warm: {} };
+const afterCreate: Record<Mode, Record<string, number[]>> = { asIs: {}, warm: {} };
 const imageChanges: { widget: number[]; node: number[] } = { widget: [], node: [] };
 const nodeFirst: number[] = [];
 const profile: Record<string, MainThreadWork[]> = {};
@@ -244,6 +253,7 @@ try {
         if (MARKS && kind !== 'element') process.stderr.write(`  ${kind}/${mode}: ${timeline(r.marks)}\n`);
         if (i === 0) continue; // run 0 warms up Chromium, LiveKit and the services
         (first[mode][kind] ??= []).push(r.firstFrameMs);
+        (afterCreate[mode][kind] ??= []).push(r.afterCreateMs);
         if (r.imageChangeMs !== undefined) imageChanges.widget.push(r.imageChangeMs);
       }
     }
@@ -269,7 +279,7 @@ try {
       );
     }
   }
-  console.log(JSON.stringify({ first, imageChange: imageChanges, node: nodeFirst, profile }));
+  console.log(JSON.stringify({ first, afterCreate, imageChange: imageChanges, node: nodeFirst, profile }));
 } finally {
   await browser.close();
   await new Promise((r) => server.close(() => r(undefined)));

@@ -3,6 +3,8 @@
 // starts (capture phase, through shadow roots), `firstFrameAt` when the first <video> on the page (or in an open
 // shadow root) presents its first frame (requestVideoFrameCallback). Both performance.now() ms, and both also as
 // performance marks (`bench-click`, `bench-first-frame`) so a Chromium trace can find the same window.
+// `createAnsweredAt`: when the create call (the first POST …/rooms after the click) answered, from a wrapper of
+// `window.fetch`, which every page looks up when it calls it. First frame minus that is the client's own part.
 // Pages import `probe` by name: the package marks its files free of side effects, so a bare import would be dropped.
 export const probe = (window.__bench ??= {
   startClickedAt: null,
@@ -12,7 +14,18 @@ export const probe = (window.__bench ??= {
   session: null,
   marks: {},
   prefetched: false,
+  createAnsweredAt: null,
 });
+
+const pageFetch = window.fetch;
+window.fetch = async (input, init) => {
+  const res = await pageFetch(input, init);
+  const url = typeof input === 'string' || input instanceof URL ? String(input) : input.url;
+  const post = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase() === 'POST';
+  if (post && /\/rooms$/.test(new URL(url, location.href).pathname) && probe.startClickedAt !== null)
+    probe.createAnsweredAt ??= performance.now();
+  return res;
+};
 
 document.addEventListener(
   'click',
