@@ -262,9 +262,10 @@ async function e2e() {
       // when all of it is above, otherwise undecided at this machine's noise (the point ratio says which way it leans).
       const [lo, hi] = ratioInterval(r.first[mode][page], r.first[mode].bare);
       // Fewer than 5 rounds (--quick) give a bootstrap interval too narrow to mean anything: no verdict then.
+      const rounds = r.first[mode][page].length;
       const verdict =
-        r.first[mode][page].length < 5
-          ? `no verdict from ${r.first[mode][page].length} rounds`
+        rounds < 5
+          ? `no verdict from ${rounds} rounds`
           : hi <= goal
             ? `✅ ≤ ${goal.toFixed(2)}×`
             : lo > goal
