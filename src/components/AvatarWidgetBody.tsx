@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useAvatarSession, useSessionState } from '../react';
 import { AvatarStage } from './AvatarStage';
 import type { AvatarWidgetProps } from './AvatarWidget';
@@ -38,6 +38,28 @@ export function AvatarWidgetBody(p: AvatarWidgetProps) {
   const remainingMs = useDeadline(maxDeadline, endCall, 30_000);
 
   const caption = (p.transcriptMode ?? (variant === 'inline' ? 'conversation' : 'caption')) === 'caption';
+  // The parts read the session themselves, so they are made once per change of their own props: a phase change
+  // (several while a call connects) re-renders the frame only, not the stage, transcript, chat and controls again.
+  const { imageUrl, imageSwapper } = p;
+  const parts = useMemo(
+    () => ({
+      stage: (
+        <AvatarStage imageUrl={imageUrl} label={`${title} video`}>
+          {caption && <TranscriptPanel mode="caption" agentLabel={title} />}
+        </AvatarStage>
+      ),
+      transcript: caption ? undefined : <TranscriptPanel agentLabel={title} />,
+      extra: imageSwapper ? (
+        <details className="liveai-widget__extra">
+          <summary>Change look</summary>
+          <ImageSwapper />
+        </details>
+      ) : undefined,
+      chat: <ChatInput />,
+      controls: <ControlBar />,
+    }),
+    [imageUrl, title, caption, imageSwapper],
+  );
   return (
     <AvatarWidgetView
       variant={variant}
@@ -50,22 +72,11 @@ export function AvatarWidgetBody(p: AvatarWidgetProps) {
       className={p.className}
       remainingMs={remainingMs}
       minimizedEndMs={minimizedEndMs}
-      stage={
-        <AvatarStage imageUrl={p.imageUrl} label={`${title} video`}>
-          {caption && <TranscriptPanel mode="caption" agentLabel={title} />}
-        </AvatarStage>
-      }
-      transcript={caption ? undefined : <TranscriptPanel agentLabel={title} />}
-      extra={
-        p.imageSwapper ? (
-          <details className="liveai-widget__extra">
-            <summary>Change look</summary>
-            <ImageSwapper />
-          </details>
-        ) : undefined
-      }
-      chat={<ChatInput />}
-      controls={isRunning(phase) ? <ControlBar /> : undefined}
+      stage={parts.stage}
+      transcript={parts.transcript}
+      extra={parts.extra}
+      chat={parts.chat}
+      controls={isRunning(phase) ? parts.controls : undefined}
     />
   );
 }
