@@ -5,6 +5,9 @@ import { chooseTransport } from './phase';
 import { aborted, obtainClient, toError, type Run } from './run';
 import type { AvatarSessionOptions, SessionState } from './types';
 
+/** Latest time after the create answer at which the status is polled even if the room join has not settled, ms. */
+export const FIRST_POLL_LATEST_MS = 1000;
+
 /** What a start needs from the engine. */
 export interface StartDeps {
   options: AvatarSessionOptions;
@@ -41,9 +44,21 @@ export async function runStart(r: Run, d: StartDeps): Promise<void> {
     const transport = flowTransport ?? c.transport ?? chooseTransport(c, options.transport);
     d.set({ sessionId: c.session_id, transport, imageUrl: c.image_url ?? null });
     if (options.endOnUnload !== false) r.watchUnload(d.onPageHide);
-    r.poller.start();
     const micEnabled = options.micEnabled ?? d.get().media.micEnabled;
-    r.join(c, { ...options, loader: d.loader, micEnabled, devices: d.devices, report: (e) => d.report(toError(e)) })
+    const joined = r.join(c, { ...options, loader: d.loader, micEnabled, devices: d.devices, report: (e) => d.report(toError(e)) });
+    // The first status poll waits until the room join settles (at most FIRST_POLL_LATEST_MS): its answer and the
+    // re-render it causes would otherwise compete with the join for the main thread. Meanwhile `bot_ready` or the
+    // avatar's video track tell that it is live.
+    let polling = false;
+    const startPolling = () => {
+      if (polling) return;
+      polling = true;
+      clearTimeout(latest);
+      if (!r.signal.aborted) r.poller.start();
+    };
+    const latest = setTimeout(startPolling, FIRST_POLL_LATEST_MS);
+    joined
+      .finally(startPolling)
       .then(() => d.commit())
       .catch((e) => void (r.signal.aborted || d.fail(toError(e))));
     await r.active;

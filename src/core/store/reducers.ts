@@ -51,6 +51,9 @@ export function describeError(error: unknown): string {
   return error === undefined || error === null ? 'unknown error' : String(error);
 }
 
+/** No status yet, or still `QUEUED`: a sign that the avatar is live (`bot_ready`, its video) makes it `ACTIVE`. */
+export const liveNotYetKnown = (status: SessionStatus | null): boolean => status === null || status === 'QUEUED';
+
 /**
  * The store change for one service events (pure): transcript, bot readiness, image change state, `lastEvent`.
  * Ending effects (`idle_timeout`, fatal `daily_error`) are handled by the engine, not here.
@@ -65,7 +68,7 @@ export function reduceEvent(
   switch (event.type) {
     case 'bot_ready':
       patch.botReady = true;
-      if (state.sessionStatus === null || state.sessionStatus === 'QUEUED') patch.sessionStatus = 'ACTIVE' satisfies SessionStatus;
+      if (liveNotYetKnown(state.sessionStatus)) patch.sessionStatus = 'ACTIVE' satisfies SessionStatus;
       break;
     case 'user_transcription':
     case 'agent_transcription': {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeTransport } from '../../../src/testing';
+import { FakeTransport, createFakeProxy } from '../../../src/testing';
 import { harness, until, type Harness } from './helpers';
 
 let h: Harness | undefined;
@@ -95,5 +95,42 @@ describe('session flows: exact phase sequences', () => {
     void h.session.start().catch(() => {});
     await until(() => h!.loader.kinds.length === 1, 'loader called');
     expect(h.loader.kinds).toEqual(['rtc-a']);
+  });
+});
+
+describe('first status poll: after the room join, so its answer does not compete with it', () => {
+  const videoTrack = {
+    kind: 'video',
+    id: 'v',
+    readyState: 'live',
+    addEventListener() {},
+    removeEventListener() {},
+  } as unknown as MediaStreamTrack;
+
+  it("no status call while the room is joining; the avatar's video track makes the session ACTIVE; one poll once joined", async () => {
+    const fake = new FakeTransport({ autoConnect: false });
+    h = harness({ fake, proxy: createFakeProxy({ initialStatus: 'ACTIVE' }) });
+    const started = h.session.start();
+    await until(() => fake.connectCalls.length === 1, 'joining the room');
+    fake.emitTrack('video', videoTrack);
+    expect(h.session.store.getState()).toMatchObject({ sessionStatus: 'ACTIVE', phase: 'connecting' });
+    expect(h.proxy.callsTo('GET /sessions/:id')).toEqual([]);
+    fake.completeConnect();
+    await started;
+    expect(h.phases).toEqual(['idle', 'creating', 'connecting', 'active']);
+    await until(() => h!.proxy.callsTo('GET /sessions/:id').length > 0, 'the first status poll');
+    expect(h.session.store.getState().phase).toBe('active');
+  });
+
+  it("a queued session shows queued once the join settled, and the avatar's video later makes it active without a poll", async () => {
+    h = harness({ proxy: createFakeProxy({ initialStatus: 'QUEUED' }), pollIntervalMs: 60_000, maxPollIntervalMs: 60_000 });
+    const started = h.session.start();
+    await until(() => h!.session.store.getState().phase === 'queued', 'queued');
+    expect(h.transport.connection).toBe('connected');
+    const polls = h.proxy.callsTo('GET /sessions/:id').length;
+    h.transport.emitTrack('video', videoTrack);
+    await started;
+    expect(h.proxy.callsTo('GET /sessions/:id')).toHaveLength(polls);
+    expect(h.phases).toEqual(['idle', 'creating', 'queued', 'active']);
   });
 });
