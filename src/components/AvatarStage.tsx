@@ -2,6 +2,7 @@ import { useAvatarSession, useQueueClock, useSession, useSessionState } from '..
 import { useRef } from 'react';
 import { AvatarStageView, showVideoTrack, useBeforePaint, type AvatarStageViewProps } from './AvatarStageView';
 import { expiresAtMs, timeLimitReached } from './TimeLimitCountdown';
+import { useSessionPoster } from './useSessionPoster';
 
 /** Props of {@link AvatarStage}: the view's props that do not come from the session, all optional. */
 export type AvatarStageProps = Partial<
@@ -9,8 +10,9 @@ export type AvatarStageProps = Partial<
 >;
 
 /**
- * The avatar of the nearest `AvatarSessionProvider`: its video track, poster (`imageUrl` prop, else the
- * session's image), queue clock, "Tap to unmute" wired to `unblockAudio()`, start / retry / start again.
+ * The avatar of the nearest `AvatarSessionProvider`: its video track, poster (the `imageUrl` prop; the session's own
+ * image instead while queued, after the call, or when a call goes 1 s without video), queue clock, "Tap to unmute"
+ * wired to `unblockAudio()`, start / retry / start again.
  * The session plays the audio itself, so no audio track is given to the view.
  */
 export function AvatarStage(props: AvatarStageProps) {
@@ -25,6 +27,7 @@ export function AvatarStage(props: AvatarStageProps) {
   const queue = useQueueClock();
   const start = () => void s.start().catch(() => undefined); // the error shows from the store
   const expiresAt = expiresAtMs(session.getClientSession()?.session_expires_at);
+  const sessionPoster = useSessionPoster(s.phase, s.imageUrl, s.phase === 'active' && !!videoTrack);
   return (
     <AvatarStageView
       phase={s.phase}
@@ -43,7 +46,7 @@ export function AvatarStage(props: AvatarStageProps) {
       onUnblockAudio={() => void session.unblockAudio().catch(() => undefined)}
       videoRef={video}
       {...props}
-      imageUrl={s.imageUrl ?? props.imageUrl}
+      imageUrl={sessionPoster ?? props.imageUrl}
     />
   );
 }
