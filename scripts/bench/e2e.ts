@@ -11,7 +11,9 @@
 // Also the rtc-node client (e2e-node.ts) as an informative lower bound, and updateImage → image_change_complete.
 // Before each run every LiveKit room is empty again (the previous session's avatar has left).
 // Flags: --runs N; --modes asIs,warm (default both); --marks (the widget's timeline per run); --profile (main-thread work click → first frame from a
-// Chromium trace, per page, warm mode; with LIVEAI_BENCH_JS_PROFILE=1 also the top JavaScript self times); --transport rtc-a / --prefetch (widget page variants); --only widget,bare;
+// Chromium trace, per page, warm mode; with LIVEAI_BENCH_JS_PROFILE=1 also the top JavaScript self times);
+// --threads (every run traced: each Chromium thread's busy ms from the click to the create answer and from there to
+// the first frame, medians per page in `threads`; tracing slows the pages, so the times of such a run are not the bench's); --transport rtc-a / --prefetch (widget page variants); --only widget,bare;
 // --cold: also `widgetCold`, the widget on a page that registers both transports (nothing to predict on a first
 // visit, so the transport is fetched after the create answer): the before/after of the transport prediction.
 // Prints one JSON line: { first: {mode: {page: ms[]}}, afterCreate: {mode: {page: ms[]}} (create answered → first
@@ -30,7 +32,7 @@ import { createEmulator } from '../../src/emulator/index';
 import { prng } from '../../src/emulator/media/motion';
 import { createAvatarProxy } from '../../src/server/index';
 import { nodeRun } from './e2e-node';
-import { startTrace, stopTrace, type MainThreadWork } from './trace';
+import { startThreadTrace, startTrace, stopThreadTrace, stopTrace, type MainThreadWork, type ThreadWork } from './trace';
 // @ts-expect-error -- plain ESM script without types
 import { installLivekit, LIVEKIT_KEYS, startLivekit } from '../livekit.mjs';
 import { CHROMIUM_BASE_ARGS, CHROMIUM_MEDIA_ARGS } from '../chromium.mjs';
@@ -41,6 +43,7 @@ const FORCED = arg('--transport');
 const PREFETCH = process.argv.includes('--prefetch');
 const MARKS = process.argv.includes('--marks');
 const PROFILE = process.argv.includes('--profile');
+const THREADS = process.argv.includes('--threads');
 const RUNS = Number(arg('--runs') || 5);
 type PageKind = 'widget' | 'element' | 'bare' | 'widgetCold';
 type Mode = 'asIs' | 'warm';
@@ -184,6 +187,7 @@ async function pageRun(kind: PageKind, mode: Mode, opts: { image?: string; profi
         timeout: 60_000,
       });
     const cdp = opts.profile ? await startTrace(page) : undefined;
+    const threadCdp = THREADS ? await startThreadTrace(page) : undefined;
     await start.click({ timeout: 60_000 });
     await page
       .waitForFunction(() => (window as unknown as { __bench: Probe }).__bench.firstFrameAt !== null, null, { timeout: 60_000 })
@@ -192,6 +196,7 @@ async function pageRun(kind: PageKind, mode: Mode, opts: { image?: string; profi
         throw new Error(`${kind}/${mode}: no first frame (${e.message}); page errors: ${errors}`);
       });
     const profile: MainThreadWork | undefined = cdp ? await stopTrace(cdp) : undefined;
+    const threads: ThreadWork | undefined = threadCdp ? await stopThreadTrace(threadCdp) : undefined;
     const imageChangeMs = opts.image ? await imageChange(page, opts.image) : undefined;
     const { firstFrameMs, afterCreateMs, marks } = await page.evaluate(() => {
       const p = (window as unknown as { __bench: Probe }).__bench;
@@ -212,11 +217,28 @@ async function pageRun(kind: PageKind, mode: Mode, opts: { image?: string; profi
       const p = (window as unknown as { __bench: Probe }).__bench;
       return p.session?.end() ?? p.end?.();
     });
-    return { firstFrameMs, afterCreateMs, imageChangeMs, marks, profile };
+    return { firstFrameMs, afterCreateMs, imageChangeMs, marks, profile, threads };
   } finally {
     await context.close();
     await roomsEmpty();
   }
+}
+
+/** Per page and thread name: the median busy ms before and after the create answer, busiest first. */
+function threadMedians(byPage: Record<string, ThreadWork[]>): Record<string, Record<string, [number, number]>> {
+  const median = (v: number[]) => {
+    const s = [...v].sort((a, b) => a - b);
+    return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+  };
+  return Object.fromEntries(
+    Object.entries(byPage).map(([page, runs]) => {
+      const names = [...new Set(runs.flatMap((r) => Object.keys(r)))];
+      const at = (n: string, k: 0 | 1) => Math.round(10 * median(runs.map((r) => r[n]?.[k] ?? 0))) / 10;
+      const rows = names.map((n): [string, [number, number]] => [n, [at(n, 0), at(n, 1)]]);
+      const total = ([, [a, b]]: [string, [number, number]]) => a + b;
+      return [page, Object.fromEntries(rows.filter((r) => total(r) >= 0.5).sort((x, y) => total(y) - total(x)))];
+    }),
+  );
 }
 
 /** Seeded, so the run order is the same on every run of the bench. */
@@ -241,6 +263,7 @@ const afterCreate: Record<Mode, Record<string, number[]>> = { asIs: {}, warm: {}
 const imageChanges: { widget: number[]; node: number[] } = { widget: [], node: [] };
 const nodeFirst: number[] = [];
 const profile: Record<string, MainThreadWork[]> = {};
+const threads: Record<string, ThreadWork[]> = {};
 try {
   for (let i = 0; i <= RUNS; i++) {
     const image = await face(`hsl(${(i * 67) % 360},50%,70%)`);
@@ -255,6 +278,7 @@ try {
         (first[mode][kind] ??= []).push(r.firstFrameMs);
         (afterCreate[mode][kind] ??= []).push(r.afterCreateMs);
         if (r.imageChangeMs !== undefined) imageChanges.widget.push(r.imageChangeMs);
+        if (r.threads) (threads[`${kind}/${mode}`] ??= []).push(r.threads);
       }
     }
     // The rtc-node client talks to the as-is proxy.
@@ -279,7 +303,7 @@ try {
       );
     }
   }
-  console.log(JSON.stringify({ first, afterCreate, imageChange: imageChanges, node: nodeFirst, profile }));
+  console.log(JSON.stringify({ first, afterCreate, imageChange: imageChanges, node: nodeFirst, profile, threads: threadMedians(threads) }));
 } finally {
   await browser.close();
   await new Promise((r) => server.close(() => r(undefined)));

@@ -2,6 +2,9 @@
 // Used by e2e.ts --profile: how long the renderer's main thread was busy from the Start click (`bench-click`) to the
 // first presented video frame (`bench-first-frame`), split into script compile / evaluate, the rest of scripting,
 // style + layout, and other work (ms).
+// And by e2e.ts --threads: the busy time of every Chromium thread (main, compositor, raster workers, WebRTC, the GPU
+// process's display compositor, …) from the click to the create answer (`bench-create-answered`) and from there to
+// the first frame. On a machine where the page shares its cores with the service, every thread's work counts.
 import type { CDPSession, Page } from 'playwright-core';
 
 const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'v8.execute', 'v8'].join(',');
@@ -29,9 +32,12 @@ interface TraceEvent {
   args?: { name?: string };
 }
 
-export async function startTrace(page: Page): Promise<CDPSession> {
+/** Busy ms of one kind of Chromium thread (threads of one name summed): [click → create answered, → first frame]. */
+export type ThreadWork = Record<string, [number, number]>;
+
+export async function startTrace(page: Page, categories = CATEGORIES): Promise<CDPSession> {
   const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Tracing.start', { categories: CATEGORIES, transferMode: 'ReturnAsStream' });
+  await cdp.send('Tracing.start', { categories, transferMode: 'ReturnAsStream' });
   if (process.env.LIVEAI_BENCH_JS_PROFILE) {
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
@@ -62,6 +68,17 @@ async function jsByScript(cdp: CDPSession): Promise<string> {
 
 export async function stopTrace(cdp: CDPSession): Promise<MainThreadWork> {
   if (process.env.LIVEAI_BENCH_JS_PROFILE) process.stderr.write(`  js self time: ${await jsByScript(cdp)}\n`);
+  return mainThreadWork(await readTrace(cdp));
+}
+
+/** For --threads: every thread's top-level tasks. */
+export const startThreadTrace = (page: Page) => startTrace(page, 'toplevel,blink.user_timing,__metadata');
+
+export async function stopThreadTrace(cdp: CDPSession): Promise<ThreadWork> {
+  return threadWork(await readTrace(cdp));
+}
+
+async function readTrace(cdp: CDPSession): Promise<TraceEvent[]> {
   const done = new Promise<string>((resolve) => cdp.once('Tracing.tracingComplete', (e) => resolve(e.stream!)));
   await cdp.send('Tracing.end');
   const stream = await done;
@@ -73,8 +90,39 @@ export async function stopTrace(cdp: CDPSession): Promise<MainThreadWork> {
   }
   await cdp.send('IO.close', { handle: stream });
   await cdp.detach();
-  const events = (JSON.parse(text) as { traceEvents: TraceEvent[] }).traceEvents;
-  return mainThreadWork(events);
+  return (JSON.parse(text) as { traceEvents: TraceEvent[] }).traceEvents;
+}
+
+const markAt = (events: TraceEvent[], name: string): number => {
+  const mark = events.find((e) => e.name === name);
+  if (!mark) throw new Error(`trace has no ${name} mark`);
+  return mark.ts;
+};
+
+function threadWork(events: TraceEvent[]): ThreadWork {
+  const [click, answered, frame] = ['bench-click', 'bench-create-answered', 'bench-first-frame'].map((n) => markAt(events, n)) as [
+    number,
+    number,
+    number,
+  ];
+  const names = new Map<string, string>();
+  for (const e of events)
+    if (e.ph === 'M' && (e.name === 'process_name' || e.name === 'thread_name'))
+      names.set(`${e.name}:${e.pid}/${e.name === 'process_name' ? '' : e.tid}`, e.args?.name ?? '');
+  const tasks = new Map<string, TraceEvent[]>();
+  for (const e of events) {
+    if (e.ph !== 'X' || !/RunTask$/.test(e.name)) continue;
+    const key = `${e.pid}/${e.tid}`;
+    (tasks.get(key) ?? tasks.set(key, []).get(key)!).push(e);
+  }
+  const work: ThreadWork = {};
+  for (const [key, onThread] of tasks) {
+    const [pid] = key.split('/');
+    const name = `${names.get(`process_name:${pid}/`) ?? pid}: ${(names.get(`thread_name:${key}`) ?? 'unnamed').replace(/\d+$/, '')}`;
+    const [pre, post] = work[name] ?? [0, 0];
+    work[name] = [pre + covered(onThread, click, answered), post + covered(onThread, answered, frame)];
+  }
+  return work;
 }
 
 /** Time covered by `events` inside [from, to], nested and overlapping events counted once, ms. */

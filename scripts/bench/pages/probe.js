@@ -4,7 +4,8 @@
 // shadow root) presents its first frame (requestVideoFrameCallback). Both performance.now() ms, and both also as
 // performance marks (`bench-click`, `bench-first-frame`) so a Chromium trace can find the same window.
 // `createAnsweredAt`: when the create call (the first POST …/rooms after the click) answered, from a wrapper of
-// `window.fetch`, which every page looks up when it calls it. First frame minus that is the client's own part.
+// `window.fetch`, which every page looks up when it calls it (also the mark `bench-create-answered`). First frame
+// minus that is the client's own part.
 // Pages import `probe` by name: the package marks its files free of side effects, so a bare import would be dropped.
 export const probe = (window.__bench ??= {
   startClickedAt: null,
@@ -23,7 +24,10 @@ window.fetch = async (input, init) => {
   const url = typeof input === 'string' || input instanceof URL ? String(input) : input.url;
   const post = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase() === 'POST';
   if (post && /\/rooms$/.test(new URL(url, location.href).pathname) && probe.startClickedAt !== null)
-    probe.createAnsweredAt ??= performance.now();
+    if (probe.createAnsweredAt === null) {
+      probe.createAnsweredAt = performance.now();
+      performance.mark('bench-create-answered');
+    }
   return res;
 };
 
