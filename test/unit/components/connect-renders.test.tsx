@@ -3,6 +3,7 @@ import { act, fireEvent, render, screen } from '@testing-library/react';
 import { expect, it, vi } from 'vitest';
 import { AvatarWidget } from '../../../src/components';
 import { createFakeProxy, createTestSession } from '../../../src/testing';
+import { fakeVideoTrack } from '../core/helpers';
 
 /**
  * Main-thread work between the click on "Start call" and the first video frame: what the widget re-renders while
@@ -44,14 +45,7 @@ it('from click to first frame, the widget re-renders its parts only for what the
     fireEvent.click(screen.getByRole('button', { name: 'Start call' }));
     await active;
   });
-  const track = {
-    kind: 'video',
-    id: 'v',
-    readyState: 'live',
-    addEventListener() {},
-    removeEventListener() {},
-  } as unknown as MediaStreamTrack;
-  await act(async () => session.transport.emitTrack('video', track));
+  await act(async () => session.transport.emitTrack('video', fakeVideoTrack()));
 
   expect(connection).toEqual(['connecting', 'connected']); // the room really went through its steps
   // The frame: once for the click (creating) and once for active. The transcript and the chat only once, for what

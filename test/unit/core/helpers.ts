@@ -51,3 +51,7 @@ export const settle = (p: Promise<unknown>): Promise<unknown> =>
     () => 'ok',
     (e: unknown) => e,
   );
+
+/** A live video track as a transport hands it over (`FakeTransport.emitTrack('video', …)`); nothing plays it here. */
+export const fakeVideoTrack = (): MediaStreamTrack =>
+  ({ kind: 'video', id: 'v', readyState: 'live', addEventListener() {}, removeEventListener() {} }) as unknown as MediaStreamTrack;

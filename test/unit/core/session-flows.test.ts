@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeTransport, createFakeProxy } from '../../../src/testing';
-import { harness, until, type Harness } from './helpers';
+import { fakeVideoTrack, harness, until, type Harness } from './helpers';
 
 let h: Harness | undefined;
 afterEach(() => h?.session.dispose({ end: false }));
@@ -99,13 +99,7 @@ describe('session flows: exact phase sequences', () => {
 });
 
 describe('first status poll: after the room join, so its answer does not compete with it', () => {
-  const videoTrack = {
-    kind: 'video',
-    id: 'v',
-    readyState: 'live',
-    addEventListener() {},
-    removeEventListener() {},
-  } as unknown as MediaStreamTrack;
+  const videoTrack = fakeVideoTrack();
 
   it("no status call while the room is joining; the avatar's video track makes the session ACTIVE; one poll once joined", async () => {
     const fake = new FakeTransport({ autoConnect: false });
