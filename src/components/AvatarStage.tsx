@@ -1,8 +1,9 @@
-import { useAvatarSession, useQueueClock, useSession, useSessionState } from '../react';
 import { useRef } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { useAvatarSession, useQueueClock, useSessionState } from '../react';
 import { AvatarStageView, showVideoTrack, useBeforePaint, type AvatarStageViewProps } from './AvatarStageView';
 import { expiresAtMs, timeLimitReached } from './TimeLimitCountdown';
-import { useSessionPoster } from './useSessionPoster';
+import { useSessionPosterDue } from './useSessionPoster';
 
 /** Props of {@link AvatarStage}: the view's props that do not come from the session, all optional. */
 export type AvatarStageProps = Partial<
@@ -16,8 +17,12 @@ export type AvatarStageProps = Partial<
  * The session plays the audio itself, so no audio track is given to the view.
  */
 export function AvatarStage(props: AvatarStageProps) {
-  const s = useSession();
   const session = useAvatarSession();
+  // Only what the stage shows: the create answer (session id, transport) and status polls do not re-render it while
+  // the call connects.
+  const { phase, error, cost, endReason } = useSessionState(
+    useShallow((st) => ({ phase: st.phase, error: st.error, cost: st.cost, endReason: st.endReason })),
+  );
   // Only the media fields the stage shows: moving the volume slider does not re-render the video.
   const videoTrack = useSessionState((st) => st.media.videoTrack);
   // The track is shown the moment the session has it, as a bare `track.attach(video)` would, not after a render.
@@ -25,20 +30,22 @@ export function AvatarStage(props: AvatarStageProps) {
   useBeforePaint(() => session.store.subscribe((st) => showVideoTrack(video.current, st.media.videoTrack)), [session]);
   const audioBlocked = useSessionState((st) => st.media.audioBlocked);
   const queue = useQueueClock();
-  const start = () => void s.start().catch(() => undefined); // the error shows from the store
+  const start = () => void session.start().catch(() => undefined); // the error shows from the store
+  // Fixed for a call; read when the phase changes (the countdown shows only while active).
   const expiresAt = expiresAtMs(session.getClientSession()?.session_expires_at);
-  const sessionPoster = useSessionPoster(s.phase, s.imageUrl, s.phase === 'active' && !!videoTrack);
+  const posterDue = useSessionPosterDue(phase, phase === 'active' && !!videoTrack);
+  const sessionImage = useSessionState((st) => (posterDue ? st.imageUrl : null));
   return (
     <AvatarStageView
-      phase={s.phase}
+      phase={phase}
       videoTrack={videoTrack}
       audioBlocked={audioBlocked}
       queue={queue}
-      error={s.error}
-      cost={s.cost}
-      endReason={s.endReason}
+      error={error}
+      cost={cost}
+      endReason={endReason}
       expiresAt={expiresAt}
-      timeLimitReached={timeLimitReached(s.phase, s.endReason, expiresAt)}
+      timeLimitReached={timeLimitReached(phase, endReason, expiresAt)}
       onStart={start}
       onPrefetch={session.prefetch}
       onRetry={start}
@@ -46,7 +53,7 @@ export function AvatarStage(props: AvatarStageProps) {
       onUnblockAudio={() => void session.unblockAudio().catch(() => undefined)}
       videoRef={video}
       {...props}
-      imageUrl={sessionPoster ?? props.imageUrl}
+      imageUrl={sessionImage ?? props.imageUrl}
     />
   );
 }

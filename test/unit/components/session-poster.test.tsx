@@ -1,7 +1,7 @@
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import type { Phase } from '../../../src/core';
-import { SESSION_POSTER_DELAY_MS, useSessionPoster } from '../../../src/components/useSessionPoster';
+import { SESSION_POSTER_DELAY_MS, useSessionPosterDue } from '../../../src/components/useSessionPoster';
 
 /**
  * The session's own image is a poster only when it is worth its download and decode: not during a fast connect
@@ -9,7 +9,9 @@ import { SESSION_POSTER_DELAY_MS, useSessionPoster } from '../../../src/componen
  */
 const IMG = 'https://service.test/agent.png';
 type Props = { phase: Phase; image: string | null; video: boolean };
-const poster = (initial: Props) => renderHook((p: Props) => useSessionPoster(p.phase, p.image, p.video), { initialProps: initial });
+/** The poster AvatarStage shows of the session's image (`image` is null until the create call answered). */
+const poster = (initial: Props) =>
+  renderHook((p: Props) => (useSessionPosterDue(p.phase, p.video) ? p.image : null), { initialProps: initial });
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
