@@ -12,16 +12,11 @@ import { spawn } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { median } from './bench/stats.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
 const self = fileURLToPath(import.meta.url);
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length === 0 ? 0 : s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 /** Runs `node scripts/bench-avatars.mjs …args` (inside the namespace) and resolves with its JSON result. */
 function runChild(args, { input, netns }) {
@@ -161,7 +156,7 @@ async function benchInNamespace({ n, seconds, warmup }) {
       seconds,
       perAvatar: measured.map((m, k) => ({ ...m, sentFps: mean(samples[k]), framesSent: avatars[k].stats().framesSent })),
       min: Math.min(...fps),
-      median: median(fps),
+      median: fps.length ? median(fps) : 0,
       avatarProcessCpuPercent: cpu?.percent ?? null,
     };
   } finally {

@@ -11,6 +11,7 @@ import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { median } from './bench/stats.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -33,11 +34,6 @@ const FIRST_FRAME_RUNS = QUICK ? 3 : 25;
 const only = values.only ? new Set(values.only.split(',')) : null;
 const want = (k) => !only || only.has(k);
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 /**
  * 90 % bootstrap interval of median(ours) / median(base) over paired rounds (both pages ran in round i): rounds are
  * drawn with replacement 2000 times; a fixed seed, so the same data always gives the same interval.

@@ -17,7 +17,8 @@
 // --cold: also `widgetCold`, the widget on a page that registers both transports (nothing to predict on a first
 // visit, so the transport is fetched after the create answer): the before/after of the transport prediction.
 // Prints one JSON line: { first: {mode: {page: ms[]}}, afterCreate: {mode: {page: ms[]}} (create answered → first
-// frame, the part the page itself decides), imageChange: {widget: ms[], node: ms[]}, node: ms[], profile }.
+// frame, the part the page itself decides), imageChange: {widget: ms[], node: ms[]}, node: ms[], profile,
+// threads: {"page/mode": {thread: [ms before, ms after the create answer]}} }.
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -36,6 +37,7 @@ import { startThreadTrace, startTrace, stopThreadTrace, stopTrace, type MainThre
 // @ts-expect-error -- plain ESM script without types
 import { installLivekit, LIVEKIT_KEYS, startLivekit } from '../livekit.mjs';
 import { CHROMIUM_BASE_ARGS, CHROMIUM_MEDIA_ARGS } from '../chromium.mjs';
+import { median } from './stats.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const arg = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
@@ -187,7 +189,8 @@ async function pageRun(kind: PageKind, mode: Mode, opts: { image?: string; profi
         timeout: 60_000,
       });
     const cdp = opts.profile ? await startTrace(page) : undefined;
-    const threadCdp = THREADS ? await startThreadTrace(page) : undefined;
+    // Chromium runs one trace at a time: the --profile runs keep theirs.
+    const threadCdp = THREADS && !cdp ? await startThreadTrace(page) : undefined;
     await start.click({ timeout: 60_000 });
     await page
       .waitForFunction(() => (window as unknown as { __bench: Probe }).__bench.firstFrameAt !== null, null, { timeout: 60_000 })
@@ -226,10 +229,6 @@ async function pageRun(kind: PageKind, mode: Mode, opts: { image?: string; profi
 
 /** Per page and thread name: the median busy ms before and after the create answer, busiest first. */
 function threadMedians(byPage: Record<string, ThreadWork[]>): Record<string, Record<string, [number, number]>> {
-  const median = (v: number[]) => {
-    const s = [...v].sort((a, b) => a - b);
-    return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-  };
   return Object.fromEntries(
     Object.entries(byPage).map(([page, runs]) => {
       const names = [...new Set(runs.flatMap((r) => Object.keys(r)))];

@@ -35,10 +35,14 @@ interface TraceEvent {
 /** Busy ms of one kind of Chromium thread (threads of one name summed): [click → create answered, → first frame]. */
 export type ThreadWork = Record<string, [number, number]>;
 
-export async function startTrace(page: Page, categories = CATEGORIES): Promise<CDPSession> {
+export async function startTrace(
+  page: Page,
+  categories = CATEGORIES,
+  jsProfile = !!process.env.LIVEAI_BENCH_JS_PROFILE,
+): Promise<CDPSession> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Tracing.start', { categories, transferMode: 'ReturnAsStream' });
-  if (process.env.LIVEAI_BENCH_JS_PROFILE) {
+  if (jsProfile) {
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
     await cdp.send('Profiler.start');
@@ -71,8 +75,8 @@ export async function stopTrace(cdp: CDPSession): Promise<MainThreadWork> {
   return mainThreadWork(await readTrace(cdp));
 }
 
-/** For --threads: every thread's top-level tasks. */
-export const startThreadTrace = (page: Page) => startTrace(page, 'toplevel,blink.user_timing,__metadata');
+/** For --threads: every thread's top-level tasks (no JavaScript profile: `stopThreadTrace` would not read it). */
+export const startThreadTrace = (page: Page) => startTrace(page, 'toplevel,blink.user_timing,__metadata', false);
 
 export async function stopThreadTrace(cdp: CDPSession): Promise<ThreadWork> {
   return threadWork(await readTrace(cdp));
@@ -93,14 +97,15 @@ async function readTrace(cdp: CDPSession): Promise<TraceEvent[]> {
   return (JSON.parse(text) as { traceEvents: TraceEvent[] }).traceEvents;
 }
 
-const markAt = (events: TraceEvent[], name: string): number => {
-  const mark = events.find((e) => e.name === name);
-  if (!mark) throw new Error(`trace has no ${name} mark`);
-  return mark.ts;
+/** The page's performance mark `name` (probe.js) in the trace. */
+const mark = (events: TraceEvent[], name: string): TraceEvent => {
+  const found = events.find((e) => e.name === name);
+  if (!found) throw new Error(`trace has no ${name} mark`);
+  return found;
 };
 
 function threadWork(events: TraceEvent[]): ThreadWork {
-  const [click, answered, frame] = ['bench-click', 'bench-create-answered', 'bench-first-frame'].map((n) => markAt(events, n)) as [
+  const [click, answered, frame] = ['bench-click', 'bench-create-answered', 'bench-first-frame'].map((n) => mark(events, n).ts) as [
     number,
     number,
     number,
@@ -142,9 +147,8 @@ function covered(events: TraceEvent[], from: number, to: number): number {
 }
 
 function mainThreadWork(events: TraceEvent[]): MainThreadWork {
-  const click = events.find((e) => e.name === 'bench-click');
-  const frame = events.find((e) => e.name === 'bench-first-frame');
-  if (!click || !frame) throw new Error('trace has no bench-click / bench-first-frame marks');
+  const click = mark(events, 'bench-click');
+  const frame = mark(events, 'bench-first-frame');
   const main = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && e.pid === click.pid);
   const onMain = events.filter((e) => e.ph === 'X' && e.pid === click.pid && (!main || e.tid === main.tid));
   const sum = (names: string[]) =>
