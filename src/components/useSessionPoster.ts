@@ -13,8 +13,9 @@ export const SESSION_POSTER_DELAY_MS = 1000;
  */
 export function useSessionPosterDue(phase: Phase, showingVideo: boolean): boolean {
   const [late, setLate] = useState(false);
-  const connecting = phase === 'creating' || phase === 'connecting' || phase === 'active';
-  const waitingForVideo = connecting && !showingVideo;
+  // The phases in which the avatar's video is on its way or playing.
+  const videoPhase = phase === 'creating' || phase === 'connecting' || phase === 'active';
+  const waitingForVideo = videoPhase && !showingVideo;
   useEffect(() => {
     if (phase === 'creating') setLate(false);
   }, [phase]);
@@ -23,5 +24,5 @@ export function useSessionPosterDue(phase: Phase, showingVideo: boolean): boolea
     const timer = setTimeout(() => setLate(true), SESSION_POSTER_DELAY_MS);
     return () => clearTimeout(timer);
   }, [waitingForVideo, late]);
-  return late || (phase !== 'idle' && !connecting);
+  return late || (phase !== 'idle' && !videoPhase);
 }

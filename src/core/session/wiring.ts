@@ -32,11 +32,12 @@ export function wireTransport(t: Transport, d: WiringDeps): (() => void)[] {
     t.on('invalidMessage', ({ error }) => d.report(error)),
     t.on('track', ({ kind, track }) => {
       if (kind === 'audio') d.audio.attach(track);
-      const media = { ...d.get().media, ...(kind === 'audio' ? { audioTrack: track } : { videoTrack: track }) };
+      const patch = kind === 'audio' ? { audioTrack: track } : { videoTrack: track };
       // The avatar publishes its video only once it is live: its video track tells that as `bot_ready` does (which a
       // page that joins after the avatar never receives), without waiting for the next status poll.
-      if (kind === 'video' && track && liveNotYetKnown(d.get().sessionStatus)) d.commit({ media, sessionStatus: 'ACTIVE' });
-      else d.setMedia(media);
+      if (kind === 'video' && track && liveNotYetKnown(d.get().sessionStatus))
+        d.commit({ media: { ...d.get().media, ...patch }, sessionStatus: 'ACTIVE' });
+      else d.setMedia(patch);
     }),
     t.on('connection', (connection) => {
       // Re-bind audio after a reconnect: users report dead audio otherwise.
