@@ -25,7 +25,7 @@ export interface Stack {
  * dev server for the test pages, all on 127.0.0.1 inside the namespace.
  */
 export async function startStack(
-  options: { queueMs?: number; imageChangeMs?: number; media?: boolean; providerLabels?: string } = {},
+  options: { queueMs?: number; imageChangeMs?: number; media?: boolean; providerLabels?: string; answerWhenActive?: boolean } = {},
 ): Promise<Stack> {
   const livekit = { url: inject('livekitUrl'), apiKey: inject('livekitApiKey'), apiSecret: inject('livekitApiSecret') };
   const emulator = await createEmulator({
@@ -37,6 +37,7 @@ export async function startStack(
     imageHosts: 'loopback',
     livekit,
     providerLabels: options.providerLabels,
+    answerWhenActive: options.answerWhenActive,
   });
   const pages = await startPageServer({
     upstream: { baseUrl: emulator.url, apiKey: API_KEY },

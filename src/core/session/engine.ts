@@ -64,7 +64,14 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
     const s = { ...get(), ...patch };
     const c = run?.client;
     const hasRoom = c ? chooseTransport(c, options.transport) !== null : false;
-    const phase = phaseOf(stage, { status: s.sessionStatus, connection: s.media.connection, hasRoom, wasActive: s.activeAt !== null });
+    const video = s.media.videoTrack;
+    const phase = phaseOf(stage, {
+      status: s.sessionStatus,
+      connection: s.media.connection,
+      hasRoom,
+      wasActive: s.activeAt !== null,
+      videoFlowing: !!video && video.muted !== true,
+    });
     const now = Date.now();
     set({
       ...patch,

@@ -38,6 +38,8 @@ export interface Facts {
   connection: ConnectionState;
   hasRoom: boolean;
   wasActive: boolean;
+  /** The avatar's video is arriving: its track is there and not muted (frames come in). */
+  videoFlowing?: boolean;
 }
 
 const PHASE_OF_STAGE = { idle: 'idle', ending: 'ending', ended: 'ended', failed: 'error' } as const;

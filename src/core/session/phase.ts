@@ -11,8 +11,9 @@ export { RUNNING_PHASES, isRunning, isWaiting } from '../../shared/phases';
  * Phase of a started session, pure:
  * - no status yet → `creating` (the create call and the first status poll are under way);
  * - `QUEUED` → `queued` (the room may already be joined, so the avatar shows the moment it is live);
- * - `ACTIVE` → `active` once the room is connected (or there is no room to join, or it was active before
- *   and is only reconnecting), else `connecting`.
+ * - `ACTIVE` → `active` once the room is connected or the avatar's video is arriving (which can come a little
+ *   before the room says it is connected), or when there is no room to join, or it was active before and is only
+ *   reconnecting; else `connecting`.
  * Final statuses are handled by the engine (`ended` / `error`).
  */
 export function derivePhase(input: {
@@ -20,10 +21,11 @@ export function derivePhase(input: {
   connection: ConnectionState;
   hasRoom: boolean;
   wasActive: boolean;
+  videoFlowing?: boolean;
 }): 'creating' | 'queued' | 'connecting' | 'active' {
   if (input.status === null) return 'creating';
   if (input.status === 'QUEUED') return input.wasActive ? 'active' : 'queued';
-  if (!input.hasRoom || input.wasActive || input.connection === 'connected') return 'active';
+  if (!input.hasRoom || input.wasActive || input.connection === 'connected' || input.videoFlowing) return 'active';
   return 'connecting';
 }
 

@@ -80,10 +80,12 @@ export class RtcALink {
     await this.join();
     if (this.state === 'closed') throw new LiveAiError('aborted', 'join was cancelled');
     this.connected();
+    this.outbox.kick();
   }
 
+  /** Queued while joining or reconnecting too; rejected once the room is left. */
   async send(message: AppMessage): Promise<void> {
-    if (this.state !== 'connected' && this.state !== 'reconnecting') throw new LiveAiError('transport_failed', 'not connected to the room');
+    if (this.state === 'closed') throw new LiveAiError('transport_failed', 'not connected to the room');
     if (message.event === 'force-end') this.ending = true;
     await this.outbox.push(message);
   }

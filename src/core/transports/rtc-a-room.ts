@@ -1,7 +1,10 @@
 import { RoomEvent, type RemoteTrack } from 'livekit-client';
 import type { AppMessage } from '../schemas';
 
-/** The part of a livekit-client `Room` the adapter uses (so tests can inject a fake). Public livekit-client API only. */
+/**
+ * The part of a livekit-client `Room` the adapter uses (so tests can inject a fake). Public livekit-client API, but
+ * for `engine` (optional, feature-detected).
+ */
 export interface RoomLike {
   on(event: string, listener: (...args: unknown[]) => void): unknown;
   off(event: string, listener: (...args: unknown[]) => void): unknown;
@@ -15,10 +18,28 @@ export interface RoomLike {
     setMicrophoneEnabled(enabled: boolean): Promise<unknown>;
   };
   /** Participants already in the room when `connect` resolves (livekit-client: identity → participant). */
-  remoteParticipants?: Map<string, { identity: string; trackPublications?: Map<string, unknown>; attributes?: Record<string, string> }>;
+  remoteParticipants?: Map<
+    string,
+    { identity: string; sid?: string; trackPublications?: Map<string, unknown>; attributes?: Record<string, string> }
+  >;
+  /**
+   * livekit-client's connection engine: not public API, so it is only used when it is there and behaves as
+   * expected (see `RoomSession`). Absent in fakes.
+   */
+  engine?: EngineLike;
   /** livekit-client ≥ 2.9 text streams (e.g. `lk.transcription`); absent on older versions and in fakes. */
   registerTextStreamHandler?(topic: string, handler: TextStreamHandler): void;
   unregisterTextStreamHandler?(topic: string): void;
+}
+
+/**
+ * The one internal part of livekit-client the adapter listens to: `mediaTrackAdded` (a remote track and the stream
+ * whose id is `participantSid|trackSid`), which comes as soon as WebRTC has the track. livekit-client holds its
+ * public `TrackSubscribed` back until `connect()` resolves, which it notices by polling every 50 ms.
+ */
+export interface EngineLike {
+  on(event: 'mediaTrackAdded', listener: (track: MediaStreamTrack, stream?: MediaStream) => void): unknown;
+  off(event: 'mediaTrackAdded', listener: (track: MediaStreamTrack, stream?: MediaStream) => void): unknown;
 }
 
 /** The part of a livekit-client text stream reader the adapter uses: its header and its chunks as they arrive. */
@@ -29,11 +50,14 @@ export interface TextStreamReaderLike extends AsyncIterable<string> {
 /** A livekit-client text stream handler: `(reader, { identity })`. */
 export type TextStreamHandler = (reader: TextStreamReaderLike, from: { identity: string }) => void;
 
-/** What one room reports to the link that owns it. Called only while the room is joined and not yet left. */
+/**
+ * What one room reports to the link that owns it. Called only while the room is joined and not yet left, except
+ * `track`, which may also come while joining.
+ */
 export interface RoomHooks {
   /** A data message; `from` is the sender's identity. */
   data(payload: Uint8Array, from: string | undefined, topic: string | undefined): void;
-  /** The avatar's current track of a kind appeared (track) or went away (null). */
+  /** The avatar's current track of a kind appeared (track) or went away (null); may come while joining. */
   track(kind: 'audio' | 'video', track: MediaStreamTrack | null, from: string | undefined): void;
   /** Whether a track of `from` (with these participant attributes) is the avatar's; others are not shown or played. */
   isAvatar(from: string | undefined, attributes: Readonly<Record<string, string>> | undefined): boolean;
@@ -82,6 +106,14 @@ export class RoomSession {
     });
     // Before `connect` resolves, a failure rejects the join itself.
     this.listen(RoomEvent.Disconnected, (reason?: number) => this.joined && this.hooks.lost(reason));
+    // The avatar's tracks while joining: WebRTC has them before the connection is up, and attaching them then lets
+    // the first frame show the moment it is decoded, not after livekit-client's connect() resolves (up to 50 ms later).
+    const engine = room.engine;
+    if (typeof engine?.on === 'function' && typeof engine.off === 'function') {
+      const early = (track: MediaStreamTrack, stream?: MediaStream) => this.onEarlyTrack(track, stream);
+      engine.on('mediaTrackAdded', early);
+      this.offs.push(() => engine.off('mediaTrackAdded', early));
+    }
     for (const [topic, handler] of Object.entries(textStreams)) {
       if (!room.registerTextStreamHandler) break;
       room.registerTextStreamHandler(topic, handler);
@@ -128,6 +160,21 @@ export class RoomSession {
     for (const p of this.room.remoteParticipants?.values() ?? []) if (p.trackPublications?.size) this.reachable.add(p.identity);
   }
 
+  /**
+   * A remote track WebRTC has while the room is still joining. Only the avatar's, known by the participant sid in the
+   * stream id (`participantSid|trackSid`) among the participants the join answer listed; anything else waits for
+   * `TrackSubscribed` as before.
+   */
+  private onEarlyTrack(track: MediaStreamTrack, stream: MediaStream | undefined): void {
+    const kind = track?.kind;
+    if (this.joined || this.left || (kind !== 'audio' && kind !== 'video') || this.current[kind]) return;
+    const sid = stream?.id?.split('|')[0];
+    const from = sid ? [...(this.room.remoteParticipants?.values() ?? [])].find((p) => p.sid === sid) : undefined;
+    if (!from || !this.hooks.isAvatar(from.identity, from.attributes)) return;
+    this.current[kind] = track;
+    this.hooks.track(kind, track, from.identity);
+  }
+
   // After livekit-client heals a connection the old track's unsubscribe can arrive after the new track's subscribe:
   // only the current track of a kind may clear it, else the video would go blank on a working connection.
   private onTrack(track: RemoteTrack, present: boolean, from: Who): void {
@@ -135,8 +182,11 @@ export class RoomSession {
     if ((track.kind === 'audio' || track.kind === 'video') && (!present || this.hooks.isAvatar(from?.identity, from?.attributes))) {
       const kind = track.kind;
       if (present) {
-        this.current[kind] = track.mediaStreamTrack;
-        this.hooks.track(kind, track.mediaStreamTrack, from?.identity);
+        // Already shown while joining: the same track again, now subscribed.
+        if (this.current[kind] !== track.mediaStreamTrack) {
+          this.current[kind] = track.mediaStreamTrack;
+          this.hooks.track(kind, track.mediaStreamTrack, from?.identity);
+        }
       } else if (this.current[kind] === track.mediaStreamTrack) {
         delete this.current[kind];
         this.hooks.track(kind, null, from?.identity);

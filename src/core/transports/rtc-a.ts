@@ -38,14 +38,15 @@ function pageStorage(): Storage | undefined {
 }
 
 /**
- * rtc-a adapter on livekit-client (docs/core.md "Reconnect"), public livekit-client API only.
- * Events arrive as data messages on the event topic; the avatar's tracks as `TrackSubscribed`. Short drops are
+ * rtc-a adapter on livekit-client (docs/core.md "Reconnect"), public livekit-client API but for one feature-detected
+ * engine event. Events arrive as data messages on the event topic; the avatar's tracks as `TrackSubscribed`, or
+ * earlier, while the room joins, from livekit-client's engine (`mediaTrackAdded`, see RoomSession). Short drops are
  * healed by livekit-client itself (`Reconnecting` → `Reconnected`); a `Disconnected` for a recoverable reason
  * (SERVER_SHUTDOWN, signal/ICE failure, livekit-client giving up, …) is retried here with a fresh Room, the same
  * URL and token, with backoff and jitter, until the reconnect deadline from the first drop. Meanwhile
  * `connection` is `reconnecting`; after the deadline the adapter emits `disconnected` with `transport_failed`.
  * Our own `disconnect()` and a sent `force-end` are never retried. App messages are reliable JSON on the event
- * topic, queued in order while reconnecting and until the avatar participant is back.
+ * topic, queued in order while joining or reconnecting and until the avatar participant is back.
  * @param deps.createRoom inject a Room (tests); default `new Room()`. Called once per join attempt.
  * @param deps.reconnect overrides of `DEFAULT_RECONNECT_POLICY` (ms); `connect({reconnectDeadlineMs})` overrides
  *   the deadline of that connection only.

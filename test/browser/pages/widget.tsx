@@ -20,6 +20,13 @@ export interface WidgetProbe {
   connections: string[];
   errors: { code: string; detail: string }[];
   ended: { reason: string; cost: number | null | undefined } | null;
+  /**
+   * Whether the avatar's video track reached the store before any of its packets (muted: WebRTC had the track but
+   * the connection was not up yet); null until it arrives.
+   */
+  videoBeforePackets: boolean | null;
+  /** Distinct video tracks the store held, in order (one per room joined). */
+  videoTracks: number;
   /** performance.now() of the click on "Start call" and of the first frame the <video> presented, ms. */
   startClickedAt: number | null;
   firstFrameAt: number | null;
@@ -32,6 +39,8 @@ const probe: WidgetProbe = {
   connections: [],
   errors: [],
   ended: null,
+  videoBeforePackets: null,
+  videoTracks: 0,
   startClickedAt: null,
   firstFrameAt: null,
 };
@@ -63,8 +72,14 @@ createRoot(document.getElementById('root')!).render(
     onSession={(s) => {
       s.on('*', (e) => probe.events.push(e));
       s.on('user_transcription', (e) => probe.heard.push(e.transcription));
+      let video: MediaStreamTrack | null = null;
       s.store.subscribe((st) => {
         if (st.sessionId && !probe.sessionIds.includes(st.sessionId)) probe.sessionIds.push(st.sessionId);
+        if (st.media.videoTrack && st.media.videoTrack !== video) {
+          video = st.media.videoTrack;
+          probe.videoTracks++;
+          probe.videoBeforePackets ??= video.muted;
+        }
         if (probe.connections.at(-1) !== st.media.connection) probe.connections.push(st.media.connection);
       });
     }}

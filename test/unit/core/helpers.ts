@@ -53,5 +53,15 @@ export const settle = (p: Promise<unknown>): Promise<unknown> =>
   );
 
 /** A live video track as a transport hands it over (`FakeTransport.emitTrack('video', …)`); nothing plays it here. */
-export const fakeVideoTrack = (): MediaStreamTrack =>
-  ({ kind: 'video', id: 'v', readyState: 'live', addEventListener() {}, removeEventListener() {} }) as unknown as MediaStreamTrack;
+/**
+ * A live remote video track. `muted: true` is one that came while the room was joining and has no packets yet:
+ * `unmute()` delivers its first packets, as the browser reports them.
+ */
+export const fakeVideoTrack = ({ muted = false } = {}) => {
+  const track = Object.assign(new EventTarget(), { kind: 'video', id: 'v', readyState: 'live', muted });
+  const unmute = () => {
+    track.muted = false;
+    track.dispatchEvent(new Event('unmute'));
+  };
+  return Object.assign(track as unknown as MediaStreamTrack, { unmute });
+};

@@ -40,8 +40,15 @@ class FakeRoom extends EventEmitter implements RoomLike {
   mic: boolean[] = [];
   switched: unknown[] = [];
   connectArgs: unknown[] = [];
-  remoteParticipants = new Map<string, { identity: string; trackPublications: Map<string, unknown> }>();
+  remoteParticipants = new Map<
+    string,
+    { identity: string; sid?: string; trackPublications: Map<string, unknown>; attributes?: Record<string, string> }
+  >();
   disconnects = 0;
+  /** livekit-client's engine: `mediaTrackAdded` comes while the room is still joining. */
+  engine = new EventEmitter();
+  /** Set: `connect` waits for it (the room is joining meanwhile). */
+  joining: Promise<void> | null = null;
   constructor(private readonly failConnect = false) {
     super();
   }
@@ -51,6 +58,7 @@ class FakeRoom extends EventEmitter implements RoomLike {
   };
   async connect(url: string, token: string) {
     this.connectArgs.push([url, token]);
+    await this.joining;
     if (this.failConnect) throw new Error('could not establish signal connection');
   }
   async disconnect() {
@@ -72,11 +80,12 @@ const FAST = { baseDelayMs: 1, maxDelayMs: 2, deadlineMs: 300, agentWaitMs: 5_00
 const chat = (message: string) => ({ event: 'chat-msg' as const, message, name: 'me' });
 const enc2 = (o: unknown) => new TextEncoder().encode(JSON.stringify(o));
 
-function setup(opts: { failFrom?: number; reconnect?: Partial<typeof FAST> } = {}) {
+function setup(opts: { failFrom?: number; reconnect?: Partial<typeof FAST>; joining?: Promise<void> } = {}) {
   const rooms: FakeRoom[] = [];
   const t = createRtcATransport({
     createRoom: () => {
       const r = new FakeRoom(opts.failFrom !== undefined && rooms.length >= opts.failFrom);
+      r.joining = opts.joining ?? null;
       rooms.push(r);
       return r;
     },
@@ -247,6 +256,67 @@ describe('rtc-a adapter (fake Room)', () => {
       await new Promise((r) => setTimeout(r, 10));
       expect(rooms).toHaveLength(1);
     }
+  });
+
+  it("shows the avatar's tracks while the room is joining (from livekit-client's engine), each once", async () => {
+    let joined!: () => void;
+    const { rooms, room, t, log } = setup({ joining: new Promise<void>((r) => (joined = r)) });
+    const connecting = t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai' });
+    await vi.waitFor(() => expect(rooms).toHaveLength(1));
+    // The join answer listed the avatar and a user with a microphone; an agent worker marks its avatar by attribute.
+    room().remoteParticipants.set('liveai-avatar-1', {
+      ...AVATAR,
+      sid: 'PA_avatar',
+      trackPublications: new Map(),
+      attributes: { 'lk.publish_on_behalf': 'agent-1' },
+    });
+    room().remoteParticipants.set('user-2', { identity: 'user-2', sid: 'PA_user', trackPublications: new Map() });
+    const video = { kind: 'video', id: 'v' } as MediaStreamTrack;
+    const theirs = { kind: 'audio', id: 'a2' } as MediaStreamTrack;
+    const stranger = { kind: 'audio', id: 'a3' } as MediaStreamTrack;
+    room().engine.emit('mediaTrackAdded', video, { id: 'PA_avatar|TR_v' });
+    room().engine.emit('mediaTrackAdded', theirs, { id: 'PA_user|TR_a2' });
+    room().engine.emit('mediaTrackAdded', stranger, { id: 'PA_unknown|TR_a3' });
+    expect(log.track).toEqual([{ kind: 'video', track: video }]);
+    expect(log.connection).toEqual(['connecting']);
+
+    joined();
+    await connecting;
+    // livekit-client reports the same track as subscribed once connect() resolves: not shown twice.
+    room().emit(RoomEvent.TrackSubscribed, { kind: 'video', mediaStreamTrack: video }, {}, AVATAR);
+    room().emit(RoomEvent.TrackSubscribed, { kind: 'audio', mediaStreamTrack: theirs }, {}, { identity: 'user-2' });
+    expect(log.track).toEqual([{ kind: 'video', track: video }]);
+    // Once joined, tracks come only as TrackSubscribed.
+    room().engine.emit('mediaTrackAdded', { kind: 'audio', id: 'a4' }, { id: 'PA_avatar|TR_a4' });
+    expect(log.track).toHaveLength(1);
+    room().emit(RoomEvent.TrackUnsubscribed, { kind: 'video', mediaStreamTrack: video }, {}, AVATAR);
+    expect(log.track?.at(-1)).toEqual({ kind: 'video', track: null });
+    await t.disconnect();
+    expect(room().engine.listenerCount('mediaTrackAdded')).toBe(0);
+  });
+
+  it('a chat sent while the room is joining is queued and goes out once joined; a failed join rejects it', async () => {
+    let joined!: () => void;
+    const ok = setup({ joining: new Promise<void>((r) => (joined = r)) });
+    const connecting = ok.t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai' });
+    await vi.waitFor(() => expect(ok.rooms).toHaveLength(1));
+    const early = ok.t.sendAppMessage({ event: 'force-end' });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(ok.room().published).toEqual([]);
+    joined();
+    await connecting;
+    await early;
+    expect(ok.room().published.map((p) => JSON.parse(p.data))).toEqual([{ event: 'force-end' }]);
+
+    let failed!: () => void;
+    const bad = setup({ failFrom: 0, joining: new Promise<void>((r) => (failed = r)) });
+    const attempt = bad.t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai' });
+    await vi.waitFor(() => expect(bad.rooms).toHaveLength(1));
+    const lost = bad.t.sendAppMessage(chat('hello?'));
+    failed();
+    await expect(attempt).rejects.toMatchObject({ code: 'transport_failed' });
+    await expect(lost).rejects.toMatchObject({ code: 'transport_failed' });
+    expect(bad.room().published).toEqual([]);
   });
 
   it('a first join that fails is not retried here: connect rejects with transport_failed', async () => {

@@ -1,0 +1,59 @@
+import { mkdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { useBrowserStack } from './harness';
+import type { WidgetProbe } from './pages/widget';
+
+/**
+ * The avatar's video while the room is still joining: WebRTC has the avatar's tracks before livekit-client's
+ * connect() resolves (it notices the connection by polling every 50 ms and holds `TrackSubscribed` until then).
+ * The widget takes them from livekit-client's engine as they come, so the first frame shows when it is decoded.
+ * This is the one internal livekit-client hook the adapter uses: this test fails if an upgrade of livekit-client
+ * takes it away (the video would then reach the store only once the room is connected).
+ */
+const probe = (page: Page) => page.evaluate(() => (window as unknown as { __liveai: WidgetProbe }).__liveai);
+
+// The avatar is already publishing when the create call answers, so its tracks are in the room the widget joins.
+const env = useBrowserStack({ queueMs: 0, answerWhenActive: true });
+
+describe("the avatar's video while the room is joining", () => {
+  it('reaches the stage before the room reports itself connected, plays, and is the same track once connected', async () => {
+    const page = await env.context.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    await page.goto(`${env.stack.baseUrl}/test/browser/pages/widget.html`);
+    await page.getByRole('button', { name: 'Start call' }).click();
+    await page.waitForFunction(() => (window as unknown as { __liveai: WidgetProbe }).__liveai.firstFrameAt !== null, null, {
+      timeout: 30_000,
+    });
+    await page.waitForFunction(() => (window as unknown as { __liveai: WidgetProbe }).__liveai.connections.includes('connected'));
+
+    const p = await probe(page);
+    // The track came before its first packets (WebRTC had it, the connection was not up yet): the session was then
+    // known to be live but the call still connecting, and the packets arriving made it active.
+    expect(p.videoBeforePackets).toBe(true);
+    expect(p.phases).toEqual(['creating', 'connecting', 'active']);
+    expect(p.videoTracks).toBe(1);
+    expect(p.errors).toEqual([]);
+    // The stage shows the live video (not the connecting overlay), and it plays at the avatar's size.
+    await expect.poll(() => page.locator('.liveai-stage[data-has-video]').count()).toBe(1);
+    expect(await page.getByText(/Connecting/).count()).toBe(0);
+    const video = await page.evaluate(() => {
+      const v = document.querySelector('video')!;
+      return { width: v.videoWidth, height: v.videoHeight, playing: !v.paused };
+    });
+    expect(video).toEqual({ width: 368, height: 560, playing: true });
+    mkdirSync('test-results/e2e', { recursive: true });
+    await page.screenshot({ path: 'test-results/e2e/early-video.png' });
+
+    // Chat works right away.
+    const chat = page.getByRole('textbox', { name: 'Message' });
+    await chat.fill('Are you there?');
+    await chat.press('Enter');
+    await page.waitForFunction(() => (window as unknown as { __liveai: WidgetProbe }).__liveai.heard.includes('Are you there?'));
+    await page.getByRole('button', { name: /^End/ }).click();
+    await page.waitForFunction(() => (window as unknown as { __liveai: WidgetProbe }).__liveai.ended !== null);
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  });
+});
