@@ -36,10 +36,8 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
   const loader = options.loadTransport ?? defaultLoader;
   const maxLines = options.maxTranscriptLines ?? DEFAULT_MAX_TRANSCRIPT_LINES;
   const pendingDevices = new Map<'audioinput' | 'videoinput', string>();
-  const timing = {
-    intervalMs: options.pollIntervalMs ?? 1000,
-    maxIntervalMs: Math.max(options.maxPollIntervalMs ?? 5000, options.pollIntervalMs ?? 1000),
-  };
+  const intervalMs = options.pollIntervalMs ?? 1000;
+  const timing = { intervalMs, maxIntervalMs: Math.max(options.maxPollIntervalMs ?? 5000, intervalMs) };
   const { speakerMuted: muted, volume } = get().media;
   const audio = createAudioOutput((blocked) => get().media.audioBlocked !== blocked && setMedia({ audioBlocked: blocked }), {
     muted,
@@ -70,7 +68,7 @@ export function createSessionEngine(options: AvatarSessionOptions, internals: En
       connection: s.media.connection,
       hasRoom,
       wasActive: s.activeAt !== null,
-      videoFlowing: !!video && video.muted !== true,
+      videoFlowing: !!video && !video.muted,
     });
     const now = Date.now();
     set({

@@ -31,17 +31,17 @@ export function wireTransport(t: Transport, d: WiringDeps): (() => void)[] {
     t.on('event', d.onEvent),
     t.on('invalidMessage', ({ error }) => d.report(error)),
     t.on('track', ({ kind, track }) => {
-      if (kind === 'audio') d.audio.attach(track);
-      const patch = kind === 'audio' ? { audioTrack: track } : { videoTrack: track };
-      if (kind !== 'video') return d.setMedia(patch);
+      if (kind === 'audio') {
+        d.audio.attach(track);
+        return d.setMedia({ audioTrack: track });
+      }
       // The avatar publishes its video only once it is live: its video track tells that as `bot_ready` does (which a
       // page that joins after the avatar never receives), without waiting for the next status poll.
-      const live = track && liveNotYetKnown(d.get().sessionStatus) ? { sessionStatus: 'ACTIVE' as const } : {};
+      const live = track && liveNotYetKnown(d.get().sessionStatus) && { sessionStatus: 'ACTIVE' as const };
       // The video arriving makes the call active, even a little before the room says it is connected. A track that
       // comes while the room is joining is muted until its first packets arrive: the phase is derived again then.
-      d.commit({ media: { ...d.get().media, ...patch }, ...live });
-      if (track?.muted && typeof track.addEventListener === 'function')
-        track.addEventListener('unmute', () => d.get().media.videoTrack === track && d.commit({}), { once: true });
+      d.commit({ media: { ...d.get().media, videoTrack: track }, ...live });
+      if (track?.muted) track.addEventListener('unmute', () => d.get().media.videoTrack === track && d.commit({}), { once: true });
     }),
     t.on('connection', (connection) => {
       // Re-bind audio after a reconnect: users report dead audio otherwise.

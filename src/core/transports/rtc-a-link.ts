@@ -46,7 +46,8 @@ export function handleDataMessage(
 
 /**
  * One connection of the rtc-a adapter, from `connect()` until the room is left for good: the current Room (a
- * fresh one per rejoin), the outage clock, the queued app messages, the wanted microphone and devices.
+ * fresh one per rejoin), the outage clock, the queued app messages, the wanted microphone and devices. Its
+ * commands are reached only through the transport, which refuses them once the link is closed.
  */
 export class RtcALink {
   state: LinkState = 'joining';
@@ -80,19 +81,16 @@ export class RtcALink {
     await this.join();
     if (this.state === 'closed') throw new LiveAiError('aborted', 'join was cancelled');
     this.connected();
-    this.outbox.kick();
   }
 
   /** Queued while joining or reconnecting too; rejected once the room is left. */
   async send(message: AppMessage): Promise<void> {
-    if (this.state === 'closed') throw new LiveAiError('transport_failed', 'not connected to the room');
     if (message.event === 'force-end') this.ending = true;
     await this.outbox.push(message);
   }
 
   /** During a rejoin the wish is kept and applied to the next Room. */
   async setMic(enabled: boolean): Promise<void> {
-    if (this.state === 'closed') throw new LiveAiError('transport_failed', 'not connected to the room');
     if (this.room && !this.rejoining) {
       try {
         await this.room.room.localParticipant.setMicrophoneEnabled(enabled);
@@ -107,7 +105,6 @@ export class RtcALink {
   }
 
   async setDevice(kind: MediaDeviceKind, deviceId: string): Promise<void> {
-    if (this.state === 'closed') throw new LiveAiError('transport_failed', 'not connected to the room');
     this.devices.set(kind, deviceId);
     if (this.room && !this.rejoining) await this.room.room.switchActiveDevice(kind, deviceId);
   }
@@ -174,7 +171,6 @@ export class RtcALink {
   private back(): void {
     if (this.state === 'closed') return;
     this.connected();
-    this.outbox.kick();
   }
 
   private lost(reason: number | undefined): void {
@@ -194,6 +190,7 @@ export class RtcALink {
     this.lastReason = undefined;
     this.state = 'connected';
     this.s.bus.emit('connection', 'connected');
+    this.outbox.kick();
   }
 
   /** A fresh Room per attempt, backoff + jitter, until success, the outage deadline, or our leave. */
@@ -211,7 +208,6 @@ export class RtcALink {
     if (this.micOn)
       await room.room.localParticipant.setMicrophoneEnabled(true).catch(() => this.s.bus.emit('mic', { enabled: (this.micOn = false) }));
     for (const [kind, id] of this.devices) await room.room.switchActiveDevice(kind, id).catch(() => false);
-    this.outbox.kick();
   }
 
   /**

@@ -109,7 +109,7 @@ export class RoomSession {
     // The avatar's tracks while joining: WebRTC has them before the connection is up, and attaching them then lets
     // the first frame show the moment it is decoded, not after livekit-client's connect() resolves (up to 50 ms later).
     const engine = room.engine;
-    if (typeof engine?.on === 'function' && typeof engine.off === 'function') {
+    if (engine?.off) {
       const early = (track: MediaStreamTrack, stream?: MediaStream) => this.onEarlyTrack(track, stream);
       engine.on('mediaTrackAdded', early);
       this.offs.push(() => engine.off('mediaTrackAdded', early));
@@ -166,32 +166,33 @@ export class RoomSession {
    * `TrackSubscribed` as before.
    */
   private onEarlyTrack(track: MediaStreamTrack, stream: MediaStream | undefined): void {
-    const kind = track?.kind;
-    if (this.joined || this.left || (kind !== 'audio' && kind !== 'video') || this.current[kind]) return;
-    const sid = stream?.id?.split('|')[0];
-    const from = sid ? [...(this.room.remoteParticipants?.values() ?? [])].find((p) => p.sid === sid) : undefined;
-    if (!from || !this.hooks.isAvatar(from.identity, from.attributes)) return;
+    const sid = stream?.id.split('|')[0];
+    const from = sid && [...(this.room.remoteParticipants?.values() ?? [])].find((p) => p.sid === sid);
+    const kind = track.kind as 'audio' | 'video';
+    if (from && !this.joined && !this.current[kind]) this.show(kind, track, from); // left: no longer listening
+  }
+
+  /**
+   * Shows `track` when it is the avatar's (the room may also hold the agent it speaks for and other users with
+   * microphones) and not shown already (a track taken while joining comes again as `TrackSubscribed`).
+   */
+  private show(kind: 'audio' | 'video', track: MediaStreamTrack, from: Who): void {
+    if (this.current[kind] === track || !this.hooks.isAvatar(from?.identity, from?.attributes)) return;
     this.current[kind] = track;
-    this.hooks.track(kind, track, from.identity);
+    this.hooks.track(kind, track, from?.identity);
   }
 
   // After livekit-client heals a connection the old track's unsubscribe can arrive after the new track's subscribe:
   // only the current track of a kind may clear it, else the video would go blank on a working connection.
   private onTrack(track: RemoteTrack, present: boolean, from: Who): void {
-    // Only the avatar's tracks: the room may also hold the agent it speaks for and other users with microphones.
-    if ((track.kind === 'audio' || track.kind === 'video') && (!present || this.hooks.isAvatar(from?.identity, from?.attributes))) {
-      const kind = track.kind;
-      if (present) {
-        // Already shown while joining: the same track again, now subscribed.
-        if (this.current[kind] !== track.mediaStreamTrack) {
-          this.current[kind] = track.mediaStreamTrack;
-          this.hooks.track(kind, track.mediaStreamTrack, from?.identity);
-        }
-      } else if (this.current[kind] === track.mediaStreamTrack) {
-        delete this.current[kind];
-        this.hooks.track(kind, null, from?.identity);
-      }
+    const kind = track.kind;
+    if (kind !== 'audio' && kind !== 'video') return;
+    if (present) {
+      this.show(kind, track.mediaStreamTrack, from);
+      this.markReachable(from?.identity);
+    } else if (this.current[kind] === track.mediaStreamTrack) {
+      delete this.current[kind];
+      this.hooks.track(kind, null, from?.identity);
     }
-    if (present) this.markReachable(from?.identity);
   }
 }

@@ -18,23 +18,15 @@ let quieted = false;
  * once per page, unless the page chose a level already: livekit-client's public `setLogLevel` keeps the chosen
  * level under loglevel's `loglevel:livekit` storage key, which is looked at first. A level set later always wins.
  */
-export function quietLiveKitLogs(storage: Pick<Storage, 'getItem'> | undefined = pageStorage()): void {
+export function quietLiveKitLogs(storage?: Pick<Storage, 'getItem'>): void {
   try {
-    if (storage?.getItem('loglevel:livekit') != null) return;
+    if ((storage ?? globalThis.localStorage)?.getItem('loglevel:livekit') != null) return;
   } catch {
     // storage blocked: the page cannot have persisted a level either
   }
   if (quieted) return;
   quieted = true;
   setLogLevel(LogLevel.warn);
-}
-
-function pageStorage(): Storage | undefined {
-  try {
-    return globalThis.localStorage;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -81,11 +73,13 @@ export function createRtcATransport(deps: { createRoom?: () => RoomLike; reconne
         await l.open();
       } catch (cause) {
         if (o.signal?.aborted) throw new LiveAiError('aborted', 'join was cancelled', { cause });
-        await l.close(new LiveAiError('transport_failed', 'could not join the room'));
-        bus.emit('connection', 'disconnected');
-        throw new LiveAiError('transport_failed', `could not join the rtc-a room: ${String((cause as Error)?.message ?? cause)}`, {
+        // The same error for the join and for anything sent meanwhile.
+        const error = new LiveAiError('transport_failed', `could not join the rtc-a room: ${String((cause as Error)?.message ?? cause)}`, {
           cause,
         });
+        await l.close(error);
+        bus.emit('connection', 'disconnected');
+        throw error;
       } finally {
         o.signal?.removeEventListener('abort', onAbort);
       }
