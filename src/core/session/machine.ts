@@ -1,6 +1,4 @@
-import type { SessionStatus } from '../schemas';
-import type { ConnectionState } from '../transports/types';
-import { derivePhase } from './phase';
+import { derivePhase, type Facts } from './phase';
 import type { Phase } from './types';
 
 /**
@@ -31,16 +29,6 @@ export const TRANSITIONS: { readonly [S in Stage]: Readonly<Partial<Record<Input
 
 /** The next stage, or null when `input` is not allowed in `stage`. Pure. */
 export const transition = (stage: Stage, input: Input): Stage | null => TRANSITIONS[stage][input] ?? null;
-
-/** What the running phase is derived from. */
-export interface Facts {
-  status: SessionStatus | null;
-  connection: ConnectionState;
-  hasRoom: boolean;
-  wasActive: boolean;
-  /** The avatar's video is arriving: its track is there and not muted (frames come in). */
-  videoFlowing?: boolean;
-}
 
 const PHASE_OF_STAGE = { idle: 'idle', ending: 'ending', ended: 'ended', failed: 'error' } as const;
 

@@ -7,6 +7,16 @@ import { predictRoomTransport } from '../transports/predict';
 
 export { RUNNING_PHASES, isRunning, isWaiting } from '../../shared/phases';
 
+/** What the running phase is derived from. */
+export interface Facts {
+  status: SessionStatus | null;
+  connection: ConnectionState;
+  hasRoom: boolean;
+  wasActive: boolean;
+  /** The avatar's video is arriving: its track is there and not muted (frames come in). */
+  videoFlowing?: boolean;
+}
+
 /**
  * Phase of a started session, pure:
  * - no status yet → `creating` (the create call and the first status poll are under way);
@@ -16,13 +26,7 @@ export { RUNNING_PHASES, isRunning, isWaiting } from '../../shared/phases';
  *   reconnecting; else `connecting`.
  * Final statuses are handled by the engine (`ended` / `error`).
  */
-export function derivePhase(input: {
-  status: SessionStatus | null;
-  connection: ConnectionState;
-  hasRoom: boolean;
-  wasActive: boolean;
-  videoFlowing?: boolean;
-}): 'creating' | 'queued' | 'connecting' | 'active' {
+export function derivePhase(input: Facts): 'creating' | 'queued' | 'connecting' | 'active' {
   if (input.status === null) return 'creating';
   if (input.status === 'QUEUED') return input.wasActive ? 'active' : 'queued';
   if (!input.hasRoom || input.wasActive || input.connection === 'connected' || input.videoFlowing) return 'active';

@@ -22,6 +22,9 @@ describe('phase and transport choice', () => {
     expect(derivePhase({ status: 'ACTIVE', connection: 'connected', hasRoom: true, wasActive: false })).toBe('active');
     expect(d('ACTIVE', 'disconnected', false)).toBe('active');
     expect(derivePhase({ status: 'ACTIVE', connection: 'reconnecting', hasRoom: true, wasActive: true })).toBe('active');
+    // The avatar's video arriving while the room still joins.
+    expect(derivePhase({ status: 'ACTIVE', connection: 'connecting', hasRoom: true, wasActive: false, videoFlowing: true })).toBe('active');
+    expect(derivePhase({ status: 'QUEUED', connection: 'connecting', hasRoom: true, wasActive: false, videoFlowing: true })).toBe('queued');
   });
   it('chooses rtc-a for ws(s) URLs, rtc-b for http(s), the option wins, null without a room', () => {
     expect(chooseTransport({ room_url: 'wss://lk.example' })).toBe('rtc-a');
