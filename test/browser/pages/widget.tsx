@@ -20,11 +20,8 @@ export interface WidgetProbe {
   connections: string[];
   errors: { code: string; detail: string }[];
   ended: { reason: string; cost: number | null | undefined } | null;
-  /**
-   * Whether the avatar's video track reached the store before any of its packets (muted: WebRTC had the track but
-   * the connection was not up yet); null until it arrives.
-   */
-  videoBeforePackets: boolean | null;
+  /** Phases as the store went through them (each commit; `phases` is what the React callback saw). */
+  storePhases: Phase[];
   /** Distinct video tracks the store held, in order (one per room joined). */
   videoTracks: number;
   /** performance.now() of the click on "Start call" and of the first frame the <video> presented, ms. */
@@ -39,7 +36,7 @@ const probe: WidgetProbe = {
   connections: [],
   errors: [],
   ended: null,
-  videoBeforePackets: null,
+  storePhases: [],
   videoTracks: 0,
   startClickedAt: null,
   firstFrameAt: null,
@@ -75,10 +72,10 @@ createRoot(document.getElementById('root')!).render(
       let video: MediaStreamTrack | null = null;
       s.store.subscribe((st) => {
         if (st.sessionId && !probe.sessionIds.includes(st.sessionId)) probe.sessionIds.push(st.sessionId);
+        if (probe.storePhases.at(-1) !== st.phase) probe.storePhases.push(st.phase);
         if (st.media.videoTrack && st.media.videoTrack !== video) {
           video = st.media.videoTrack;
           probe.videoTracks++;
-          probe.videoBeforePackets ??= video.muted;
         }
         if (probe.connections.at(-1) !== st.media.connection) probe.connections.push(st.media.connection);
       });
