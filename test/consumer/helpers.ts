@@ -48,10 +48,37 @@ export interface Served {
 }
 
 /**
- * Starts a long-running process and resolves once a line of its output matches `ready` (the first capture group,
- * if any, is the URL). Rejects with the output when it exits first.
+ * Awaits `work`, failing after `ms` with the step's name and `context()` (a server's output, say) instead of
+ * letting one hung step run the test into its own limit, which names neither the step nor what the server said.
  */
-export function serve(cmd: string, args: string[], options: { cwd: string; env?: Record<string, string>; ready: RegExp }): Promise<Served> {
+export async function within<T>(what: string, ms: number, work: () => Promise<T>, context?: () => string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const tail = context?.().slice(-4000);
+      reject(new Error(`${what} did not finish within ${ms} ms${tail ? `; output so far:\n${tail}` : ''}`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([work(), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Grace between SIGTERM and SIGKILL when stopping a served process (Next.js waits for open connections). */
+const STOP_GRACE_MS = 10_000;
+
+/**
+ * Starts a long-running process and resolves once a line of its output matches `ready` (the first capture group,
+ * if any, is the URL). Rejects with the output when it exits first, or when it is not ready within `readyMs`
+ * (it is then killed). `stop()` sends SIGTERM to its process group and SIGKILL after a grace period.
+ */
+export function serve(
+  cmd: string,
+  args: string[],
+  options: { cwd: string; env?: Record<string, string>; ready: RegExp; readyMs?: number },
+): Promise<Served> {
   return new Promise((resolve, reject) => {
     const child: ChildProcess = spawn(cmd, args, {
       cwd: options.cwd,
@@ -61,31 +88,49 @@ export function serve(cmd: string, args: string[], options: { cwd: string; env?:
     });
     let out = '';
     let done = false;
+    const signal = (sig: NodeJS.Signals) => {
+      try {
+        process.kill(-child.pid!, sig);
+      } catch {
+        /* already gone */
+      }
+    };
+    const stop = () =>
+      new Promise<void>((r) => {
+        if (child.exitCode !== null || child.signalCode !== null) return r();
+        const kill = setTimeout(() => {
+          console.warn(`${cmd} ${args.join(' ')} had not exited ${STOP_GRACE_MS} ms after SIGTERM: killed`);
+          signal('SIGKILL');
+        }, STOP_GRACE_MS);
+        child.once('exit', () => {
+          clearTimeout(kill);
+          r();
+        });
+        signal('SIGTERM');
+      });
+    const notReady = setTimeout(() => {
+      if (done) return;
+      done = true;
+      signal('SIGKILL');
+      reject(new Error(`${cmd} ${args.join(' ')} was not ready within ${options.readyMs ?? 120_000} ms:\n${out.slice(-4000)}`));
+    }, options.readyMs ?? 120_000);
     const onData = (d: Buffer) => {
       out += d;
       const m = options.ready.exec(out);
       if (m && !done) {
         done = true;
-        resolve({
-          url: m[1] ?? '',
-          output: () => out,
-          stop: () =>
-            new Promise<void>((r) => {
-              if (child.exitCode !== null) return r();
-              child.once('exit', () => r());
-              try {
-                process.kill(-child.pid!, 'SIGTERM');
-              } catch {
-                r();
-              }
-            }),
-        });
+        clearTimeout(notReady);
+        resolve({ url: m[1] ?? '', output: () => out, stop });
       }
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
     child.on('exit', (code) => {
-      if (!done) reject(new Error(`${cmd} ${args.join(' ')} exited with ${code} before it was ready:\n${out}`));
+      clearTimeout(notReady);
+      if (!done) {
+        done = true;
+        reject(new Error(`${cmd} ${args.join(' ')} exited with ${code} before it was ready:\n${out}`));
+      }
     });
   });
 }

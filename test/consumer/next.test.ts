@@ -2,7 +2,7 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { launchBrowser } from '../browser/harness';
-import { requireApp, run, serve, type Served } from './helpers';
+import { requireApp, run, serve, within, type Served } from './helpers';
 import { freePort, openWidget, playAvatar, probe, proxyEnv, startEmulator } from './play';
 
 /**
@@ -55,33 +55,41 @@ describe.each([
         ready: /Ready in|started server/i,
       });
       const base = `http://127.0.0.1:${port}`;
+      // Each step has its own deadline, so a hang names the step and shows what `next start` printed.
+      const step = <T>(what: string, ms: number, work: () => Promise<T>) => within(what, ms, work, server.output);
       try {
-        const hooks = await context.newPage();
-        await hooks.goto(`${base}/hooks`);
-        await expect.poll(() => hooks.getByText('phase: idle').count(), { timeout: 30_000 }).toBe(1);
-        await hooks.close();
+        await step('the hooks page', 60_000, async () => {
+          const hooks = await context.newPage();
+          await hooks.goto(`${base}/hooks`);
+          await expect.poll(() => hooks.getByText('phase: idle').count(), { timeout: 30_000 }).toBe(1);
+          await hooks.close();
+        });
 
-        const api = await fetch(`${base}/api/avatar/sessions/abc`, { headers: { 'x-real-ip': '127.0.0.1' } });
-        expect(api.status).toBe(401);
-        expect(await api.json()).toEqual({ detail: expect.any(String) });
+        await step('the route handler', 30_000, async () => {
+          const api = await fetch(`${base}/api/avatar/sessions/abc`, { headers: { 'x-real-ip': '127.0.0.1' } });
+          expect(api.status).toBe(401);
+          expect(await api.json()).toEqual({ detail: expect.any(String) });
+        });
 
-        const { page, firstLoadGzip, pageErrors } = await openWidget(context, `${base}/`);
+        const { page, firstLoadGzip, pageErrors } = await step('the widget page', 90_000, () => openWidget(context, `${base}/`));
         sizes[`${app} ${bundler}`] = firstLoadGzip;
         if (app === 'next-livekit') {
-          await playAvatar(page, `${app}-${bundler}`);
+          await step('a call with the local avatar', 240_000, () => playAvatar(page, `${app}-${bundler}`));
         } else {
           // The local service's rooms are LiveKit rooms: this page registered only Daily, so the widget reports
           // exactly what to install and import.
-          await page.getByRole('button', { name: 'Start call' }).click();
-          await page.waitForFunction(() => (window as unknown as { __liveai: { errors: unknown[] } }).__liveai.errors.length > 0, null, {
-            timeout: 60_000,
+          await step('the missing-transport error', 90_000, async () => {
+            await page.getByRole('button', { name: 'Start call' }).click();
+            await page.waitForFunction(() => (window as unknown as { __liveai: { errors: unknown[] } }).__liveai.errors.length > 0, null, {
+              timeout: 60_000,
+            });
+            const { errors } = await probe(page);
+            expect(errors[0]).toMatchObject({ code: 'missing_peer' });
+            expect(errors[0]!.detail).toMatch(/npm i livekit-client.*import 'liveai-kit\/livekit';/);
           });
-          const { errors } = await probe(page);
-          expect(errors[0]).toMatchObject({ code: 'missing_peer' });
-          expect(errors[0]!.detail).toMatch(/npm i livekit-client.*import 'liveai-kit\/livekit';/);
         }
         expect(pageErrors).toEqual([]);
-        await page.close();
+        await step('closing the page', 30_000, () => page.close());
       } finally {
         await server.stop();
       }

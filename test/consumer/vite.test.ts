@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { launchBrowser } from '../browser/harness';
-import { requireApp, run, serve, type Served } from './helpers';
+import { requireApp, run, serve, within, type Served } from './helpers';
 import { openWidget, playAvatar, proxyEnv, startEmulator } from './play';
 
 /** A Vite + React app from the installed tarball, served by Express with createAvatarProxy; the widget plays. */
@@ -33,11 +33,16 @@ describe('Vite React app (installed tarball, only livekit-client)', () => {
       ready: /listening on (http:\/\/\S+)/,
     });
     try {
-      const { page, firstLoadGzip, pageErrors } = await openWidget(context, `${server.url}/`);
+      const { page, firstLoadGzip, pageErrors } = await within(
+        'the widget page',
+        90_000,
+        () => openWidget(context, `${server.url}/`),
+        server.output,
+      );
       mkdirSync('test-results/consumer', { recursive: true });
       writeFileSync('test-results/consumer/vite-first-load.json', `${JSON.stringify({ vite: firstLoadGzip })}\n`);
       console.log(`Vite first load (gzip bytes of JS+CSS before the widget is ready): ${firstLoadGzip}`);
-      await playAvatar(page, 'vite');
+      await within('a call with the local avatar', 240_000, () => playAvatar(page, 'vite'), server.output);
       expect(pageErrors).toEqual([]);
     } finally {
       await server.stop();
