@@ -26,11 +26,14 @@ describe("the avatar's video while the room is joining", () => {
     const connectedAt = steps.findIndex((s) => s.step === 'connected');
     const early = steps.slice(0, connectedAt).filter((s) => s.step === 'mediaTrackAdded');
     expect(connectedAt).toBeGreaterThan(0);
-    expect(early.map((s) => s.kind).sort()).toEqual(['audio', 'video']);
+    // Tracks in the join's first negotiation come before Connected; LiveKit may offer the second of the avatar's two
+    // tracks in a later one, after it (both orders were seen), and the adapter then takes it from TrackSubscribed.
+    expect(early.length).toBeGreaterThan(0);
     expect(early.every((s) => s.step === 'mediaTrackAdded' && s.knownParticipant)).toBe(true);
     expect(
       steps
         .slice(connectedAt + 1)
+        .filter((s) => s.step === 'trackSubscribed')
         .map((s) => `${s.step} ${s.kind}`)
         .sort(),
     ).toEqual(['trackSubscribed audio', 'trackSubscribed video']);
