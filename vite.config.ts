@@ -46,14 +46,15 @@ export default defineConfig({
         // every module an `import()` chunk shares with the page into a separate file, each gzipped on its own; a
         // handful of larger files is what a call then downloads (and `prepare-canvas` no longer imports the core
         // entry, which kept the engine out of the page's main file). What goes in a group is loaded together anyway:
-        //   kernel: errors, event bus, backoff, plain constants, reducers, lazy loaders (first load of every entry);
+        //   kernel: errors, event bus, backoff, plain constants, reducers, lazy loaders (first load of every entry), and
+        //     the reconnect defaults `liveai-kit/livekit` exports (so that entry does not load rtc-shared with the page);
         //   image: the pure image geometry shared by the core entry and the canvas preparation chunk;
-        //   rtc-shared: what either adapter needs on joining (the zod-free checks, event decoding, reconnect policy).
+        //   rtc-shared: what either adapter needs on joining (the zod-free checks, event decoding, reconnect decisions).
         codeSplitting: {
           groups: [
             {
               name: 'kernel',
-              test: /src[\\/](core[\\/](errors|lazy|events[\\/]bus|schemas[\\/]plain|store[\\/]reducers)|shared[\\/]backoff)\.ts$/,
+              test: /src[\\/](core[\\/](errors|lazy|events[\\/]bus|schemas[\\/]plain|store[\\/]reducers|transports[\\/]reconnect-policy)|shared[\\/](backoff|outage-limits))\.ts$/,
             },
             { name: 'image', test: /src[\\/]core[\\/]image[\\/](geometry|blob)\.ts$/ },
             {

@@ -13,7 +13,7 @@
 import { registerTransport, type TransportModule } from './load';
 
 /** How the LiveKit transport retries a dropped room (deadline and backoff, ms); override per session with `reconnectDeadlineMs`. */
-export { DEFAULT_RECONNECT_POLICY, type ReconnectPolicy } from './rtc-a-reconnect';
+export { DEFAULT_RECONNECT_POLICY, type ReconnectPolicy } from './reconnect-policy';
 
 /** The LiveKit (`rtc-a`) transport; registered on import. Pass it to `registerTransport` again after a reset. */
 export const livekitTransport: TransportModule = {

@@ -4,9 +4,10 @@
  */
 import { backoffDelay, type Backoff } from '../../shared/backoff';
 import { isRecoverable } from '../../shared/livekit-reasons';
-import { OUTAGE_DEADLINE_MS, REJOIN_BACKOFF } from '../../shared/outage';
+import type { ReconnectPolicy } from './reconnect-policy';
 
 export { LK_REASON, reasonName } from '../../shared/livekit-reasons';
+export { DEFAULT_RECONNECT_POLICY, type ReconnectPolicy } from './reconnect-policy';
 
 /**
  * Whether an unexpected room disconnect should be retried.
@@ -18,28 +19,6 @@ export function shouldReconnect(reason: number | undefined, ctx: { wasConnected:
   if (!ctx.wasConnected || ctx.ending) return false;
   return isRecoverable(reason);
 }
-
-/** Reconnect policy of the rtc-a adapter. All values in ms. */
-export interface ReconnectPolicy {
-  /** Overall deadline from the first sign of trouble; after it the adapter reports `transport_failed` (default 60 000). */
-  deadlineMs: number;
-  /** First retry delay; doubles per attempt (default 500). */
-  baseDelayMs: number;
-  /** Cap of one retry delay (default 5 000). */
-  maxDelayMs: number;
-  /**
-   * How long a queued chat message waits for the avatar participant once the room is connected (default 15 000); then
-   * it is sent anyway.
-   */
-  agentWaitMs: number;
-}
-
-export const DEFAULT_RECONNECT_POLICY: ReconnectPolicy = {
-  deadlineMs: OUTAGE_DEADLINE_MS,
-  baseDelayMs: REJOIN_BACKOFF.baseMs,
-  maxDelayMs: REJOIN_BACKOFF.maxMs,
-  agentWaitMs: 15_000,
-};
 
 /**
  * Delay before retry number `attempt` (0-based), ms: `min(maxDelayMs, baseDelayMs · 2^attempt)` scaled by a
