@@ -56,7 +56,10 @@ export async function within<T>(what: string, ms: number, work: () => Promise<T>
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       const tail = context?.().slice(-4000);
-      reject(new Error(`${what} did not finish within ${ms} ms${tail ? `; output so far:\n${tail}` : ''}`));
+      const message = `${what} did not finish within ${ms} ms${tail ? `; output so far:\n${tail}` : ''}`;
+      // Also in the log: a test that passes on its retry would not show the first attempt's error.
+      console.warn(message);
+      reject(new Error(message));
     }, ms);
   });
   try {

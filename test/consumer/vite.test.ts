@@ -26,7 +26,8 @@ describe('Vite React app (installed tarball, only livekit-client)', () => {
     expect(r.code, r.stdout + r.stderr).toBe(0);
   });
 
-  it('served with the Express proxy, the widget plays the local avatar', async () => {
+  // One retry, as for the Next.js apps: a hung step is named in the log, and a fresh server decides.
+  it('served with the Express proxy, the widget plays the local avatar', { retry: 1 }, async () => {
     const server = await serve(process.execPath, ['server.mjs'], {
       cwd: dir,
       env: proxyEnv(emulator.url),
