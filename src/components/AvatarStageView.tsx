@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, type ReactNode, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { StageOverlay, type StageOverlayProps } from './StageOverlay';
 import { cx } from './format';
 import { TimeLimitCountdown } from './TimeLimitCountdown';
@@ -28,19 +28,40 @@ export interface AvatarStageViewProps extends StageOverlayProps {
 export function showVideoTrack(el: HTMLVideoElement | null, track: MediaStreamTrack | null | undefined): void {
   // No MediaStream on the server or in jsdom.
   if (!el || typeof MediaStream === 'undefined') return;
-  const current = (el.srcObject as MediaStream | null)?.getVideoTracks()[0] ?? null;
-  if (current === (track ?? null)) return;
+  if (shownTrack(el) === (track ?? null)) return;
   el.srcObject = track ? new MediaStream([track]) : null;
   if (track) el.play()?.catch(() => undefined);
+}
+
+/** The track `el` shows (its MediaStream's video track), or null. */
+const shownTrack = (el: HTMLVideoElement): MediaStreamTrack | null => (el.srcObject as MediaStream | null)?.getVideoTracks()[0] ?? null;
+
+/**
+ * Whether `video` has decoded a frame of `track` (its `loadeddata`): until then the stage keeps "Connecting…" over the
+ * poster, so the picture replaces the overlay instead of an empty stage between the two.
+ */
+function useFirstFrame(video: RefObject<HTMLVideoElement | null>, track: MediaStreamTrack | null | undefined): boolean {
+  const [framed, setFramed] = useState<MediaStreamTrack | null>(null);
+  useEffect(() => {
+    const el = video.current;
+    if (!el || !track) return;
+    // HAVE_CURRENT_DATA: a frame of what the element shows now.
+    const check = () => el.readyState >= 2 && shownTrack(el) === track && setFramed(track);
+    check();
+    el.addEventListener('loadeddata', check);
+    return () => el.removeEventListener('loadeddata', check);
+  }, [video, track]);
+  return !!track && framed === track;
 }
 
 /** useLayoutEffect in the browser; useEffect where there is no DOM (server rendering), which has nothing to bind. */
 export const useBeforePaint = typeof document === 'undefined' ? useEffect : useLayoutEffect;
 
 /**
- * The avatar: the session's video track (muted; the session plays the audio), poster while waiting, cold-start progress,
- * "Tap to unmute" when audio is blocked, ended state with the cost in credits, error with retry.
- * State is mirrored on `data-phase`, `data-audio-blocked`, `data-has-video` for styling.
+ * The avatar: the session's video track (muted; the session plays the audio), poster while waiting, cold-start progress
+ * ("Connecting…" until the video's first frame is decoded), "Tap to unmute" when audio is blocked, ended state with the
+ * cost in credits, error with retry.
+ * State is mirrored on `data-phase`, `data-audio-blocked`, `data-has-video` (the video shows a frame) for styling.
  */
 export function AvatarStageView(props: AvatarStageViewProps) {
   const { phase, videoTrack, imageUrl, audioBlocked, label = 'Avatar', className, children } = props;
@@ -49,7 +70,9 @@ export function AvatarStageView(props: AvatarStageViewProps) {
   // Bound in the same commit that renders the track (before paint), so decoding starts without waiting a frame.
   useBeforePaint(() => showVideoTrack(video.current, videoTrack), [videoTrack, video]);
   const blocked = audioBlocked && phase === 'active';
-  const overlay = StageOverlay(props);
+  const framed = useFirstFrame(video, videoTrack);
+  // Active with a video track that has no frame yet: still connecting, as far as the user can see.
+  const overlay = StageOverlay(phase === 'active' && videoTrack && !framed ? { ...props, phase: 'connecting' } : props);
   return (
     <div
       className={cx('liveai-stage', className)}
@@ -57,7 +80,7 @@ export function AvatarStageView(props: AvatarStageViewProps) {
       aria-label={label}
       data-phase={phase}
       data-audio-blocked={blocked || undefined}
-      data-has-video={(phase === 'active' && !!videoTrack) || undefined}
+      data-has-video={(phase === 'active' && framed) || undefined}
     >
       {imageUrl && <img className="liveai-stage__poster" src={imageUrl} alt="" decoding="async" />}
       <video className="liveai-stage__video" ref={video} autoPlay playsInline muted aria-hidden="true" />

@@ -40,7 +40,7 @@ describe("the avatar's video while the room is joining", () => {
     await page.close();
   });
 
-  it('reaches the stage before the room reports itself connected, plays, and is the same track once connected', async () => {
+  it('reaches the stage before the room reports itself connected, replaces "Connecting…" at its first frame, plays, and is the same track once connected', async () => {
     const page = await env.context.newPage();
     const pageErrors: string[] = [];
     page.on('pageerror', (e) => pageErrors.push(String(e)));
@@ -61,6 +61,8 @@ describe("the avatar's video while the room is joining", () => {
     // The stage shows the live video (not the connecting overlay), and it plays at the avatar's size.
     await expect.poll(() => page.locator('.liveai-stage[data-has-video]').count()).toBe(1);
     expect(await page.getByText(/Connecting/).count()).toBe(0);
+    // "Connecting…" left the stage only once the video had a frame to show (HAVE_CURRENT_DATA or more).
+    expect((await probe(page)).overlayLeftAtReadyState).toBeGreaterThanOrEqual(2);
     const video = await page.evaluate(() => {
       const v = document.querySelector('video')!;
       return { width: v.videoWidth, height: v.videoHeight, playing: !v.paused };

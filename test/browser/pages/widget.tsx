@@ -27,6 +27,8 @@ export interface WidgetProbe {
   /** performance.now() of the click on "Start call" and of the first frame the <video> presented, ms. */
   startClickedAt: number | null;
   firstFrameAt: number | null;
+  /** The `<video>`'s readyState when the stage, active, first dropped its overlay ("Connecting…") after the click. */
+  overlayLeftAtReadyState: number | null;
 }
 const probe: WidgetProbe = {
   phases: [],
@@ -40,6 +42,7 @@ const probe: WidgetProbe = {
   videoTracks: 0,
   startClickedAt: null,
   firstFrameAt: null,
+  overlayLeftAtReadyState: null,
 };
 (window as unknown as { __liveai: WidgetProbe }).__liveai = probe;
 
@@ -56,6 +59,12 @@ const watchVideo = () => {
   video.requestVideoFrameCallback(() => (probe.firstFrameAt ??= performance.now()));
 };
 watchVideo();
+new MutationObserver(() => {
+  const stage = document.querySelector('.liveai-stage');
+  if (!stage || probe.startClickedAt === null || probe.overlayLeftAtReadyState !== null) return;
+  if (stage.getAttribute('data-phase') === 'active' && !stage.querySelector('.liveai-stage__overlay'))
+    probe.overlayLeftAtReadyState = stage.querySelector('video')?.readyState ?? -1;
+}).observe(document.body, { subtree: true, childList: true, attributes: true });
 
 const params = new URLSearchParams(location.search);
 createRoot(document.getElementById('root')!).render(

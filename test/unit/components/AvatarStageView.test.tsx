@@ -1,11 +1,21 @@
 import './cleanup';
-import { render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AvatarStageView } from '../../../src/components';
 import { LiveAiError } from '../../../src/core/errors';
 
 const region = () => screen.getByRole('region', { name: 'Avatar' });
+
+class FakeStream {
+  constructor(private tracks: MediaStreamTrack[]) {}
+  getTracks() {
+    return this.tracks;
+  }
+  getVideoTracks() {
+    return this.tracks.filter((t) => t.kind === 'video');
+  }
+}
 
 describe('AvatarStageView', () => {
   afterEach(() => vi.unstubAllGlobals());
@@ -35,12 +45,6 @@ describe('AvatarStageView', () => {
   });
 
   it('shows the video track muted and plays no audio itself (the session does): no <audio>, no unmute unless the store says blocked', () => {
-    class FakeStream {
-      constructor(private tracks: unknown[]) {}
-      getTracks() {
-        return this.tracks;
-      }
-    }
     vi.stubGlobal('MediaStream', FakeStream);
     vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
     const video = { kind: 'video' } as MediaStreamTrack;
@@ -48,8 +52,29 @@ describe('AvatarStageView', () => {
     expect((container.querySelector('video')!.srcObject as unknown as FakeStream).getTracks()).toEqual([video]);
     expect(container.querySelector('video')!.muted).toBe(true);
     expect(container.querySelector('audio')).toBeNull();
-    expect(region()).toHaveAttribute('data-has-video', 'true');
     expect(screen.queryByRole('button', { name: 'Tap to unmute' })).toBeNull();
+  });
+
+  it('keeps "Connecting…" over the poster until the video has a frame of the track, then shows the video', () => {
+    vi.stubGlobal('MediaStream', FakeStream);
+    vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
+    const first = { kind: 'video' } as MediaStreamTrack;
+    const { container, rerender } = render(<AvatarStageView phase="active" videoTrack={first} imageUrl="https://x.test/a.png" />);
+    const el = container.querySelector('video')!;
+    expect(screen.getByText('Connecting…')).toBeInTheDocument();
+    expect(region()).not.toHaveAttribute('data-has-video');
+
+    // The first frame is decoded (HAVE_ENOUGH_DATA, then loadeddata).
+    Object.defineProperty(el, 'readyState', { configurable: true, get: () => 4 });
+    fireEvent(el, new Event('loadeddata'));
+    expect(region()).toHaveAttribute('data-has-video', 'true');
+    expect(screen.queryByText('Connecting…')).toBeNull();
+
+    // A new track (after a rejoin) waits for its own first frame.
+    Object.defineProperty(el, 'readyState', { configurable: true, get: () => 0 });
+    rerender(<AvatarStageView phase="active" videoTrack={{ kind: 'video' } as MediaStreamTrack} imageUrl="https://x.test/a.png" />);
+    expect(region()).not.toHaveAttribute('data-has-video');
+    expect(screen.getByText('Connecting…')).toBeInTheDocument();
   });
 
   it('ended: shows the cost in credits and offers to start again', async () => {
