@@ -45,6 +45,8 @@ const FORCED = arg('--transport');
 const PREFETCH = process.argv.includes('--prefetch');
 const MARKS = process.argv.includes('--marks');
 const PROFILE = process.argv.includes('--profile');
+/** Traced runs per page with --profile (at most --runs). */
+const PROFILE_RUNS = 11;
 const THREADS = process.argv.includes('--threads');
 const RUNS = Number(arg('--runs') || 5);
 type PageKind = 'widget' | 'element' | 'bare' | 'widgetCold';
@@ -292,8 +294,9 @@ try {
     }
     process.stderr.write(`e2e run ${i}${i === 0 ? ' (warm-up)' : ''}: ${line.join(', ')} ms\n`);
   }
-  // Traced runs are separate (tracing slows the page down): warm mode, alternating, every page.
-  for (let i = 0; PROFILE && i < Math.min(RUNS, 5); i++) {
+  // Traced runs are separate (tracing slows the page down): warm mode, alternating, every page. Eleven of them: with
+  // five, one page's median moved by ±40 ms between bench runs.
+  for (let i = 0; PROFILE && i < Math.min(RUNS, PROFILE_RUNS); i++) {
     for (const kind of PAGES.map((_, k) => PAGES[(k + i) % PAGES.length]!)) {
       const r = await pageRun(kind, 'warm', { profile: true });
       (profile[kind] ??= []).push(r.profile!);
