@@ -41,7 +41,8 @@ const forward =
 beforeAll(async () => {
   outDir = mkdtempSync(join(tmpdir(), 'liveai-standalone-'));
   await build({ configFile: join(ROOT, 'vite.element.config.ts'), root: ROOT, logLevel: 'error', build: { outDir, sourcemap: false } });
-  stack = await startStack({ queueMs: 500, imageChangeMs: 300 });
+  // Queued long enough that the first status poll sees QUEUED even when the room join is slow (as in the widget test).
+  stack = await startStack({ queueMs: 2500, imageChangeMs: 300 });
   const app = express();
   app.use((req, _res, next) => void (requested.push(req.path), next()));
   app.use('/api/avatar', forward(stack.baseUrl));
