@@ -92,7 +92,7 @@ async function sizes() {
   const { measureSameFeature } = await import('./bench/same-feature.mjs');
   const sf = await measureSameFeature(ROOT);
   const sfOk = (ours) => (ours.total <= sf.components.total ? '✅ ≤ 1.00×' : '❌ > 1.00×');
-  const never = `never downloaded by a call: ${kb(sf.ours.never)} (zod schemas, rtc-b adapter + daily-js, image preparation)`;
+  const never = `never downloaded by a call: ${kb(sf.ours.never)} (zod schemas, rtc-b adapter + daily-js, image preparation, the chroma key)`;
   const components = `${kb(sf.components.total)} @livekit/components-react`;
   for (const [group, measure, page, verdict, reference] of [
     [

@@ -5,7 +5,8 @@
 // call over LiveKit fetches through import() (the rtc-a adapter with livekit-client, the small checks of what the
 // call receives) and their static imports. Chunks such a call never downloads are left out and reported apart as
 // `never`: the rtc-b adapter with daily-js, image preparation for the image swapper, the control commands, the
-// transcript merger (only for rooms that send LiveKit Agents' own transcription), and the zod schemas
+// transcript merger (only for rooms that send LiveKit Agents' own transcription), the chroma key (only for a stage
+// given `chromaKey`), and the zod schemas
 // (`liveai-kit/schemas`), which load only when the service sends something malformed or the app sends a control
 // event. The widget e2e test checks that a call downloads none of them.
 // Three liveai-kit pages: the headless hooks with the same markup as the components-react page (like for like), the
@@ -55,7 +56,7 @@ async function measure(root, entry) {
     const dynamic = [...first].flatMap((f) =>
       outputs[f].imports.filter((i) => i.kind === 'dynamic-import' && outputs[i.path]).map((i) => i.path),
     );
-    const unused = (f) => /(^|\/)(rtc-b|prepare-canvas|schemas|control-commands|transcript-merge)-/.test(f);
+    const unused = (f) => /(^|\/)(rtc-b|prepare-canvas|schemas|control-commands|transcript-merge|chroma-key)-/.test(f);
     const onCall = new Set();
     for (const d of dynamic.filter((f) => !unused(f))) closure(d, onCall);
     for (const f of first) onCall.delete(f);

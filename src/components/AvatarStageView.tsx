@@ -2,6 +2,7 @@ import { useEffect, useLayoutEffect, useRef, useState, type ReactNode, type RefO
 import { StageOverlay, type StageOverlayProps } from './StageOverlay';
 import { cx } from './format';
 import { TimeLimitCountdown } from './TimeLimitCountdown';
+import type { ChromaKey, ChromaKeyOptions } from './chroma-key';
 
 /** Props of {@link AvatarStageView}: everything comes in as props (no session hooks). */
 export interface AvatarStageViewProps extends StageOverlayProps {
@@ -22,6 +23,14 @@ export interface AvatarStageViewProps extends StageOverlayProps {
   children?: ReactNode;
   /** Receives the `<video>` element, e.g. to bind a track as soon as it arrives, before React renders. */
   videoRef?: RefObject<HTMLVideoElement | null>;
+  /**
+   * Makes the avatar's backdrop transparent (chroma key) so it stands on the page: `true` for a green backdrop
+   * (`#00ff00`), or `{color: '#rrggbb', similarity, smoothness, spill}` (0–1 each). The avatar must be rendered on that
+   * solid colour, e.g. from an agent image with a green background. The video is then drawn into a `<canvas>` (WebGL,
+   * else a 2D canvas); `data-chroma-key` on the stage says which, or `off` when the browser can do neither (the video
+   * then shows as it is). The code loads with `import()` the first time a stage asks for it.
+   */
+  chromaKey?: boolean | ChromaKeyOptions;
 }
 
 /** Shows `track` in the muted `<video>` and plays it; nothing when it is already shown (or there is no DOM). */
@@ -54,6 +63,42 @@ function useFirstFrame(video: RefObject<HTMLVideoElement | null>, track: MediaSt
   return !!track && framed === track;
 }
 
+/**
+ * Runs the chroma key from `video` into `canvas` while `options` is set; returns how it draws (`webgl`, `2d`, `off`
+ * when it cannot), or null while its code loads or when none was asked for. Restarts only when the options change.
+ */
+function useChromaKey(
+  video: RefObject<HTMLVideoElement | null>,
+  canvas: RefObject<HTMLCanvasElement | null>,
+  options: boolean | ChromaKeyOptions | undefined,
+): ChromaKey['mode'] | 'off' | null {
+  const [mode, setMode] = useState<ChromaKey['mode'] | 'off' | null>(null);
+  const key = options ? JSON.stringify(options === true ? {} : options) : null;
+  useEffect(() => {
+    const v = video.current;
+    const c = canvas.current;
+    if (!key || !v || !c) return setMode(null);
+    let running: ChromaKey | null = null;
+    let cancelled = false;
+    import('./chroma-key')
+      .then((m) => {
+        if (cancelled) return;
+        running = m.startChromaKey(v, c, JSON.parse(key) as ChromaKeyOptions);
+        setMode(running?.mode ?? 'off');
+      })
+      .catch((e: unknown) => {
+        if (cancelled) return;
+        console.warn(`liveai-kit: chroma key off: ${e instanceof Error ? e.message : String(e)}`);
+        setMode('off');
+      });
+    return () => {
+      cancelled = true;
+      running?.stop();
+    };
+  }, [video, canvas, key]);
+  return mode;
+}
+
 /** useLayoutEffect in the browser; useEffect where there is no DOM (server rendering), which has nothing to bind. */
 export const useBeforePaint = typeof document === 'undefined' ? useEffect : useLayoutEffect;
 
@@ -71,6 +116,8 @@ export function AvatarStageView(props: AvatarStageViewProps) {
   useBeforePaint(() => showVideoTrack(video.current, videoTrack), [videoTrack, video]);
   const blocked = audioBlocked && phase === 'active';
   const framed = useFirstFrame(video, videoTrack);
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const keying = useChromaKey(video, canvas, props.chromaKey);
   // Active with a video track that has no frame yet: still connecting, as far as the user can see.
   const overlay = StageOverlay(phase === 'active' && videoTrack && !framed ? { ...props, phase: 'connecting' } : props);
   return (
@@ -81,9 +128,11 @@ export function AvatarStageView(props: AvatarStageViewProps) {
       data-phase={phase}
       data-audio-blocked={blocked || undefined}
       data-has-video={(phase === 'active' && framed) || undefined}
+      data-chroma-key={props.chromaKey ? (keying ?? 'loading') : undefined}
     >
       {imageUrl && <img className="liveai-stage__poster" src={imageUrl} alt="" decoding="async" />}
       <video className="liveai-stage__video" ref={video} autoPlay playsInline muted aria-hidden="true" />
+      {props.chromaKey && <canvas className="liveai-stage__canvas" ref={canvas} aria-hidden="true" />}
       {overlay && <div className="liveai-stage__overlay">{overlay}</div>}
       {blocked && (
         <button type="button" className="liveai-button liveai-button--primary liveai-stage__unmute" onClick={props.onUnblockAudio}>

@@ -3,6 +3,7 @@ import { AvatarSessionProvider } from '../react';
 import { AvatarWidgetBody } from './AvatarWidgetBody';
 import type { WidgetState } from './AvatarWidgetView';
 import type { WidgetCallbacks } from './useWidgetCallbacks';
+import type { ChromaKeyOptions } from './chroma-key';
 
 /** Props of {@link AvatarWidget}. */
 export interface AvatarWidgetProps extends WidgetCallbacks {
@@ -35,6 +36,11 @@ export interface AvatarWidgetProps extends WidgetCallbacks {
   transcriptMode?: 'caption' | 'conversation';
   /** Show the "Change look" image swapper (default false). */
   imageSwapper?: boolean;
+  /**
+   * Transparent backdrop (chroma key): `true` removes green (`#00ff00`), or give `{color: '#rrggbb', similarity,
+   * smoothness, spill}` (0–1 each). For avatars rendered on that solid colour. See `AvatarStageView`'s `chromaKey`.
+   */
+  chromaKey?: boolean | ChromaKeyOptions;
   /** Receives the session whenever the widget gets one (e.g. to call its methods). */
   onSession?: (session: AvatarSession) => void;
   className?: string;

@@ -10,6 +10,7 @@ import { TranscriptPanel } from './TranscriptPanel';
 import { useDeadline } from './useDeadline';
 import { useWidgetCallbacks } from './useWidgetCallbacks';
 import { isRunning } from '../core/session/phase';
+import type { ChromaKeyOptions } from './chroma-key';
 
 /** Inside the provider: state, timers (minimized end, max duration), callbacks, and the composed parts. */
 export function AvatarWidgetBody(p: AvatarWidgetProps) {
@@ -41,10 +42,16 @@ export function AvatarWidgetBody(p: AvatarWidgetProps) {
   // The parts read the session themselves, so they are made once per change of their own props: a phase change
   // (several while a call connects) re-renders the frame only, not the stage, transcript, chat and controls again.
   const { imageUrl, imageSwapper } = p;
+  // One key per set of options, so an inline `chromaKey={{…}}` does not re-make the parts on every render.
+  const chromaKey = p.chromaKey ? JSON.stringify(p.chromaKey === true ? {} : p.chromaKey) : null;
   const parts = useMemo(
     () => ({
       stage: (
-        <AvatarStage imageUrl={imageUrl} label={`${title} video`}>
+        <AvatarStage
+          imageUrl={imageUrl}
+          label={`${title} video`}
+          chromaKey={chromaKey ? (JSON.parse(chromaKey) as ChromaKeyOptions) : undefined}
+        >
           {caption && <TranscriptPanel mode="caption" agentLabel={title} />}
         </AvatarStage>
       ),
@@ -58,7 +65,7 @@ export function AvatarWidgetBody(p: AvatarWidgetProps) {
       chat: <ChatInput />,
       controls: <ControlBar />,
     }),
-    [imageUrl, title, caption, imageSwapper],
+    [imageUrl, title, caption, imageSwapper, chromaKey],
   );
   return (
     <AvatarWidgetView

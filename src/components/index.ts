@@ -25,3 +25,4 @@ export { SessionList, type SessionListProps } from './SessionList';
 export { AvatarWidget, type AvatarWidgetProps } from './AvatarWidget';
 export type { WidgetCallbacks, WidgetEndInfo } from './useWidgetCallbacks';
 export type { PrepareImage } from './useImagePick';
+export type { ChromaKeyOptions } from './chroma-key';

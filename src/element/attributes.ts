@@ -4,7 +4,8 @@ import type { AvatarWidgetProps, WidgetState } from '../components';
  * Attributes `<liveai-avatar>` reads; changing one re-renders (a new `agent-id` / `proxy-url` means a new session):
  * `agent-id`, `proxy-url`, `inline` (boolean), `initial-state` (minimized|active|hidden), `theme` (light|dark|auto),
  * `avatar-title`, `image-url` (poster), `max-duration-ms` (positive integer), `image-swapper` (boolean),
- * `transport` (rtc-a|rtc-b: the kind of room the proxy hands out, so its SDK is fetched before Start is clicked).
+ * `transport` (rtc-a|rtc-b: the kind of room the proxy hands out, so its SDK is fetched before Start is clicked),
+ * `chroma-key` (makes the avatar's backdrop transparent: empty for green, or the backdrop colour as `#rrggbb`).
  */
 export const OBSERVED_ATTRIBUTES = [
   'agent-id',
@@ -17,6 +18,7 @@ export const OBSERVED_ATTRIBUTES = [
   'max-duration-ms',
   'image-swapper',
   'transport',
+  'chroma-key',
 ] as const;
 
 const ENUMS: Record<string, readonly string[]> = {
@@ -36,6 +38,8 @@ export function attributeProblem(name: string, value: string | null): string | n
   if (name === 'max-duration-ms' && !/^\d+$/.test(value.trim()))
     return `max-duration-ms="${value}" is not a positive whole number of milliseconds; no limit applies`;
   if ((name === 'agent-id' || name === 'proxy-url') && value.trim() === '') return `${name} is empty; the element cannot start a call`;
+  if (name === 'chroma-key' && value.trim() !== '' && !/^#([0-9a-f]{3}|[0-9a-f]{6})$/i.test(value.trim()))
+    return `chroma-key="${value}" is not a colour like #00ff00; keying green`;
   return null;
 }
 
@@ -57,5 +61,6 @@ export function propsFromAttributes(el: Element): AvatarWidgetProps {
     initialState: attr('initial-state') as WidgetState | undefined,
     imageSwapper: el.hasAttribute('image-swapper'),
     options: attr('transport') ? { transport: attr('transport') as 'rtc-a' | 'rtc-b' } : undefined,
+    chromaKey: el.hasAttribute('chroma-key') ? (attr('chroma-key')?.trim() ? { color: attr('chroma-key')!.trim() } : true) : undefined,
   };
 }

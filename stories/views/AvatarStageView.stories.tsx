@@ -82,6 +82,32 @@ export const Active: Story = {
   },
 };
 
+/** A portrait on a solid green backdrop (SVG), as an avatar rendered for keying would look. */
+const greenBackdrop = `data:image/svg+xml,${encodeURIComponent(
+  `<svg xmlns="http://www.w3.org/2000/svg" width="368" height="560"><rect width="368" height="560" fill="#00ff00"/>` +
+    `<ellipse cx="184" cy="600" rx="170" ry="160" fill="#2f5fd0"/><ellipse cx="184" cy="250" rx="120" ry="160" fill="#f0c8a4"/>` +
+    `<circle cx="140" cy="230" r="10" fill="#222"/><circle cx="228" cy="230" r="10" fill="#222"/></svg>`,
+)}`;
+
+/** `chromaKey`: the green backdrop removed, the page (stripes here) shows through the stage. */
+export const TransparentBackdrop: Story = {
+  args: { phase: 'active', chromaKey: true, imageUrl: null },
+  decorators: [
+    (Story) => (
+      <div style={{ padding: 16, background: 'repeating-linear-gradient(45deg, #fde68a 0 24px, #93c5fd 24px 48px)' }}>
+        <Story />
+      </div>
+    ),
+  ],
+  loaders: [async () => fakeAvatarTracks(greenBackdrop)],
+  render: (args, { loaded }) => <AvatarStageView {...args} videoTrack={loaded.video} />,
+  play: async ({ canvasElement }) => {
+    const stage = canvasElement.querySelector('.liveai-stage')!;
+    await waitFor(() => expect(stage.getAttribute('data-chroma-key')).toMatch(/^(webgl|2d)$/), { timeout: 5000 });
+    await waitFor(() => expect(stage.hasAttribute('data-has-video')).toBe(true), { timeout: 5000 });
+  },
+};
+
 export const ActiveWithCaptions: Story = {
   args: { phase: 'active', children: <TranscriptPanelView lines={sampleTranscript} mode="caption" /> },
   play: async ({ canvas }) => expect(canvas.getByText(/Anything else I can help with/)).toBeVisible(),

@@ -1,0 +1,94 @@
+import { mkdirSync } from 'node:fs';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { useBrowserStack } from './harness';
+
+/**
+ * `chromaKey` in real Chromium on a real LiveKit room: the local avatar is swapped to a portrait on a solid
+ * backdrop, and the stage, screenshotted over a transparent page, shows the page through the backdrop and keeps the
+ * face and shirt. WebGL (Chromium here draws it with SwiftShader) and the 2D canvas a browser without WebGL gets.
+ */
+const env = useBrowserStack({ queueMs: 0, imageChangeMs: 0 });
+const SHOTS = 'test-results/chroma-key';
+type Probe = { events: string[]; errors: unknown[] };
+
+/** Alpha (0–255) and RGB of the stage's screenshot at points given as fractions of its width and height. */
+async function stagePixels(page: Page, points: [number, number][], shot?: string) {
+  const png = await page.locator('.liveai-stage').screenshot({ omitBackground: true, ...(shot ? { path: `${SHOTS}/${shot}.png` } : {}) });
+  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  return points.map(([fx, fy]) => {
+    const i = (Math.floor(fy * (info.height - 1)) * info.width + Math.floor(fx * (info.width - 1))) * 4;
+    return { rgb: [data[i]!, data[i + 1]!, data[i + 2]!], alpha: data[i + 3]! };
+  });
+}
+const BACKDROP: [number, number][] = [
+  [0.04, 0.12],
+  [0.96, 0.12],
+  [0.04, 0.55],
+  [0.96, 0.55],
+];
+const FACE: [number, number] = [0.5, 0.42];
+const SHIRT: [number, number] = [0.5, 0.97];
+
+async function keyedCall(context: BrowserContext, query: string, backdrop: string, expectMode: string, shot: string) {
+  mkdirSync(SHOTS, { recursive: true });
+  const page = await context.newPage();
+  const pageErrors: string[] = [];
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  await page.goto(`${env.stack.baseUrl}/test/browser/pages/chroma-key.html${query}`);
+  await page.getByRole('button', { name: 'Start call' }).click();
+  await expect
+    .poll(() => page.locator('.liveai-stage[data-has-video]').getAttribute('data-chroma-key'), { timeout: 30_000 })
+    .toBe(expectMode);
+
+  // The built-in avatar stands on a gradient, not the key colour: nothing is removed.
+  const before = await stagePixels(page, [...BACKDROP, FACE], `${shot}-before`);
+  for (const p of before) expect(p.alpha).toBeGreaterThan(240);
+
+  await page.evaluate((c) => (window as unknown as { __chroma: { swapTo(c: string): Promise<void> } }).__chroma.swapTo(c), backdrop);
+  await page.waitForFunction(() => (window as unknown as { __chroma: Probe }).__chroma.events.includes('image_change_complete'), null, {
+    timeout: 15_000,
+  });
+  // The new portrait reaches the video a few frames after the event: the backdrop turns transparent.
+  let last: Awaited<ReturnType<typeof stagePixels>> = [];
+  await expect
+    .poll(async () => (last = await stagePixels(page, BACKDROP)).every((p) => p.alpha < 16), { timeout: 15_000, interval: 200 })
+    .toBe(true)
+    .catch((e: unknown) => {
+      throw new Error(`backdrop not transparent: ${JSON.stringify(last)}`, { cause: e });
+    });
+  const [face, shirt] = await stagePixels(page, [FACE, SHIRT], `${shot}-keyed`);
+  expect(face!.alpha).toBeGreaterThan(240);
+  expect(shirt!.alpha).toBeGreaterThan(240);
+  // The face keeps its colour (skin is far from the key; spill removal leaves it alone).
+  expect(face!.rgb[0]).toBeGreaterThan(face!.rgb[2]! + 40);
+  // For people to look at: the keyed avatar over a striped page.
+  await page.evaluate(() => (document.body.style.background = 'repeating-linear-gradient(45deg, #fde68a 0 24px, #93c5fd 24px 48px)'));
+  await page.locator('.liveai-widget').screenshot({ path: `${SHOTS}/${shot}-over-a-page.png` });
+  expect(await page.evaluate(() => (window as unknown as { __chroma: Probe }).__chroma.errors)).toEqual([]);
+  expect(pageErrors).toEqual([]);
+  await page.getByRole('button', { name: /^End/ }).click();
+  await page.close();
+}
+
+describe('chroma key (transparent avatar backdrop)', () => {
+  it('WebGL: a green backdrop becomes transparent, the face and shirt stay', async () => {
+    await keyedCall(env.context, '', '#00ff00', 'webgl', 'webgl');
+  });
+
+  it('a browser without WebGL keys on a 2D canvas, here a magenta backdrop (?color=#ff00ff)', async () => {
+    const context = await env.browser.newContext({ viewport: { width: 900, height: 820 } });
+    try {
+      await context.addInitScript(() => {
+        const original = HTMLCanvasElement.prototype.getContext;
+        HTMLCanvasElement.prototype.getContext = function (this: HTMLCanvasElement, kind: string, ...rest: unknown[]) {
+          return /webgl/.test(kind) ? null : (original as (...a: unknown[]) => unknown).call(this, kind, ...rest);
+        } as typeof original;
+      });
+      await keyedCall(context, `?color=${encodeURIComponent('#ff00ff')}`, '#ff00ff', '2d', '2d');
+    } finally {
+      await context.close();
+    }
+  });
+});
