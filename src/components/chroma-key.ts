@@ -20,7 +20,7 @@ export interface ChromaKeyOptions {
 export interface ChromaKey {
   /** How it draws: `webgl` on the GPU, `2d` on the main thread when the browser gives no WebGL. */
   readonly mode: 'webgl' | '2d';
-  /** Stops drawing (the canvas keeps its last frame). */
+  /** Stops drawing (the canvas keeps its last frame). A lost WebGL context is set up again when the browser restores it. */
   stop(): void;
 }
 
@@ -171,8 +171,18 @@ export function startChromaKey(video: HTMLVideoElement, canvas: HTMLCanvasElemen
     draw = canvas2d(canvas, p);
   }
   if (!draw) return null;
-  const paint = draw;
+  let paint = draw;
   let stopped = false;
+  // A lost WebGL context (GPU reset, too many contexts) is restored by the browser if we ask; then set up again.
+  const lost = (e: Event) => e.preventDefault();
+  const restored = () => {
+    paint = webgl(canvas, p) ?? (() => undefined);
+    restart();
+  };
+  if (mode === 'webgl') {
+    canvas.addEventListener('webglcontextlost', lost);
+    canvas.addEventListener('webglcontextrestored', restored);
+  }
   // requestVideoFrameCallback: once per new video frame (Chromium, Safari, Firefox 132+); else every animation frame.
   const frames = video as FrameVideo;
   const frameCallback = typeof frames.requestVideoFrameCallback === 'function';
@@ -204,6 +214,8 @@ export function startChromaKey(video: HTMLVideoElement, canvas: HTMLCanvasElemen
     stop() {
       stopped = true;
       video.removeEventListener('loadeddata', restart);
+      canvas.removeEventListener('webglcontextlost', lost);
+      canvas.removeEventListener('webglcontextrestored', restored);
       cancel(pending);
     },
   };

@@ -63,6 +63,26 @@ async function keyedCall(context: BrowserContext, query: string, backdrop: strin
   expect(shirt!.alpha).toBeGreaterThan(240);
   // The face keeps its colour (skin is far from the key; spill removal leaves it alone).
   expect(face!.rgb[0]).toBeGreaterThan(face!.rgb[2]! + 40);
+  if (expectMode === 'webgl') {
+    // The GPU context is lost (a GPU reset would do this), then restored: keying resumes by itself.
+    await page.evaluate(() => {
+      const gl = document.querySelector<HTMLCanvasElement>('canvas.liveai-stage__canvas')!.getContext('webgl')!;
+      const ext = gl.getExtension('WEBGL_lose_context')!;
+      (window as unknown as { __restore: () => void }).__restore = () => ext.restoreContext();
+      ext.loseContext();
+    });
+    await expect.poll(async () => (await stagePixels(page, [FACE]))[0]!.alpha, { timeout: 10_000 }).toBeLessThan(16);
+    await page.evaluate(() => (window as unknown as { __restore: () => void }).__restore());
+    await expect
+      .poll(
+        async () => {
+          const [f, ...b] = await stagePixels(page, [FACE, ...BACKDROP]);
+          return f!.alpha > 240 && b.every((p) => p.alpha < 16);
+        },
+        { timeout: 10_000, interval: 200 },
+      )
+      .toBe(true);
+  }
   // For people to look at: the keyed avatar over a striped page.
   await page.evaluate(() => (document.body.style.background = 'repeating-linear-gradient(45deg, #fde68a 0 24px, #93c5fd 24px 48px)'));
   await page.locator('.liveai-widget').screenshot({ path: `${SHOTS}/${shot}-over-a-page.png` });
@@ -73,7 +93,7 @@ async function keyedCall(context: BrowserContext, query: string, backdrop: strin
 }
 
 describe('chroma key (transparent avatar backdrop)', () => {
-  it('WebGL: a green backdrop becomes transparent, the face and shirt stay', async () => {
+  it('WebGL: a green backdrop becomes transparent, the face and shirt stay, also after the GPU context is lost and restored', async () => {
     await keyedCall(env.context, '', '#00ff00', 'webgl', 'webgl');
   });
 
