@@ -37,10 +37,14 @@ async function keyedCall(context: BrowserContext, query: string, backdrop: strin
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(String(e)));
   await page.goto(`${env.stack.baseUrl}/test/browser/pages/chroma-key.html${query}`);
+  // Before the call the stage looks as usual (its own background); the page shows through only the keyed video.
+  const stageBackground = () => page.locator('.liveai-stage').evaluate((el) => getComputedStyle(el).backgroundColor);
+  expect(await stageBackground()).not.toBe('rgba(0, 0, 0, 0)');
   await page.getByRole('button', { name: 'Start call' }).click();
   await expect
     .poll(() => page.locator('.liveai-stage[data-has-video]').getAttribute('data-chroma-key'), { timeout: 30_000 })
     .toBe(expectMode);
+  expect(await stageBackground()).toBe('rgba(0, 0, 0, 0)');
 
   // The built-in avatar stands on a gradient, not the key colour: nothing is removed.
   const before = await stagePixels(page, [...BACKDROP, FACE], `${shot}-before`);
