@@ -27,7 +27,11 @@ export interface WidgetProbe {
   /** performance.now() of the click on "Start call" and of the first frame the <video> presented, ms. */
   startClickedAt: number | null;
   firstFrameAt: number | null;
-  /** The `<video>`'s readyState when the stage, active, first dropped its overlay ("Connecting…") after the click. */
+  /**
+   * The `<video>`'s readyState the first time the stage was seen active, holding a video track and showing no overlay
+   * ("Connecting…") after the click. A video track LiveKit offers only after the join can come after the overlay left
+   * (active without a track yet); the stage is then seen next when its frame shows.
+   */
   overlayLeftAtReadyState: number | null;
 }
 const probe: WidgetProbe = {
@@ -62,8 +66,10 @@ watchVideo();
 new MutationObserver(() => {
   const stage = document.querySelector('.liveai-stage');
   if (!stage || probe.startClickedAt === null || probe.overlayLeftAtReadyState !== null) return;
-  if (stage.getAttribute('data-phase') === 'active' && !stage.querySelector('.liveai-stage__overlay'))
-    probe.overlayLeftAtReadyState = stage.querySelector('video')?.readyState ?? -1;
+  const video = stage.querySelector('video');
+  const hasTrack = ((video?.srcObject as MediaStream | null)?.getVideoTracks().length ?? 0) > 0;
+  if (stage.getAttribute('data-phase') === 'active' && hasTrack && !stage.querySelector('.liveai-stage__overlay'))
+    probe.overlayLeftAtReadyState = video!.readyState;
 }).observe(document.body, { subtree: true, childList: true, attributes: true });
 
 const params = new URLSearchParams(location.search);
