@@ -63,6 +63,10 @@ function useFirstFrame(video: RefObject<HTMLVideoElement | null>, track: MediaSt
   return !!track && framed === track;
 }
 
+/** One string per set of chroma-key options (null for none), so options written inline do not restart anything. */
+export const chromaKeyId = (options: boolean | ChromaKeyOptions | undefined): string | null =>
+  options ? JSON.stringify(options === true ? {} : options) : null;
+
 /**
  * Runs the chroma key from `video` into `canvas` while `options` is set; returns how it draws (`webgl`, `2d`, `off`
  * when it cannot), or null while its code loads or when none was asked for. Restarts only when the options change.
@@ -73,7 +77,7 @@ function useChromaKey(
   options: boolean | ChromaKeyOptions | undefined,
 ): ChromaKey['mode'] | 'off' | null {
   const [mode, setMode] = useState<ChromaKey['mode'] | 'off' | null>(null);
-  const key = options ? JSON.stringify(options === true ? {} : options) : null;
+  const key = chromaKeyId(options);
   useEffect(() => {
     const v = video.current;
     const c = canvas.current;

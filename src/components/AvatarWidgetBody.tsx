@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useAvatarSession, useSessionState } from '../react';
 import { AvatarStage } from './AvatarStage';
+import { chromaKeyId } from './AvatarStageView';
 import type { AvatarWidgetProps } from './AvatarWidget';
 import { AvatarWidgetView, type WidgetState } from './AvatarWidgetView';
 import { ChatInput } from './ChatInput';
@@ -43,7 +44,7 @@ export function AvatarWidgetBody(p: AvatarWidgetProps) {
   // (several while a call connects) re-renders the frame only, not the stage, transcript, chat and controls again.
   const { imageUrl, imageSwapper } = p;
   // One key per set of options, so an inline `chromaKey={{…}}` does not re-make the parts on every render.
-  const chromaKey = p.chromaKey ? JSON.stringify(p.chromaKey === true ? {} : p.chromaKey) : null;
+  const chromaKey = chromaKeyId(p.chromaKey);
   const parts = useMemo(
     () => ({
       stage: (

@@ -4,6 +4,8 @@
  * (the same rule, per pixel, on the main thread). Loaded with `import()` only by a stage that asks for it.
  */
 
+import { HEX_COLOR } from './hex-color';
+
 /** How `startChromaKey` removes the background. Distances are in the colour plane without brightness (Cb, Cr). */
 export interface ChromaKeyOptions {
   /** The backdrop colour to remove, `#rrggbb` (default `#00ff00`, green). */
@@ -41,7 +43,7 @@ const chroma = (r: number, g: number, b: number): [number, number] => [
 
 /** Parses `#rgb` / `#rrggbb`; throws a TypeError naming the value otherwise. */
 function parseColor(color: string): [number, number, number] {
-  const m = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(color.trim());
+  const m = HEX_COLOR.exec(color.trim());
   if (!m) throw new TypeError(`chromaKey.color must be #rgb or #rrggbb, got ${JSON.stringify(color)}`);
   const hex = m[1]!.length === 3 ? [...m[1]!].map((c) => c + c).join('') : m[1]!;
   return [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255) as [number, number, number];

@@ -1,4 +1,5 @@
 import type { AvatarWidgetProps, WidgetState } from '../components';
+import { HEX_COLOR } from '../components/hex-color';
 
 /**
  * Attributes `<liveai-avatar>` reads; changing one re-renders (a new `agent-id` / `proxy-url` means a new session):
@@ -38,7 +39,7 @@ export function attributeProblem(name: string, value: string | null): string | n
   if (name === 'max-duration-ms' && !/^\d+$/.test(value.trim()))
     return `max-duration-ms="${value}" is not a positive whole number of milliseconds; no limit applies`;
   if ((name === 'agent-id' || name === 'proxy-url') && value.trim() === '') return `${name} is empty; the element cannot start a call`;
-  if (name === 'chroma-key' && value.trim() !== '' && !/^#([0-9a-f]{3}|[0-9a-f]{6})$/i.test(value.trim()))
+  if (name === 'chroma-key' && value.trim() !== '' && !HEX_COLOR.test(value.trim()))
     return `chroma-key="${value}" is not a colour like #00ff00; keying green`;
   return null;
 }
