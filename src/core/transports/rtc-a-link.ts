@@ -6,7 +6,8 @@ import { retryUntil } from '../../shared/backoff';
 import { OutageClock } from '../../shared/outage';
 import { AvatarPresence } from './rtc-a-avatar';
 import { createOutbox, type Outbox } from './rtc-a-outbox';
-import { backoffOf, reasonName, shouldReconnect, type ReconnectPolicy } from './rtc-a-reconnect';
+import { backoffOf, reasonName, shouldReconnect } from './rtc-a-reconnect';
+import type { ReconnectPolicy } from './reconnect-policy';
 import { RoomSession, type RoomLike, type TextStreamHandler } from './rtc-a-room';
 import type { TransportEventMap } from './types';
 

@@ -7,7 +7,6 @@ import { isRecoverable } from '../../shared/livekit-reasons';
 import type { ReconnectPolicy } from './reconnect-policy';
 
 export { LK_REASON, reasonName } from '../../shared/livekit-reasons';
-export { DEFAULT_RECONNECT_POLICY, type ReconnectPolicy } from './reconnect-policy';
 
 /**
  * Whether an unexpected room disconnect should be retried.

@@ -4,13 +4,14 @@ import { createEventBus } from '../events/bus';
 import type { AppMessage } from '../schemas';
 import { RtcALink } from './rtc-a-link';
 import { TRANSCRIPTION_TOPIC, transcriptionHandler } from './rtc-a-transcription';
-import { DEFAULT_RECONNECT_POLICY, type ReconnectPolicy } from './rtc-a-reconnect';
+import { DEFAULT_RECONNECT_POLICY, type ReconnectPolicy } from './reconnect-policy';
 import type { RoomLike } from './rtc-a-room';
 import type { ConnectOptions, Transport, TransportEventMap } from './types';
 
 export { handleDataMessage } from './rtc-a-link';
 export type { RoomLike } from './rtc-a-room';
-export { DEFAULT_RECONNECT_POLICY, LK_REASON, retryDelayMs, shouldReconnect, type ReconnectPolicy } from './rtc-a-reconnect';
+export { DEFAULT_RECONNECT_POLICY, type ReconnectPolicy } from './reconnect-policy';
+export { LK_REASON, retryDelayMs, shouldReconnect } from './rtc-a-reconnect';
 
 let quieted = false;
 /**
