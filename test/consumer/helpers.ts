@@ -91,6 +91,7 @@ export function serve(
     });
     let out = '';
     let done = false;
+    const readyMs = options.readyMs ?? 120_000;
     const signal = (sig: NodeJS.Signals) => {
       try {
         process.kill(-child.pid!, sig);
@@ -115,8 +116,8 @@ export function serve(
       if (done) return;
       done = true;
       signal('SIGKILL');
-      reject(new Error(`${cmd} ${args.join(' ')} was not ready within ${options.readyMs ?? 120_000} ms:\n${out.slice(-4000)}`));
-    }, options.readyMs ?? 120_000);
+      reject(new Error(`${cmd} ${args.join(' ')} was not ready within ${readyMs} ms:\n${out.slice(-4000)}`));
+    }, readyMs);
     const onData = (d: Buffer) => {
       out += d;
       const m = options.ready.exec(out);
