@@ -45,6 +45,10 @@ async function keyedCall(context: BrowserContext, query: string, backdrop: strin
     .poll(() => page.locator('.liveai-stage[data-has-video]').getAttribute('data-chroma-key'), { timeout: 30_000 })
     .toBe(expectMode);
   expect(await stageBackground()).toBe('rgba(0, 0, 0, 0)');
+  // The keyed picture fades in (a CSS opacity transition): read pixels once it is fully in.
+  await expect
+    .poll(() => page.locator('.liveai-stage__canvas').evaluate((el) => getComputedStyle(el).opacity), { timeout: 5_000 })
+    .toBe('1');
 
   // The built-in avatar stands on a gradient, not the key colour: nothing is removed.
   const before = await stagePixels(page, [...BACKDROP, FACE], `${shot}-before`);
