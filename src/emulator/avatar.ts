@@ -2,6 +2,10 @@ import { LiveAiError } from '../core/errors';
 import type { EmulatorContext } from './context';
 import { emitEvent } from './event-log';
 import { handleAppMessage } from './app-messages';
+
+/** Longest error text logged for an ignored app message, characters. */
+const LOGGED_ERROR_CHARS = 200;
+const clip = (text: string) => (text.length > LOGGED_ERROR_CHARS ? `${text.slice(0, LOGGED_ERROR_CHARS)}…` : text);
 import { fetchImage, toAvatarPng } from './images';
 import { activate, finish, touch } from './lifecycle';
 import type { JoinAvatar } from './media/types';
@@ -63,7 +67,8 @@ export async function joinMedia(ctx: EmulatorContext, rec: SessionRecord): Promi
           try {
             handleAppMessage(ctx, rec, message);
           } catch (e) {
-            ctx.options.logger.debug({ session_id: rec.id, from, err: String(e) }, 'ignored an invalid app message');
+            // One line per ignored message, its text cut short: a flood of big messages cannot flood the log.
+            ctx.options.logger.debug({ session_id: rec.id, from, err: clip(String(e)) }, 'ignored an invalid app message');
           }
         },
         onParticipantJoined: (identity) => {

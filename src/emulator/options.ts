@@ -51,6 +51,14 @@ export interface EmulatorOptions {
    * through DNS rebinding.
    */
   allowedHosts?: readonly string[];
+  /**
+   * Page origins (`https://app.example.com`) whose scripts may open a session's audio WebSocket
+   * (`websocket_address`) directly. Default none: an upgrade that carries an `Origin` header (every browser sends
+   * one) gets 403, so only servers (a proxy relaying the browser's audio, your own backend) connect.
+   */
+  allowedOrigins?: readonly string[];
+  /** Audio WebSockets open at once on one session, at most (default 2); one more gets 429. */
+  maxSocketsPerSession?: number;
   /** Finished sessions kept for status reads and lists, at most this many (default 1000); older ones are forgotten. */
   keepFinishedSessions?: number;
   /** Finished sessions are forgotten after this many ms (default 3600000 = 1 hour). */
@@ -88,6 +96,8 @@ export interface ResolvedOptions {
   imageFetchTimeoutMs: number;
   imageHosts: ImageHosts;
   allowedHosts: readonly string[];
+  allowedOrigins: readonly string[];
+  maxSocketsPerSession: number;
   keepFinishedSessions: number;
   keepFinishedMs: number;
   joinTimeoutMs: number;
@@ -119,6 +129,11 @@ const NumbersSchema = z.object({
   imageFetchTimeoutMs: ms.min(1).default(5000),
   imageHosts: z.union([z.enum(['public', 'loopback', 'any']), z.array(z.string().min(1)).readonly()]).default('public'),
   allowedHosts: z.array(z.string().min(1)).readonly().default([]),
+  allowedOrigins: z
+    .array(z.string().regex(/^https?:\/\/[^/\s]+$/i, 'must be origins like https://app.example.com'))
+    .readonly()
+    .default([]),
+  maxSocketsPerSession: z.number().int().min(1).max(100).default(2),
   keepFinishedSessions: z.number().int().min(0).max(1_000_000).default(1000),
   keepFinishedMs: ms.default(3600_000),
   joinTimeoutMs: ms.min(1).default(20_000),

@@ -21,9 +21,19 @@ export function pcm16le(buf: Buffer): Int16Array {
 
 const toBuffer = (data: RawData): Buffer => (Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data));
 
+const REASONS: Record<number, string> = { 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 429: 'Too Many Requests' };
+
+/** True when the upgrade comes from a server (no `Origin`) or from a page whose origin is allowed. */
+function originAllowed(ctx: EmulatorContext, req: IncomingMessage): boolean {
+  const origin = req.headers.origin;
+  if (origin === undefined || origin === '') return true;
+  const o = origin.toLowerCase();
+  return ctx.options.allowedOrigins.some((a) => a.toLowerCase() === o);
+}
+
 function reject(socket: Duplex, status: number, detail: string): void {
   const body = JSON.stringify({ detail });
-  const reason = status === 404 ? 'Not Found' : status === 409 ? 'Conflict' : status === 403 ? 'Forbidden' : 'Bad Request';
+  const reason = REASONS[status] ?? 'Bad Request';
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ` +
       `${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
@@ -48,20 +58,40 @@ function serve(ctx: EmulatorContext, rec: SessionRecord, ws: WebSocket): void {
 
 /**
  * Serves `ws://host:port/liveai/ws/{session_id}` on the HTTP server (`websocket_address`) for
- * `websocket-*` sessions that have not ended. Other upgrade requests get 404 / 409 `{detail}`.
+ * `websocket-*` sessions that have not ended. Other upgrade requests get 404 / 409 `{detail}`; an upgrade with an
+ * `Origin` not in `allowedOrigins` 403, one past `maxSocketsPerSession` open sockets of the session 429.
  * Frames above `MAX_PCM_FRAME_BYTES` close the socket with 1009, text or odd-length frames with 1003.
  */
 export function attachWebSockets(ctx: EmulatorContext, server: Server): WebSocketServer {
+  const opening = new WeakMap<SessionRecord, number>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PCM_FRAME_BYTES });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     if (!hostAllowed(ctx, req)) return reject(socket, 403, 'Host not allowed');
+    if (!originAllowed(ctx, req)) {
+      return reject(socket, 403, 'WebSocket connections from web pages are not allowed (see the allowedOrigins option)');
+    }
     const m = /^\/liveai\/ws\/([^/?#]+)\/?(?:\?.*)?$/.exec(req.url ?? '');
     const rec = m ? ctx.store.sessions.get(decodeURIComponentSafe(m[1]!)) : undefined;
     if (!rec) return reject(socket, 404, 'no WebSocket session at this address');
     if (!rec.transport?.startsWith('websocket-')) return reject(socket, 400, `session ${rec.id} does not use a WebSocket transport`);
     if (isFinalStatus(rec.status)) return reject(socket, 409, `session ${rec.id} has ended (${rec.status})`);
-    wss.handleUpgrade(req, socket, head, (ws) => serve(ctx, rec, ws));
+    const max = ctx.options.maxSocketsPerSession;
+    // Upgrades still in their handshake count too, so a burst of them cannot pass the cap together.
+    if (rec.sockets.size + (opening.get(rec) ?? 0) >= max) {
+      return reject(socket, 429, `session ${rec.id} has ${max} audio WebSockets open already; close one first`);
+    }
+    opening.set(rec, (opening.get(rec) ?? 0) + 1);
+    let counted = true;
+    const done = () => {
+      if (counted) opening.set(rec, (opening.get(rec) ?? 1) - 1);
+      counted = false;
+    };
+    socket.once('close', done);
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      done();
+      serve(ctx, rec, ws);
+    });
   });
   return wss;
 }

@@ -49,6 +49,9 @@ const encoder = new TextEncoder();
  * an outage lasts), passes app messages and joining viewers on, rejoins after a recoverable disconnect and gives
  * the room up once the outage lasts `rejoinDeadlineMs`.
  */
+/** Largest data message taken as an app message, bytes (a 2000-character chat in any script fits). */
+export const MAX_APP_MESSAGE_BYTES = 16 * 1024;
+
 export class RoomLink {
   private readonly decoder = new TextDecoder('utf-8', { fatal: true });
   private readonly outage: OutageClock;
@@ -108,6 +111,7 @@ export class RoomLink {
     this.hooks.onRoom(room);
     room.on(RoomEvent.DataReceived, (payload: Uint8Array, participant?: RemoteParticipant, _kind?: unknown, topic?: string) => {
       if (room !== this.room || topic !== opts.eventTopic || !opts.onAppMessage || this.closed) return;
+      if (payload.byteLength > MAX_APP_MESSAGE_BYTES) return; // no app message is this big: not even decoded
       let message: unknown;
       try {
         message = JSON.parse(this.decoder.decode(payload));
