@@ -11,11 +11,20 @@ export interface LivekitConfig {
 export interface RoomTokens {
   /** `liveai-<uuid>`. */
   roomName: string;
-  /** For the avatar (identity `liveai-avatar-…`): join, publish, subscribe, data. */
+  /**
+   * For the avatar (identity `liveai-avatar-…`, kind `agent`): join, publish, subscribe, data. Its attribute
+   * `lk.publish_on_behalf` names {@link RoomTokens.agentIdentity}, so the avatar takes speech (`lk.audio_stream`) and
+   * interruptions (`lk.clear_buffer`) from that participant only, never from a viewer.
+   */
   avatarToken: string;
+  /** The one participant the avatar speaks for (`liveai-agent-…`); the proxy mints no token for it. */
+  agentIdentity: string;
   /** For the browser (identity `viewer-…`): join, subscribe, publish the microphone only, data (chat). */
   viewerToken: string;
 }
+
+/** LiveKit's participant attribute naming the agent an avatar publishes for. */
+const PUBLISH_ON_BEHALF = 'lk.publish_on_behalf';
 
 /** Avatar token lifetime, s: the longest cold start (150 s) plus a wide margin. */
 export const AVATAR_TOKEN_TTL_S = 600;
@@ -47,7 +56,14 @@ export async function mintRoomTokens(lk: LivekitConfig, viewerTtlS: number): Pro
   const { AccessToken, TrackSource } = sdk;
   const id = crypto.randomUUID();
   const roomName = `liveai-${id}`;
-  const avatar = new AccessToken(lk.apiKey, lk.apiSecret, { identity: `liveai-avatar-${id.slice(0, 8)}`, ttl: AVATAR_TOKEN_TTL_S });
+  const agentIdentity = `liveai-agent-${id.slice(0, 8)}`;
+  const avatar = new AccessToken(lk.apiKey, lk.apiSecret, {
+    identity: `liveai-avatar-${id.slice(0, 8)}`,
+    ttl: AVATAR_TOKEN_TTL_S,
+    attributes: { [PUBLISH_ON_BEHALF]: agentIdentity },
+  });
+  // As LiveKit Agents' avatar plugins mint it: an agent participant that publishes for another one.
+  avatar.kind = 'agent';
   avatar.addGrant({ roomJoin: true, room: roomName, canPublish: true, canSubscribe: true, canPublishData: true });
   const viewer = new AccessToken(lk.apiKey, lk.apiSecret, {
     identity: `viewer-${crypto.randomUUID().slice(0, 8)}`,
@@ -61,5 +77,5 @@ export async function mintRoomTokens(lk: LivekitConfig, viewerTtlS: number): Pro
     canPublishSources: [TrackSource.MICROPHONE],
     canPublishData: true,
   });
-  return { roomName, avatarToken: await avatar.toJwt(), viewerToken: await viewer.toJwt() };
+  return { roomName, agentIdentity, avatarToken: await avatar.toJwt(), viewerToken: await viewer.toJwt() };
 }

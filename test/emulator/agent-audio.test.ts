@@ -3,6 +3,8 @@ import { AccessToken } from 'livekit-server-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error -- plain ESM script without types
 import { LIVEKIT_KEYS, LIVEKIT_URL, ensureLivekit } from '../../scripts/livekit.mjs';
+import request from 'supertest';
+import { proxyApp, proxyOptions } from '../server/helpers';
 import { ALICE, Harness, waitFor } from './helpers';
 
 /**
@@ -53,6 +55,10 @@ describe.skipIf(!inNetns)('avatar data-stream protocol (rtc-a)', () => {
     return w;
   };
   const rpcCount = (method: string) => rpcs.filter((r) => r.method === method).length;
+  /** The emulator's warnings (e.g. a byte stream it ignored). */
+  const warnings: string[] = [];
+  const noop = () => undefined;
+  const logger = { debug: noop, info: noop, error: noop, warn: (o: object | string, m?: string) => void warnings.push(m ?? String(o)) };
 
   beforeAll(async () => {
     lk = await ensureLivekit();
@@ -61,6 +67,7 @@ describe.skipIf(!inNetns)('avatar data-stream protocol (rtc-a)', () => {
       queueMs: 20,
       providerLabels: 'rtc-a=livekit',
       livekit: { url: LIVEKIT_URL, apiKey: LIVEKIT_KEYS.apiKey, apiSecret: LIVEKIT_KEYS.apiSecret },
+      logger,
     });
     await agent.connect(LIVEKIT_URL, await mint(AGENT), { autoSubscribe: false, dynacast: false });
     for (const method of ['lk.playback_started', 'lk.playback_finished']) {
@@ -146,5 +153,52 @@ describe.skipIf(!inNetns)('avatar data-stream protocol (rtc-a)', () => {
     );
     const list = await h.get('/liveai/sessions', ALICE);
     expect(list.body.sessions.find((s: { session_id: string }) => s.session_id === id).provider).toBe('LIVEKIT');
+  });
+
+  it('a session made by the proxy speaks for its agent only: a viewer’s audio and lk.clear_buffer are ignored (issue 24 item 6)', async () => {
+    // Attack (before): the proxy's avatar token named no agent, so the viewer's byte stream was lip-synced and its
+    // lk.clear_buffer answered 'ok'. Now the token names an agent nobody holds a token for.
+    const app = proxyApp(
+      proxyOptions(h.url, {
+        providerLabels: 'rtc-a=livekit',
+        livekit: { url: LIVEKIT_URL, apiKey: LIVEKIT_KEYS.apiKey, apiSecret: LIVEKIT_KEYS.apiSecret },
+      }),
+    );
+    const created = await request(app).post('/api/avatar/sessions').send({ agent_id: 'agent-demo', transport_type: 'rtc-a' });
+    expect(created.status).toBe(201);
+    const intruder = new Room();
+    const calls: string[] = [];
+    try {
+      await intruder.connect(LIVEKIT_URL, created.body.token as string, { autoSubscribe: false, dynacast: false });
+      for (const method of ['lk.playback_started', 'lk.playback_finished']) {
+        intruder.localParticipant!.registerRpcMethod(method, async () => {
+          calls.push(method);
+          return 'ok';
+        });
+      }
+      const avatar = await waitFor(
+        () =>
+          [...intruder.remoteParticipants.values()].find((p) => p.identity.startsWith('liveai-avatar-') && p.trackPublications.size >= 2),
+        'the avatar in the proxy’s room',
+        30_000,
+      );
+      expect(avatar.attributes['lk.publish_on_behalf']).toMatch(/^liveai-agent-/);
+      const me = intruder.localParticipant!.identity;
+      const w = await intruder.localParticipant!.streamBytes({
+        topic: 'lk.audio_stream',
+        destinationIdentities: [avatar.identity],
+        attributes: { sample_rate: '16000', num_channels: '1' },
+      });
+      const pcm = tone(400);
+      for (let i = 0; i < pcm.length; i += 320) await w.write(new Uint8Array(pcm.slice(i, i + 320).buffer));
+      await w.close();
+      await waitFor(() => warnings.some((m) => m.includes(`ignored audio from ${me}`)), 'the avatar ignoring the viewer’s audio', 10_000);
+      expect(
+        await intruder.localParticipant!.performRpc({ destinationIdentity: avatar.identity, method: 'lk.clear_buffer', payload: '' }),
+      ).toBe('reject');
+      expect(calls).toEqual([]);
+    } finally {
+      await intruder.disconnect();
+    }
   });
 });

@@ -7,8 +7,8 @@
  * - the avatar registers the RPC `lk.clear_buffer`: the agent calls it on an interruption and the audio stops;
  * - the avatar calls `lk.playback_started` on the agent when a segment starts playing, and `lk.playback_finished`
  *   with `{"playback_position": seconds, "interrupted": bool}` when it has played out or was cut off;
- * - when the avatar's token names its agent (`lk.publish_on_behalf`), audio and `lk.clear_buffer` from anyone else
- *   are ignored.
+ * - audio and `lk.clear_buffer` are taken only from the agent the avatar's token names (`lk.publish_on_behalf`);
+ *   from anyone else (a viewer), and from everyone when the token names no agent, they are ignored.
  */
 import { AudioFrame, AudioResampler, type ByteStreamReader, type Room } from '@livekit/rtc-node';
 import { AUDIO_SAMPLE_RATE } from './face';
@@ -145,8 +145,9 @@ export function serveAgentAudio(room: Room, sink: AgentAudioSink): () => void {
   const onStream = (reader: ByteStreamReader, from: { identity: string }) => {
     const attrs = reader.info.attributes ?? {};
     const agent = owner();
-    if (agent && from.identity !== agent) {
-      sink.onError?.(AUDIO_STREAM_TOPIC, new Error(`ignored audio from ${from.identity}: this avatar speaks for ${agent}`));
+    if (!agent || from.identity !== agent) {
+      const why = agent ? `this avatar speaks for ${agent}` : 'this avatar speaks for no agent (no lk.publish_on_behalf)';
+      sink.onError?.(AUDIO_STREAM_TOPIC, new Error(`ignored audio from ${from.identity}: ${why}`));
       void reader.close();
       return;
     }
@@ -182,7 +183,7 @@ export function serveAgentAudio(room: Room, sink: AgentAudioSink): () => void {
   room.registerByteStreamHandler(AUDIO_STREAM_TOPIC, onStream);
   room.localParticipant?.registerRpcMethod(RPC_CLEAR_BUFFER, async (data) => {
     const agent = owner();
-    if (agent && data.callerIdentity !== agent) return 'reject';
+    if (!agent || data.callerIdentity !== agent) return 'reject';
     const cut = [...active];
     for (const seg of cut) seg.cut = true;
     sink.cut();
