@@ -54,7 +54,6 @@ async function main() {
     const viewer = new AccessToken(livekit.apiKey, livekit.apiSecret, { identity: 'bench-user', ttl: '10m' });
     viewer.addGrant({ room: ROOM, roomJoin: true, canPublish: true, canSubscribe: true, canPublishData: true });
     const attach = {
-      session_id: sessionId,
       ...(await issueClientToken({ sessionSecret: SECRET }, sessionId)),
       transport: 'rtc-a',
       room_url: livekit.url,

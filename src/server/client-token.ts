@@ -6,16 +6,20 @@ const AUDIENCE = 'liveai-kit/browser';
 /** Longest token we bother to verify, in characters; real ones are ~200. */
 const MAX_TOKEN_CHARS = 4096;
 
-/** Issues and checks the browser's client tokens: HS256 JWTs with `sub` = session_id. */
+/**
+ * Issues and checks the browser's client tokens: HS256 JWTs with `sub` = the session's handle (opaque; never the
+ * service's session id, which a JWT's readable payload would show). `att: true` marks a token of an attached session
+ * (made by `issueClientToken`), which the proxy enters in its ledger on first use.
+ */
 export interface ClientTokens {
-  /** Signs a token for `sessionId`, valid `tokenTtlSeconds`. Returns it and its expiry (ISO 8601, UTC). */
-  issue(sessionId: string): Promise<{ client_token: string; expires_at: string }>;
+  /** Signs a token for `handle`, valid `tokenTtlSeconds`. Returns it and its expiry (ISO 8601, UTC). */
+  issue(handle: string, attached?: boolean): Promise<{ client_token: string; expires_at: string }>;
   /**
-   * Checks that `token` is ours, unexpired, and bound to `sessionId`.
+   * Checks that `token` is ours, unexpired, and bound to `handle`; tells whether it is an attach token.
    * @throws LiveAiError `invalid_api_key` (401) when missing, malformed, tampered or expired;
    *   `forbidden` (403) when valid but issued for another session.
    */
-  verify(token: string | undefined, sessionId: string): Promise<void>;
+  verify(token: string | undefined, handle: string): Promise<{ attached: boolean }>;
 }
 
 /** Verified tokens kept in memory (token → {sub, exp in s}); a browser polls with the same token. */
@@ -33,15 +37,16 @@ export function createClientTokens(secretBytes: Uint8Array, ttlSeconds: number):
       'sign',
       'verify',
     ]));
-  const verified = new Map<string, { sub: string | undefined; exp: number }>();
-  const remember = (token: string, sub: string | undefined, exp: number) => {
+  type Claims = { sub: string | undefined; exp: number; attached: boolean };
+  const verified = new Map<string, Claims>();
+  const remember = (token: string, claims: Claims) => {
     if (verified.size >= CACHE_MAX) verified.delete(verified.keys().next().value as string);
-    verified.set(token, { sub, exp });
+    verified.set(token, claims);
   };
-  /** `sub` of a valid token, from the cache or by verifying it. @throws 401 when invalid or expired. */
-  async function subjectOf(token: string): Promise<string | undefined> {
+  /** Claims of a valid token, from the cache or by verifying it. @throws 401 when invalid or expired. */
+  async function claimsOf(token: string): Promise<Claims> {
     const known = verified.get(token);
-    if (known && known.exp * 1000 > Date.now()) return known.sub;
+    if (known && known.exp * 1000 > Date.now()) return known;
     verified.delete(token);
     try {
       const { payload } = await jwtVerify(token, await key(), {
@@ -50,19 +55,20 @@ export function createClientTokens(secretBytes: Uint8Array, ttlSeconds: number):
         audience: AUDIENCE,
         requiredClaims: ['exp', 'sub'],
       });
-      remember(token, payload.sub, payload.exp ?? 0);
-      return payload.sub;
+      const claims = { sub: payload.sub, exp: payload.exp ?? 0, attached: payload.att === true };
+      remember(token, claims);
+      return claims;
     } catch (e) {
       throw e instanceof joseErrors.JWTExpired ? expired() : invalid();
     }
   }
   return {
-    async issue(sessionId) {
+    async issue(handle, attached = false) {
       const now = Math.floor(Date.now() / 1000);
       const exp = now + ttlSeconds;
-      const client_token = await new SignJWT({})
+      const client_token = await new SignJWT(attached ? { att: true } : {})
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-        .setSubject(sessionId)
+        .setSubject(handle)
         .setIssuer(ISSUER)
         .setAudience(AUDIENCE)
         .setIssuedAt(now)
@@ -70,15 +76,16 @@ export function createClientTokens(secretBytes: Uint8Array, ttlSeconds: number):
         .sign(await key());
       return { client_token, expires_at: new Date(exp * 1000).toISOString() };
     },
-    async verify(token, sessionId) {
+    async verify(token, handle) {
       if (!token) {
         throw new LiveAiError('invalid_api_key', 'Missing client token: send Authorization: Bearer <client_token>', { status: 401 });
       }
       if (token.length > MAX_TOKEN_CHARS) throw invalid();
-      const sub = await subjectOf(token);
-      if (sub !== sessionId) {
+      const claims = await claimsOf(token);
+      if (claims.sub !== handle) {
         throw new LiveAiError('forbidden', 'This client token belongs to another session', { status: 403 });
       }
+      return { attached: claims.attached };
     },
   };
 }

@@ -14,6 +14,8 @@ import { sessionAction } from './session-actions';
 import { createUpstreamExchange, createUpstreamFetch, openPool } from './upstream-fetch';
 import { transportOfRoomUrl } from '../shared/room-url';
 import { createTransportHint, type TransportHint } from './transport-hint';
+import { createSealer, type Sealer } from './handle';
+import { dailyRoomAllowed } from './daily-rooms';
 
 export type { Upload };
 
@@ -38,6 +40,11 @@ export interface ProxyCall<Req> {
   site?: RequestSite;
   /** True once the browser has gone away (a session created then is ended by the proxy). */
   gone?: () => boolean;
+  /**
+   * Set by adapters that relay WebSockets: the browser's address (on this proxy) for the service's
+   * `websocket_address` of session `handle`. Without it, WebSocket transports are refused (400).
+   */
+  relay?: (handle: string, upstreamAddress: string) => Promise<string>;
 }
 
 /** Status and JSON body to send. */
@@ -56,6 +63,8 @@ export interface ProxyCore<Req> {
   guard: Guard;
   /** The answer of `GET /transport`. */
   transportHint: TransportHint;
+  /** Seals and opens session handles and relay tickets. */
+  sealer: Sealer;
   handle(call: ProxyCall<Req>): Promise<ProxyReply>;
 }
 
@@ -68,8 +77,14 @@ export interface ActionContext<Req> {
   spawner: Spawner;
   log: ProxyLog;
   transportHint: TransportHint;
+  /** Seals the service's session ids into the browser's handles, and opens them. */
+  sealer: Sealer;
   allow(call: ProxyCall<Req>): Promise<void>;
   agentAllowed(agentId: string | undefined, req: Req): Promise<void>;
+  /** The `imageChanges` policy for control `update-image`. @throws 403 `forbidden`. */
+  imageChangeAllowed(req: Req): Promise<void>;
+  /** The `dailyRooms` policy for a browser's `rtc_b_url`. @throws 403 `forbidden`. */
+  roomAllowed(roomUrl: string, req: Req): Promise<void>;
 }
 
 /** Builds the proxy core from validated options (see `resolveOptions` for the errors thrown). */
@@ -112,6 +127,23 @@ export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: stri
         throw forbidden('Listing rooms and sessions is for administrators only');
       }
     },
+    sealer: createSealer(options.secretKey),
+    async imageChangeAllowed(req) {
+      const policy = options.imageChanges;
+      const agents = options.agents;
+      const ok =
+        policy !== undefined
+          ? typeof policy === 'function'
+            ? await policy(req)
+            : policy
+          : agents === undefined || (typeof agents === 'function' && (await agents(undefined, req)));
+      if (!ok) throw forbidden('Changing the avatar image is not allowed here (see the imageChanges option)');
+    },
+    async roomAllowed(roomUrl, req) {
+      if (!(await dailyRoomAllowed(options.dailyRooms, roomUrl, req))) {
+        throw forbidden('The avatar may not be sent to this room: choose it on the server (see the dailyRooms option)');
+      }
+    },
     async agentAllowed(agentId, req) {
       const agents = options.agents;
       if (agents === undefined) return;
@@ -119,8 +151,8 @@ export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: stri
       if (!ok) throw forbidden(agentId === undefined ? 'Custom avatar images are not allowed here' : 'This agent is not allowed here');
     },
   };
-  const { transportHint } = ctx;
-  return { options, log, guard, transportHint, logsRequests: options.logger !== undefined, handle: (call) => handle(ctx, call) };
+  const { transportHint, sealer } = ctx;
+  return { options, log, guard, transportHint, sealer, logsRequests: options.logger !== undefined, handle: (call) => handle(ctx, call) };
 }
 
 async function handle<Req>(ctx: ActionContext<Req>, call: ProxyCall<Req>): Promise<ProxyReply> {
@@ -132,14 +164,15 @@ async function handle<Req>(ctx: ActionContext<Req>, call: ProxyCall<Req>): Promi
       const body = parseBody(CreateRoomRequestSchema, call.body);
       await ctx.agentAllowed(body.agent_id, call.req);
       const room = await ctx.spawner.spawn(call, (up) => up.createRoom(body, o));
-      const issued = await ctx.tokens.issue(room.session_id);
+      const handle = await ctx.sealer.handle({ sessionId: room.session_id, startedAt: Date.now() });
+      const issued = await ctx.tokens.issue(handle);
       const transport = transportOfRoomUrl(room.room_url) ?? 'rtc-b';
       ctx.transportHint.learn(transport);
       const { room_url, token, image_url, session_expires_at } = room;
       return {
         status: 201,
         body: {
-          session_id: room.session_id,
+          session_id: handle,
           ...issued,
           transport,
           room_url,

@@ -21,8 +21,8 @@ const MAX_PAYLOAD_CHARS = 64 * 1024;
  * `POST /sessions`: validates the JSON body or the multipart parts with
  * `ProxySessionFieldsSchema` + `proxySessionProblems`, checks the agent allow-list, mints LiveKit tokens for
  * `rtc-a` / `websocket-rtc-a`, calls the service, and answers 201 with the browser's `ClientSession`.
- * @throws LiveAiError 400 (invalid body, or rtc-a without `livekit` configured), 403 (agent not allowed),
- *   plus the upstream errors.
+ * @throws LiveAiError 400 (invalid body, rtc-a without `livekit` configured, a WebSocket transport where the
+ *   adapter cannot relay it), 403 (agent or Daily room not allowed), plus the upstream errors.
  */
 export async function createSessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCall<Req>): Promise<ProxyReply> {
   const upload = call.multipart;
@@ -39,6 +39,17 @@ export async function createSessionAction<Req>(ctx: ActionContext<Req>, call: Pr
     );
   }
   await ctx.agentAllowed(fields.agent_id, call.req);
+  const dailyRoom = (fields.transport_type === 'rtc-b' ? fields.properties : fields.rtc_b_properties)?.rtc_b_url;
+  if (dailyRoom !== undefined) await ctx.roomAllowed(dailyRoom, call.req);
+  if (fields.transport_type.startsWith('websocket-') && !call.relay) {
+    throw new LiveAiError(
+      'invalid_request',
+      `transport_type ${fields.transport_type} is not available here: its audio WebSocket must not reach a browser, ` +
+        'and this handler cannot relay WebSockets (use createAvatarProxy on a Node server, or create the session on ' +
+        'your server with createServiceClient and attach the browser with issueClientToken)',
+      { status: 400 },
+    );
+  }
   const wantsRtcA = fields.transport_type === 'rtc-a' || fields.transport_type === 'websocket-rtc-a';
   const lk = ctx.options.livekit;
   if (wantsRtcA && !lk) {
@@ -58,16 +69,19 @@ export async function createSessionAction<Req>(ctx: ActionContext<Req>, call: Pr
   const session = await ctx.spawner.spawn(call, (up) =>
     up.createSession(image ? formData(body, image) : body, { requestId: call.requestId }),
   );
-  const issued = await ctx.tokens.issue(session.session_id);
+  const handle = await ctx.sealer.handle({ sessionId: session.session_id, startedAt: Date.now() });
+  const issued = await ctx.tokens.issue(handle);
   const ends = session.session_expires_at ? { session_expires_at: session.session_expires_at } : {};
+  const relayed = session.websocket_address && call.relay ? await call.relay(handle, session.websocket_address) : undefined;
   return {
     status: 201,
     body: {
-      session_id: session.session_id,
+      session_id: handle,
       ...issued,
       ...ends,
       transport: fields.transport_type,
       ...media(fields, session, room, lk?.url),
+      ...(relayed ? { websocket_address: relayed } : {}),
     },
   };
 }
@@ -106,13 +120,12 @@ function formData(body: CreateSessionRequest, image: { bytes: Uint8Array; type: 
   return form;
 }
 
-/** Where the browser joins: never the upstream `control_url`. */
+/** Where the browser joins: never the upstream `control_url` nor `websocket_address` (the proxy relays that). */
 function media(fields: ProxySessionRequest, session: Session, room: RoomTokens | undefined, url: string | undefined) {
-  const ws = session.websocket_address ? { websocket_address: session.websocket_address } : {};
-  if (room && url) return { room_url: url, token: room.viewerToken, ...ws };
+  if (room && url) return { room_url: url, token: room.viewerToken };
   const rtcB = fields.transport_type === 'rtc-b' ? fields.properties : fields.rtc_b_properties;
   const room_url = session.room_url ?? rtcB?.rtc_b_url;
-  return { ...(room_url ? { room_url } : {}), ...(rtcB ? { token: rtcB.rtc_b_token } : {}), ...ws };
+  return { ...(room_url ? { room_url } : {}), ...(rtcB ? { token: rtcB.rtc_b_token } : {}) };
 }
 
 const bad = (detail: string) => new LiveAiError('invalid_request', detail, { status: 400 });

@@ -7,7 +7,10 @@ import { createProxyCore, type ProxyCall, type ProxyCore } from './core';
 import { checkDeclaredImageType } from './images';
 import { requestIdFrom } from './logging';
 import type { AvatarProxyOptions, ProxyAction } from './options';
-import { assertPeers, loadPeer, peersFor } from './peers';
+import type { IncomingMessage, Server } from 'node:http';
+import { assertPeers, installed, loadPeer, peersFor } from './peers';
+import { createWsRelay } from './ws-relay';
+import type { OriginRule } from './site';
 import { logFailure, toWireError } from './wire-error';
 import { limiters } from './express-limits';
 import { checkBodyEncoding } from './fetch-body';
@@ -64,7 +67,25 @@ export function createAvatarProxy(options: AvatarProxyOptions<Request>): Router 
     end: [json, text],
     renewToken: [],
   };
-  for (const action of Object.keys(chains) as ProxyAction[]) chains[action].push(run(core, action, clientOf));
+  const caps = core.options.sessionCaps;
+  const relay = installed('ws')
+    ? createWsRelay({
+        sealer: core.sealer,
+        guard: core.guard,
+        log: core.log,
+        allowedOrigins: core.options.allowedOrigins as OriginRule<IncomingMessage>,
+        lifetimeMs: caps ? caps.maxDurationMs : 24 * 3600_000,
+      })
+    : undefined;
+  const relayFor = (req: Request): ProxyCall<Request>['relay'] => {
+    const server = (req.socket as { server?: Server }).server;
+    if (!relay || !server) return undefined;
+    const origin = headerText(req.headers.origin);
+    const secure = (req.socket as { encrypted?: boolean }).encrypted === true || origin?.toLowerCase().startsWith('https:') === true;
+    const base = { scheme: secure ? ('wss' as const) : ('ws' as const), host: req.headers.host ?? '', mount: req.baseUrl };
+    return (handle, upstreamAddress) => relay.address(handle, upstreamAddress, base, server);
+  };
+  for (const action of Object.keys(chains) as ProxyAction[]) chains[action].push(run(core, action, clientOf, relayFor));
 
   // One layer for every route (request id, CORS, body encoding, then the route table): each extra router layer
   // or route costs CPU on every request. Paths not in the table fall through to the layers below.
@@ -115,11 +136,17 @@ export function createAvatarProxy(options: AvatarProxyOptions<Request>): Router 
   return router;
 }
 
-function run(core: ProxyCore<Request>, action: ProxyAction, clientOf: (req: Request) => string | undefined): RequestHandler {
+function run(
+  core: ProxyCore<Request>,
+  action: ProxyAction,
+  clientOf: (req: Request) => string | undefined,
+  relayFor: (req: Request) => ProxyCall<Request>['relay'],
+): RequestHandler {
   const listing = action === 'listRooms' || action === 'listSessions';
   const creates = action === 'createRoom' || action === 'createSession';
-  // Only the create routes end a session the browser went away from, and only they and /end count per client.
-  const perClient = creates || action === 'end';
+  // Only the create routes end a session the browser went away from. The list routes need no client; the session
+  // routes do (an attached session counts against its browser's cap, an end frees the slot).
+  const perClient = !listing;
   return async (req, res) => {
     let gone = false;
     if (creates) {
@@ -145,6 +172,7 @@ function run(core: ProxyCore<Request>, action: ProxyAction, clientOf: (req: Requ
         self: `http://${req.headers.host ?? ''}`,
       },
       gone: () => gone,
+      relay: action === 'createSession' ? relayFor(req) : undefined,
     };
     const reply = await core.handle(call);
     sendJson(res, reply.status, reply.body);

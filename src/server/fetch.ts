@@ -91,8 +91,9 @@ export function createAvatarHandler(options: AvatarHandlerOptions): (request: Re
         status = hinted.status;
         return reply(hinted.status, hinted.body, requestId, { ...cors, ...hinted.headers });
       }
-      // Only the create and list routes (per-client request limit, spending limits) and /end need the client.
-      const client = match.sessionId === undefined || match.action === 'end' ? (clientOf(request, platform) ?? undefined) : undefined;
+      // Every route but the transport hint needs the client: the per-client request limit, the spending limits, an
+      // attached session's slot, the slot an end frees.
+      const client = clientOf(request, platform) ?? undefined;
       if (match.sessionId === undefined && ipLimit) {
         if (client === undefined) throw noClient();
         const wait = await ipLimit.hit(`ip:${client}`);

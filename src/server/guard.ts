@@ -13,6 +13,8 @@ const PENDING_SLACK_MS = 60_000;
 /** How often the proxy looks for sessions past their maximum length, ms. */
 const SWEEP_MS = 5_000;
 const PENDING = 'pending:';
+/** Attached sessions remembered as entered in the ledger, per proxy instance. */
+const ADOPTED_MAX = 10_000;
 
 /** A slot taken for one create call; hand it back with `created` or `failed`. */
 export interface Reservation {
@@ -36,6 +38,13 @@ export interface Guard {
   /** Records an end the browser asked for (frees the client's slot when `client` started it). */
   ended(sessionId: string, reason: string, client?: string): Promise<void>;
   endedReason(sessionId: string): Promise<string | undefined>;
+  /**
+   * Gives an attached session (one `issueClientToken` made a handle for) the bounds of a created one, on the first
+   * call of each proxy instance: a slot in `client`'s running sessions and an end at `startedAt` + the maximum
+   * length; one already past it is ended now.
+   * @throws 429 `rate_limited` when the client runs its maximum already; 403 `forbidden` when it is past its end.
+   */
+  adopt(sessionId: string, startedAt: number, requestId: string, client?: string): Promise<void>;
   /** Ends every session past its maximum length (also runs every few seconds). */
   sweep(): Promise<void>;
 }
@@ -64,6 +73,8 @@ export function createGuard<Req>(options: ResolvedOptions<Req>, upstream: Servic
   const perSession = limits && rlStore ? createLimiter(rlStore, limits.windowMs, limits.perSession) : undefined;
   const createBudget = caps ? createLimiter(store.limitStore('create'), caps.createWindowMs, caps.createsPerWindow) : undefined;
   const pendingMs = (options.upstream.timeoutMs ?? 15_000) + PENDING_SLACK_MS;
+  /** Attached sessions this instance has entered in the ledger already (ids; oldest dropped past the limit). */
+  const adopted = new Set<string>();
 
   async function endSession(sessionId: string, reason: string, requestId: string, client?: string) {
     await ledger.markEnded(sessionId, reason, ENDED_TTL_MS);
@@ -136,6 +147,23 @@ export function createGuard<Req>(options: ResolvedOptions<Req>, upstream: Servic
       }
     },
     endedReason: (sessionId) => ledger.endedReason(sessionId),
+    async adopt(sessionId, startedAt, requestId, client) {
+      if (!caps || adopted.has(sessionId)) return;
+      const endAt = startedAt + caps.maxDurationMs;
+      if (endAt <= Date.now()) {
+        await endSession(sessionId, 'max_duration', requestId, client);
+        throw new LiveAiError('forbidden', 'This session has ended; its token can only read its status', { status: 403 });
+      }
+      if (client !== undefined) {
+        const full = async () => !(await ledger.reserve(client, sessionId, caps.maxConcurrent, endAt + PENDING_SLACK_MS));
+        if ((await full()) && (await refresh(client), await full())) {
+          throw new RateLimited(`At most ${caps.maxConcurrent} sessions may run at once from this address; end one first`, 30);
+        }
+      }
+      await ledger.schedule({ client: client ?? '', sessionId }, endAt);
+      if (adopted.size >= ADOPTED_MAX) adopted.delete(adopted.values().next().value as string);
+      adopted.add(sessionId);
+    },
     async sweep() {
       for (const e of await ledger.due(Date.now())) await endSession(e.sessionId, 'max_duration', `sweep-${crypto.randomUUID()}`, e.client);
     },

@@ -62,6 +62,21 @@ export interface AvatarProxyOptions<Req> {
    * Default: any agent or image.
    */
   agents?: readonly string[] | ((agentId: string | undefined, req: Req) => MaybePromise<boolean>);
+  /**
+   * Who may change the avatar's face during a session (control `update-image`, with `image_base64` or
+   * `image_url`): `true` any holder of the session's client token, `false` nobody (403 `{detail}`), or a function
+   * deciding per request. Default: the `agents` policy for custom images — open when `agents` is not set, closed
+   * when it is a list, and the answer of `agents(undefined, req)` when it is a function.
+   */
+  imageChanges?: boolean | ((req: Req) => MaybePromise<boolean>);
+  /**
+   * Daily rooms a browser may send the avatar into (`properties.rtc_b_url` of an `rtc-b` session,
+   * `rtc_b_properties.rtc_b_url` of a `websocket-rtc-b` one): host names (`'acme.daily.co'`: any https room
+   * there), room URLs (`'https://acme.daily.co/live-show'`), or a function `(roomUrl, req) => boolean`.
+   * Default: none — a create that names a room is refused with 403 `{detail}`, so nobody can send your paid
+   * avatar into a room of theirs.
+   */
+  dailyRooms?: readonly string[] | ((roomUrl: string, req: Req) => MaybePromise<boolean>);
   /** Your app's authorization for each action (e.g. check a login cookie). false → 403. Default: allow. */
   authorize?: (req: Req, action: ProxyAction) => MaybePromise<boolean>;
   /** Who may list rooms and sessions (`GET /rooms`, `GET /sessions`). Default: nobody. */
@@ -138,6 +153,22 @@ const OptionsSchema = z.object({
       'is not random enough (e.g. use 32 random bytes as hex: openssl rand -hex 32)',
     ),
   agents: z.union([z.array(z.string().min(1)).readonly(), fn('agents')]).optional(),
+  imageChanges: z.union([z.boolean(), fn('imageChanges')], { error: 'must be a boolean or a function' }).optional(),
+  dailyRooms: z
+    .union([
+      z
+        .array(
+          z
+            .string()
+            .regex(
+              /^(https:\/\/[^/\s?#]+\/[^\s?#]+|[a-z0-9.-]+(:\d+)?)$/i,
+              'must be room hosts like acme.daily.co or room URLs like https://acme.daily.co/room',
+            ),
+        )
+        .readonly(),
+      fn('dailyRooms'),
+    ])
+    .optional(),
   authorize: fn('authorize').optional(),
   admin: fn('admin').optional(),
   livekit: z

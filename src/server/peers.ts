@@ -10,7 +10,7 @@ export interface PeerNeed {
 }
 
 /** True when `name` can be resolved from this package (it is installed where Node or the bundler will look). */
-function installed(name: string): boolean {
+export function installed(name: string): boolean {
   try {
     requireFrom.resolve(name);
     return true;

@@ -8,6 +8,7 @@ import {
   inlineImageTooLarge,
   type ControlEvent,
 } from '../core/schemas/control';
+import { isFinalStatus } from '../core/schemas/plain';
 import { bearerToken } from './client-token';
 import type { ActionContext, ProxyCall, ProxyReply } from './core';
 import { parseBody } from './validate';
@@ -21,29 +22,40 @@ const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
  * The routes of one session: checks the id and the client token (401/403) before
  * `authorize`, validates the body (400/413), then calls the service: get, control,
  * leave-meeting, end (= control `terminate`; the token may come in the body, for `sendBeacon`), token
- * renewal. After the session ended (by `/end` or by the proxy), its token only reads status (403 otherwise).
+ * renewal. The `:id` is the session's handle (opaque to the browser), opened here into the service's session id.
+ * After the session ended (by `/end`, by the proxy, or as the service reported), its token only reads status (403
+ * otherwise).
  */
 export async function sessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCall<Req>): Promise<ProxyReply> {
-  const id = checkSessionId(call.sessionId);
+  const handle = checkSessionId(call.sessionId);
   const o = { requestId: call.requestId };
   let token = bearerToken(call.authorization);
   if (call.action === 'end' && token === undefined) token = endBodyToken(call.body);
-  await ctx.tokens.verify(token, id);
+  const { attached } = await ctx.tokens.verify(token, handle);
+  // The browser holds the handle; the service's session id never leaves the server.
+  const { sessionId: id, startedAt } = await ctx.sealer.open(handle);
   // Only requests with a valid token count against the session's budget, and /end is never limited,
   // so nobody can use up the owner's budget and stop them from ending their session.
   if (call.action !== 'end') await ctx.guard.sessionHit(id);
   const endedReason = await ctx.guard.endedReason(id);
-  if (endedReason !== undefined && call.action !== 'getSession' && call.action !== 'end') {
-    throw new LiveAiError('forbidden', 'This session has ended; its token can only read its status', { status: 403 });
-  }
+  if (endedReason !== undefined && call.action !== 'getSession' && call.action !== 'end') throw sessionEnded();
+  if (attached && endedReason === undefined && call.action !== 'end') await ctx.guard.adopt(id, startedAt, call.requestId, call.client);
   await ctx.allow(call);
   switch (call.action) {
     case 'getSession': {
       const status = await ctx.upstream.getSession(id, o);
+      if (endedReason === undefined && isFinalStatus(status.session_status)) await ctx.guard.ended(id, 'ended', call.client);
       return { status: 200, body: endedReason === undefined || endedReason === 'ended' ? status : { ...status, end_reason: endedReason } };
     }
-    case 'renewToken':
-      return { status: 200, body: await ctx.tokens.issue(id) };
+    case 'renewToken': {
+      // The service may have ended the session on its own (idle timeout, failure, the avatar left): no new token then.
+      const status = await ctx.upstream.getSession(id, o);
+      if (isFinalStatus(status.session_status)) {
+        await ctx.guard.ended(id, 'ended', call.client);
+        throw sessionEnded();
+      }
+      return { status: 200, body: await ctx.tokens.issue(handle, attached) };
+    }
     case 'control': {
       const b = call.body as { event?: unknown; image_base64?: unknown } | undefined;
       if (b?.event === 'update-image' && typeof b.image_base64 === 'string' && inlineImageTooLarge(b.image_base64)) {
@@ -55,6 +67,7 @@ export async function sessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCal
         );
       }
       const event = parseControlEvent(call.body);
+      if (event.event === 'update-image') await ctx.imageChangeAllowed(call.req);
       return { status: 200, body: await ctx.upstream.control(id, event, o) };
     }
     case 'leaveMeeting': {
@@ -71,6 +84,8 @@ export async function sessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCal
       throw new LiveAiError('not_found', 'Not found', { status: 404 });
   }
 }
+
+const sessionEnded = () => new LiveAiError('forbidden', 'This session has ended; its token can only read its status', { status: 403 });
 
 /** One control event, checked against its own schema for a precise `detail`. */
 function parseControlEvent(body: unknown): ControlEvent {

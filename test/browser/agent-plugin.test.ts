@@ -75,7 +75,6 @@ describe.skipIf(!agentAppInstalled())(
       const viewer = new AccessToken(livekit.apiKey, livekit.apiSecret, { identity: 'user-1', ttl: '10m' });
       viewer.addGrant({ room: ROOM, roomJoin: true, canPublish: true, canSubscribe: true, canPublishData: true });
       const attach = {
-        session_id: sessionId,
         ...(await issueClientToken({ sessionSecret: SESSION_SECRET }, sessionId)),
         transport: 'rtc-a',
         room_url: livekit.url,

@@ -6,7 +6,7 @@ import { createServiceClient } from '../../src/server/service-client';
 import { createAvatarHandler, createAvatarProxy, type AvatarProxyOptions } from '../../src/server/index';
 import { createProxyClient } from '../../src/core/proxy-client';
 import type { Request } from 'express';
-import { ALICE, listen, proxyApp, proxyOptions, SECRET, setFaults, startEmulator, waitFor, type Emulator } from './helpers';
+import { ALICE, listen, proxyApp, proxyOptions, SECRET, setFaults, startEmulator, waitFor, type Emulator, serviceId } from './helpers';
 
 /**
  * Attacks on the account's credits through the proxy's defaults: too many sessions per client, a session kept
@@ -77,7 +77,7 @@ describe('spending limits (on by default)', () => {
   it('a session that ended on its own frees its slot too', async () => {
     const app = proxyApp(withDefaults({ sessionLimits: { maxConcurrent: 1 } }));
     const s = (await start(app)).body;
-    await service.control(s.session_id, { event: 'terminate' });
+    await service.control(await serviceId(s.session_id), { event: 'terminate' });
     expect((await start(app)).status).toBe(201);
   });
 
@@ -103,7 +103,7 @@ describe('spending limits (on by default)', () => {
       (await request(app).post(`/api/avatar/sessions/${s.session_id}/control`).set(auth).send({ event: 'reset-idle-timeout' })).status,
     ).toBe(200);
     const line = await wait('avatar proxy ended a session');
-    expect(line).toMatchObject({ sessionId: s.session_id, reason: 'max_duration' });
+    expect(line).toMatchObject({ sessionId: await serviceId(s.session_id), reason: 'max_duration' });
     const status = await request(app).get(`/api/avatar/sessions/${s.session_id}`).set(auth);
     expect(status.body).toMatchObject({ session_status: 'COMPLETED', end_reason: 'max_duration' });
     const more = await request(app).post(`/api/avatar/sessions/${s.session_id}/control`).set(auth).send({ event: 'reset-idle-timeout' });
@@ -259,7 +259,7 @@ describe('token renewal by the browser client', () => {
       vi.setSystemTime(Date.now() + 50_000); // the first token has expired by now
       expect((await client.getSession(s.session_id, s.client_token)).session_status).toMatch(/QUEUED|ACTIVE/);
       await client.end(s.session_id, s.client_token);
-      expect((await service.getSession(s.session_id)).session_status).toBe('COMPLETED');
+      expect((await service.getSession(await serviceId(s.session_id))).session_status).toBe('COMPLETED');
     } finally {
       vi.useRealTimers();
       await l.close();

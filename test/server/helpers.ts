@@ -4,6 +4,7 @@ import express, { type Express, type Request } from 'express';
 import sharp from 'sharp';
 import { createEmulator } from '../../src/emulator/index';
 import { createAvatarProxy, type AvatarProxyOptions } from '../../src/server/index';
+import { createSealer } from '../../src/server/handle';
 
 /** Built-in emulator seed (docs/emulator.md): alice owns agent-demo, bob agent-bob, broke has 0 credits. */
 export const ALICE = 'dev-key-alice';
@@ -100,4 +101,13 @@ export async function waitFor<T>(check: () => Promise<T | undefined>, ms = 10_00
     if (Date.now() > deadline) throw new Error('waitFor: condition not met in time');
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+const sealer = createSealer(new TextEncoder().encode(SECRET));
+/**
+ * The service's session id behind a handle the proxy gave the browser (its `session_id`), for tests that check
+ * the session at the service itself. Only the server can do this: it needs the session secret.
+ */
+export async function serviceId(handle: string): Promise<string> {
+  return (await sealer.open(handle)).sessionId;
 }

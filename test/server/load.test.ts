@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator } from '../../src/emulator/index';
 import { SessionListSchema } from '../../src/core/schemas';
-import { listen, proxyApp, proxyOptions, waitFor, type Emulator } from './helpers';
+import { listen, proxyApp, proxyOptions, waitFor, type Emulator, serviceId } from './helpers';
 
 /**
  * Issue 7, load: 200 simulated browsers (plain fetch clients, loopback only) each create a hosted room
@@ -55,7 +55,8 @@ async function browserClient(base: string): Promise<ClientResult> {
     return s.body.session_status === 'ACTIVE' ? true : undefined;
   }, 30_000);
   const end = await call(`/sessions/${sessionId}/end`, { method: 'POST', headers: auth });
-  return { sessionId, statuses, sawActive, ended: end.status === 200 && end.body.success === true };
+  // The browser holds a handle; the service knows the session by its own id.
+  return { sessionId: await serviceId(sessionId), statuses, sawActive, ended: end.status === 200 && end.body.success === true };
 }
 
 /** Every session the service lists for the account (GET /liveai/sessions, all pages). */

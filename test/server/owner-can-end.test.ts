@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createAvatarHandler } from '../../src/server/index';
 import { createServiceClient } from '../../src/server/service-client';
-import { ALICE, LIVEKIT, SECRET, startEmulator, type Emulator } from './helpers';
+import { ALICE, LIVEKIT, SECRET, serviceId, startEmulator, type Emulator } from './helpers';
 
 /**
  * Property: whatever valid and hostile clients do around a session (token-less floods, another session's
@@ -111,7 +111,7 @@ describe('the owner can always end their own session (property)', () => {
             )
           : await send(`/sessions/${id}/end`, json({}, { authorization: `Bearer ${owner.client_token}` }), OWNER_IP);
         expect(end.status).toBe(200);
-        expect((await service.getSession(id)).session_status).toBe('COMPLETED');
+        expect((await service.getSession(await serviceId(id))).session_status).toBe('COMPLETED');
       }),
       { numRuns: 40 },
     );

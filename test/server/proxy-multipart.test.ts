@@ -3,7 +3,7 @@ import request from 'supertest';
 import sharp from 'sharp';
 import type { Express } from 'express';
 import { MAX_UPLOAD_BYTES } from '../../src/core/constants';
-import { countingFetch, png, proxyApp, proxyOptions, startEmulator, type Emulator } from './helpers';
+import { countingFetch, png, proxyApp, proxyOptions, startEmulator, type Emulator, serviceId } from './helpers';
 
 let emulator: Emulator;
 let app: Express;
@@ -33,7 +33,7 @@ describe('POST /sessions (multipart)', () => {
     const res = await post().attach('image', image, { filename: 'me.png', contentType: 'image/png' }).field('payload', payload);
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ transport: 'rtc-a' });
-    const stored = await fetch(`${emulator.url}/__emulator/sessions/${res.body.session_id}/image`);
+    const stored = await fetch(`${emulator.url}/__emulator/sessions/${await serviceId(res.body.session_id)}/image`);
     expect(stored.status).toBe(200);
     const meta = await sharp(Buffer.from(await stored.arrayBuffer())).metadata();
     expect([meta.width, meta.height]).toEqual([368, 560]);

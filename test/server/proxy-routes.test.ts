@@ -3,7 +3,7 @@ import request from 'supertest';
 import { decodeJwt, jwtVerify } from 'jose';
 import type { Express } from 'express';
 import { ClientSessionSchema } from '../../src/core/schemas';
-import { countingFetch, LIVEKIT, proxyApp, proxyOptions, startEmulator, waitFor, type Emulator } from './helpers';
+import { countingFetch, LIVEKIT, proxyApp, proxyOptions, startEmulator, waitFor, type Emulator, serviceId } from './helpers';
 
 let emulator: Emulator;
 let app: Express;
@@ -102,7 +102,7 @@ describe('POST /sessions (JSON)', () => {
     expect(video).toMatchObject({ roomJoin: true, canSubscribe: true, canPublish: true, canPublishData: true });
     // No maximum length here (sessionLimits: false): the viewer can rejoin for 24 h.
     expect(Math.abs(payload.exp! - Date.now() / 1000 - 24 * 3600)).toBeLessThan(30);
-    const view = await (await fetch(`${emulator.url}/__emulator/sessions/${s.session_id}`)).json();
+    const view = await (await fetch(`${emulator.url}/__emulator/sessions/${await serviceId(s.session_id)}`)).json();
     expect(view.transport_type).toBe('rtc-a');
   });
 
@@ -123,12 +123,14 @@ describe('POST /sessions (JSON)', () => {
     expect(res.body.token).toBeTruthy();
   });
 
-  it('rtc-b: the room of the caller, no LiveKit needed', async () => {
+  it('rtc-b: the room of the caller (a room the dailyRooms option allows), no LiveKit needed', async () => {
+    const rooms = proxyApp(proxyOptions(emulator.url, { livekit: undefined, dailyRooms: ['rooms.example.test'] }));
+    const create = (body: object) => request(rooms).post('/api/avatar/sessions').send(body);
     const props = { rtc_b_url: 'https://rooms.example.test/r1', rtc_b_token: 'caller-room-token' };
-    const res = await createSession({ agent_id: 'agent-demo', transport_type: 'rtc-b', properties: props });
+    const res = await create({ agent_id: 'agent-demo', transport_type: 'rtc-b', properties: props });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ transport: 'rtc-b', room_url: props.rtc_b_url, token: props.rtc_b_token });
-    const ws = await createSession({ agent_id: 'agent-demo', transport_type: 'websocket-rtc-b', rtc_b_properties: props });
+    const ws = await create({ agent_id: 'agent-demo', transport_type: 'websocket-rtc-b', rtc_b_properties: props });
     expect(ws.status).toBe(201);
     expect(ws.body.websocket_address).toMatch(/^wss?:\/\//);
   });
@@ -193,12 +195,12 @@ describe('session routes', () => {
     expect(ctl.status).toBe(200);
     expect(ctl.body).toEqual({ success: true });
 
-    await fetch(`${emulator.url}/__emulator/sessions/${s.session_id}/meeting-bots`, {
+    await fetch(`${emulator.url}/__emulator/sessions/${await serviceId(s.session_id)}/meeting-bots`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ meeting_bot_id: 'bot-1' }),
     });
-    const extra = await fetch(`${emulator.url}/__emulator/sessions/${s.session_id}/meeting-bots`, {
+    const extra = await fetch(`${emulator.url}/__emulator/sessions/${await serviceId(s.session_id)}/meeting-bots`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ meeting_bot_id: 'bot-2' }),
@@ -270,7 +272,7 @@ describe('session routes', () => {
     const b = (await createSession()).body;
     const asJson = await request(app).post(`/api/avatar/sessions/${b.session_id}/end`).send({ client_token: b.client_token });
     expect(asJson.status).toBe(200);
-    for (const id of [a.session_id, b.session_id]) {
+    for (const id of [await serviceId(a.session_id), await serviceId(b.session_id)]) {
       const view = await waitFor(async () => {
         const v = await (await fetch(`${emulator.url}/__emulator/sessions/${id}`)).json();
         return v.session_status === 'COMPLETED' ? v : undefined;

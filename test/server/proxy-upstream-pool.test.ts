@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
 import { createUpstreamFetch, openPool } from '../../src/server/upstream-fetch';
-import { ALICE, closedPort, png, proxyApp, proxyOptions, setFaults, startEmulator, waitFor, type Emulator } from './helpers';
+import { ALICE, closedPort, png, proxyApp, proxyOptions, setFaults, startEmulator, waitFor, type Emulator, serviceId } from './helpers';
 
 // The proxy's default way to the service (no `upstream.fetch` given): undici request() over a keep-alive pool.
 let emulator: Emulator;
@@ -37,7 +37,7 @@ describe('the default upstream client (keep-alive pool)', () => {
     });
     expect(active.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(active.headers['cache-control']).toBe('no-store');
-    const direct = await fetch(`${emulator.url}/liveai/sessions/${s.session_id}`, { headers: { 'x-api-key': ALICE } });
+    const direct = await fetch(`${emulator.url}/liveai/sessions/${await serviceId(s.session_id)}`, { headers: { 'x-api-key': ALICE } });
     expect(active.body).toEqual(await direct.json());
     const control = await request(app).post(`/api/avatar/sessions/${s.session_id}/control`).set(auth).send({ event: 'reset-idle-timeout' });
     expect(control.status).toBe(200);
@@ -45,7 +45,7 @@ describe('the default upstream client (keep-alive pool)', () => {
     const end = await request(app).post(`/api/avatar/sessions/${s.session_id}/end`).set(auth).send({});
     expect(end.status).toBe(200);
     const final = await waitFor(async () => {
-      const r = await fetch(`${emulator.url}/liveai/sessions/${s.session_id}`, { headers: { 'x-api-key': ALICE } });
+      const r = await fetch(`${emulator.url}/liveai/sessions/${await serviceId(s.session_id)}`, { headers: { 'x-api-key': ALICE } });
       const b = (await r.json()) as { session_status: string };
       return b.session_status === 'COMPLETED' ? b : undefined;
     });

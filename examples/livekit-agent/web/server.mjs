@@ -60,11 +60,12 @@ app.post('/api/call', async (_req, res) => {
   if (!ready) return res.status(502).json({ detail: 'the agent could not start (is the LiveKit server running?)' });
   const viewer = new AccessToken(livekit.apiKey, livekit.apiSecret, { identity: `user-${randomBytes(3).toString('hex')}`, ttl: '1h' });
   viewer.addGrant({ room, roomJoin: true, canPublish: true, canSubscribe: true, canPublishData: true });
-  const { client_token, expires_at } = await issueClientToken({ sessionSecret }, ready.session_id);
+  // session_id here is an opaque handle: the service's own session id stays on this server.
+  const { session_id, client_token, expires_at } = await issueClientToken({ sessionSecret }, ready.session_id);
   res.json({
     room,
     session: {
-      session_id: ready.session_id,
+      session_id,
       client_token,
       expires_at,
       transport: 'rtc-a',
