@@ -2,10 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { AccessToken, RoomServiceClient } from 'livekit-server-sdk';
 import type { LivekitConfig } from './options';
 
-/** Name of the LiveKit room of a hosted session: `liveai-room-<session_id>`. */
-export const roomNameFor = (sessionId: string): string => `liveai-room-${sessionId}`;
-/** Identity of the avatar participant of a session. */
-export const avatarIdentityFor = (sessionId: string): string => `liveai-avatar-${sessionId}`;
+/**
+ * Name of the LiveKit room of a hosted session: `liveai-room-<16 random hex>`. Not derived from the session id:
+ * the viewer's room token shows the room name, and the session id must not reach a browser.
+ */
+export const newRoomName = (): string => `liveai-room-${randomBytes(8).toString('hex')}`;
+/** Identity of the avatar participant of a hosted session (`liveai-avatar-<8 random hex>`; every participant sees it). */
+export const newAvatarIdentity = (): string => `liveai-avatar-${randomBytes(4).toString('hex')}`;
 
 /**
  * Mints a LiveKit access token (a secret) for `identity` in `room` with publish, subscribe and data rights.

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error -- plain ESM script without types
 import { LIVEKIT_KEYS, LIVEKIT_URL, ensureLivekit } from '../../scripts/livekit.mjs';
 import { renderFacePng } from '../../src/emulator/index';
-import { ALICE, Harness, waitFor } from './helpers';
+import { ALICE, Harness, jwtPayload, waitFor } from './helpers';
 
 /**
  * Media on (architecture §5, brief item 8): the emulator's REST side driving a real avatar in a real LiveKit room.
@@ -67,7 +67,7 @@ describe.skipIf(!inNetns)('media on: hosted rooms and rtc-a sessions in a real L
     const res = await h.post('/liveai/rooms', { agent_id: 'agent-demo' }, ALICE).expect(201);
     const { room_url, token, session_id } = res.body as Record<string, string>;
     const rooms = await new RoomServiceClient(LIVEKIT_URL.replace('ws', 'http'), LIVEKIT_KEYS.apiKey, LIVEKIT_KEYS.apiSecret).listRooms();
-    expect(rooms.map((r) => r.name)).toContain(`liveai-room-${session_id}`);
+    expect(rooms.map((r) => r.name)).toContain((jwtPayload(token!).video as { room: string }).room);
     const v = new Viewer();
     viewers.push(v);
     await v.room.connect(room_url!, token!, { autoSubscribe: true, dynacast: false });

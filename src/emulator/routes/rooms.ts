@@ -6,7 +6,7 @@ import { creditsUsed } from '../billing';
 import type { EmulatorContext } from '../context';
 import { resolveImageUrl } from '../images';
 import { startLifecycle } from '../lifecycle';
-import { avatarIdentityFor, createLivekitRoom, mintToken, roomNameFor, viewerIdentity } from '../livekit';
+import { createLivekitRoom, mintToken, newAvatarIdentity, newRoomName, viewerIdentity } from '../livekit';
 import { accountOf, requireApiKey } from '../http/auth';
 import { jsonBody, objectBody } from '../http/body';
 import { httpError, methodNotAllowed } from '../http/errors';
@@ -52,7 +52,7 @@ export function roomsRouter(ctx: EmulatorContext): Router {
         imageUrl: agent.imageUrl,
         imageBytes: null,
       });
-      rec.roomName = roomNameFor(rec.id);
+      rec.roomName = newRoomName();
       const lk = ctx.options.livekit;
       if (ctx.options.media) {
         try {
@@ -62,7 +62,7 @@ export function roomsRouter(ctx: EmulatorContext): Router {
           throw httpError(500, `could not create the room on the LiveKit server ${lk.url}: ${(e as Error).message}`);
         }
       }
-      rec.join = { url: lk.url, token: await mintToken(lk, rec.roomName, avatarIdentityFor(rec.id)) };
+      rec.join = { url: lk.url, token: await mintToken(lk, rec.roomName, newAvatarIdentity()) };
       const room: Room = {
         room_url: lk.url,
         token: await mintToken(lk, rec.roomName, viewerIdentity()),
