@@ -23,6 +23,9 @@ Local avatar service implementing the whole Avatar Session Service interface (do
                                or private addresses), loopback, any, or a comma list of host names
   --allowed-hosts LIST         extra Host header names to answer to (comma list; IP addresses, the
                                --host name and localhost always work)
+  --allowed-origins LIST       page origins that may open audio WebSockets directly (comma list;
+                               default none: only servers, which send no Origin)
+  --max-sockets N              audio WebSockets open at once per session (default 2)
   --keep-finished N            finished sessions kept for reads and lists (default 1000)
   --keep-finished-ms MS        finished sessions forgotten after MS (default 3600000)
   --answer-when-active         answer create calls once the avatar is in the room, publishing
@@ -52,6 +55,8 @@ const FLAGS = {
   'credits-per-minute': { type: 'string' },
   'image-hosts': { type: 'string' },
   'allowed-hosts': { type: 'string' },
+  'allowed-origins': { type: 'string' },
+  'max-sockets': { type: 'string' },
   'keep-finished': { type: 'string' },
   'keep-finished-ms': { type: 'string' },
   'answer-when-active': { type: 'boolean' },
@@ -117,6 +122,8 @@ export function parseCli(argv: string[]): { help: boolean; options: EmulatorOpti
     creditsPerMinute: num('credits-per-minute', s('credits-per-minute'), { max: 1e6 }),
     imageHosts,
     allowedHosts: list(s('allowed-hosts')),
+    allowedOrigins: list(s('allowed-origins')),
+    maxSocketsPerSession: num('max-sockets', s('max-sockets'), { int: true, min: 1, max: 100 }),
     keepFinishedSessions: num('keep-finished', s('keep-finished'), { int: true, max: 1_000_000 }),
     keepFinishedMs: num('keep-finished-ms', s('keep-finished-ms'), { int: true, max: 86_400_000 }),
     answerWhenActive: values['answer-when-active'] === true ? true : undefined,
