@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { SessionListSchema } from '../../src/core/schemas';
-import { API_KEY, useBrowserStack } from './harness';
+import { createSealer } from '../../src/server/handle';
+import { API_KEY, SESSION_SECRET, useBrowserStack } from './harness';
 import type { WidgetProbe } from './pages/widget';
 
 /**
@@ -133,7 +134,10 @@ describe('widget under upstream faults (issue 7)', () => {
     const listed = await upstreamSessions();
     // Each click created at most one session, and every session the service has was one a page knew.
     expect(new Set(seenSessionIds).size).toBe(seenSessionIds.length);
-    expect(listed.map((s) => s.session_id).sort()).toEqual([...seenSessionIds].sort());
+    // The pages hold the proxy's handles; the service lists its own ids (the proxy's secret maps one to the other).
+    const sealer = createSealer(new TextEncoder().encode(SESSION_SECRET));
+    const seenAtService = await Promise.all(seenSessionIds.map(async (h) => (await sealer.open(h)).sessionId));
+    expect(listed.map((s) => s.session_id).sort()).toEqual(seenAtService.sort());
     await expect
       .poll(
         async () =>

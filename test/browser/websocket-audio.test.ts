@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { inboundStatsScript, useBrowserStack } from './harness';
+import { createSealer } from '../../src/server/handle';
+import { SESSION_SECRET, inboundStatsScript, useBrowserStack } from './harness';
 import type { MouthSample } from './pages/frames';
 
 /**
@@ -58,7 +59,9 @@ describe('websocket-rtc-a: streamed audio moves the mouth (issue 5)', () => {
     expect(res.status()).toBe(201);
     const body = (await res.json()) as Record<string, unknown>;
     expect(body).toMatchObject({ transport: 'websocket-rtc-a', room_url: expect.stringMatching(/^ws:\/\//), token: expect.any(String) });
-    expect(body.websocket_address).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/liveai\/ws\//);
+    // The proxy's relay, never the service's own address (which takes audio from anyone who knows it).
+    expect(body.websocket_address).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/api\/avatar\/sessions\/[^/]+\/ws\?ticket=/);
+    expect(body.websocket_address).not.toContain('/liveai/ws/');
     expect(JSON.stringify(body)).not.toContain('control_url');
 
     await page.waitForFunction(() => (window as unknown as { __ws: WsProbe }).__ws.phases.includes('active'), null, { timeout: 60_000 });
@@ -86,8 +89,11 @@ describe('websocket-rtc-a: streamed audio moves the mouth (issue 5)', () => {
     if ('error' in spoken) throw new Error(spoken.error);
     expect(spoken.address).toBe(body.websocket_address);
     expect(spoken.framesSent).toBe(150); // 3 s of 20 ms frames
-    // The service got every frame on that session's socket.
-    const served = env.stack.emulator.state.session(String(body.session_id));
+    // The service got every frame on that session's socket (through the proxy's relay: the page holds a handle, the
+    // service knows the session by its own id).
+    const serviceId = (await createSealer(new TextEncoder().encode(SESSION_SECRET)).open(String(body.session_id))).sessionId;
+    await expect.poll(() => env.stack.emulator.state.session(serviceId)?.websocket.frames, { timeout: 5000 }).toBe(150);
+    const served = env.stack.emulator.state.session(serviceId);
     expect(served).toMatchObject({ transport_type: 'websocket-rtc-a', media_joined: true, websocket: { frames: 150, bytes: 150 * 640 } });
 
     // After: wait until the received audio is quiet again (5 polls in a row), then 50 more frames.
