@@ -15,6 +15,9 @@ type Probe = WidgetProbe;
 const probe = (page: Page) => page.evaluate(() => (window as unknown as { __liveai: Probe }).__liveai);
 const TYPED_CODES = ['upstream_error', 'timeout', 'transport_failed', 'rate_limited', 'conflict', 'not_found'];
 const TERMINAL = ['COMPLETED', 'FAILED', 'TIMED_OUT'];
+const sealer = createSealer(new TextEncoder().encode(SESSION_SECRET));
+/** The service's id of a session whose proxy handle a page saw (the pages hold handles; the proxy's secret maps them). */
+const serviceIdOf = async (handle: string) => (await sealer.open(handle)).sessionId;
 
 const env = useBrowserStack({ queueMs: 300 });
 const seenSessionIds: string[] = [];
@@ -101,7 +104,7 @@ describe('widget under upstream faults (issue 7)', () => {
     await expectTypedError(page);
     const [id] = (await probe(page)).sessionIds;
     expect(id).toBeTruthy();
-    expect(env.stack.emulator.state.session(id!)?.session_status).toBe('FAILED');
+    expect(env.stack.emulator.state.session(await serviceIdOf(id!))?.session_status).toBe('FAILED');
     await finish(page);
   });
 
@@ -134,9 +137,7 @@ describe('widget under upstream faults (issue 7)', () => {
     const listed = await upstreamSessions();
     // Each click created at most one session, and every session the service has was one a page knew.
     expect(new Set(seenSessionIds).size).toBe(seenSessionIds.length);
-    // The pages hold the proxy's handles; the service lists its own ids (the proxy's secret maps one to the other).
-    const sealer = createSealer(new TextEncoder().encode(SESSION_SECRET));
-    const seenAtService = await Promise.all(seenSessionIds.map(async (h) => (await sealer.open(h)).sessionId));
+    const seenAtService = await Promise.all(seenSessionIds.map(serviceIdOf));
     expect(listed.map((s) => s.session_id).sort()).toEqual(seenAtService.sort());
     await expect
       .poll(
