@@ -129,12 +129,15 @@ export async function benchProxy({ duration = 5, connections = 10, rounds = 2 } 
     proxy = await serve('proxy', emulator.url);
     hand = await serve('handwritten', emulator.url);
     const session = await createBenchSession(proxy.url);
+    // The proxy hands out an opaque handle; the service and the hand-written proxy take the service's id behind it.
+    const { createSealer } = await import('../src/server/handle.ts');
+    const serviceId = (await createSealer(new TextEncoder().encode(SESSION_SECRET)).open(session.session_id)).sessionId;
     const targets = {
-      direct: [`${emulator.url}/liveai/sessions/${session.session_id}`, { 'x-api-key': API_KEY }, [emulator]],
+      direct: [`${emulator.url}/liveai/sessions/${serviceId}`, { 'x-api-key': API_KEY }, [emulator]],
       proxy: [`${proxy.url}/sessions/${session.session_id}`, { authorization: `Bearer ${session.client_token}` }, [emulator, proxy]],
       handwritten: [
-        `${hand.url}/sessions/${session.session_id}`,
-        { authorization: `Bearer ${await handwrittenToken(session.session_id)}` },
+        `${hand.url}/sessions/${serviceId}`,
+        { authorization: `Bearer ${await handwrittenToken(serviceId)}` },
         [emulator, hand],
       ],
     };
@@ -156,6 +159,7 @@ export async function benchProxy({ duration = 5, connections = 10, rounds = 2 } 
 }
 
 /** Secret of the hand-written route's own session tokens (HS256, `sub` = session_id). */
+const SESSION_SECRET = 'bench-session-secret-0123456789abcdef-xyz';
 const HANDWRITTEN_SECRET = new TextEncoder().encode('bench-handwritten-secret-0123456789abcdef');
 
 /** A token the hand-written route accepts for `sessionId` (what its own create route would have returned). */
@@ -231,7 +235,7 @@ async function serveMode(kind, upstream) {
     '/api/avatar',
     createAvatarProxy({
       upstream: { baseUrl: upstream, apiKey: API_KEY },
-      sessionSecret: 'bench-session-secret-0123456789abcdef-xyz',
+      sessionSecret: SESSION_SECRET,
       // Every protection on, as by default; only the per-session request budget is raised so the load itself
       // (thousands of requests a second on one session) is not refused.
       rateLimit: { perSession: 1_000_000_000 },

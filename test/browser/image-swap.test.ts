@@ -5,7 +5,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { INLINE_IMAGE_LIMIT_BYTES } from '../../src/core/constants';
-import { inboundStatsScript, launchBrowser, startStack, type Stack } from './harness';
+import { createSealer } from '../../src/server/handle';
+import { SESSION_SECRET, inboundStatsScript, launchBrowser, startStack, type Stack } from './harness';
 
 /**
  * Issue 5, rtc-a in the real browser: a user changes the avatar's look with the widget's image swapper.
@@ -154,11 +155,13 @@ describe('image swap end to end on rtc-a (issue 5)', () => {
     await cornerUntil(page, ([r, g, b]) => g! > r! + 60 && g! > b! + 60);
     await page.screenshot({ path: `${SHOTS}/after-url.png`, fullPage: true });
     // The service's own record agrees: the URL is the current image, and it emitted the events the page saw, in order.
-    const id = await page.evaluate(
+    const handle = await page.evaluate(
       () =>
         (window as unknown as { __swap: { session: { store: { getState(): { sessionId: string } } } } }).__swap.session.store.getState()
           .sessionId,
     );
+    // The page holds the proxy's handle; the service knows the session by the id behind it.
+    const id = (await createSealer(new TextEncoder().encode(SESSION_SECRET)).open(handle)).sessionId;
     expect(stack.emulator.state.session(id)?.image.url).toBe(`${filesUrl}/green.jpg`);
     const imageEvents = (types: string[]) => types.filter((t) => t.startsWith('image_'));
     expect(imageEvents(stack.emulator.state.events(id).map((e) => e.event.type))).toEqual(imageEvents((await probe(page)).events));

@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 // @ts-expect-error -- plain ESM script without types
 import { startLivekit, LIVEKIT_KEYS } from '../../scripts/livekit.mjs';
 import { createEmulator } from '../../src/emulator/index';
+import { createSealer } from '../../src/server/handle';
 import { API_KEY, inboundStatsScript, launchBrowser, SESSION_SECRET, startPageServer } from './harness';
 import type { WidgetProbe } from './pages/widget';
 
@@ -66,7 +67,7 @@ async function chatRoundTrip(page: Page, text: string, timeout = 30_000) {
 }
 
 /** Opens the widget, starts a call and waits for video and a chat round trip. Returns the page and session id. */
-async function liveCall(): Promise<{ page: Page; sessionId: string }> {
+async function liveCall(): Promise<{ page: Page; sessionId: string; serviceId: string }> {
   const page = await context.newPage();
   await page.goto(`${baseUrl}/test/browser/pages/widget.html`);
   await page.getByRole('button', { name: 'Start call' }).click();
@@ -76,7 +77,9 @@ async function liveCall(): Promise<{ page: Page; sessionId: string }> {
   await expect.poll(() => videoFlowing(page), { timeout: 60_000, interval: 100 }).toBe(true);
   await chatRoundTrip(page, 'Before the restart');
   const [sessionId] = (await probe(page)).sessionIds;
-  return { page, sessionId: sessionId! };
+  // The page holds the proxy's handle; the emulator knows the session by the service's id behind it.
+  const serviceId = (await createSealer(new TextEncoder().encode(SESSION_SECRET)).open(sessionId!)).sessionId;
+  return { page, sessionId: sessionId!, serviceId };
 }
 
 /** Stops our LiveKit server: `crash` = SIGKILL (no goodbye to clients), `graceful` = SIGINT (SERVER_SHUTDOWN). */
@@ -88,9 +91,9 @@ async function stopLivekit(mode: 'crash' | 'graceful') {
   } else await lk.stop();
 }
 
-const diagnostics = async (page: Page, sessionId: string) => {
+const diagnostics = async (page: Page, serviceId: string) => {
   const p = await probe(page);
-  const emu = emulator.state.session(sessionId);
+  const emu = emulator.state.session(serviceId);
   return JSON.stringify({
     phases: p.phases,
     connections: p.connections,
@@ -99,7 +102,7 @@ const diagnostics = async (page: Page, sessionId: string) => {
     pageEvents: p.events.slice(-5).map((e) => e.type),
     status: emu?.session_status,
     endReason: emu?.end_reason,
-    serviceEvents: emulator.state.events(sessionId).slice(-4),
+    serviceEvents: emulator.state.events(serviceId).slice(-4),
   });
 };
 
@@ -109,7 +112,7 @@ const connectionsSince = async (page: Page, from: number) => (await probe(page))
 describe('LiveKit restart mid-call (issues 5 and 7)', () => {
   for (const mode of ['crash', 'graceful'] as const) {
     it(`${mode} restart: the widget reconnects, video and events resume, the same session goes on, no chat is lost`, async () => {
-      const { page, sessionId } = await liveCall();
+      const { page, sessionId, serviceId } = await liveCall();
       const seen = (await probe(page)).connections.length;
       const heardBefore = (await probe(page)).heard.length;
       const repliesBefore = await agentLines(page);
@@ -137,23 +140,23 @@ describe('LiveKit restart mid-call (issues 5 and 7)', () => {
         await expect.poll(async () => (await probe(page)).heard.slice(heardBefore), { timeout: 30_000, interval: 200 }).toEqual(sent);
         await expect.poll(() => agentLines(page), { timeout: 30_000, interval: 200 }).toBe(repliesBefore + sent.length);
       } catch (e) {
-        console.error(`after the ${mode} restart:`, await diagnostics(page, sessionId));
+        console.error(`after the ${mode} restart:`, await diagnostics(page, serviceId));
         throw e;
       }
       const p = await probe(page);
       expect(p.phases.at(-1)).toBe('active');
       expect(p.errors).toEqual([]);
       expect(p.sessionIds).toEqual([sessionId]); // the same paid session, not a new one
-      expect(emulator.state.session(sessionId)?.session_status).toBe('ACTIVE');
+      expect(emulator.state.session(serviceId)?.session_status).toBe('ACTIVE');
       expect(
         emulator.state
-          .events(sessionId)
+          .events(serviceId)
           .filter((e) => e.event.type === 'user_transcription')
           .map((e) => e.event.transcription),
       ).toEqual(['Before the restart', ...sent]);
 
       await page.getByRole('button', { name: /^End/ }).click();
-      await expect.poll(() => emulator.state.session(sessionId)?.session_status, { timeout: 30_000 }).toBe('COMPLETED');
+      await expect.poll(() => emulator.state.session(serviceId)?.session_status, { timeout: 30_000 }).toBe('COMPLETED');
       await expect.poll(async () => (await probe(page)).phases.at(-1), { timeout: 30_000 }).toBe('ended');
       expect((await probe(page)).errors).toEqual([]);
       await page.close();
