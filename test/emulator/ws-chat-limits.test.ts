@@ -1,22 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { openWebSocket } from '../server/helpers';
 import { ALICE, Harness, bodies } from './helpers';
 
 /**
  * Issue 24 item 12: the local service's audio WebSocket and chat have limits. Attack (before): 400 of 400 sockets
  * opened on one session, a page of any origin could open them, and a 14 kB `chat-msg` was taken and echoed.
  */
-const open = (url: string, headers: Record<string, string> = {}) =>
-  new Promise<{ status: number; ws?: WebSocket; detail?: string }>((resolve) => {
-    const ws = new WebSocket(url, { headers });
-    ws.once('open', () => resolve({ status: 101, ws }));
-    ws.once('unexpected-response', (_req, res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, detail: (JSON.parse(text) as { detail: string }).detail }));
-    });
-    ws.once('error', () => resolve({ status: -1 }));
-  });
+const open = openWebSocket;
 const closed = (ws: WebSocket) => new Promise<void>((r) => (ws.readyState === WebSocket.CLOSED ? r() : ws.once('close', () => r())));
 
 let h: Harness;

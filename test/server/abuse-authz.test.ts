@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
-import WebSocket from 'ws';
 import { createAvatarHandler, issueClientToken, type AvatarProxyOptions } from '../../src/server/index';
 import { createServiceClient } from '../../src/server/service-client';
 import {
@@ -8,6 +7,7 @@ import {
   SECRET,
   countingFetch,
   listen,
+  openWebSocket,
   png,
   proxyApp,
   proxyOptions,
@@ -264,17 +264,7 @@ describe.each(Object.keys(adapters))('%s adapter', (name) => {
 
 describe('item 5: the audio WebSocket goes through the proxy', () => {
   const pcm = Buffer.alloc(640);
-  const open = (url: string, headers: Record<string, string> = {}) =>
-    new Promise<{ status: number; ws?: WebSocket; detail?: string }>((resolve) => {
-      const ws = new WebSocket(url, { headers });
-      ws.once('open', () => resolve({ status: 101, ws }));
-      ws.once('unexpected-response', (_req, res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, detail: (JSON.parse(text) as { detail: string }).detail }));
-      });
-      ws.once('error', () => resolve({ status: -1 }));
-    });
+  const open = openWebSocket;
 
   it('Express: websocket_address is the proxy’s relay; audio reaches the avatar; other origins and ended sessions are refused', async () => {
     const server = await listen(proxyApp(proxyOptions(emulator.url)));

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express, { type Express, type Request } from 'express';
 import sharp from 'sharp';
+import WebSocket from 'ws';
 import { createEmulator } from '../../src/emulator/index';
 import { createAvatarProxy, type AvatarProxyOptions } from '../../src/server/index';
 import { createSealer } from '../../src/server/handle';
@@ -110,4 +111,21 @@ const sealer = createSealer(new TextEncoder().encode(SECRET));
  */
 export async function serviceId(handle: string): Promise<string> {
   return (await sealer.open(handle)).sessionId;
+}
+
+/**
+ * Opens a WebSocket to `url`: `{status: 101, ws}` once open, or the HTTP status and `{detail}` of a refused upgrade
+ * (-1 when the connection failed).
+ */
+export function openWebSocket(url: string, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; ws?: WebSocket; detail?: string }>((resolve) => {
+    const ws = new WebSocket(url, { headers });
+    ws.once('open', () => resolve({ status: 101, ws }));
+    ws.once('unexpected-response', (_req, res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => (text += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, detail: (JSON.parse(text) as { detail: string }).detail }));
+    });
+    ws.once('error', () => resolve({ status: -1 }));
+  });
 }
