@@ -45,8 +45,9 @@ export async function createSessionAction<Req>(ctx: ActionContext<Req>, call: Pr
     throw new LiveAiError(
       'invalid_request',
       `transport_type ${fields.transport_type} is not available here: its audio WebSocket must not reach a browser, ` +
-        'and this handler cannot relay WebSockets (use createAvatarProxy on a Node server, or create the session on ' +
-        'your server with createServiceClient and attach the browser with issueClientToken)',
+        'and this proxy cannot relay WebSockets (createAvatarProxy relays them when the ws package is installed; ' +
+        'createAvatarHandler cannot): create the session on your server with createServiceClient and attach the ' +
+        'browser with issueClientToken',
       { status: 400 },
     );
   }
