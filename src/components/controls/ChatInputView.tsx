@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Icon } from './icons';
-import { cx } from './format';
+import { cx } from '../format';
 
 /** Props of {@link ChatInputView}. */
 export interface ChatInputViewProps {

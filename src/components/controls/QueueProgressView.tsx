@@ -1,5 +1,5 @@
-import type { Phase } from '../core/session/types';
-import { cx, formatClock } from './format';
+import type { Phase } from '../../core/session/types';
+import { cx, formatClock } from '../format';
 
 /** Props of {@link QueueProgressView}; the values of `useQueueClock()` plus the phase. */
 export interface QueueProgressViewProps {

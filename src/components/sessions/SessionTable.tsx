@@ -1,5 +1,5 @@
-import type { RoomListItem, SessionListItem } from '../core/schemas';
-import { formatCredits } from './format';
+import type { RoomListItem, SessionListItem } from '../../core/schemas';
+import { formatCredits } from '../format';
 
 /** One row of either list (a hosted room or a session). */
 export type SessionListRow = RoomListItem | SessionListItem;

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
-import type { Phase } from '../core/session/types';
-import { Icon } from './icons';
-import { cx, formatClock } from './format';
-import { isRunning } from '../core/session/phase';
+import type { Phase } from '../../core/session/types';
+import { Icon } from '../controls/icons';
+import { cx, formatClock } from '../format';
+import { isRunning } from '../../core/session/phase';
 
 /** Visible state of the widget. `hidden` renders nothing. */
 export type WidgetState = 'minimized' | 'active' | 'hidden';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useSessionList, type UseSessionsOptions, type UseSessionsResult } from '../react';
+import { useSessionList, type UseSessionsOptions, type UseSessionsResult } from '../../react';
 import { SessionListView } from './SessionListView';
 import type { SessionListRow } from './SessionTable';
 

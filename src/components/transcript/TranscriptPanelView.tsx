@@ -1,6 +1,6 @@
-import type { TranscriptLine } from '../core/session/types';
+import type { TranscriptLine } from '../../core/session/types';
 import { useStickToBottom } from './useStickToBottom';
-import { cx } from './format';
+import { cx } from '../format';
 
 /** Props of {@link TranscriptPanelView}. */
 export interface TranscriptPanelViewProps {

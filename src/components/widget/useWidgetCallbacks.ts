@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
-import type { LiveAiError } from '../core/errors';
-import type { AvatarSession, EndReason, ImageChangeState, Phase, TranscriptLine } from '../core/session/types';
+import type { LiveAiError } from '../../core/errors';
+import type { AvatarSession, EndReason, ImageChangeState, Phase, TranscriptLine } from '../../core/session/types';
 
 /** What `onEnd` receives: why, the cost in credits (null when unknown) and the session id. */
 export interface WidgetEndInfo {

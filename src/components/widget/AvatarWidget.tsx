@@ -1,9 +1,9 @@
-import type { AvatarSession, AvatarSessionOptions } from '../core/session/types';
-import { AvatarSessionProvider } from '../react';
+import type { AvatarSession, AvatarSessionOptions } from '../../core/session/types';
+import { AvatarSessionProvider } from '../../react';
 import { AvatarWidgetBody } from './AvatarWidgetBody';
 import type { WidgetState } from './AvatarWidgetView';
 import type { WidgetCallbacks } from './useWidgetCallbacks';
-import type { ChromaKeyOptions } from './chroma-key';
+import type { ChromaKeyOptions } from '../stage/chroma-key';
 
 /** Props of {@link AvatarWidget}. */
 export interface AvatarWidgetProps extends WidgetCallbacks {

@@ -1,8 +1,8 @@
 import { useRef, useState } from 'react';
-import type { ImageChangeState, ImageInput } from '../core/session/types';
-import { Icon } from './icons';
+import type { ImageChangeState, ImageInput } from '../../core/session/types';
+import { Icon } from '../controls/icons';
 import { useImagePick, type PrepareImage } from './useImagePick';
-import { cx, explainError, type ErrorLike } from './format';
+import { cx, explainError, type ErrorLike } from '../format';
 
 /** Props of {@link ImageSwapperView}. */
 export interface ImageSwapperViewProps {

@@ -1,5 +1,5 @@
 import { Icon, type IconName } from './icons';
-import { cx } from './format';
+import { cx } from '../format';
 
 /** Props of {@link ControlBarView}. A control is shown only when its handler is given. */
 export interface ControlBarViewProps {

@@ -1,4 +1,4 @@
-import { useAvatarSession, useSessionState } from '../react';
+import { useAvatarSession, useSessionState } from '../../react';
 import { ChatInputView, type ChatInputViewProps } from './ChatInputView';
 
 /** Props of {@link ChatInput}. */

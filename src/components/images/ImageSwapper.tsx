@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import type { LiveAiError } from '../core/errors';
-import { prepareImage } from '../core/image';
-import type { ImageInput } from '../core/session/types';
-import { useControl, useSession } from '../react';
+import type { LiveAiError } from '../../core/errors';
+import { prepareImage } from '../../core/image';
+import type { ImageInput } from '../../core/session/types';
+import { useControl, useSession } from '../../react';
 import { ImageSwapperView, type ImageSwapperViewProps } from './ImageSwapperView';
 
 /** Props of {@link ImageSwapper}. */

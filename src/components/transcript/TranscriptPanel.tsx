@@ -1,4 +1,4 @@
-import { useTranscript } from '../react';
+import { useTranscript } from '../../react';
 import { TranscriptPanelView, type TranscriptPanelViewProps } from './TranscriptPanelView';
 
 /** Props of {@link TranscriptPanel}. */

@@ -1,8 +1,8 @@
 import { useId, useRef, type KeyboardEvent } from 'react';
-import { MAX_PAGINATION_OFFSET } from '../core/constants';
-import type { Pagination } from '../core/schemas';
+import { MAX_PAGINATION_OFFSET } from '../../core/constants';
+import type { Pagination } from '../../core/schemas';
 import { SessionTable, type SessionListRow } from './SessionTable';
-import { cx, explainError, type ErrorLike } from './format';
+import { cx, explainError, type ErrorLike } from '../format';
 
 /** Props of {@link SessionListView} (admin view of the room and session lists). */
 export interface SessionListViewProps {
