@@ -7,6 +7,7 @@ import { HEX_COLOR } from '../components/stage/hex-color';
  * `avatar-title`, `image-url` (poster), `max-duration-ms` (positive integer), `image-swapper` (boolean),
  * `transport` (rtc-a|rtc-b: the kind of room the proxy hands out, so its SDK is fetched before Start is clicked),
  * `chroma-key` (makes the avatar's backdrop transparent: empty for green, or the backdrop colour as `#rrggbb`).
+ * @public
  */
 export const OBSERVED_ATTRIBUTES = [
   'agent-id',

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { expect } from 'vitest';
-import { LEAVE_MEETING_DETAILS as D } from '../../../src/core/schemas';
+import { LEAVE_MEETING_DETAILS as D } from '../../../src/shared/wire-errors';
 import { ALICE, BOB, bodies, type Harness } from '../helpers';
 import { expectError, type Case } from './types';
 

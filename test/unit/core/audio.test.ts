@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  PCM_FRAME_BYTES,
-  createFramer,
-  createResampler,
-  downmix,
-  floatToPcm16,
-  resample,
-  streamPcmToWebSocket,
-  toPcmFrames,
-} from '../../../src/core';
+import { PCM_FRAME_BYTES, streamPcmToWebSocket } from '../../../src/core';
+import { createFramer, createResampler, downmix, floatToPcm16, resample, toPcmFrames } from '../../../src/core/audio/pcm';
 
 describe('PCM conversion (pure)', () => {
   it('downmixes channels by averaging', () => {
