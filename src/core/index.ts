@@ -4,7 +4,7 @@
  * server-only and lives in `liveai-kit/server`; the schemas that validate each shape live in
  * `liveai-kit/schemas`, this entry exports their types.
  *
- * @packageDocumentation
+ * @module liveai-kit
  */
 export * from './constants';
 export { LiveAiError, isLiveAiError, type ErrorCode, type ErrorSource, type LiveAiErrorOptions } from './errors';
