@@ -7,7 +7,7 @@
  */
 export { AvatarStageView, type AvatarStageViewProps } from './stage/AvatarStageView';
 export { QueueProgressView, type QueueProgressViewProps } from './controls/QueueProgressView';
-export { TranscriptPanelView, type TranscriptPanelViewProps } from './transcript/TranscriptPanel';
+export { TranscriptPanelView, type TranscriptPanelViewProps } from './transcript/TranscriptPanelView';
 export { ChatInputView, type ChatInputViewProps } from './controls/ChatInputView';
 export { ControlBarView, type ControlBarViewProps } from './controls/ControlBarView';
 export { ImageSwapperView, type ImageSwapperViewProps } from './images/ImageSwapperView';
