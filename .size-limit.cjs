@@ -6,7 +6,7 @@
 // statically. Chunks reached only through `import()` are loaded on demand and get their own rows below:
 // the transport adapters when a session starts, image preparation (`prepareImage`) on its first call, and the
 // validation chunk (zod + schemas, `liveai-kit/schemas`) only when a call receives something malformed or the app
-// sends a control event (a normal call checks what it receives with the call-path schemas alone, without zod's messages). scripts/bench/size.mjs reads these same rows.
+// sends a control event (a normal call checks what it receives with small zod-free checks). scripts/bench/size.mjs reads these same rows.
 const ui = ['react', 'react-dom', 'react/jsx-runtime', 'react-dom/client'];
 const transports = ['livekit-client', '@daily-co/daily-js'];
 const ignore = [...ui, ...transports];
@@ -83,14 +83,14 @@ module.exports = [
     gzip: true,
   },
   {
-    name: 'on session start, rtc-a: adapter chunk and what it imports (zod/mini event checks; livekit-client excluded)',
+    name: 'on session start, rtc-a: adapter chunk and what it imports (zod-free event checks; livekit-client excluded)',
     path: 'dist/chunks/rtc-a-????????.js',
     ignore,
     modifyEsbuildConfig: firstLoad,
     gzip: true,
   },
   {
-    name: 'on session start, rtc-b: adapter chunk and what it imports (zod/mini event checks; daily-js excluded)',
+    name: 'on session start, rtc-b: adapter chunk and what it imports (zod-free event checks; daily-js excluded)',
     path: 'dist/chunks/rtc-b-????????.js',
     ignore,
     modifyEsbuildConfig: firstLoad,

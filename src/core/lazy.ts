@@ -28,8 +28,8 @@ export function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
 export const loadValidation: () => Promise<Validation> = /* @__PURE__ */ loadOnce(() => import('./validation'));
 
 /**
- * The checks of what a call receives (the call-path schemas, without zod's messages), loaded when a session starts
- * (or is prefetched), in parallel with the create call.
+ * The small zod-free checks of what a call receives, loaded when a session starts (or is prefetched), in parallel
+ * with the create call.
  */
 export const loadGuards: () => Promise<Guards> = /* @__PURE__ */ loadOnce(() => import('./schemas/guards'));
 

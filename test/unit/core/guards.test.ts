@@ -13,10 +13,9 @@ import {
 import * as v from '../../../src/core/validation';
 
 /**
- * The call path checks what it receives with guards made from the call-path schemas, and loads the whole
- * `liveai-kit/schemas` entry (with zod's English messages) only when a guard says no. On every value, the guard accepts
- * exactly when the schema does, and returns what it returns. Values are drawn valid and near-valid (one field off,
- * fields missing or extra).
+ * The call path checks what it receives with small guards and loads zod only when a guard says no. The guards must
+ * agree with the zod schemas (the single source of truth): on every value, the guard accepts exactly when zod does,
+ * and returns what zod returns. Values are drawn valid and near-valid (one field off, fields missing or extra).
  */
 const seen = { accepted: 0, rejected: 0 };
 function agrees<T>(guard: Guard<T>, schema: { safeParse(v: unknown): { success: boolean; data?: unknown } }, value: unknown) {
