@@ -4,7 +4,7 @@ import react from '@vitejs/plugin-react';
 import pkg from './package.json' with { type: 'json' };
 
 /**
- * Library build: one entry per public entry point (architecture §1). Every dependency and peer stays
+ * Library build: one entry per public entry point of package.json. Every dependency and peer stays
  * external, so `livekit-client` and `@daily-co/daily-js` are only reached through the lazily imported
  * adapter chunks (`transports/rtc-a`, `transports/rtc-b`).
  */

@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
 /**
- * Test tiers (architecture §7):
+ * Test tiers:
  * - unit: core, react, components, element — jsdom + Testing Library;
  * - server: proxy and emulator over HTTP (supertest, real emulator), property tests;
  * - browser: real LiveKit + real Chromium + emulator; needs the network namespace (scripts/test.mjs);

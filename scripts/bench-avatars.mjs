@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// Avatar media benchmark (architecture §5, §7): N synthetic avatars (the emulator's `--media on` avatars) in N
+// Avatar media benchmark: N synthetic avatars (the emulator's `--media on` avatars) in N
 // LiveKit rooms, one subscriber per room counting decoded video frames. Prints per-avatar fps, min and median.
 //
 //   node scripts/bench-avatars.mjs [--n 8] [--seconds 10] [--warmup 3] [--json]
 //
 // It re-runs itself inside the private network namespace (scripts/netns-run.sh) when needed: rtc-node offers
-// no loopback ICE candidates (architecture §6). The avatars run in this process (like the emulator, which
+// no loopback ICE candidates. The avatars run in this process (like the emulator, which
 // serves every session from one process); the subscribers run in a child process (like viewers elsewhere).
 // Nothing here is a test assertion: it only measures. Tokens are never printed.
 import { spawn } from 'node:child_process';

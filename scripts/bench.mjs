@@ -4,7 +4,8 @@
 //   npm run bench [-- --quick] [-- --only size,proxy,image,renders,e2e,avatars]
 // 1 bundle sizes (gzip) vs budgets and the anchors; 2 proxy overhead (autocannon); 3 image preparation in Chromium;
 // 4 re-renders per 1000 transcript events (jsdom); 5 real LiveKit path in Chromium; 6 synthetic avatars' fps.
-// Everything runs inside a private network namespace (scripts/netns-run.sh): rtc-node needs it (architecture §6).
+// Everything runs inside a private network namespace (scripts/netns-run.sh): rtc-node offers no loopback ICE
+// candidates, so it needs one.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Opens a page in headless Debian Chromium (architecture §6 flags) and saves a screenshot, to look at what we build.
+// Opens a page in headless Debian Chromium (the flags of the browser tier) and saves a screenshot, to look at what we build.
 // Usage: node scripts/look.mjs [url] [out.png] [--click "button name"] [--wait-ms N]
 // Inside `npm run dev`'s namespace: nsenter -t $(cat .cache/dev.pid) -n node scripts/look.mjs
 import { chromium } from 'playwright-core';

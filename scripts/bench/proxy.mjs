@@ -1,6 +1,6 @@
 // Row 2 of `npm run bench`: proxy overhead. GET /sessions/:id comes from benchProxy() (scripts/bench-proxy.mjs);
-// POST …/control (`reset-idle-timeout`, spec §4.6) is measured here the same way: service and proxy each in their
-// own process (bench-proxy.mjs --serve), autocannon in this one, direct and proxied runs alternating.
+// POST …/control (`reset-idle-timeout`, a control event that changes nothing) is measured here the same way: service
+// and proxy each in their own process (bench-proxy.mjs --serve), autocannon in this one, direct and proxied runs alternating.
 import { benchProxy, cpuRatio, createBenchSession, handwrittenToken, measure, serve } from '../bench-proxy.mjs';
 
 const API_KEY = 'dev-key-alice';

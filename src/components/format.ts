@@ -3,7 +3,10 @@
  * explanation of a `LiveAiError`-like value (by its code). No DOM access at import.
  */
 
-/** Anything with the fields of a `LiveAiError` (`code`, `detail`); plain `Error`s work too. */
+/**
+ * Anything with the fields of a `LiveAiError` (`code`, `detail`); plain `Error`s work too.
+ * @public
+ */
 export interface ErrorLike {
   code?: string;
   detail?: string;
@@ -14,13 +17,19 @@ export interface ErrorLike {
 /** Joins truthy class names. */
 export const cx = (...names: (string | false | null | undefined)[]): string => names.filter(Boolean).join(' ');
 
-/** `m:ss` of a duration in ms (negative values count as 0). */
+/**
+ * `m:ss` of a duration in ms (negative values count as 0).
+ * @public
+ */
 export function formatClock(ms: number): string {
   const s = Math.max(0, Math.ceil(ms / 1000));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
-/** Credits with at most 2 decimals, e.g. `1.25 credits`, `1 credit`. */
+/**
+ * Credits with at most 2 decimals, e.g. `1.25 credits`, `1 credit`.
+ * @public
+ */
 export function formatCredits(credits: number): string {
   const n = new Intl.NumberFormat('en', { maximumFractionDigits: 2 }).format(credits);
   return `${n} ${credits === 1 ? 'credit' : 'credits'}`;
@@ -55,6 +64,7 @@ const HINTS: Record<string, string> = {
 /**
  * A short title, a hint and the server's `detail` for an error, for display.
  * @returns `{title, hint?, detail?}`; `detail` is the `{detail}` text or the message.
+ * @public
  */
 export function explainError(error: ErrorLike): { title: string; hint?: string; detail?: string } {
   const code = error.code ?? '';

@@ -5,24 +5,24 @@
  *
  * @module liveai-kit/components
  */
-export { AvatarStageView, type AvatarStageViewProps } from './AvatarStageView';
-export { QueueProgressView, type QueueProgressViewProps } from './QueueProgressView';
-export { TranscriptPanelView, type TranscriptPanelViewProps } from './TranscriptPanelView';
-export { ChatInputView, type ChatInputViewProps } from './ChatInputView';
-export { ControlBarView, type ControlBarViewProps } from './ControlBarView';
-export { ImageSwapperView, type ImageSwapperViewProps } from './ImageSwapperView';
-export { SessionListView, type SessionListViewProps } from './SessionListView';
-export type { SessionListRow } from './SessionTable';
-export { AvatarWidgetView, type AvatarWidgetViewProps, type WidgetState } from './AvatarWidgetView';
+export { AvatarStageView, type AvatarStageViewProps } from './stage/AvatarStageView';
+export { QueueProgressView, type QueueProgressViewProps } from './controls/QueueProgressView';
+export { TranscriptPanelView, type TranscriptPanelViewProps } from './transcript/TranscriptPanelView';
+export { ChatInputView, type ChatInputViewProps } from './controls/ChatInputView';
+export { ControlBarView, type ControlBarViewProps } from './controls/ControlBarView';
+export { ImageSwapperView, type ImageSwapperViewProps } from './images/ImageSwapperView';
+export { SessionListView, type SessionListViewProps } from './sessions/SessionListView';
+export type { SessionListRow } from './sessions/SessionTable';
+export { AvatarWidgetView, type AvatarWidgetViewProps, type WidgetState } from './widget/AvatarWidgetView';
 export { explainError, formatClock, formatCredits, type ErrorLike } from './format';
-export { AvatarStage, type AvatarStageProps } from './AvatarStage';
-export { QueueProgress } from './QueueProgress';
-export { TranscriptPanel, type TranscriptPanelProps } from './TranscriptPanel';
-export { ChatInput, type ChatInputProps } from './ChatInput';
-export { ControlBar, type ControlBarProps } from './ControlBar';
-export { ImageSwapper, type ImageSwapperProps } from './ImageSwapper';
-export { SessionList, type SessionListProps } from './SessionList';
-export { AvatarWidget, type AvatarWidgetProps } from './AvatarWidget';
-export type { WidgetCallbacks, WidgetEndInfo } from './useWidgetCallbacks';
-export type { PrepareImage } from './useImagePick';
-export type { ChromaKeyOptions } from './chroma-key';
+export { AvatarStage, type AvatarStageProps } from './stage/AvatarStage';
+export { QueueProgress } from './controls/QueueProgress';
+export { TranscriptPanel, type TranscriptPanelProps } from './transcript/TranscriptPanel';
+export { ChatInput, type ChatInputProps } from './controls/ChatInput';
+export { ControlBar, type ControlBarProps } from './controls/ControlBar';
+export { ImageSwapper, type ImageSwapperProps } from './images/ImageSwapper';
+export { SessionList, type SessionListProps } from './sessions/SessionList';
+export { AvatarWidget, type AvatarWidgetProps } from './widget/AvatarWidget';
+export type { WidgetCallbacks, WidgetEndInfo } from './widget/useWidgetCallbacks';
+export type { PrepareImage } from './images/useImagePick';
+export type { ChromaKeyOptions } from './stage/chroma-key';

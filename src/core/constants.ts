@@ -3,24 +3,55 @@
  * Every value carries its unit in the name or the comment.
  */
 
-/** Decoded inline image (`image_base64`) must be strictly below this many bytes. */
+/**
+ * Decoded inline image (`image_base64`) must be strictly below this many bytes.
+ * @public
+ */
 export const INLINE_IMAGE_LIMIT_BYTES = 921_600;
-/** Maximum uploaded avatar image in the multipart variant, in bytes: 4 MB. */
+/**
+ * Maximum uploaded avatar image in the multipart variant, in bytes: 4 MB.
+ * @public
+ */
 export const MAX_UPLOAD_BYTES = 4 * 1024 * 1024;
-/** Target avatar image width in px (multipart `image`). */
+/**
+ * Target avatar image width in px (multipart `image`).
+ * @public
+ */
 export const AVATAR_WIDTH_PX = 368;
-/** Target avatar image height in px (multipart `image`). */
+/**
+ * Target avatar image height in px (multipart `image`).
+ * @public
+ */
 export const AVATAR_HEIGHT_PX = 560;
-/** Deepest pagination offset `(page-1)*limit` the list endpoints accept. */
+/**
+ * Deepest pagination offset `(page-1)*limit` the list endpoints accept.
+ * @public
+ */
 export const MAX_PAGINATION_OFFSET = 1000;
-/** Default and bounds of the `limit` query parameter. */
+/**
+ * Default and bounds of the `limit` query parameter.
+ * @public
+ */
 export const DEFAULT_PAGE_LIMIT = 25;
+/** @public */
 export const MAX_PAGE_LIMIT = 100;
-/** Longest cold start a session may spend `QUEUED`, in ms: 2.5 minutes. */
+/**
+ * Longest cold start a session may spend `QUEUED`, in ms: 2.5 minutes.
+ * @public
+ */
 export const COLD_START_MAX_MS = 150_000;
-/** Typical image change latency, in ms. */
+/**
+ * Typical image change latency, in ms.
+ * @public
+ */
 export const IMAGE_CHANGE_TYPICAL_MS = 600;
-/** Default data-message topic for events on `rtc-a` (the lowercase service name). */
+/**
+ * Default data-message topic for events on `rtc-a` (the lowercase service name).
+ * @public
+ */
 export const DEFAULT_EVENT_TOPIC = 'liveai';
-/** Only aspect ratio the cartoon model supports. */
+/**
+ * Only aspect ratio the cartoon model supports.
+ * @public
+ */
 export const CARTOON_ASPECT_RATIO = '2x3';

@@ -20,6 +20,7 @@ import type * as z from 'zod/mini';
  * | invalid_event | client | a transport message was not a valid service events |
  * | missing_peer | client | an optional peer dependency (transport SDK) is not installed |
  * | handler_error | client | a function you gave threw: an event handler, or `uploadImage` |
+ * @public
  */
 export type ErrorCode =
   | 'invalid_request'
@@ -52,20 +53,6 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
   504: 'timeout',
 };
 
-/** HTTP status to use on the wire for a code (proxy and emulator). */
-export const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
-  invalid_request: 400,
-  invalid_api_key: 401,
-  insufficient_funds: 402,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-  payload_too_large: 413,
-  rate_limited: 429,
-  upstream_error: 500,
-  timeout: 504,
-};
-
 /** Maps an HTTP status to its error code; other 5xx are `upstream_error`. */
 export const codeForStatus = (status: number): ErrorCode =>
   CODE_BY_STATUS[status] ?? (status >= 500 ? 'upstream_error' : 'invalid_request');
@@ -73,10 +60,14 @@ export const codeForStatus = (status: number): ErrorCode =>
 /**
  * Where an error came from: `service` (the avatar service answered with it, or did not answer), `proxy` (your
  * proxy answered with it, or could not be reached), `local` (this process: input checks, the room, your functions).
+ * @public
  */
 export type ErrorSource = 'service' | 'proxy' | 'local';
 
-/** Options of the `LiveAiError` constructor. */
+/**
+ * Options of the `LiveAiError` constructor.
+ * @public
+ */
 export interface LiveAiErrorOptions {
   status?: number | undefined;
   cause?: unknown;
@@ -89,6 +80,7 @@ export interface LiveAiErrorOptions {
 /**
  * The one error class of liveai-kit. `code` is stable; `detail` is the server's `{detail}` text (or ours);
  * `status` is the HTTP status when the error came from HTTP.
+ * @public
  */
 export class LiveAiError extends Error {
   override readonly name = 'LiveAiError';
@@ -118,7 +110,10 @@ export class LiveAiError extends Error {
   }
 }
 
-/** True for any liveai-kit error, optionally of one code. */
+/**
+ * True for any liveai-kit error, optionally of one code.
+ * @public
+ */
 export const isLiveAiError = (e: unknown, code?: ErrorCode): e is LiveAiError =>
   e instanceof LiveAiError && (code === undefined || e.code === code);
 

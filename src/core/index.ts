@@ -1,20 +1,59 @@
 /**
  * liveai-kit core: framework-free, runs in browsers and Node. No React, no transport SDK,
  * no Node built-ins are imported from here. The API-key client `createServiceClient` is
- * server-only and lives in `liveai-kit/server`.
+ * server-only and lives in `liveai-kit/server`; the schemas that validate each shape live in
+ * `liveai-kit/schemas`, this entry exports their types.
  *
  * @module liveai-kit
  */
 export * from './constants';
-export * from './errors';
-export * from './schemas/plain';
-export type * from './schemas';
-export * from './events';
+export { LiveAiError, isLiveAiError, type ErrorCode, type ErrorSource, type LiveAiErrorOptions } from './errors';
+export {
+  AVATAR_EVENT_TYPES,
+  CONTROL_EVENT_NAMES,
+  FINAL_STATUSES,
+  decodedBase64Bytes,
+  inlineImageTooLarge,
+  isBase64,
+  isFinalStatus,
+  stripDataUrl,
+  type ControlEventName,
+} from './schemas/plain';
+export type {
+  AppMessage,
+  AvatarEvent,
+  AvatarEventMap,
+  AvatarEventType,
+  ClientSession,
+  ClientToken,
+  ControlEvent,
+  ControlResponse,
+  CreateRoomRequest,
+  CreateSessionRequest,
+  ErrorBody,
+  LeaveMeetingRequest,
+  LeaveMeetingResponse,
+  MediaTransport,
+  Pagination,
+  PaginationQuery,
+  Provider,
+  ProxySessionRequest,
+  Room,
+  RoomList,
+  RoomListItem,
+  Session,
+  SessionList,
+  SessionListItem,
+  SessionStatus,
+  SessionStatusResponse,
+  TransportType,
+} from './schemas';
+export type { ParsedMessage } from './events/read';
 export { DEFAULT_MAX_TRANSCRIPT_LINES } from './store/reducers';
 export * from './session';
 export * from './proxy-client';
-export * from './keepalive';
-export * from './image';
-export * from './audio';
+export { DEFAULT_PREPARED_MAX_BYTES, MAX_SOURCE_PIXELS, prepareImage, type PrepareImageOptions, type PreparedImage } from './image/prepare';
+export { PCM_FRAME_BYTES, PCM_FRAME_MS, PCM_FRAME_SAMPLES, PCM_SAMPLE_RATE } from './audio/pcm';
+export { streamPcmToWebSocket, type AudioBufferLike, type PcmStream, type StreamPcmOptions } from './audio/stream';
 export { loadTransport, registerTransport, type TransportModule } from './transports/load';
 export type * from './transports/types';

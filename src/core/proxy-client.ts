@@ -43,7 +43,10 @@ const leaveAnswer = checker((v) => v.LeaveMeetingResponseSchema);
 const roomList = checker((v) => v.RoomListSchema);
 const sessionList = checker((v) => v.SessionListSchema);
 
-/** Options of `createProxyClient`. */
+/**
+ * Options of `createProxyClient`.
+ * @public
+ */
 export interface ProxyClientOptions {
   /** Where `createAvatarProxy` is mounted, e.g. `/api/avatar` or `https://app.example/api/avatar`. */
   proxyUrl: string;
@@ -54,12 +57,18 @@ export interface ProxyClientOptions {
   headers?: Record<string, string>;
 }
 
-/** Per-call options. */
+/**
+ * Per-call options.
+ * @public
+ */
 export interface CallOptions {
   signal?: AbortSignal;
 }
 
-/** Page query of the admin list calls (page ≥ 1, limit 1–100). */
+/**
+ * Page query of the admin list calls (page ≥ 1, limit 1–100).
+ * @public
+ */
 export interface PageQuery {
   page?: number;
   limit?: number;
@@ -71,6 +80,7 @@ export interface PageQuery {
  * 401 `invalid_api_key`, 402, 403, 404, 413, 429, 5xx `upstream_error`, 504 `timeout`), `timeout` when
  * `timeoutMs` passes, `aborted` when the caller's signal aborts, `upstream_error` for a network failure or an
  * unexpected body. Session calls send `Authorization: Bearer <client_token>`.
+ * @public
  */
 export interface ProxyClient {
   /** `POST /rooms {agent_id}` → the browser's session handle. */
@@ -96,7 +106,10 @@ export interface ProxyClient {
   listSessions(query?: PageQuery, options?: CallOptions): Promise<SessionList>;
 }
 
-/** Creates the browser → proxy client. Throws nothing at creation. */
+/**
+ * Creates the browser → proxy client. Throws nothing at creation.
+ * @public
+ */
 export function createProxyClient(options: ProxyClientOptions): ProxyClient {
   const base = options.proxyUrl.replace(/\/+$/, '');
   const timeoutMs = options.timeoutMs ?? 30_000;

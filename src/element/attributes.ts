@@ -1,5 +1,5 @@
 import type { AvatarWidgetProps, WidgetState } from '../components';
-import { HEX_COLOR } from '../components/hex-color';
+import { HEX_COLOR } from '../components/stage/hex-color';
 
 /**
  * Attributes `<liveai-avatar>` reads; changing one re-renders (a new `agent-id` / `proxy-url` means a new session):
@@ -7,6 +7,7 @@ import { HEX_COLOR } from '../components/hex-color';
  * `avatar-title`, `image-url` (poster), `max-duration-ms` (positive integer), `image-swapper` (boolean),
  * `transport` (rtc-a|rtc-b: the kind of room the proxy hands out, so its SDK is fetched before Start is clicked),
  * `chroma-key` (makes the avatar's backdrop transparent: empty for green, or the backdrop colour as `#rrggbb`).
+ * @public
  */
 export const OBSERVED_ATTRIBUTES = [
   'agent-id',

@@ -192,5 +192,8 @@ export function createLiveAiAvatarClass() {
   };
 }
 
-/** The `<liveai-avatar>` element type (for `document.querySelector('liveai-avatar') as LiveAiAvatarElement`). */
+/**
+ * The `<liveai-avatar>` element type (for `document.querySelector('liveai-avatar') as LiveAiAvatarElement`).
+ * @public
+ */
 export type LiveAiAvatarElement = InstanceType<ReturnType<typeof createLiveAiAvatarClass>>;

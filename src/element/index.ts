@@ -17,6 +17,7 @@ export { OBSERVED_ATTRIBUTES } from './attributes';
 /**
  * Registers `<liveai-avatar>` (or `tagName`) once. Returns true when this call defined it; false in Node,
  * without custom elements, or when the name is already taken.
+ * @public
  */
 export function defineLiveAiAvatar(tagName = 'liveai-avatar'): boolean {
   if (typeof window === 'undefined' || typeof customElements === 'undefined' || customElements.get(tagName)) return false;

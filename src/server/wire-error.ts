@@ -1,4 +1,5 @@
-import { LiveAiError, STATUS_BY_CODE } from '../core/errors';
+import { LiveAiError } from '../core/errors';
+import { STATUS_BY_CODE } from '../shared/wire-errors';
 import { MAX_UPLOAD_BYTES } from '../core/constants';
 import type { ProxyLog } from './logging';
 

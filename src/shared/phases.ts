@@ -1,6 +1,7 @@
 /**
  * The client phases of a started session that has not ended yet, in order. One list for the engine, the hooks
  * and the components: a session in one of these phases holds credits and can be ended.
+ * @public
  */
 export const RUNNING_PHASES = ['creating', 'queued', 'connecting', 'active'] as const;
 export type RunningPhase = (typeof RUNNING_PHASES)[number];
@@ -9,7 +10,10 @@ export type RunningPhase = (typeof RUNNING_PHASES)[number];
 export const WAITING_PHASES = ['creating', 'queued', 'connecting'] as const;
 export type WaitingPhase = (typeof WAITING_PHASES)[number];
 
-/** True for `creating`, `queued`, `connecting` and `active`. */
+/**
+ * True for `creating`, `queued`, `connecting` and `active`.
+ * @public
+ */
 export const isRunning = (phase: string): phase is RunningPhase => (RUNNING_PHASES as readonly string[]).includes(phase);
 
 /** True for `creating`, `queued` and `connecting`. */

@@ -18,7 +18,10 @@ import {
   type TransportType,
 } from '../core/schemas';
 
-/** One session or room the fake proxy holds. */
+/**
+ * One session or room the fake proxy holds.
+ * @public
+ */
 export interface FakeSessionRecord {
   session_id: string;
   client_token: string;
@@ -34,6 +37,7 @@ export interface FakeSessionRecord {
   ended: boolean;
 }
 
+/** @public */
 export interface FakeProxyOptions {
   /** `room_url` of rooms (default `https://rooms.fake.test/room-N`, i.e. rtc-b). */
   roomUrl?: string;

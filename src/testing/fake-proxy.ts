@@ -3,7 +3,10 @@ import { createFakeRoutes, type FakeProxyOptions, type FakeSessionRecord } from 
 
 export type { FakeProxyOptions, FakeSessionRecord } from './fake-proxy-routes';
 
-/** One request the fake proxy received. */
+/**
+ * One request the fake proxy received.
+ * @public
+ */
 export interface FakeProxyCall {
   method: string;
   /** Route pattern, e.g. `/sessions/:id/control`. */
@@ -17,6 +20,7 @@ export interface FakeProxyCall {
  * An in-memory implementation of the proxy routes of `createAvatarProxy` behind a `fetch`
  * function: rooms, sessions (JSON or multipart), status, control (with the 400/413 rules), leave-meeting, end
  * (Bearer or body `client_token`) and the list routes with pagination. For users' tests and for stories.
+ * @public
  */
 export function createFakeProxy(options: FakeProxyOptions = {}) {
   const { sessions, create, clientOf, list, routes } = createFakeRoutes(options);
@@ -97,6 +101,7 @@ export function createFakeProxy(options: FakeProxyOptions = {}) {
     },
   };
 }
+/** @public */
 export type FakeProxy = ReturnType<typeof createFakeProxy>;
 
 const json = (status: number, body: unknown) =>

@@ -4,7 +4,10 @@ import { parseAvatarEventMessage } from '../core/events/parse';
 import type { AppMessage, AvatarEvent, MediaTransport } from '../core/schemas';
 import type { ConnectOptions, ConnectionState, Transport, TransportEventMap, TransportLoader } from '../core/transports/types';
 
-/** Options of `FakeTransport`. */
+/**
+ * Options of `FakeTransport`.
+ * @public
+ */
 export interface FakeTransportOptions {
   kind?: MediaTransport;
   /** Connect at once (default true). With false, `connect()` waits for `completeConnect()` / `failConnect()`. */
@@ -14,6 +17,7 @@ export interface FakeTransportOptions {
 /**
  * An in-memory `Transport` for tests and stories (`liveai-kit/testing`). Drive it with `emitEvent`, `emitRaw`,
  * `emitTrack`, `setConnection`, `dropConnection`; inspect `sentMessages`, `connectCalls`, `devices`, `micEnabled`.
+ * @public
  */
 export class FakeTransport implements Transport {
   readonly kind: MediaTransport;
@@ -110,6 +114,7 @@ export class FakeTransport implements Transport {
 /**
  * A `TransportLoader` that hands out `fake` (or a new transport from a factory for each join) for every kind.
  * `loader.kinds` records the kinds requested.
+ * @public
  */
 export function fakeTransportLoader(fake: FakeTransport | (() => Transport)): TransportLoader & { kinds: MediaTransport[] } {
   const kinds: MediaTransport[] = [];

@@ -3,7 +3,10 @@ import type { TranscriptLine } from '../core/session/types';
 
 const T0 = Date.UTC(2025, 0, 15, 10, 0, 0);
 
-/** A drawn 368×560 portrait as an SVG data URL (no network needed): posters, fake video, image swaps. */
+/**
+ * A drawn 368×560 portrait as an SVG data URL (no network needed): posters, fake video, image swaps.
+ * @public
+ */
 export const sampleAvatarImage = `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" width="368" height="560"
 viewBox="0 0 368 560">
 <defs><linearGradient id="bg" x1="0" y1="0" x2="0" y2="1">
@@ -18,10 +21,16 @@ viewBox="0 0 368 560">
 <path d="M160 306q24 18 48 0" stroke="#a4553f" stroke-width="6" fill="none" stroke-linecap="round"/>
 </svg>`)}`;
 
-/** The same portrait on another background: a second look for image swaps. */
+/**
+ * The same portrait on another background: a second look for image swaps.
+ * @public
+ */
 export const sampleAvatarImageAlt = sampleAvatarImage.replace('%235b6ee1', '%23c2577a');
 
-/** A short conversation as transcript lines (ids 1..6, one line every 4 s; the agent has the last word). */
+/**
+ * A short conversation as transcript lines (ids 1..6, one line every 4 s; the agent has the last word).
+ * @public
+ */
 export const sampleTranscript: TranscriptLine[] = [
   { id: 1, role: 'agent', text: 'Hi! I am your avatar guide. What would you like to talk about?', at: T0 },
   { id: 2, role: 'user', text: 'Can you tell me what you can do?', at: T0 + 4000 },
@@ -31,7 +40,10 @@ export const sampleTranscript: TranscriptLine[] = [
   { id: 6, role: 'agent', text: 'There you go, a brighter look. Anything else I can help with?', at: T0 + 20000 },
 ];
 
-/** `count` alternating lines (agent first, ids 1..count, 3 s apart), long enough to wrap: for scrolling. */
+/**
+ * `count` alternating lines (agent first, ids 1..count, 3 s apart), long enough to wrap: for scrolling.
+ * @public
+ */
 export function longTranscript(count = 24): TranscriptLine[] {
   return Array.from({ length: count }, (_, i) => ({
     id: i + 1,
@@ -44,7 +56,10 @@ export function longTranscript(count = 24): TranscriptLine[] {
   }));
 }
 
-/** The same conversation as service events, with an image change in the middle. */
+/**
+ * The same conversation as service events, with an image change in the middle.
+ * @public
+ */
 export const sampleEvents: AvatarEvent[] = [
   { type: 'bot_ready' },
   ...sampleTranscript
@@ -58,7 +73,10 @@ export const sampleEvents: AvatarEvent[] = [
   { type: 'agent_transcription', transcription: sampleTranscript[5]!.text },
 ];
 
-/** A session handle like the proxy returns for a hosted room (rtc-b). Tokens are placeholders. */
+/**
+ * A session handle like the proxy returns for a hosted room (rtc-b). Tokens are placeholders.
+ * @public
+ */
 export const sampleClientSession: ClientSession = {
   session_id: 'sess_sample',
   client_token: 'ct_sample',
@@ -72,7 +90,10 @@ const iso = (minutesAgo: number) => new Date(T0 - minutesAgo * 60_000).toISOStri
 const STATUSES = ['ACTIVE', 'COMPLETED', 'QUEUED', 'FAILED', 'TIMED_OUT'] as const;
 const credits = (status: string, n: number) => (status === 'COMPLETED' ? n : null);
 
-/** A page of `GET /rooms`: one room in each status, newest first, long ids. */
+/**
+ * A page of `GET /rooms`: one room in each status, newest first, long ids.
+ * @public
+ */
 export const sampleRoomList: RoomList = {
   rooms: STATUSES.map((status, i) => ({
     agent_id: i % 2 ? 'agent-cartoon' : 'agent-demo',
@@ -84,7 +105,10 @@ export const sampleRoomList: RoomList = {
   pagination: { page: 1, limit: 25, total: STATUSES.length, total_pages: 1, has_more: false },
 };
 
-/** A page of `GET /sessions`: one session in each status, both providers. */
+/**
+ * A page of `GET /sessions`: one session in each status, both providers.
+ * @public
+ */
 export const sampleSessionList: SessionList = {
   sessions: STATUSES.map((status, i) => ({
     session_id: `sess_${(0x9a1f + i * 104729).toString(16)}beef${i}`,

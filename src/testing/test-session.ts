@@ -3,13 +3,19 @@ import type { AvatarSession, AvatarSessionOptions, SessionState } from '../core/
 import { createFakeProxy, type FakeProxy } from './fake-proxy';
 import { FakeTransport, fakeTransportLoader } from './fake-transport';
 
-/** Options of `createTestSession`: any session option, plus a seeded state and your own fakes. */
+/**
+ * Options of `createTestSession`: any session option, plus a seeded state and your own fakes.
+ * @public
+ */
 export type TestSessionOptions = Partial<AvatarSessionOptions> & {
   initialState?: Partial<SessionState>;
   proxy?: FakeProxy;
   transport?: FakeTransport;
 };
-/** A real session engine wired to fakes, with the fakes at hand. */
+/**
+ * A real session engine wired to fakes, with the fakes at hand.
+ * @public
+ */
 export type TestSession = AvatarSession & { proxy: FakeProxy; transport: FakeTransport };
 
 const SEEDED_RUNNING = ['queued', 'connecting', 'active'];
@@ -19,6 +25,7 @@ const SEEDED_RUNNING = ['queued', 'connecting', 'active'];
  * With `initialState` the store starts there (stories, component tests); a seeded `queued`/`connecting`/`active`
  * phase also gets a session in the fake proxy and, when active, a connected transport, so controls, chat and
  * `end()` work against the fakes.
+ * @public
  */
 export function createTestSession(options: TestSessionOptions = {}): TestSession {
   const { initialState, proxy = createFakeProxy(), transport = new FakeTransport(), ...rest } = options;

@@ -3,7 +3,7 @@ import type { TestProject } from 'vitest/node';
 import { installLivekit, startLivekit, LIVEKIT_KEYS } from '../../scripts/livekit.mjs';
 
 /**
- * Browser tier: starts the pinned LiveKit server inside the private network namespace (architecture §6).
+ * Browser tier: starts the pinned LiveKit server inside the private network namespace (media never leaves the machine).
  * Run through `npm test` or `scripts/netns-run.sh npx vitest run --project browser`.
  */
 export default async function setup(project: TestProject) {

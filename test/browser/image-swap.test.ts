@@ -201,7 +201,7 @@ describe('image swap end to end on rtc-a (issue 5)', () => {
     expect(pageErrors).toEqual([]);
     await page.screenshot({ path: `${SHOTS}/after-error.png`, fullPage: true });
   });
-  it('an image that cannot fit inline is hosted by uploadImage and sent as image_url (spec §4.6 rule 1)', async () => {
+  it('an image that cannot fit inline is hosted by uploadImage and sent as image_url (inline images must stay under 921600 bytes)', async () => {
     const page = await context.newPage();
     const pageErrors: string[] = [];
     page.on('pageerror', (e) => pageErrors.push(String(e)));

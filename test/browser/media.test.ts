@@ -18,7 +18,7 @@ import { joinAvatar, type AvatarMedia } from '../../src/emulator/media/index';
 import { startLivekit } from '../../scripts/livekit.mjs';
 
 /**
- * The emulator's media avatar (architecture §5) in a real LiveKit room: a second rtc-node participant (the viewer)
+ * The emulator's media avatar in a real LiveKit room: a second rtc-node participant (the viewer)
  * subscribes and checks what a user would see and hear. Runs in the network namespace (global setup).
  */
 const url = inject('livekitUrl');

@@ -4,7 +4,7 @@ import { CliError, parseCli } from '../../src/emulator/cli';
 
 const TSX = ['node_modules/.bin/tsx', 'src/emulator/bin.ts'];
 
-describe('liveai-emulator flags (architecture §5)', () => {
+describe('liveai-emulator flags', () => {
   it('maps every flag to createEmulator options; media defaults to on', () => {
     const { options } = parseCli([
       '--host',

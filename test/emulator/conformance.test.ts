@@ -60,7 +60,7 @@ describe(`emulator conformance (${CASES.length} cases)`, () => {
 
   for (const c of CASES) it(c.name, () => c.run(ctx));
 
-  it('§9 every /liveai answer of this suite matches the OpenAPI document (status, content type, schema)', () => {
+  it('OpenAPI: every /liveai answer of this suite matches the OpenAPI document (status, content type, schema)', () => {
     const doc = buildOpenApi(ctx.h.url);
     const checked = seen.filter((s) => s.path.startsWith('/liveai/'));
     expect(checked.length).toBeGreaterThan(150);

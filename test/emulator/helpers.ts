@@ -26,7 +26,7 @@ export async function waitFor<T>(fn: () => T | Promise<T>, what: string, timeout
   }
 }
 
-/** Bodies of session creation per transport (spec §2), for an agent or extra fields. */
+/** Bodies of session creation per transport (with the properties each requires), for an agent or extra fields. */
 export const bodies = {
   rtcA: (extra: object = {}) => ({
     agent_id: 'agent-demo',

@@ -7,7 +7,7 @@ import { renderFacePng } from '../../src/emulator/index';
 import { ALICE, Harness, jwtPayload, waitFor } from './helpers';
 
 /**
- * Media on (architecture §5, brief item 8): the emulator's REST side driving a real avatar in a real LiveKit room.
+ * Media on: the emulator's REST side driving a real avatar in a real LiveKit room.
  * A Node viewer (rtc-node) joins like a browser would. Needs the private network namespace (scripts/netns-run.sh);
  * reuses a LiveKit already answering on 7880 (the browser tier's), else starts the pinned one.
  */
@@ -63,7 +63,7 @@ describe.skipIf(!inNetns)('media on: hosted rooms and rtc-a sessions in a real L
     await lk?.stop();
   });
 
-  it('§4.2 a hosted room is created on LiveKit; the avatar joins, publishes video and audio, and sends bot_ready', async () => {
+  it('create room: a hosted room is created on LiveKit; the avatar joins, publishes video and audio, and sends bot_ready', async () => {
     const res = await h.post('/liveai/rooms', { agent_id: 'agent-demo' }, ALICE).expect(201);
     const { room_url, token, session_id } = res.body as Record<string, string>;
     const rooms = await new RoomServiceClient(LIVEKIT_URL.replace('ws', 'http'), LIVEKIT_KEYS.apiKey, LIVEKIT_KEYS.apiSecret).listRooms();
@@ -76,23 +76,23 @@ describe.skipIf(!inNetns)('media on: hosted rooms and rtc-a sessions in a real L
     await waitFor(() => v.has('bot_ready'), 'bot_ready at the viewer', 15_000);
     await waitFor(() => v.tracks.includes('video') && v.tracks.includes('audio'), 'avatar video and audio', 15_000);
 
-    // §6 chat-msg over the room's data channel → transcriptions back on the event topic
+    // chat-msg over the room's data channel → transcriptions back on the event topic
     await v.send({ event: 'chat-msg', message: 'hello avatar', name: 'Ann' });
     await waitFor(() => v.has('agent_transcription'), 'agent_transcription', 15_000);
     expect(v.events.find((e) => e.type === 'user_transcription')).toEqual({ type: 'user_transcription', transcription: 'hello avatar' });
 
-    // §4.6 update-image → image_change_complete published in the room
+    // update-image → image_change_complete published in the room
     const png = await renderFacePng('someone-new');
     await h.control(session_id!, { event: 'update-image', image_base64: png.toString('base64') }).expect(200);
     await waitFor(() => v.has('image_change_complete'), 'image_change_complete', 15_000);
 
-    // §6 force-end → COMPLETED, the avatar leaves the room
+    // force-end → COMPLETED, the avatar leaves the room
     await v.send({ event: 'force-end' });
     await h.status(session_id!, 'COMPLETED', 15_000);
     await waitFor(() => v.left.some((id) => id.startsWith('liveai-avatar-')), 'the avatar to leave', 15_000);
   }, 120_000);
 
-  it('§4.4 an rtc-a session joins properties.rtc_a_url with rtc_a_token; a late viewer gets bot_ready', async () => {
+  it('create session: an rtc-a session joins properties.rtc_a_url with rtc_a_token; a late viewer gets bot_ready', async () => {
     const room = `custom-${Date.now()}`;
     const id = await h.session({
       agent_id: 'agent-cartoon',
@@ -108,7 +108,7 @@ describe.skipIf(!inNetns)('media on: hosted rooms and rtc-a sessions in a real L
     await waitFor(() => v.left.length > 0, 'the avatar to leave after terminate', 15_000);
   }, 120_000);
 
-  it('§3 a join failure (token rejected by LiveKit) ends the session FAILED', async () => {
+  it('states: a join failure (token rejected by LiveKit) ends the session FAILED', async () => {
     const id = await h.session({
       agent_id: 'agent-demo',
       transport_type: 'websocket-rtc-a',

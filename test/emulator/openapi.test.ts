@@ -7,7 +7,7 @@ import { responseProblems } from './openapi-match';
 
 type Doc = { openapi: string; paths: Record<string, Record<string, { requestBody?: unknown }>> };
 
-describe('§9 GET /openapi.json', () => {
+describe('OpenAPI: GET /openapi.json', () => {
   let emu: Emulator;
   let doc: Doc;
   beforeAll(async () => {
@@ -23,7 +23,7 @@ describe('§9 GET /openapi.json', () => {
     expect(result.valid).toBe(true);
   });
 
-  it('documents every path of spec §4 with its methods', () => {
+  it('documents every endpoint path of the service with its methods', () => {
     const ops = Object.entries(doc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`));
     expect(ops).toEqual(
       expect.arrayContaining([

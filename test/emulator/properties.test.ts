@@ -89,7 +89,7 @@ const ID_ROUTES: [string, (id: string) => string][] = [
   ['GET', (id) => `/liveai/assets/${id}`],
 ];
 
-/** The list endpoints' oracle: `page` ≥ 1, `limit` 1–100, offset ≤ 1000 → 200, else 400 (spec §4.1, §8). */
+/** The list endpoints' oracle: `page` ≥ 1, `limit` 1–100, offset ≤ 1000 → 200, else 400. */
 function pageOk(page: string | undefined, limit: string | undefined): boolean {
   const int = (v: string | undefined, d: number) => (v === undefined ? d : /^-?\d+$/.test(v.trim()) ? Number(v) : NaN);
   const p = int(page, 1);

@@ -21,7 +21,7 @@ function run(url: string): Promise<{ code: number | null; out: string }> {
   });
 }
 
-describe.skipIf(!installed)('§9 schemathesis against /openapi.json', () => {
+describe.skipIf(!installed)('OpenAPI: schemathesis against /openapi.json', () => {
   let emu: Emulator;
   beforeAll(async () => {
     emu = await createEmulator({ port: 0, media: false, queueMs: 10, imageChangeMs: 10, imageHosts: 'loopback' });

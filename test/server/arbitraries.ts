@@ -48,7 +48,7 @@ const props = fc.oneof(
   fc.record({ rtc_b_url: url, rtc_b_token: fc.oneof(weird, fc.constant('t')) }, { requiredKeys: [] }),
   fc.record({ rtc_a_url: url, rtc_a_token: weird }, { requiredKeys: [] }),
 );
-/** Session creation bodies that break a field or a cross-field rule (spec §2, proxy rules). */
+/** Session creation bodies that break a field or a cross-field rule (the service's field rules and the proxy's). */
 export const sessionBodies = jsonish({
   agent_id: fc.oneof(weird, fc.constant('agent-demo')),
   agent_image_url: url,
@@ -71,7 +71,7 @@ const base64ish = fc.oneof(
   fc.constant('data:image/png;base64,'),
   fc.constant('data:image/png;base64,AAA'),
 );
-/** Control bodies that are not a valid spec §4.6 event. */
+/** Control bodies that are not a valid control event. */
 export const controlBodies = jsonish({
   event: fc.oneof(
     fc.constantFrom(...CONTROL_EVENT_NAMES),
@@ -87,7 +87,7 @@ export const controlBodies = jsonish({
 
 export const leaveBodies = jsonish({ meeting_bot_id: weird }).filter((b) => !LeaveMeetingRequestSchema.safeParse(b).success);
 
-/** Query strings for the list routes that break the bounds of spec §4.1 / §8. */
+/** Query strings for the list routes that break their bounds: `page` ≥ 1, `limit` 1–100, offset at most 1000. */
 export const badQueries = fc
   .record(
     {

@@ -1,9 +1,19 @@
-/** Sample rate the websocket-* transports take, in Hz (PCM16 mono 16 kHz). */
+/**
+ * Sample rate the websocket-* transports take, in Hz (PCM16 mono 16 kHz).
+ * @public
+ */
 export const PCM_SAMPLE_RATE = 16_000;
-/** Duration of one binary frame, in ms. */
+/**
+ * Duration of one binary frame, in ms.
+ * @public
+ */
 export const PCM_FRAME_MS = 20;
-/** Samples per frame at 16 kHz (320) and bytes per frame as PCM16 (640). */
+/**
+ * Samples per frame at 16 kHz (320) and bytes per frame as PCM16 (640).
+ * @public
+ */
 export const PCM_FRAME_SAMPLES = (PCM_SAMPLE_RATE * PCM_FRAME_MS) / 1000;
+/** @public */
 export const PCM_FRAME_BYTES = PCM_FRAME_SAMPLES * 2;
 
 /** Averages channels into one mono channel (the shortest channel sets the length). Pure. */

@@ -2,7 +2,10 @@ import { LiveAiError } from '../errors';
 import { blobToArrayBuffer } from '../image/blob';
 import { PCM_FRAME_MS, PCM_SAMPLE_RATE, createFramer, createResampler, downmix, floatToPcm16, toPcmFrames } from './pcm';
 
-/** Something with the AudioBuffer shape (a decoded clip). */
+/**
+ * Something with the AudioBuffer shape (a decoded clip).
+ * @public
+ */
 export interface AudioBufferLike {
   sampleRate: number;
   numberOfChannels: number;
@@ -11,7 +14,10 @@ export interface AudioBufferLike {
 type WebSocketCtor = new (url: string) => WebSocket;
 type AudioContextCtor = new () => AudioContext;
 
-/** Options of `streamPcmToWebSocket`. */
+/**
+ * Options of `streamPcmToWebSocket`.
+ * @public
+ */
 export interface StreamPcmOptions {
   /** The session's `websocket_address` (websocket-* transports). */
   address: string;
@@ -25,7 +31,10 @@ export interface StreamPcmOptions {
   AudioContext?: AudioContextCtor;
 }
 
-/** A running stream: `stop()` ends it early; `done` settles when everything is sent or it stopped. */
+/**
+ * A running stream: `stop()` ends it early; `done` settles when everything is sent or it stopped.
+ * @public
+ */
 export interface PcmStream {
   stop(): void;
   done: Promise<void>;
@@ -42,6 +51,7 @@ const isStream = (s: unknown): s is MediaStream => !!s && typeof (s as MediaStre
  * 20 ms (640 bytes). Clips are paced in real time (frame n leaves at start + n·20 ms); a microphone is sent as it is
  * captured. `done` rejects with `transport_failed` when the socket fails or closes early, `invalid_request` when the
  * source cannot be decoded or no AudioContext/WebSocket exists; `stop()` and `signal` resolve it.
+ * @public
  */
 export function streamPcmToWebSocket(o: StreamPcmOptions): PcmStream {
   let stopped = false;

@@ -9,6 +9,7 @@ export type { ParsedMessage } from './read';
  * Accepts UTF-8 JSON bytes (`Uint8Array`/`ArrayBuffer`, rtc-a data messages), a JSON string,
  * or an already decoded object (rtc-b `app-message` data). Never throws:
  * bad JSON or an object that is not a service event gives `{ok: false, error}` with code `invalid_event`.
+ * @public
  */
 export function parseAvatarEventMessage(data: unknown): ParsedMessage {
   const decoded = decodeMessage(data);

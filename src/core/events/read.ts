@@ -3,7 +3,10 @@ import { loadValidation } from '../lazy';
 import { avatarEventGuard } from '../schemas/guards';
 import type { AvatarEvent } from '../schemas';
 
-/** Result of parsing one transport message. */
+/**
+ * Result of parsing one transport message.
+ * @public
+ */
 export type ParsedMessage = { ok: true; event: AvatarEvent } | { ok: false; error: LiveAiError };
 
 let decoder: TextDecoder | undefined;

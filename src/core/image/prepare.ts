@@ -1,10 +1,17 @@
 import { INLINE_IMAGE_LIMIT_BYTES } from '../constants';
 
-/** Largest source image decoded, in pixels (40 MP). */
+/**
+ * Largest source image decoded, in pixels (40 MP).
+ * @public
+ */
 export const MAX_SOURCE_PIXELS = 40_000_000;
-/** Default byte budget: under the inline limit (921600 bytes) with a 4 KB margin. */
+/**
+ * Default byte budget: under the inline limit (921600 bytes) with a 4 KB margin.
+ * @public
+ */
 export const DEFAULT_PREPARED_MAX_BYTES = INLINE_IMAGE_LIMIT_BYTES - 4096;
 
+/** @public */
 export interface PrepareImageOptions {
   /** Encoded size must stay under this many bytes (default 917504). */
   maxBytes?: number;
@@ -12,7 +19,10 @@ export interface PrepareImageOptions {
   type?: 'image/jpeg' | 'image/webp';
 }
 
-/** A prepared avatar image: 368×560 px, encoded, with its base64 (no data-URL prefix) and size in bytes. */
+/**
+ * A prepared avatar image: 368×560 px, encoded, with its base64 (no data-URL prefix) and size in bytes.
+ * @public
+ */
 export interface PreparedImage {
   blob: Blob;
   base64: string;
@@ -29,6 +39,7 @@ export interface PreparedImage {
  * @throws LiveAiError `invalid_request` when the input is not a decodable image, is larger than 40 MP, or no
  *   canvas is available; `payload_too_large` when even the lowest quality is over `maxBytes`.
  * The canvas work lives in its own chunk, loaded with `import()` on the first call.
+ * @public
  */
 export async function prepareImage(blob: Blob, options: PrepareImageOptions = {}): Promise<PreparedImage> {
   return (await import('./prepare-canvas')).prepareImageNow(blob, options);

@@ -7,36 +7,53 @@ import type { AvatarEventType } from './events';
  * exports these; the zod schemas themselves live in `liveai-kit/schemas` (loaded lazily by the engine).
  */
 
-/** Statuses after which a session never changes again. */
+/**
+ * Statuses after which a session never changes again.
+ * @public
+ */
 export const FINAL_STATUSES: readonly SessionStatus[] = ['COMPLETED', 'TIMED_OUT', 'FAILED'];
+/** @public */
 export const isFinalStatus = (s: SessionStatus): boolean => FINAL_STATUSES.includes(s);
 
 /**
  * Strips an optional data-URL prefix (`data:image/png;base64,`) and returns the bare base64 text
  * ("a data URL form is also accepted").
+ * @public
  */
 export function stripDataUrl(value: string): string {
   const m = /^data:[^,]*;base64,/i.exec(value);
   return m ? value.slice(m[0].length) : value;
 }
 
-/** True when `value` (bare base64 or data URL) is well-formed standard base64. */
+/**
+ * True when `value` (bare base64 or data URL) is well-formed standard base64.
+ * @public
+ */
 export function isBase64(value: string): boolean {
   const s = stripDataUrl(value).replace(/\s+/g, '');
   return s.length > 0 && s.length % 4 === 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(s);
 }
 
-/** Decoded size in bytes of a base64 string or data URL, computed without decoding. */
+/**
+ * Decoded size in bytes of a base64 string or data URL, computed without decoding.
+ * @public
+ */
 export function decodedBase64Bytes(value: string): number {
   const s = stripDataUrl(value).replace(/\s+/g, '');
   const pad = s.endsWith('==') ? 2 : s.endsWith('=') ? 1 : 0;
   return Math.floor((s.length * 3) / 4) - pad;
 }
 
-/** True when the decoded inline image is too large: at or above 921600 bytes (413). */
+/**
+ * True when the decoded inline image is too large: at or above 921600 bytes (413).
+ * @public
+ */
 export const inlineImageTooLarge = (value: string): boolean => decodedBase64Bytes(value) >= INLINE_IMAGE_LIMIT_BYTES;
 
-/** Names of the six control events. */
+/**
+ * Names of the six control events.
+ * @public
+ */
 export const CONTROL_EVENT_NAMES = [
   'terminate',
   'update-image',
@@ -45,9 +62,13 @@ export const CONTROL_EVENT_NAMES = [
   'action',
   'reset-idle-timeout',
 ] as const;
+/** @public */
 export type ControlEventName = (typeof CONTROL_EVENT_NAMES)[number];
 
-/** The ten service event types of the service. */
+/**
+ * The ten service event types of the service.
+ * @public
+ */
 export const AVATAR_EVENT_TYPES = [
   'bot_ready',
   'idle_timeout',
@@ -60,17 +81,3 @@ export const AVATAR_EVENT_TYPES = [
   'daily_error',
   'video_generation_error',
 ] as const satisfies readonly AvatarEventType[];
-
-/**
- * Leave-meeting failure details, in the service's words. The service does not publish every status; ours
- * (docs/emulator.md, "Rules where the service is silent"): missing id 400, invalid key 401, failed/could not leave 409,
- * not configured 503, timed out 504.
- */
-export const LEAVE_MEETING_DETAILS = {
-  missing: 'Missing meeting_bot_id',
-  invalidKey: 'Invalid API key',
-  failed: 'Failed to leave the meeting',
-  couldNot: 'Could not leave the meeting',
-  notConfigured: 'Meeting service is not configured',
-  timedOut: 'Request timed out',
-} as const;

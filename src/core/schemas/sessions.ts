@@ -5,12 +5,21 @@ import { DateTimeSchema, PaginationSchema, ProviderSchema, SessionStatusSchema, 
 const wssUrl = z.url({ protocol: /^wss?$/, error: 'must be a ws:// or wss:// URL' });
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 
-/** `properties` for `rtc-a` / `rtc_a_properties` for `websocket-rtc-a`. `rtc_a_token` is a secret. */
+/**
+ * `properties` for `rtc-a` / `rtc_a_properties` for `websocket-rtc-a`. `rtc_a_token` is a secret.
+ * @public
+ */
 export const RtcAPropertiesSchema = z.object({ rtc_a_url: wssUrl, rtc_a_token: z.string().check(z.minLength(1)) });
-/** `properties` for `rtc-b` / `rtc_b_properties` for `websocket-rtc-b`. `rtc_b_token` is a secret. */
+/**
+ * `properties` for `rtc-b` / `rtc_b_properties` for `websocket-rtc-b`. `rtc_b_token` is a secret.
+ * @public
+ */
 export const RtcBPropertiesSchema = z.object({ rtc_b_url: httpUrl, rtc_b_token: z.string().check(z.minLength(1)) });
 
-/** Fields of session creation, before cross-field rules. */
+/**
+ * Fields of session creation, before cross-field rules.
+ * @public
+ */
 export const SessionCreateFieldsSchema = z.object({
   agent_id: z.optional(z.string().check(z.minLength(1))),
   agent_image_url: z.optional(httpUrl),
@@ -38,6 +47,7 @@ export const SessionCreateFieldsSchema = z.object({
  * - `model: "cartoon"` accepts `aspect_ratio` `2x3` only.
  * @param hasImagePart true when the multipart `image` part is present.
  * @returns a list of `{path, message}` problems, empty when valid.
+ * @public
  */
 export function sessionCreateProblems(
   body: z.infer<typeof SessionCreateFieldsSchema>,
@@ -78,34 +88,52 @@ export function sessionCreateProblems(
   return problems;
 }
 
-/** JSON body of `POST /liveai/sessions` with every cross-field rule applied. */
+/**
+ * JSON body of `POST /liveai/sessions` with every cross-field rule applied.
+ * @public
+ */
 export const CreateSessionRequestSchema = SessionCreateFieldsSchema.check(
   z.superRefine((body, ctx) => {
     for (const p of sessionCreateProblems(body)) ctx.addIssue({ code: 'custom', path: p.path.split('.'), message: p.message });
   }),
 );
+/** @public */
 export type CreateSessionRequest = z.infer<typeof CreateSessionRequestSchema>;
 
-/** `payload` part of the multipart variant: the same fields; the avatar source may be the `image` part. */
+/**
+ * `payload` part of the multipart variant: the same fields; the avatar source may be the `image` part.
+ * @public
+ */
 export const MultipartPayloadSchema = SessionCreateFieldsSchema;
 
-/** 201 response of `POST /liveai/sessions`. `control_url` never leaves the server side. */
+/**
+ * 201 response of `POST /liveai/sessions`. `control_url` never leaves the server side.
+ * @public
+ */
 export const SessionSchema = z.object({
   session_id: z.string(),
   control_url: z.url(),
   room_url: z.optional(z.url()),
   websocket_address: z.optional(z.url()),
 });
+/** @public */
 export type Session = z.infer<typeof SessionSchema>;
 
-/** 200 response of `GET /liveai/sessions/{id}`; `cost` (credits) only when COMPLETED. */
+/**
+ * 200 response of `GET /liveai/sessions/{id}`; `cost` (credits) only when COMPLETED.
+ * @public
+ */
 export const SessionStatusResponseSchema = z.object({
   session_status: SessionStatusSchema,
   cost: z.optional(z.number()),
 });
+/** @public */
 export type SessionStatusResponse = z.infer<typeof SessionStatusResponseSchema>;
 
-/** Item of `GET /liveai/sessions`. */
+/**
+ * Item of `GET /liveai/sessions`.
+ * @public
+ */
 export const SessionListItemSchema = z.object({
   session_id: z.string(),
   created_at: DateTimeSchema,
@@ -113,8 +141,13 @@ export const SessionListItemSchema = z.object({
   credits_used: z.optional(z.nullable(z.number())),
   provider: z.optional(z.nullable(ProviderSchema)),
 });
+/** @public */
 export type SessionListItem = z.infer<typeof SessionListItemSchema>;
 
-/** 200 response of `GET /liveai/sessions`. */
+/**
+ * 200 response of `GET /liveai/sessions`.
+ * @public
+ */
 export const SessionListSchema = z.object({ sessions: z.array(SessionListItemSchema), pagination: PaginationSchema });
+/** @public */
 export type SessionList = z.infer<typeof SessionListSchema>;

@@ -1,7 +1,10 @@
 import type { AvatarEvent, SessionStatus } from '../schemas';
 import type { ImageChangeState, SessionState, TranscriptLine } from '../session/types';
 
-/** Default number of transcript lines kept per session. */
+/**
+ * Default number of transcript lines kept per session.
+ * @public
+ */
 export const DEFAULT_MAX_TRANSCRIPT_LINES = 200;
 
 /** Appends one line and keeps only the newest `max` lines (arrival order). Pure. */

@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { LiveAiError, STATUS_BY_CODE, codeForStatus } from '../../core/errors';
+import { LiveAiError, codeForStatus } from '../../core/errors';
+import { STATUS_BY_CODE } from '../../shared/wire-errors';
 import type { EmulatorLogger } from '../logger';
 
 /** A `LiveAiError` carrying an HTTP status; the error handler answers it as `{detail}`. */

@@ -3,7 +3,6 @@ import { INLINE_IMAGE_LIMIT_BYTES } from '../../core/constants';
 import {
   ActionEventSchema,
   CONTROL_EVENT_NAMES,
-  LEAVE_MEETING_DETAILS,
   LeaveMeetingRequestSchema,
   ResetIdleTimeoutEventSchema,
   TerminateEventSchema,
@@ -16,6 +15,7 @@ import {
   type ControlEventName,
 } from '../../core/schemas';
 import { formatZodError } from '../../core/errors';
+import { LEAVE_MEETING_DETAILS } from '../../shared/wire-errors';
 import type * as z from 'zod/mini';
 import { applyControl } from '../control';
 import type { EmulatorContext } from '../context';

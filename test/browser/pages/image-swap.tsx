@@ -9,7 +9,7 @@ import '../../../src/components/styles/index.css';
 
 interface SwapProbe {
   phases: string[];
-  /** Every spec §6 event type in arrival order. */
+  /** Every service event type, in arrival order. */
   events: string[];
   /** `image_change_error` texts. */
   imageErrors: string[];

@@ -4,7 +4,7 @@
 import '../../../src/core/transports/livekit';
 import { createRoot } from 'react-dom/client';
 import { AvatarWidget } from '../../../src/components';
-import { streamPcmToWebSocket } from '../../../src/core/audio';
+import { streamPcmToWebSocket } from '../../../src/core/audio/stream';
 import type { AvatarSession } from '../../../src/core/session/types';
 import { sampleMouth, type MouthSample } from './frames';
 import '../../../src/components/styles/index.css';

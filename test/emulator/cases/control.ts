@@ -11,11 +11,11 @@ const imageTypes = (types: string[]) => types.filter((t) => t.startsWith('image_
 
 export const controlCases: Case[] = [
   {
-    name: '§4.6 404 when the session does not exist',
+    name: 'control: 404 when the session does not exist',
     run: async ({ h }) => expectError(await h.control('nope', { event: 'terminate' }), 404, /not found/),
   },
   {
-    name: '§4.6 200 {success: true} for an accepted event',
+    name: 'control: 200 {success: true} for an accepted event',
     run: async ({ h }) => {
       const id = await h.session();
       const res = await h.control(id, { event: 'update-idle-prompt', idle_prompt: 'calm' });
@@ -24,20 +24,20 @@ export const controlCases: Case[] = [
     },
   },
   {
-    name: '§4.6 400 for an unknown event',
+    name: 'control: 400 for an unknown event',
     run: async ({ h }) => expectError(await h.control(await h.session(), { event: 'dance' }), 400, /unknown event/),
   },
   {
-    name: '§4.6 400 when the event field is missing',
+    name: 'control: 400 when the event field is missing',
     run: async ({ h }) => expectError(await h.control(await h.session(), { action: 'wave' }), 400, /event is required/),
   },
   {
-    name: '§4.6 400 for update-image with neither image_url nor image_base64',
+    name: 'control: 400 for update-image with neither image_url nor image_base64',
     run: async ({ h }) =>
       expectError(await h.control(await h.session(), { event: 'update-image' }), 400, /exactly one of image_url or image_base64/),
   },
   {
-    name: '§4.6 400 for update-image with both image_url and image_base64',
+    name: 'control: 400 for update-image with both image_url and image_base64',
     run: async ({ h }) =>
       expectError(
         await h.control(await h.session(), { event: 'update-image', image_url: 'https://x.test/a.png', image_base64: 'AAAA' }),
@@ -46,31 +46,31 @@ export const controlCases: Case[] = [
       ),
   },
   {
-    name: '§4.6 400 for update-agent-prompt without agent_prompt',
+    name: 'control: 400 for update-agent-prompt without agent_prompt',
     run: async ({ h }) => expectError(await h.control(await h.session(), { event: 'update-agent-prompt' }), 400, /agent_prompt/),
   },
   {
-    name: '§4.6 400 for update-idle-prompt without idle_prompt',
+    name: 'control: 400 for update-idle-prompt without idle_prompt',
     run: async ({ h }) => expectError(await h.control(await h.session(), { event: 'update-idle-prompt' }), 400, /idle_prompt/),
   },
   {
-    name: '§4.6 400 for action without action',
+    name: 'control: 400 for action without action',
     run: async ({ h }) => expectError(await h.control(await h.session(), { event: 'action' }), 400, /action/),
   },
   {
-    name: '§4.6 400 when image_base64 is not base64',
+    name: 'control: 400 when image_base64 is not base64',
     run: async ({ h }) =>
       expectError(await h.control(await h.session(), { event: 'update-image', image_base64: 'not base64!' }), 400, /base64/),
   },
   {
-    name: '§4.6 413 when decoded image_base64 is 921600 bytes; detail states the size and the limit',
+    name: 'control: 413 when decoded image_base64 is 921600 bytes; detail states the size and the limit',
     run: async ({ h }) => {
       const res = await h.control(await h.session(), { event: 'update-image', image_base64: b64OfSize(921_600) });
       expectError(res, 413, /921600 bytes.*921600 bytes/);
     },
   },
   {
-    name: '§4.6 413 for a 1000000-byte data URL; detail names 1000000 and 921600',
+    name: 'control: 413 for a 1000000-byte data URL; detail names 1000000 and 921600',
     run: async ({ h }) => {
       const res = await h.control(await h.session(), {
         event: 'update-image',
@@ -80,7 +80,7 @@ export const controlCases: Case[] = [
     },
   },
   {
-    name: '§4.6 921599 decoded bytes are accepted (200), then image_change_error since they are not an image',
+    name: 'control: 921599 decoded bytes are accepted (200), then image_change_error since they are not an image',
     run: async ({ h }) => {
       const id = await h.activeSession();
       expect((await h.control(id, { event: 'update-image', image_base64: b64OfSize(921_599) })).status).toBe(200);
@@ -89,7 +89,7 @@ export const controlCases: Case[] = [
     },
   },
   {
-    name: '§4.6 update-image with a data URL: image_change_requested → image_created → image_change_complete',
+    name: 'control: update-image with a data URL: image_change_requested → image_created → image_change_complete',
     run: async ({ h }) => {
       const id = await h.activeSession();
       const png = await renderFacePng('someone-else');
@@ -99,7 +99,7 @@ export const controlCases: Case[] = [
     },
   },
   {
-    name: '§4.6 update-image with image_url: the image is downloaded, then the same three events',
+    name: 'control: update-image with image_url: the image is downloaded, then the same three events',
     run: async ({ h }) => {
       const id = await h.activeSession();
       await h.control(id, { event: 'update-image', image_url: `${h.url}/liveai/assets/agent-cartoon.png` }).expect(200);
@@ -109,7 +109,7 @@ export const controlCases: Case[] = [
     },
   },
   {
-    name: '§6 update-image with an image_url that cannot be downloaded → image_change_error {error}',
+    name: 'events: update-image with an image_url that cannot be downloaded → image_change_error {error}',
     run: async ({ h }) => {
       const id = await h.activeSession();
       await h.control(id, { event: 'update-image', image_url: `${h.url}/liveai/assets/missing.png` }).expect(200);
@@ -120,7 +120,7 @@ export const controlCases: Case[] = [
     },
   },
   {
-    name: '§6 update-image with a URL that serves no image → image_change_error',
+    name: 'events: update-image with a URL that serves no image → image_change_error',
     run: async ({ h }) => {
       const id = await h.activeSession();
       await h.control(id, { event: 'update-image', image_url: `${h.url}/openapi.json` }).expect(200);
@@ -128,7 +128,7 @@ export const controlCases: Case[] = [
     },
   },
   {
-    name: '§4.6 image_change_complete comes imageChangeMs after image_created, and the new image is 368x560',
+    name: 'control: image_change_complete comes imageChangeMs after image_created, and the new image is 368x560',
     run: async ({ fresh }) => {
       const h = await fresh({ imageChangeMs: 150 });
       const id = await h.activeSession();
@@ -144,7 +144,7 @@ export const controlCases: Case[] = [
     },
   },
   {
-    name: '§4.6 update-agent-prompt and update-idle-prompt set the avatar demeanour',
+    name: 'control: update-agent-prompt and update-idle-prompt set the avatar demeanour',
     run: async ({ h }) => {
       const id = await h.session();
       await h.control(id, { event: 'update-agent-prompt', agent_prompt: 'enthusiastic' }).expect(200);
@@ -153,7 +153,7 @@ export const controlCases: Case[] = [
     },
   },
   {
-    name: '§4.6 action plays a named whole-body action',
+    name: 'control: action plays a named whole-body action',
     run: async ({ h }) => {
       const id = await h.session();
       await h.control(id, { event: 'action', action: 'wave' }).expect(200);
@@ -161,7 +161,7 @@ export const controlCases: Case[] = [
     },
   },
   {
-    name: '§4.6 after the session ended, terminate is still 200 and other events are 400 (emulator rule)',
+    name: 'control: after the session ended, terminate is still 200 and other events are 400 (emulator rule)',
     run: async ({ h }) => {
       const id = await h.session();
       await h.control(id, { event: 'terminate' }).expect(200);
@@ -170,7 +170,7 @@ export const controlCases: Case[] = [
     },
   },
   {
-    name: '§4.6 malformed JSON → 400 {detail}, never 500',
+    name: 'control: malformed JSON → 400 {detail}, never 500',
     run: async ({ h }) =>
       expectError(
         await h
@@ -182,7 +182,7 @@ export const controlCases: Case[] = [
       ),
   },
   {
-    name: '§4.6 a non-JSON body → 400',
+    name: 'control: a non-JSON body → 400',
     run: async ({ h }) =>
       expectError(
         await h
@@ -194,7 +194,7 @@ export const controlCases: Case[] = [
       ),
   },
   {
-    name: '§3 terminate on a hosted room ends it COMPLETED',
+    name: 'states: terminate on a hosted room ends it COMPLETED',
     run: async ({ h }) => {
       const { body } = await h.post('/liveai/rooms', { agent_id: 'agent-demo' }, ALICE);
       await h.status(body.session_id, 'ACTIVE');
@@ -203,7 +203,7 @@ export const controlCases: Case[] = [
     },
   },
   {
-    name: '§4.6 any accepted control event (here action and update-idle-prompt) counts as activity and postpones the idle timeout',
+    name: 'control: any accepted control event (here action and update-idle-prompt) counts as activity and postpones the idle timeout',
     run: async ({ fresh }) => {
       const h = await fresh({ idleTimeoutS: 0.6 });
       const id = await h.activeSession(bodies.wsB());
@@ -219,7 +219,7 @@ export const controlCases: Case[] = [
 ];
 
 controlCases.push({
-  name: '§4.6 with imageHosts "loopback", an image_url on another host → image_change_error, nothing is fetched',
+  name: 'control: with imageHosts "loopback", an image_url on another host → image_change_error, nothing is fetched',
   run: async ({ h }) => {
     const id = await h.activeSession();
     await h.control(id, { event: 'update-image', image_url: 'https://images.example.test/face.png' }).expect(200);

@@ -5,11 +5,11 @@ import { expectError, type Case } from './types';
 
 export const errorCases: Case[] = [
   {
-    name: '§7 an unknown path under /liveai → 404 {detail}',
+    name: 'errors: an unknown path under /liveai → 404 {detail}',
     run: async ({ h }) => expectError(await h.get('/liveai/agents', ALICE), 404, /no route/),
   },
   {
-    name: '§7 a known path with another method → 405 {detail} with Allow (emulator rule)',
+    name: 'errors: a known path with another method → 405 {detail} with Allow (emulator rule)',
     run: async ({ h }) => {
       const res = await h.raw('delete', '/liveai/sessions').set('X-API-Key', ALICE);
       expectError(res, 405, /not allowed/);
@@ -17,7 +17,7 @@ export const errorCases: Case[] = [
     },
   },
   {
-    name: '§7 failRate 1 → 500 {detail} on the list, create and get endpoints',
+    name: 'errors: failRate 1 → 500 {detail} on the list, create and get endpoints',
     run: async ({ fresh }) => {
       const h = await fresh({ faults: { failRate: 1 } });
       expectError(await h.get('/liveai/sessions', ALICE), 500, /injected fault/);
@@ -26,7 +26,7 @@ export const errorCases: Case[] = [
     },
   },
   {
-    name: '§7 failRate never turns control or leave-meeting into 500',
+    name: 'errors: failRate never turns control or leave-meeting into 500',
     run: async ({ fresh }) => {
       const h = await fresh();
       const id = await h.session();
@@ -36,7 +36,7 @@ export const errorCases: Case[] = [
     },
   },
   {
-    name: '§7 dropRate 1 destroys the connection without an answer; GET /__emulator/faults reads it back',
+    name: 'errors: dropRate 1 destroys the connection without an answer; GET /__emulator/faults reads it back',
     run: async ({ fresh }) => {
       const h = await fresh();
       await request(h.url).post('/__emulator/faults').send({ dropRate: 1 }).expect(200);
@@ -50,18 +50,18 @@ export const errorCases: Case[] = [
     },
   },
   {
-    name: '§7 invalid fault settings → 400 {detail}',
+    name: 'errors: invalid fault settings → 400 {detail}',
     run: async ({ h }) => expectError(await request(h.url).post('/__emulator/faults').send({ failRate: 2 }), 400, /failRate/),
   },
   {
-    name: '§7 latencyMs delays answers but they still arrive intact',
+    name: 'errors: latencyMs delays answers but they still arrive intact',
     run: async ({ fresh }) => {
       const h = await fresh({ faults: { latencyMs: 50 } });
       expect((await h.get('/liveai/sessions', BOB)).status).toBe(200);
     },
   },
   {
-    name: '§7 a JSON body above the 8 MB parser limit → 413 {detail}',
+    name: 'errors: a JSON body above the 8 MB parser limit → 413 {detail}',
     run: async ({ h }) =>
       expectError(
         await h
@@ -74,7 +74,7 @@ export const errorCases: Case[] = [
       ),
   },
   {
-    name: '§7 a malformed percent-encoded session id → 404 {detail}, never 500',
+    name: 'errors: a malformed percent-encoded session id → 404 {detail}, never 500',
     run: async ({ h }) => expectError(await h.get('/liveai/sessions/%E0%A4%A', ALICE), 404, /malformed percent-encoding/),
   },
 ];

@@ -9,7 +9,7 @@ const room = async (h: { post: (p: string, b: unknown, k: string) => PromiseLike
 
 export const eventCases: Case[] = [
   {
-    name: '§6 chat-msg: user_transcription with the message, then agent_transcription with a reply',
+    name: 'events: chat-msg: user_transcription with the message, then agent_transcription with a reply',
     run: async ({ h }) => {
       const id = await room(h);
       await h.status(id, 'ACTIVE');
@@ -24,7 +24,7 @@ export const eventCases: Case[] = [
     },
   },
   {
-    name: '§6 force-end: the agent leaves, the session ends COMPLETED and billing stops',
+    name: 'events: force-end: the agent leaves, the session ends COMPLETED and billing stops',
     run: async ({ h }) => {
       const id = await room(h);
       await h.status(id, 'ACTIVE');
@@ -37,7 +37,7 @@ export const eventCases: Case[] = [
     },
   },
   {
-    name: '§6 an invalid app message → 400 (test route)',
+    name: 'events: an invalid app message → 400 (test route)',
     run: async ({ h }) =>
       expectError(
         await request(h.url)
@@ -47,7 +47,7 @@ export const eventCases: Case[] = [
       ),
   },
   {
-    name: '§6 chat-msg before the agent is ACTIVE → 409 (test route)',
+    name: 'events: chat-msg before the agent is ACTIVE → 409 (test route)',
     run: async ({ fresh }) => {
       const h = await fresh({ queueMs: 60_000 });
       expectError(
@@ -60,7 +60,7 @@ export const eventCases: Case[] = [
     },
   },
   {
-    name: '§6 every emitted event is a valid spec event with a type field',
+    name: 'events: every emitted event is a valid spec event with a type field',
     run: async ({ h }) => {
       const id = await room(h);
       await h.status(id, 'ACTIVE');

@@ -39,7 +39,7 @@ const image = async (w = 368, h = 560, field = 'image', filename = 'a.png'): Pro
 
 export const multipartCases: Case[] = [
   {
-    name: '§2 multipart: a 368x560 image part and a payload part → 201',
+    name: 'fields: multipart: a 368x560 image part and a payload part → 201',
     run: async ({ h }) => {
       const res = await post(h, { image: await image(), payload: payload() });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -47,7 +47,7 @@ export const multipartCases: Case[] = [
     },
   },
   {
-    name: '§2 multipart: an 800x600 image is center-cropped to 368x560',
+    name: 'fields: multipart: an 800x600 image is center-cropped to 368x560',
     run: async ({ h }) => {
       const res = await post(h, { image: await image(800, 600), payload: payload() });
       expect(res.status).toBe(201);
@@ -64,40 +64,40 @@ export const multipartCases: Case[] = [
     },
   },
   {
-    name: '§8 multipart: an image part above 4 MB → 413',
+    name: 'limits: multipart: an image part above 4 MB → 413',
     run: async ({ h }) => {
       const big = Buffer.concat([await png(368, 560), Buffer.alloc(4 * 1024 * 1024)]);
       expectError(await post(h, { image: ['image', big, 'big.png'], payload: payload() }), 413, /4194304/);
     },
   },
   rejects(
-    '§2 multipart: an image part that is not an image → 400',
+    'fields: multipart: an image part that is not an image → 400',
     async () => ({ image: ['image', Buffer.from('hello, not an image'), 'x.png'], payload: payload() }),
     400,
     /not a decodable image/,
   ),
-  rejects('§2 multipart: 400 when the payload part is missing', async () => ({ image: await image() }), 400, /payload/),
-  rejects('§2 multipart: 400 when the image part is missing', async () => ({ payload: payload() }), 400, /image part/),
+  rejects('fields: multipart: 400 when the payload part is missing', async () => ({ image: await image() }), 400, /payload/),
+  rejects('fields: multipart: 400 when the image part is missing', async () => ({ payload: payload() }), 400, /image part/),
   rejects(
-    '§2 multipart: 400 when the payload is not JSON',
+    'fields: multipart: 400 when the payload is not JSON',
     async () => ({ image: await image(), payload: '{nope' }),
     400,
     /not valid JSON/,
   ),
   rejects(
-    '§2 multipart: 400 when the payload also names agent_id (exactly one avatar source)',
+    'fields: multipart: 400 when the payload also names agent_id (exactly one avatar source)',
     async () => ({ image: await image(), payload: payload({ agent_id: 'agent-demo' }) }),
     400,
     /exactly one avatar source/,
   ),
   rejects(
-    '§2 multipart: 400 naming the missing transport properties in the payload',
+    'fields: multipart: 400 naming the missing transport properties in the payload',
     async () => ({ image: await image(), payload: JSON.stringify({ transport_type: 'websocket-rtc-a' }) }),
     400,
     /rtc_a_properties/,
   ),
   {
-    name: '§2 multipart: a payload sent as an application/json file part is accepted',
+    name: 'fields: multipart: a payload sent as an application/json file part is accepted',
     run: async ({ h }) => {
       const res = await h
         .raw('post', '/liveai/sessions')
@@ -108,7 +108,7 @@ export const multipartCases: Case[] = [
     },
   },
   rejects(
-    '§2 multipart: an unexpected part → 400',
+    'fields: multipart: an unexpected part → 400',
     async () => ({ image: await image(200, 200, 'photo'), payload: payload() }),
     400,
     /unexpected multipart part/,

@@ -18,7 +18,7 @@ async function rooms(h: Harness, n: number): Promise<string[]> {
 
 export const paginationCases: Case[] = [
   {
-    name: '§4.3 list sessions defaults to page 1 and limit 25',
+    name: 'list sessions: list sessions defaults to page 1 and limit 25',
     run: async ({ h }) => {
       const res = await h.get('/liveai/sessions', ALICE);
       expect(res.status).toBe(200);
@@ -26,7 +26,7 @@ export const paginationCases: Case[] = [
     },
   },
   {
-    name: '§4.1 list rooms defaults to page 1 and limit 25',
+    name: 'list rooms: list rooms defaults to page 1 and limit 25',
     run: async ({ h }) => {
       const res = await h.get('/liveai/rooms', ALICE);
       expect(res.status).toBe(200);
@@ -34,30 +34,39 @@ export const paginationCases: Case[] = [
       expect(Array.isArray(res.body.rooms)).toBe(true);
     },
   },
-  { name: '§8 limit 100 is accepted', run: async ({ h }) => expect((await h.get('/liveai/sessions?limit=100', ALICE)).status).toBe(200) },
-  { name: '§8 limit 1 is accepted', run: async ({ h }) => expect((await h.get('/liveai/rooms?limit=1', ALICE)).status).toBe(200) },
-  { name: '§8 400 when limit is 101', run: async ({ h }) => expectError(await h.get('/liveai/sessions?limit=101', ALICE), 400, /limit/) },
-  { name: '§8 400 when limit is 0', run: async ({ h }) => expectError(await h.get('/liveai/rooms?limit=0', ALICE), 400, /limit/) },
-  { name: '§8 400 when page is 0', run: async ({ h }) => expectError(await h.get('/liveai/sessions?page=0', ALICE), 400, /page/) },
-  { name: '§8 400 when page is negative', run: async ({ h }) => expectError(await h.get('/liveai/rooms?page=-3', ALICE), 400, /page/) },
   {
-    name: '§8 400 when page is not a number',
+    name: 'limits: limit 100 is accepted',
+    run: async ({ h }) => expect((await h.get('/liveai/sessions?limit=100', ALICE)).status).toBe(200),
+  },
+  { name: 'limits: limit 1 is accepted', run: async ({ h }) => expect((await h.get('/liveai/rooms?limit=1', ALICE)).status).toBe(200) },
+  {
+    name: 'limits: 400 when limit is 101',
+    run: async ({ h }) => expectError(await h.get('/liveai/sessions?limit=101', ALICE), 400, /limit/),
+  },
+  { name: 'limits: 400 when limit is 0', run: async ({ h }) => expectError(await h.get('/liveai/rooms?limit=0', ALICE), 400, /limit/) },
+  { name: 'limits: 400 when page is 0', run: async ({ h }) => expectError(await h.get('/liveai/sessions?page=0', ALICE), 400, /page/) },
+  {
+    name: 'limits: 400 when page is negative',
+    run: async ({ h }) => expectError(await h.get('/liveai/rooms?page=-3', ALICE), 400, /page/),
+  },
+  {
+    name: 'limits: 400 when page is not a number',
     run: async ({ h }) => expectError(await h.get('/liveai/sessions?page=abc', ALICE), 400, /page/),
   },
   {
-    name: '§8 400 when limit is not an integer',
+    name: 'limits: 400 when limit is not an integer',
     run: async ({ h }) => expectError(await h.get('/liveai/sessions?limit=1.5', ALICE), 400, /limit/),
   },
   {
-    name: '§8 400 when page is empty (page=)',
+    name: 'limits: 400 when page is empty (page=)',
     run: async ({ h }) => expectError(await h.get('/liveai/rooms?page=&limit=5', ALICE), 400, /page/),
   },
   {
-    name: '§8 400 when page is repeated',
+    name: 'limits: 400 when page is repeated',
     run: async ({ h }) => expectError(await h.get('/liveai/sessions?page=1&page=2', ALICE), 400, /page/),
   },
   {
-    name: '§4.1 offset (page-1)*limit of exactly 1000 is accepted (page 11, limit 100)',
+    name: 'list rooms: offset (page-1)*limit of exactly 1000 is accepted (page 11, limit 100)',
     run: async ({ h }) => {
       const res = await h.get('/liveai/sessions?page=11&limit=100', ALICE);
       expect(res.status).toBe(200);
@@ -65,15 +74,15 @@ export const paginationCases: Case[] = [
     },
   },
   {
-    name: '§4.3 400 when the offset is 1100 (page 12, limit 100), detail states a maximum offset of 1000',
+    name: 'list sessions: 400 when the offset is 1100 (page 12, limit 100), detail states a maximum offset of 1000',
     run: async ({ h }) => expectError(await h.get('/liveai/sessions?page=12&limit=100', ALICE), 400, MAX_OFFSET),
   },
   {
-    name: '§4.1 400 on rooms when the offset is 1025 (page 42, default limit 25), detail states a maximum offset of 1000',
+    name: 'list rooms: 400 on rooms when the offset is 1025 (page 42, default limit 25), detail states a maximum offset of 1000',
     run: async ({ h }) => expectError(await h.get('/liveai/rooms?page=42', ALICE), 400, MAX_OFFSET),
   },
   {
-    name: '§2 pagination object: page, limit, total, total_pages, has_more',
+    name: 'fields: pagination object: page, limit, total, total_pages, has_more',
     run: async ({ fresh }) => {
       const h = await fresh();
       await sessions(h, 5);
@@ -86,7 +95,7 @@ export const paginationCases: Case[] = [
     },
   },
   {
-    name: '§4.3 a page past the end is empty with has_more false',
+    name: 'list sessions: a page past the end is empty with has_more false',
     run: async ({ fresh }) => {
       const h = await fresh();
       await sessions(h, 2);
@@ -95,7 +104,7 @@ export const paginationCases: Case[] = [
     },
   },
   {
-    name: '§4.3 sessions are listed newest first',
+    name: 'list sessions: sessions are listed newest first',
     run: async ({ fresh }) => {
       const h = await fresh();
       const ids = await sessions(h, 4);
@@ -104,7 +113,7 @@ export const paginationCases: Case[] = [
     },
   },
   {
-    name: '§4.1 rooms are listed newest first, and only hosted rooms',
+    name: 'list rooms: rooms are listed newest first, and only hosted rooms',
     run: async ({ fresh }) => {
       const h = await fresh();
       const a = await rooms(h, 1);
@@ -115,7 +124,7 @@ export const paginationCases: Case[] = [
     },
   },
   {
-    name: '§4.3 sessions are listed per authenticated account',
+    name: 'list sessions: sessions are listed per authenticated account',
     run: async ({ fresh }) => {
       const h = await fresh();
       await sessions(h, 2);
@@ -125,7 +134,7 @@ export const paginationCases: Case[] = [
     },
   },
   {
-    name: '§2 session list item: session_id, created_at ISO 8601 with timezone, session_status, credits_used, provider',
+    name: 'fields: session list item: session_id, created_at ISO 8601 with timezone, session_status, credits_used, provider',
     run: async ({ fresh }) => {
       const h = await fresh({ queueMs: 60_000 });
       const [id] = await sessions(h, 1);
@@ -135,7 +144,7 @@ export const paginationCases: Case[] = [
     },
   },
   {
-    name: '§2 provider is RTC_A for rtc-a / websocket-rtc-a and RTC_B for rtc-b / websocket-rtc-b',
+    name: 'fields: provider is RTC_A for rtc-a / websocket-rtc-a and RTC_B for rtc-b / websocket-rtc-b',
     run: async ({ fresh }) => {
       const h = await fresh();
       for (const b of [bodies.rtcA(), bodies.wsA(), bodies.rtcB(), bodies.wsB()]) await h.session(b);
@@ -144,7 +153,7 @@ export const paginationCases: Case[] = [
     },
   },
   {
-    name: '§2 room list item: agent_id, session_id, created_at with timezone, session_status, credits_used',
+    name: 'fields: room list item: agent_id, session_id, created_at with timezone, session_status, credits_used',
     run: async ({ fresh }) => {
       const h = await fresh({ queueMs: 60_000 });
       const [id] = await rooms(h, 1);

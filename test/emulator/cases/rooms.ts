@@ -6,7 +6,7 @@ import { expectError, type Case } from './types';
 
 export const roomCases: Case[] = [
   {
-    name: '§4.2 201 Room with room_url (the LiveKit URL), token, image_url and session_id',
+    name: 'create room: 201 Room with room_url (the LiveKit URL), token, image_url and session_id',
     run: async ({ h }) => {
       const res = await h.post('/liveai/rooms', { agent_id: 'agent-demo' }, ALICE);
       expect(res.status).toBe(201);
@@ -16,7 +16,7 @@ export const roomCases: Case[] = [
     },
   },
   {
-    name: '§4.2 the room token is a LiveKit viewer token for a liveai-room-<random> room that does not show the session id',
+    name: 'create room: the room token is a LiveKit viewer token for a liveai-room-<random> room that does not show the session id',
     run: async ({ h }) => {
       const res = await h.post('/liveai/rooms', { agent_id: 'agent-demo' }, ALICE);
       const jwt = jwtPayload(res.body.token);
@@ -33,7 +33,7 @@ export const roomCases: Case[] = [
     },
   },
   {
-    name: '§4.2 image_url is absolute and serves the agent image (368x560 PNG)',
+    name: 'create room: image_url is absolute and serves the agent image (368x560 PNG)',
     run: async ({ h }) => {
       const res = await h.post('/liveai/rooms', { agent_id: 'agent-cartoon' }, ALICE);
       expect(res.body.image_url).toBe(`${h.url}/liveai/assets/agent-cartoon.png`);
@@ -44,31 +44,31 @@ export const roomCases: Case[] = [
     },
   },
   {
-    name: '§4.2 400 when agent_id is missing',
+    name: 'create room: 400 when agent_id is missing',
     run: async ({ h }) => expectError(await h.post('/liveai/rooms', {}, ALICE), 400, /agent_id/),
   },
   {
-    name: '§4.2 400 when agent_id is not a string',
+    name: 'create room: 400 when agent_id is not a string',
     run: async ({ h }) => expectError(await h.post('/liveai/rooms', { agent_id: 42 }, ALICE), 400, /agent_id/),
   },
   {
-    name: '§4.2 400 when agent_id is empty',
+    name: 'create room: 400 when agent_id is empty',
     run: async ({ h }) => expectError(await h.post('/liveai/rooms', { agent_id: '' }, ALICE), 400, /agent_id/),
   },
   {
-    name: '§4.2 404 when the agent does not exist',
+    name: 'create room: 404 when the agent does not exist',
     run: async ({ h }) => expectError(await h.post('/liveai/rooms', { agent_id: 'agent-nobody' }, ALICE), 404, /not found/),
   },
   {
-    name: "§4.2 404 for another account's agent (emulator rule: rooms only for own agents)",
+    name: "create room: 404 for another account's agent (emulator rule: rooms only for own agents)",
     run: async ({ h }) => expectError(await h.post('/liveai/rooms', { agent_id: 'agent-demo' }, BOB), 404, /not found/),
   },
   {
-    name: '§4.2 402 when the agent owner has no credits',
+    name: 'create room: 402 when the agent owner has no credits',
     run: async ({ h }) => expectError(await h.post('/liveai/rooms', { agent_id: 'agent-broke' }, BROKE), 402, /insufficient funds/),
   },
   {
-    name: '§4.2 malformed JSON → 400 {detail}, never 500',
+    name: 'create room: malformed JSON → 400 {detail}, never 500',
     run: async ({ h }) =>
       expectError(
         await h.raw('post', '/liveai/rooms').set('X-API-Key', ALICE).type('json').send('{"agent_id": "agent-demo"'),
@@ -77,7 +77,7 @@ export const roomCases: Case[] = [
       ),
   },
   {
-    name: '§4.2 the room session goes QUEUED → ACTIVE and is readable with GET /liveai/sessions/{id}',
+    name: 'create room: the room session goes QUEUED → ACTIVE and is readable with GET /liveai/sessions/{id}',
     run: async ({ h }) => {
       const { body } = await h.post('/liveai/rooms', { agent_id: 'agent-demo' }, ALICE);
       await h.status(body.session_id, 'ACTIVE');

@@ -9,7 +9,7 @@ import { type Case } from './types';
 
 export const seedCases: Case[] = [
   {
-    name: '§5.2 built-in seed: alice (2 agents, 100 credits), bob, broke (0 credits)',
+    name: 'seed: built-in seed: alice (2 agents, 100 credits), bob, broke (0 credits)',
     run: async ({ h }) => {
       const { body } = await request(h.url).get('/__emulator/accounts');
       expect(body.accounts.map((a: { api_key: string }) => a.api_key)).toEqual([ALICE, 'dev-key-bob', 'dev-key-broke']);
@@ -18,7 +18,7 @@ export const seedCases: Case[] = [
     },
   },
   {
-    name: '§2 a seed file path is loaded; image_url may be absolute or relative to the base URL',
+    name: 'fields: a seed file path is loaded; image_url may be absolute or relative to the base URL',
     run: async ({ fresh }) => {
       const dir = mkdtempSync(join(tmpdir(), 'liveai-seed-'));
       const file = join(dir, 'seed.json');
@@ -35,7 +35,7 @@ export const seedCases: Case[] = [
     },
   },
   {
-    name: '§2 an invalid seed (duplicate agent ids) is refused at start with a clear error',
+    name: 'fields: an invalid seed (duplicate agent ids) is refused at start with a clear error',
     run: async () => {
       const seed = {
         accounts: [

@@ -5,11 +5,11 @@ import { expectError, type Case } from './types';
 
 export const stateCases: Case[] = [
   {
-    name: '§4.5 404 when the session does not exist',
+    name: 'get session: 404 when the session does not exist',
     run: async ({ h }) => expectError(await h.get('/liveai/sessions/does-not-exist', ALICE), 404, /not found/),
   },
   {
-    name: '§3 a new session is QUEUED, then ACTIVE after the queue time',
+    name: 'states: a new session is QUEUED, then ACTIVE after the queue time',
     run: async ({ h }) => {
       const id = await h.session();
       expect((await h.get(`/liveai/sessions/${id}`, ALICE)).body).toEqual({ session_status: 'QUEUED' });
@@ -18,14 +18,14 @@ export const stateCases: Case[] = [
     },
   },
   {
-    name: '§2 cost is absent while QUEUED and ACTIVE',
+    name: 'fields: cost is absent while QUEUED and ACTIVE',
     run: async ({ h }) => {
       const id = await h.activeSession();
       expect((await h.get(`/liveai/sessions/${id}`, ALICE)).body.cost).toBeUndefined();
     },
   },
   {
-    name: '§3 terminate → COMPLETED with a cost in credits',
+    name: 'states: terminate → COMPLETED with a cost in credits',
     run: async ({ h }) => {
       const id = await h.activeSession();
       await h.control(id, { event: 'terminate' });
@@ -35,7 +35,7 @@ export const stateCases: Case[] = [
     },
   },
   {
-    name: '§3 cost is ACTIVE time × creditsPerMinute, pro rata, 2 decimals, and is taken from the balance',
+    name: 'states: cost is ACTIVE time × creditsPerMinute, pro rata, 2 decimals, and is taken from the balance',
     run: async ({ fresh }) => {
       const h = await fresh({ creditsPerMinute: 6000 });
       const id = await h.activeSession();
@@ -50,7 +50,7 @@ export const stateCases: Case[] = [
     },
   },
   {
-    name: '§3 terminate while QUEUED → COMPLETED with cost 0',
+    name: 'states: terminate while QUEUED → COMPLETED with cost 0',
     run: async ({ fresh }) => {
       const h = await fresh({ queueMs: 60_000 });
       const id = await h.session();
@@ -59,7 +59,7 @@ export const stateCases: Case[] = [
     },
   },
   {
-    name: '§3 ACTIVE → TIMED_OUT (test route) has no cost and charges nothing',
+    name: 'states: ACTIVE → TIMED_OUT (test route) has no cost and charges nothing',
     run: async ({ fresh }) => {
       const h = await fresh();
       const id = await h.activeSession();
@@ -69,7 +69,7 @@ export const stateCases: Case[] = [
     },
   },
   {
-    name: '§3 ACTIVE → FAILED (test route) has no cost',
+    name: 'states: ACTIVE → FAILED (test route) has no cost',
     run: async ({ h }) => {
       const id = await h.activeSession();
       await request(h.url).post(`/__emulator/sessions/${id}/fail`).expect(200);
@@ -77,7 +77,7 @@ export const stateCases: Case[] = [
     },
   },
   {
-    name: '§3 QUEUED → FAILED with the nextSessionOutcome fault, for the next session only',
+    name: 'states: QUEUED → FAILED with the nextSessionOutcome fault, for the next session only',
     run: async ({ fresh }) => {
       const h = await fresh();
       await request(h.url).post('/__emulator/faults').send({ nextSessionOutcome: 'fail' }).expect(200);
@@ -88,7 +88,7 @@ export const stateCases: Case[] = [
     },
   },
   {
-    name: '§3 QUEUED → TIMED_OUT with the nextSessionOutcome fault',
+    name: 'states: QUEUED → TIMED_OUT with the nextSessionOutcome fault',
     run: async ({ fresh }) => {
       const h = await fresh({ faults: { nextSessionOutcome: 'timeout' } });
       const id = await h.session();
@@ -97,7 +97,7 @@ export const stateCases: Case[] = [
     },
   },
   {
-    name: '§2 credits_used is null while QUEUED and equals the cost once COMPLETED',
+    name: 'fields: credits_used is null while QUEUED and equals the cost once COMPLETED',
     run: async ({ fresh }) => {
       const h = await fresh({ queueMs: 200 });
       const id = await h.session();
@@ -109,14 +109,14 @@ export const stateCases: Case[] = [
     },
   },
   {
-    name: '§6 bot_ready is emitted when the session becomes ACTIVE',
+    name: 'events: bot_ready is emitted when the session becomes ACTIVE',
     run: async ({ h }) => {
       const id = await h.activeSession(bodies.wsB());
       expect(h.types(id)[0]).toBe('bot_ready');
     },
   },
   {
-    name: '§6 idle timeout: without activity the session emits idle_timeout and ends COMPLETED (billed)',
+    name: 'events: idle timeout: without activity the session emits idle_timeout and ends COMPLETED (billed)',
     run: async ({ fresh }) => {
       const h = await fresh({ idleTimeoutS: 0.2 });
       const id = await h.activeSession();
@@ -127,7 +127,7 @@ export const stateCases: Case[] = [
     },
   },
   {
-    name: '§4.6 reset-idle-timeout restarts the idle clock',
+    name: 'control: reset-idle-timeout restarts the idle clock',
     run: async ({ fresh }) => {
       const h = await fresh({ idleTimeoutS: 0.6 });
       const id = await h.activeSession();

@@ -25,7 +25,7 @@ async function wsSession(h: Harness, body: object = bodies.wsA()) {
 
 export const websocketCases: Case[] = [
   {
-    name: '§2 websocket_address accepts binary PCM16 LE mono 16 kHz frames of any even length',
+    name: 'fields: websocket_address accepts binary PCM16 LE mono 16 kHz frames of any even length',
     run: async ({ h }) => {
       const { id, address } = await wsSession(h);
       const ws = await open(address);
@@ -36,7 +36,7 @@ export const websocketCases: Case[] = [
     },
   },
   {
-    name: '§2 websocket: an odd-length frame closes the socket with 1003 and a reason',
+    name: 'fields: websocket: an odd-length frame closes the socket with 1003 and a reason',
     run: async ({ h }) => {
       const ws = await open((await wsSession(h)).address);
       const c = closed(ws);
@@ -45,7 +45,7 @@ export const websocketCases: Case[] = [
     },
   },
   {
-    name: '§2 websocket: a text frame closes the socket with 1003',
+    name: 'fields: websocket: a text frame closes the socket with 1003',
     run: async ({ h }) => {
       const ws = await open((await wsSession(h, bodies.wsB())).address);
       const c = closed(ws);
@@ -54,7 +54,7 @@ export const websocketCases: Case[] = [
     },
   },
   {
-    name: '§2 websocket: a frame above 65536 bytes closes the socket with 1009',
+    name: 'fields: websocket: a frame above 65536 bytes closes the socket with 1009',
     run: async ({ h }) => {
       const ws = await open((await wsSession(h)).address);
       const c = closed(ws);
@@ -63,7 +63,7 @@ export const websocketCases: Case[] = [
     },
   },
   {
-    name: '§2 websocket: audio frames count as activity (they restart the idle clock)',
+    name: 'fields: websocket: audio frames count as activity (they restart the idle clock)',
     run: async ({ fresh }) => {
       const h = await fresh({ idleTimeoutS: 0.6 });
       const { id, address } = await wsSession(h);
@@ -78,15 +78,15 @@ export const websocketCases: Case[] = [
     },
   },
   {
-    name: '§2 websocket: an unknown session id is refused with 404',
+    name: 'fields: websocket: an unknown session id is refused with 404',
     run: async ({ h }) => expect(await rejected(`${h.url.replace('http', 'ws')}/liveai/ws/nope`)).toBe(404),
   },
   {
-    name: '§2 websocket: a session on a non-WebSocket transport is refused with 400',
+    name: 'fields: websocket: a session on a non-WebSocket transport is refused with 400',
     run: async ({ h }) => expect(await rejected(`${h.url.replace('http', 'ws')}/liveai/ws/${await h.session()}`)).toBe(400),
   },
   {
-    name: '§4.6 terminate closes the session WebSocket with 1000',
+    name: 'control: terminate closes the session WebSocket with 1000',
     run: async ({ h }) => {
       const { id, address } = await wsSession(h);
       const ws = await open(address);

@@ -2,7 +2,7 @@ import './cleanup';
 import { render, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { AvatarStageView } from '../../../src/components';
-import { keyAlpha, startChromaKey } from '../../../src/components/chroma-key';
+import { keyAlpha, startChromaKey } from '../../../src/components/stage/chroma-key';
 import { attributeProblem, propsFromAttributes } from '../../../src/element/attributes';
 
 const region = () => screen.getByRole('region', { name: 'Avatar' });

@@ -19,11 +19,11 @@ const { renders, counted } = vi.hoisted(() => {
   };
   return { renders, counted };
 });
-vi.mock('../../../src/components/AvatarWidgetView', counted('AvatarWidgetView'));
-vi.mock('../../../src/components/AvatarStageView', counted('AvatarStageView'));
-vi.mock('../../../src/components/ControlBarView', counted('ControlBarView'));
-vi.mock('../../../src/components/TranscriptPanelView', counted('TranscriptPanelView'));
-vi.mock('../../../src/components/ChatInputView', counted('ChatInputView'));
+vi.mock('../../../src/components/widget/AvatarWidgetView', counted('AvatarWidgetView'));
+vi.mock('../../../src/components/stage/AvatarStageView', counted('AvatarStageView'));
+vi.mock('../../../src/components/controls/ControlBarView', counted('ControlBarView'));
+vi.mock('../../../src/components/transcript/TranscriptPanelView', counted('TranscriptPanelView'));
+vi.mock('../../../src/components/controls/ChatInputView', counted('ChatInputView'));
 
 it('from click to first frame, the widget re-renders its parts only for what they show', async () => {
   const session = createTestSession({ proxy: createFakeProxy({ initialStatus: 'ACTIVE' }) });

@@ -1,14 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import {
-  PCM_FRAME_BYTES,
-  createFramer,
-  createResampler,
-  downmix,
-  floatToPcm16,
-  resample,
-  streamPcmToWebSocket,
-  toPcmFrames,
-} from '../../../src/core';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PCM_FRAME_BYTES, streamPcmToWebSocket } from '../../../src/core';
+import { createFramer, createResampler, downmix, floatToPcm16, resample, toPcmFrames } from '../../../src/core/audio/pcm';
 
 describe('PCM conversion (pure)', () => {
   it('downmixes channels by averaging', () => {
@@ -82,6 +74,13 @@ class FakeSocket {
 }
 
 describe('streamPcmToWebSocket', () => {
+  // Frames are paced in real time (one per 20 ms): the clock is faked and moved on by hand.
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
   const clip = (seconds: number, sampleRate = 48_000) => ({
     sampleRate,
     numberOfChannels: 2,
@@ -90,6 +89,7 @@ describe('streamPcmToWebSocket', () => {
 
   it('sends a clip as 20 ms binary frames of 640 bytes, then closes with 1000', async () => {
     const s = streamPcmToWebSocket({ address: 'wss://ws.test/s1', source: clip(0.1), WebSocket: FakeSocket as never });
+    await vi.runAllTimersAsync();
     await s.done;
     const ws = FakeSocket.last;
     expect(ws.url).toBe('wss://ws.test/s1');
@@ -103,7 +103,8 @@ describe('streamPcmToWebSocket', () => {
 
   it('stop() ends a long clip early and resolves done', async () => {
     const s = streamPcmToWebSocket({ address: 'wss://ws.test/s2', source: clip(60), WebSocket: FakeSocket as never });
-    while (s.framesSent < 2) await new Promise((r) => setTimeout(r, 5));
+    await vi.advanceTimersByTimeAsync(40);
+    expect(s.framesSent).toBeGreaterThanOrEqual(2);
     s.stop();
     await s.done;
     expect(s.framesSent).toBeLessThan(3000);
@@ -112,7 +113,8 @@ describe('streamPcmToWebSocket', () => {
 
   it('a socket that closes early rejects done with transport_failed', async () => {
     const s = streamPcmToWebSocket({ address: 'wss://ws.test/s3', source: clip(60), WebSocket: FakeSocket as never });
-    while (s.framesSent < 1) await new Promise((r) => setTimeout(r, 5));
+    await vi.advanceTimersByTimeAsync(20);
+    expect(s.framesSent).toBeGreaterThanOrEqual(1);
     FakeSocket.last.readyState = 3;
     FakeSocket.last.onclose?.();
     await expect(s.done).rejects.toMatchObject({ code: 'transport_failed' });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { bytesToBase64, coverCropRect, downscaleSteps, prepareImage, searchQuality } from '../../../src/core';
+import { prepareImage } from '../../../src/core';
+import { bytesToBase64, coverCropRect, downscaleSteps, searchQuality } from '../../../src/core/image/geometry';
 import { createTestSession } from '../../../src/testing';
 
 afterEach(() => vi.unstubAllGlobals());

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-/** Every public entry (architecture §1, vite.config.ts lib entries). */
+/** Every public entry (the lib entries of vite.config.ts). */
 const ENTRIES = ['core', 'react', 'components', 'element', 'server', 'emulator', 'testing'] as const;
 const path = (e: string) => fileURLToPath(new URL(`../../../src/${e}/index.ts`, import.meta.url));
 

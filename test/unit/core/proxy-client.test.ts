@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { blobToText, createProxyClient } from '../../../src/core';
+import { createProxyClient } from '../../../src/core';
+import { blobToText } from '../../../src/core/image/blob';
 import { createFakeProxy } from '../../../src/testing';
 
 const respond = (status: number, body: unknown, raw = false) =>

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { chooseTransport, createEventBus, createKeepAlive, type SessionStatusResponse } from '../../../src/core';
+import { chooseTransport, type SessionStatusResponse } from '../../../src/core';
+import { createEventBus } from '../../../src/core/events/bus';
+import { createKeepAlive } from '../../../src/core/keepalive';
 import { createStatusPoller, jittered, nextInterval } from '../../../src/core/session/poller';
 import { derivePhase } from '../../../src/core/session/phase';
 import { appendTranscript, imageStateFor, reduceEvent } from '../../../src/core/store/reducers';

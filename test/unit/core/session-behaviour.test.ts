@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { blobToText, LiveAiError } from '../../../src/core';
+import { LiveAiError } from '../../../src/core';
+import { blobToText } from '../../../src/core/image/blob';
 import { FakeTransport, createFakeProxy } from '../../../src/testing';
 import { harness, settle, until, type Harness } from './helpers';
 

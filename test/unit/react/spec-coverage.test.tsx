@@ -5,8 +5,8 @@ import { useAvatarEvents, useControl } from '../../../src/react';
 import { testSessions, wrap } from './session-wrapper';
 
 /**
- * Issue 5, "every spec event and control is reachable from a hook": the ten events of spec §6 each reach a
- * `useAvatarEvents(type)` subscriber with their fields, and every control of spec §4.6, §4.7 and the §6 app
+ * Issue 5, "every spec event and control is reachable from a hook": the ten service events each reach a
+ * `useAvatarEvents(type)` subscriber with their fields, and every control event, leave-meeting and the app
  * messages goes out through `useControl()` — over a real session engine, the fake proxy and the fake transport.
  */
 const EVENTS: AvatarEvent[] = [
@@ -24,7 +24,7 @@ const EVENTS: AvatarEvent[] = [
 
 const make = testSessions({ initialState: { phase: 'active' } });
 
-describe('every spec §6 event reaches useAvatarEvents, typed per event', () => {
+describe('every service event reaches useAvatarEvents, typed per event', () => {
   it.each(EVENTS.map((e) => [e.type, e] as const))('%s', (type, event) => {
     const s = make();
     const seen: AvatarEvent[] = [];
@@ -91,7 +91,7 @@ describe('every control reaches the service through useControl', () => {
     expect(s.transport.sentMessages[0]).toMatchObject({ event: 'chat-msg', message: 'hello avatar' });
   });
 
-  it('leaveMeeting calls POST /sessions/:id/leave-meeting with meeting_bot_id (spec §4.7)', async () => {
+  it('leaveMeeting calls POST /sessions/:id/leave-meeting with meeting_bot_id', async () => {
     const s = make({
       flow: { kind: 'session', request: { transport: 'rtc-a', agent_id: 'agent-demo' } } as never,
       initialState: { phase: 'active', transport: 'rtc-a' },

@@ -6,7 +6,10 @@
 
 import { HEX_COLOR } from './hex-color';
 
-/** How `startChromaKey` removes the background. Distances are in the colour plane without brightness (Cb, Cr). */
+/**
+ * How `startChromaKey` removes the background. Distances are in the colour plane without brightness (Cb, Cr).
+ * @public
+ */
 export interface ChromaKeyOptions {
   /** The backdrop colour to remove, `#rrggbb` (default `#00ff00`, green). */
   color?: string;

@@ -1,7 +1,10 @@
-import type { Phase } from '../core/session/types';
-import { cx, formatClock } from './format';
+import type { Phase } from '../../core/session/types';
+import { cx, formatClock } from '../format';
 
-/** Props of {@link QueueProgressView}; the values of `useQueueClock()` plus the phase. */
+/**
+ * Props of {@link QueueProgressView}; the values of `useQueueClock()` plus the phase.
+ * @public
+ */
 export interface QueueProgressViewProps {
   /** `creating`, `queued` or `connecting` pick the headline; other phases show the queued text. */
   phase?: Phase;
@@ -25,6 +28,7 @@ const HEADLINES: Partial<Record<Phase, string>> = {
 /**
  * Cold-start progress: a progress bar, elapsed time and the estimate; after 20 s the "more traffic"
  * message (QUEUED lasts seconds, or up to 2.5 min on a cold start). Pure view.
+ * @public
  */
 export function QueueProgressView({ phase = 'queued', elapsedMs, estimateMs, progress, slow, className }: QueueProgressViewProps) {
   const pct = Math.round(Math.min(1, Math.max(0, progress)) * 100);

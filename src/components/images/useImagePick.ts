@@ -3,7 +3,10 @@ import { useEffect, useState, type ClipboardEvent, type DragEvent } from 'react'
 /** What the user picked: an image blob (with an object URL for the preview, base64 once prepared) or a public URL. */
 export type PickedImage = { kind: 'file'; file: Blob; preview: string | null; base64?: string } | { kind: 'url'; url: string };
 
-/** Crops/compresses a picked file, e.g. the core's `prepareImage` (368×560 JPEG, base64 under 900 KB). */
+/**
+ * Crops/compresses a picked file, e.g. the core's `prepareImage` (368×560 JPEG, base64 under 900 KB).
+ * @public
+ */
 export type PrepareImage = (file: Blob) => Promise<{ blob: Blob; base64?: string }>;
 
 const objectUrl = (f: Blob): string | null => (typeof URL.createObjectURL === 'function' ? URL.createObjectURL(f) : null);

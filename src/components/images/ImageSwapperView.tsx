@@ -1,10 +1,13 @@
 import { useRef, useState } from 'react';
-import type { ImageChangeState, ImageInput } from '../core/session/types';
-import { Icon } from './icons';
+import type { ImageChangeState, ImageInput } from '../../core/session/types';
+import { Icon } from '../controls/icons';
 import { useImagePick, type PrepareImage } from './useImagePick';
-import { cx, explainError, type ErrorLike } from './format';
+import { cx, explainError, type ErrorLike } from '../format';
 
-/** Props of {@link ImageSwapperView}. */
+/**
+ * Props of {@link ImageSwapperView}.
+ * @public
+ */
 export interface ImageSwapperViewProps {
   /** Gets `{base64}` of a prepared file, `{blob}` of a file (the core crops it to 368×560 and compresses it), or `{url}`. */
   onSubmit: (input: ImageInput) => void | Promise<unknown>;
@@ -26,7 +29,10 @@ const STATUS: Partial<Record<ImageChangeState['status'], string>> = {
   complete: 'New look applied.',
 };
 
-/** Swap the avatar's look: file, drag-and-drop, paste or URL, a 368×560 crop preview, progress and errors. Pure view. */
+/**
+ * Swap the avatar's look: file, drag-and-drop, paste or URL, a 368×560 crop preview, progress and errors. Pure view.
+ * @public
+ */
 export function ImageSwapperView({ onSubmit, prepare, status = 'idle', error, disabled = false, className }: ImageSwapperViewProps) {
   const pick = useImagePick(prepare);
   const fileRef = useRef<HTMLInputElement>(null);

@@ -1,15 +1,21 @@
 import { useEffect, useRef } from 'react';
-import type { LiveAiError } from '../core/errors';
-import type { AvatarSession, EndReason, ImageChangeState, Phase, TranscriptLine } from '../core/session/types';
+import type { LiveAiError } from '../../core/errors';
+import type { AvatarSession, EndReason, ImageChangeState, Phase, TranscriptLine } from '../../core/session/types';
 
-/** What `onEnd` receives: why, the cost in credits (null when unknown) and the session id. */
+/**
+ * What `onEnd` receives: why, the cost in credits (null when unknown) and the session id.
+ * @public
+ */
 export interface WidgetEndInfo {
   reason: EndReason | null;
   cost: number | null;
   sessionId: string | null;
 }
 
-/** Callbacks of the drop-in widget (and the DOM events of `<liveai-avatar>`). */
+/**
+ * Callbacks of the drop-in widget (and the DOM events of `<liveai-avatar>`).
+ * @public
+ */
 export interface WidgetCallbacks {
   onPhaseChange?: (phase: Phase) => void;
   /** Once per new transcript line. */

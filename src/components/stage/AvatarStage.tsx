@@ -1,6 +1,6 @@
 import { useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { useAvatarSession, useQueueClock, useSessionState } from '../react';
+import { useAvatarSession, useQueueClock, useSessionState } from '../../react';
 import { AvatarStageView, showVideoTrack, useBeforePaint, type AvatarStageViewProps } from './AvatarStageView';
 import { expiresAtMs, timeLimitReached } from './TimeLimitCountdown';
 import { useSessionPosterDue } from './useSessionPoster';

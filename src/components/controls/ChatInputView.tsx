@@ -1,8 +1,11 @@
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Icon } from './icons';
-import { cx } from './format';
+import { cx } from '../format';
 
-/** Props of {@link ChatInputView}. */
+/**
+ * Props of {@link ChatInputView}.
+ * @public
+ */
 export interface ChatInputViewProps {
   /** Called with the trimmed text. If it returns a promise that rejects, the text is put back. */
   onSend: (text: string) => void | Promise<unknown>;
@@ -21,6 +24,7 @@ export interface ChatInputViewProps {
 /**
  * Text chat beside voice (`chat-msg`). Enter sends, Shift+Enter adds a line, IME
  * composition is left alone. Pure view.
+ * @public
  */
 export function ChatInputView(props: ChatInputViewProps) {
   const { onSend, disabled = false, label = 'Message', maxLength = 2000, className } = props;

@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { StageOverlay, type StageOverlayProps } from './StageOverlay';
-import { cx } from './format';
+import { cx } from '../format';
 import { TimeLimitCountdown } from './TimeLimitCountdown';
 import type { ChromaKey, ChromaKeyOptions } from './chroma-key';
 

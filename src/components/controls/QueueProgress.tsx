@@ -1,8 +1,11 @@
-import { useQueueClock, useSession } from '../react';
+import { useQueueClock, useSession } from '../../react';
 import { QueueProgressView } from './QueueProgressView';
-import { isWaiting } from '../core/session/phase';
+import { isWaiting } from '../../core/session/phase';
 
-/** Cold-start progress of the nearest session; renders nothing unless it is being created, queued or connecting. */
+/**
+ * Cold-start progress of the nearest session; renders nothing unless it is being created, queued or connecting.
+ * @public
+ */
 export function QueueProgress({ className }: { className?: string }) {
   const { phase } = useSession();
   const clock = useQueueClock();

@@ -1,9 +1,12 @@
 import { useState } from 'react';
-import { useSessionList, type UseSessionsOptions, type UseSessionsResult } from '../react';
+import { useSessionList, type UseSessionsOptions, type UseSessionsResult } from '../../react';
 import { SessionListView } from './SessionListView';
 import type { SessionListRow } from './SessionTable';
 
-/** Props of {@link SessionList}. */
+/**
+ * Props of {@link SessionList}.
+ * @public
+ */
 export interface SessionListProps extends Omit<UseSessionsOptions, 'kind' | 'page'> {
   /** Tab shown first (default `rooms`). */
   initialKind?: 'rooms' | 'sessions';
@@ -13,6 +16,7 @@ export interface SessionListProps extends Omit<UseSessionsOptions, 'kind' | 'pag
 /**
  * Admin list of hosted rooms and sessions through the proxy's admin routes
  * (`admin(req)` must allow the caller; a 403 is shown as an error). Switching tabs goes back to page 1.
+ * @public
  */
 export function SessionList({ initialKind = 'rooms', className, ...options }: SessionListProps) {
   const [kind, setKind] = useState(initialKind);

@@ -1,7 +1,10 @@
 import { Icon, type IconName } from './icons';
-import { cx } from './format';
+import { cx } from '../format';
 
-/** Props of {@link ControlBarView}. A control is shown only when its handler is given. */
+/**
+ * Props of {@link ControlBarView}. A control is shown only when its handler is given.
+ * @public
+ */
 export interface ControlBarViewProps {
   micEnabled: boolean;
   speakerMuted: boolean;
@@ -54,7 +57,10 @@ function Toggle({ name, label, pressed, icon, iconPressed = icon, disabled, pend
   );
 }
 
-/** Call controls: mic, speaker mute + volume, keep-alive, end. Buttons carry `aria-pressed` and `data-state`. Pure view. */
+/**
+ * Call controls: mic, speaker mute + volume, keep-alive, end. Buttons carry `aria-pressed` and `data-state`. Pure view.
+ * @public
+ */
 export function ControlBarView(p: ControlBarViewProps) {
   const disabled = p.disabled ?? false;
   return (

@@ -1,17 +1,17 @@
 import { useEffect, useMemo, useState } from 'react';
-import { useAvatarSession, useSessionState } from '../react';
-import { AvatarStage } from './AvatarStage';
-import { chromaKeyId } from './AvatarStageView';
+import { useAvatarSession, useSessionState } from '../../react';
+import { AvatarStage } from '../stage/AvatarStage';
+import { chromaKeyId } from '../stage/AvatarStageView';
 import type { AvatarWidgetProps } from './AvatarWidget';
 import { AvatarWidgetView, type WidgetState } from './AvatarWidgetView';
-import { ChatInput } from './ChatInput';
-import { ControlBar } from './ControlBar';
-import { ImageSwapper } from './ImageSwapper';
-import { TranscriptPanel } from './TranscriptPanel';
-import { useDeadline } from './useDeadline';
+import { ChatInput } from '../controls/ChatInput';
+import { ControlBar } from '../controls/ControlBar';
+import { ImageSwapper } from '../images/ImageSwapper';
+import { TranscriptPanel } from '../transcript/TranscriptPanel';
+import { useDeadline } from '../stage/useDeadline';
 import { useWidgetCallbacks } from './useWidgetCallbacks';
-import { isRunning } from '../core/session/phase';
-import type { ChromaKeyOptions } from './chroma-key';
+import { isRunning } from '../../core/session/phase';
+import type { ChromaKeyOptions } from '../stage/chroma-key';
 
 /** Inside the provider: state, timers (minimized end, max duration), callbacks, and the composed parts. */
 export function AvatarWidgetBody(p: AvatarWidgetProps) {

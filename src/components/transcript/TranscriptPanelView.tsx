@@ -1,8 +1,11 @@
-import type { TranscriptLine } from '../core/session/types';
+import type { TranscriptLine } from '../../core/session/types';
 import { useStickToBottom } from './useStickToBottom';
-import { cx } from './format';
+import { cx } from '../format';
 
-/** Props of {@link TranscriptPanelView}. */
+/**
+ * Props of {@link TranscriptPanelView}.
+ * @public
+ */
 export interface TranscriptPanelViewProps {
   lines: readonly TranscriptLine[];
   /** `conversation`: scrollable chat log; `caption`: the latest line only, as an overlay. Default conversation. */
@@ -20,6 +23,7 @@ export interface TranscriptPanelViewProps {
  * Transcript of the call (`user_transcription` / `agent_transcription`), announced politely
  * to screen readers. Conversation mode follows new lines unless the user scrolled up, then offers
  * "Jump to latest". Pure view.
+ * @public
  */
 export function TranscriptPanelView(props: TranscriptPanelViewProps) {
   const { lines, mode = 'conversation', userLabel = 'You', agentLabel = 'Avatar', label = 'Transcript', className } = props;

@@ -1,9 +1,12 @@
 import { useShallow } from 'zustand/react/shallow';
-import { useAvatarSession, useSessionState } from '../react';
+import { useAvatarSession, useSessionState } from '../../react';
 import { ControlBarView } from './ControlBarView';
-import { isRunning } from '../core/session/phase';
+import { isRunning } from '../../core/session/phase';
 
-/** Props of {@link ControlBar}. */
+/**
+ * Props of {@link ControlBar}.
+ * @public
+ */
 export interface ControlBarProps {
   /** Controls to leave out. */
   hide?: readonly ('mic' | 'speaker' | 'volume' | 'keepAlive' | 'end')[];
@@ -15,6 +18,7 @@ export interface ControlBarProps {
  * the store (the truth), not from local guesses; the mic toggle is busy (`aria-busy`, disabled) while `micPending`.
  * The keep-alive toggle turns the session's keep-alive on and off
  * (session option `keepAliveMs`: on from the start, and how often at most). End also cancels a call that is still queued.
+ * @public
  */
 export function ControlBar({ hide = [], className }: ControlBarProps) {
   const session = useAvatarSession();

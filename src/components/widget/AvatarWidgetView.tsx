@@ -1,13 +1,19 @@
 import type { ReactNode } from 'react';
-import type { Phase } from '../core/session/types';
-import { Icon } from './icons';
-import { cx, formatClock } from './format';
-import { isRunning } from '../core/session/phase';
+import type { Phase } from '../../core/session/types';
+import { Icon } from '../controls/icons';
+import { cx, formatClock } from '../format';
+import { isRunning } from '../../core/session/phase';
 
-/** Visible state of the widget. `hidden` renders nothing. */
+/**
+ * Visible state of the widget. `hidden` renders nothing.
+ * @public
+ */
 export type WidgetState = 'minimized' | 'active' | 'hidden';
 
-/** Props of {@link AvatarWidgetView}: a layout shell; the parts come in as slots. */
+/**
+ * Props of {@link AvatarWidgetView}: a layout shell; the parts come in as slots.
+ * @public
+ */
 export interface AvatarWidgetViewProps {
   /** `floating`: a launcher and panel fixed to the corner; `inline`: in the page flow. Default floating. */
   variant?: 'floating' | 'inline';
@@ -32,7 +38,10 @@ export interface AvatarWidgetViewProps {
   className?: string;
 }
 
-/** The drop-in widget's frame: launcher when minimized, panel when active, countdowns. Pure view. */
+/**
+ * The drop-in widget's frame: launcher when minimized, panel when active, countdowns. Pure view.
+ * @public
+ */
 export function AvatarWidgetView(p: AvatarWidgetViewProps) {
   const { variant = 'floating', state, theme = 'auto', phase, title = 'Avatar' } = p;
   if (state === 'hidden') return null;

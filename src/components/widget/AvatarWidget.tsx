@@ -1,11 +1,14 @@
-import type { AvatarSession, AvatarSessionOptions } from '../core/session/types';
-import { AvatarSessionProvider } from '../react';
+import type { AvatarSession, AvatarSessionOptions } from '../../core/session/types';
+import { AvatarSessionProvider } from '../../react';
 import { AvatarWidgetBody } from './AvatarWidgetBody';
 import type { WidgetState } from './AvatarWidgetView';
 import type { WidgetCallbacks } from './useWidgetCallbacks';
-import type { ChromaKeyOptions } from './chroma-key';
+import type { ChromaKeyOptions } from '../stage/chroma-key';
 
-/** Props of {@link AvatarWidget}. */
+/**
+ * Props of {@link AvatarWidget}.
+ * @public
+ */
 export interface AvatarWidgetProps extends WidgetCallbacks {
   /** Where `createAvatarProxy` is mounted, e.g. `/api/avatar`. */
   proxyUrl?: string;
@@ -50,6 +53,7 @@ export interface AvatarWidgetProps extends WidgetCallbacks {
  * The drop-in widget: start → queue progress → live avatar with transcript, chat and controls → end with
  * the cost. Creates its own session (one store per widget, so several widgets stay independent) unless
  * `session` is given. Ends 30 s after being minimized during a call; ends at `maxDurationMs`.
+ * @public
  */
 export function AvatarWidget(props: AvatarWidgetProps) {
   const { proxyUrl, agentId, session, options } = props;

@@ -1,10 +1,13 @@
 import { useId, useRef, type KeyboardEvent } from 'react';
-import { MAX_PAGINATION_OFFSET } from '../core/constants';
-import type { Pagination } from '../core/schemas';
+import { MAX_PAGINATION_OFFSET } from '../../core/constants';
+import type { Pagination } from '../../core/schemas';
 import { SessionTable, type SessionListRow } from './SessionTable';
-import { cx, explainError, type ErrorLike } from './format';
+import { cx, explainError, type ErrorLike } from '../format';
 
-/** Props of {@link SessionListView} (admin view of the room and session lists). */
+/**
+ * Props of {@link SessionListView} (admin view of the room and session lists).
+ * @public
+ */
 export interface SessionListViewProps {
   kind: 'rooms' | 'sessions';
   onKindChange: (kind: 'rooms' | 'sessions') => void;
@@ -21,7 +24,10 @@ export interface SessionListViewProps {
 
 const KINDS = ['rooms', 'sessions'] as const;
 
-/** Rooms / sessions tabs (arrow keys move between them), a table, pagination within the 1000-offset limit. Pure view. */
+/**
+ * Rooms / sessions tabs (arrow keys move between them), a table, pagination within the 1000-offset limit. Pure view.
+ * @public
+ */
 export function SessionListView(p: SessionListViewProps) {
   const id = useId();
   const tabs = useRef<(HTMLButtonElement | null)[]>([]);

@@ -1,7 +1,10 @@
-import type { RoomListItem, SessionListItem } from '../core/schemas';
-import { formatCredits } from './format';
+import type { RoomListItem, SessionListItem } from '../../core/schemas';
+import { formatCredits } from '../format';
 
-/** One row of either list (a hosted room or a session). */
+/**
+ * One row of either list (a hosted room or a session).
+ * @public
+ */
 export type SessionListRow = RoomListItem | SessionListItem;
 
 const STATUS_TEXT: Record<string, string> = {

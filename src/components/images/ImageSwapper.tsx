@@ -1,11 +1,14 @@
 import { useState } from 'react';
-import type { LiveAiError } from '../core/errors';
-import { prepareImage } from '../core/image';
-import type { ImageInput } from '../core/session/types';
-import { useControl, useSession } from '../react';
+import type { LiveAiError } from '../../core/errors';
+import { prepareImage } from '../../core/image/prepare';
+import type { ImageInput } from '../../core/session/types';
+import { useControl, useSession } from '../../react';
 import { ImageSwapperView, type ImageSwapperViewProps } from './ImageSwapperView';
 
-/** Props of {@link ImageSwapper}. */
+/**
+ * Props of {@link ImageSwapper}.
+ * @public
+ */
 export type ImageSwapperProps = Pick<ImageSwapperViewProps, 'className'> & {
   /** Use the core's `prepareImage` for an exact 368×560 preview and inline upload (default true). */
   prepare?: boolean;
@@ -14,6 +17,7 @@ export type ImageSwapperProps = Pick<ImageSwapperViewProps, 'className'> & {
 /**
  * Changes the avatar's look during a call (`update-image`), with progress from the
  * `image_change_*` events and errors explained (a 413 keeps its code; event errors their text).
+ * @public
  */
 export function ImageSwapper({ prepare = true, className }: ImageSwapperProps) {
   const { phase } = useSession();

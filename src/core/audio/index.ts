@@ -1,2 +1,0 @@
-export * from './pcm';
-export * from './stream';

@@ -1,2 +1,0 @@
-export * from './bus';
-export type { ParsedMessage } from './parse';

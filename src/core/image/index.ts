@@ -1,3 +1,0 @@
-export * from './geometry';
-export * from './prepare';
-export * from './blob';
