@@ -10,22 +10,12 @@
 // `?jbt=MS` (e2e.ts, the lossy link): the avatar's receivers get `RTCRtpReceiver.jitterBufferTarget = MS` (the
 // standard, public WebRTC property) when subscribed: a prototype of a larger jitter buffer against freezes.
 import { LogLevel, Room, RoomEvent, Track, setLogLevel, type RemoteTrack } from 'livekit-client';
-import { probe as sharedProbe } from './probe.js';
+import { createRoom, endWith, join, mark, params, probe } from './bare-call';
 
-interface Probe {
-  errors: string[];
-  end: (() => Promise<void>) | null;
-}
 setLogLevel(LogLevel.warn);
-const probe = sharedProbe as Probe;
-const params = new URLSearchParams(location.search);
-const proxy = params.get('proxy') ?? '/api/avatar';
 const jitterBufferTarget = params.get('jbt') === null ? null : Number(params.get('jbt'));
 const video = document.querySelector('video')!;
 const button = document.getElementById('start') as HTMLButtonElement;
-/** `?marks=1` (e2e.ts --marks): the same timeline names as the widget page, for comparison. */
-const MARKS = params.get('marks') === '1';
-const mark = (name: string) => void (MARKS && ((sharedProbe as { marks: Record<string, number> }).marks[name] ??= performance.now()));
 
 const room = new Room();
 room.on(RoomEvent.TrackSubscribed, (track: RemoteTrack) => {
@@ -41,21 +31,9 @@ if (lk) void room.prepareConnection(lk).catch(() => {});
 button.addEventListener('click', async () => {
   button.disabled = true;
   try {
-    const res = await fetch(`${proxy}/rooms`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ agent_id: 'agent-demo' }),
-    });
-    mark(`POST ${proxy}/rooms answered`);
-    if (res.status !== 201) throw new Error(`POST /rooms: ${res.status}`);
-    const s = (await res.json()) as { session_id: string; client_token: string; room_url: string; token: string };
-    probe.end = async () => {
-      await fetch(`${proxy}/sessions/${s.session_id}/end`, { method: 'POST', headers: { authorization: `Bearer ${s.client_token}` } });
-      await room.disconnect();
-    };
-    mark('room connecting');
-    await room.connect(s.room_url, s.token);
-    mark('room connected');
+    const s = await createRoom();
+    endWith(s, () => room.disconnect());
+    await join(room, s);
   } catch (e) {
     probe.errors.push(String(e));
   }

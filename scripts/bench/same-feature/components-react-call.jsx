@@ -1,5 +1,5 @@
 // The call part of the code-split components-react page (components-react-lazy.jsx): the same components and hooks
-// as components-react.jsx, loaded with React.lazy when Start is clicked.
+// as components-react.jsx imports statically, loaded with React.lazy when Start is clicked.
 import { useState } from 'react';
 import { LiveKitRoom, RoomAudioRenderer, VideoTrack, useDataChannel, useTracks, useRoomContext } from '@livekit/components-react';
 import { Track } from 'livekit-client';
