@@ -9,8 +9,8 @@
 // 4 re-renders per 1000 transcript events (jsdom); 5 real LiveKit path in Chromium; 6 synthetic avatars' fps.
 // Everything runs inside a private network namespace (scripts/netns-run.sh): rtc-node needs it (architecture §6).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -35,6 +35,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     conditions: { type: 'string', default: 'normal,cpu4,lossy' },
     memory: { type: 'boolean', default: false },
+    'e2e-from': { type: 'string' },
     out: { type: 'string', default: 'docs/benchmarks.md' },
   },
 });
@@ -48,6 +49,10 @@ const MEMORY = values.memory;
 const FREEZE_SECONDS = QUICK ? 5 : 20;
 /** The jitter buffer prototype's RTCRtpReceiver.jitterBufferTarget, ms. */
 const JBT_MS = 250;
+/** The same pause for every page between "the page went quiet" and the Start click, ms. */
+const SETTLE_MS = 2000;
+/** Where the e2e step keeps its raw result; `--e2e-from FILE` renders rows 5 and 7 from such a file instead. */
+const E2E_JSON = join(tmpdir(), 'liveai-bench-e2e.json');
 const only = values.only ? new Set(values.only.split(',')) : null;
 const want = (k) => !only || only.has(k);
 
@@ -313,20 +318,28 @@ async function e2e() {
   step('5 real LiveKit path (Chromium): widget, standalone element and livekit-client pages, alternating');
   // First frames vary by ±20 % from run to run (the avatar's publish, LiveKit, the machine), so these rows take 25
   // rounds (11 traced ones for the main-thread rows) and give a bootstrap interval with each ratio.
-  const r = await runTsx([
-    'scripts/bench/e2e.ts',
-    '--runs',
-    String(FIRST_FRAME_RUNS),
-    '--profile',
-    '--cold',
-    '--conditions',
-    CONDITIONS.join(','),
-    '--freeze-seconds',
-    String(FREEZE_SECONDS),
-    '--jbt',
-    String(JBT_MS),
-    ...(MEMORY ? ['--memory-minutes', '10'] : []),
-  ]);
+  const r = values['e2e-from']
+    ? JSON.parse(readFileSync(values['e2e-from'], 'utf8').trim().split('\n').pop())
+    : await runTsx([
+        'scripts/bench/e2e.ts',
+        '--runs',
+        String(FIRST_FRAME_RUNS),
+        '--profile',
+        '--cold',
+        '--conditions',
+        CONDITIONS.join(','),
+        '--freeze-seconds',
+        String(FREEZE_SECONDS),
+        '--jbt',
+        String(JBT_MS),
+        '--settle-ms',
+        String(SETTLE_MS),
+        ...(MEMORY ? ['--memory-minutes', '10'] : []),
+      ]);
+  if (!values['e2e-from']) {
+    writeFileSync(E2E_JSON, JSON.stringify(r));
+    console.error(`[bench] e2e raw result: ${E2E_JSON} (render again with --e2e-from ${E2E_JSON})`);
+  }
   const m = (xs) => (xs?.length ? median(xs) : NaN);
   const target = { asIs: 1.0, warm: { widget: 1.0, element: 1.0 } };
   for (const [mode, label] of [
