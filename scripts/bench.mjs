@@ -610,6 +610,23 @@ shuffled order every round, round 0 dropped; each ratio comes with a 90 % bootst
 met only when the whole interval is under it. Main-thread rows count thread CPU time, not wall time.
 `;
 
+/** Every row with a target or budget, sorted into met / missed / undecided (the ✅ ❌ ≈ of its ratio column). */
+function verdicts() {
+  const kinds = [
+    ['✅', 'Met (the whole interval, or the number, within the target)'],
+    ['❌', 'Missed'],
+    ['≈', "Undecided at this run's noise"],
+    ['no verdict', 'Not judged (fewer than 5 rounds)'],
+  ];
+  const lines = kinds.flatMap(([mark, title]) => {
+    const hit = rows.filter((r) => r.ratio.includes(mark));
+    return hit.length
+      ? [`**${title}:** ${hit.map((r) => `${r.group.replace(/ \(.*$/, '')} — ${r.measure}: ${r.ratio}`).join('; ')}.`, '']
+      : [];
+  });
+  return lines.length ? `## Targets and budgets\n\n${lines.join('\n')}` : '';
+}
+
 const command = `npm run bench${argv.length ? ` -- ${argv.join(' ')}` : ''}`;
 const table = [
   '| row | measure | liveai-kit (median) | baseline (same run) | ratio | reference |',
@@ -626,6 +643,8 @@ below 1 is better for sizes, times, latencies and render counts, above 1 is bett
 
 ${table}
 
+${verdicts()}
+
 ${notes.map((n) => `- ${n}`).join('\n')}
 
 ${BASELINES}
@@ -634,13 +653,14 @@ Run it yourself: \`npm run bench\` (all rows, 5 runs, 25 rounds for rows 5 and 7
 a network namespace), \`npm run bench -- --quick\` (3 rounds, shorter windows), \`npm run bench -- --quick --rounds 2\`
 (a smoke run of everything), \`npm run bench -- --memory\` (adds a 10-minute call per page),
 \`npm run bench -- --conditions normal\` (row 5 only, no throttling or impaired link),
-\`npm run bench -- --only size,renders\` (some rows; this file is then left unchanged). The pieces live in
+\`npm run bench -- --only size,renders\` (some rows; this file is then left unchanged, another \`--out\` file is written). The pieces live in
 scripts/bench/ (size.mjs, same-feature.mjs + same-feature/, proxy.mjs, image.mjs + image page, renders.bench.tsx,
 e2e.ts + e2e-node.ts + trace.ts + pages/), scripts/impair/ (the impaired link: relay.py, its Node wrapper and
 self-test) and scripts/bench-proxy.mjs, scripts/bench-avatars.mjs.
 ${failures.length ? `\n**Not measured in this run:**\n\n${failures.map((f) => `- ${f}`).join('\n')}\n` : ''}`;
 console.log(`\n${table}\n`);
 if (failures.length) console.log(`failed: ${failures.join('; ')}`);
-if (!only) writeFileSync(values.out, md);
+// A partial run (--only) leaves docs/benchmarks.md alone; an explicit other --out is always written.
+if (!only || values.out !== 'docs/benchmarks.md') writeFileSync(values.out, md);
 else console.error(`[bench] --only given: ${values.out} left unchanged`);
 process.exit(failures.length ? 1 : 0);
