@@ -463,7 +463,7 @@ async function e2e() {
       if (!ours?.length || !bare?.length) continue;
       row(
         group,
-        `${PAGE_NAMES[page]}: page settle (navigation → last response before the page went quiet)`,
+        `${PAGE_NAMES[page]}: page settle (navigation → the last page file before the page went quiet)`,
         ms(m(ours)),
         `${ms(m(bare))} ${BARE}`,
         compared(ours, bare, 1.15),
@@ -528,7 +528,7 @@ async function e2e() {
   );
   if (cpu4 || lossy)
     notes.push(
-      `Conditions (rows 7): the same method and interval, avatar publishing, pages widget, element and the fastest public-API page. CPU throttled 4×: Chromium's CDP Emulation.setCPUThrottlingRate(4) on each page from navigation on (main-thread CPU from traced runs, thread time as above). Lossy slow link: a second Chromium in an inner network namespace whose every packet, page files included, goes through scripts/impair (a userspace TUN relay, as this kernel has no netem: 40 ± 10 ms each way, uniform, order kept; 2 % of packets dropped each way), self-tested before the runs; page settle = navigation → the last response before the page went quiet (Resource Timing); freezes = getStats freezeCount of the received video over ${FREEZE_SECONDS} s of playback right after the first frame, with the jitter buffer's mean delay per frame (jitterBufferDelay ÷ jitterBufferEmittedCount). The prototype row sets the standard RTCRtpReceiver.jitterBufferTarget = ${JBT_MS} ms on the bare page's receivers.${MEMORY ? ' Memory: one 10-minute call per page, JS heap used after a forced GC (CDP HeapProfiler.collectGarbage, Performance.getMetrics) each minute.' : ''}`,
+      `Conditions (rows 7): the same method and interval, avatar publishing, pages widget, element and the fastest public-API page. CPU throttled 4×: Chromium's CDP Emulation.setCPUThrottlingRate(4) on each page from navigation on (main-thread CPU from traced runs, thread time as above). Lossy slow link: a second Chromium in an inner network namespace whose every packet, page files included, goes through scripts/impair (a userspace TUN relay, as this kernel has no netem: 40 ± 10 ms each way, uniform, order kept; 2 % of packets dropped each way), self-tested before the runs; page settle = navigation → the last page file (document, script, stylesheet; not fetch calls such as prepareConnection's) before the page went quiet (Resource Timing); freezes = getStats freezeCount of the received video over ${FREEZE_SECONDS} s of playback right after the first frame, with the jitter buffer's mean delay per frame (jitterBufferDelay ÷ jitterBufferEmittedCount). The prototype row sets the standard RTCRtpReceiver.jitterBufferTarget = ${JBT_MS} ms on the bare page's receivers.${MEMORY ? ' Memory: one 10-minute call per page, JS heap used after a forced GC (CDP HeapProfiler.collectGarbage, Performance.getMetrics) each minute.' : ''}`,
     );
   notes.push(
     'Real LiveKit (informative): a Node client (no browser, no React) doing the same through the proxy: POST /rooms → rtc-node join → first frame; POST control update-image → image_change_complete on the data channel.',

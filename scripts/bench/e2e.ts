@@ -14,8 +14,8 @@
 //   cpu4   — Chromium's CPU throttled 4× (CDP Emulation.setCPUThrottlingRate), warm mode: first frame and traced
 //            main-thread CPU;
 //   lossy  — a second Chromium in an inner network namespace behind the impaired link (scripts/impair: 40 ± 10 ms
-//            each way, 2 % loss each way), warm mode: page settle time (navigation → last response before the page
-//            went quiet, with the order the files loaded in), first frame, and freezes over --freeze-seconds (20) of
+//            each way, 2 % loss each way), warm mode: page settle time (navigation → the last page file that arrived
+//            before the page went quiet, with the order the files loaded in), first frame, and freezes over --freeze-seconds (20) of
 //            playback from the received video's getStats (freezeCount, totalFreezesDuration, the jitter buffer's
 //            mean delay).
 // Fairness: every page is clicked the same --settle-ms (2000) after it went quiet (no request for 500 ms), and no
@@ -308,9 +308,13 @@ async function pageRun(kind: PageKind, mode: Mode, opts: RunOptions = {}) {
       await page.waitForFunction(() => (window as unknown as { __bench: { prefetched: boolean } }).__bench.prefetched, null, {
         timeout: 60_000,
       });
-    // Page settle: navigation → the last response before the page went quiet, and the files in the order they came.
+    // Page settle: navigation → the last page file (document, script, stylesheet) before the page went quiet, and the
+    // files in the order they came. Calls (fetch: the proxy, livekit-client's prepareConnection warming its server) are
+    // not page files and do not count.
     const { settleMs, resources } = await page.evaluate(() => {
-      const list = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+      const list = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter(
+        (e) => e.initiatorType !== 'fetch' && e.initiatorType !== 'xmlhttprequest',
+      );
       const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
       const files = list.map((e) => ({ path: new URL(e.name).pathname, startMs: e.startTime, endMs: e.responseEnd }));
       if (nav) files.unshift({ path: new URL(nav.name).pathname, startMs: 0, endMs: nav.responseEnd });
