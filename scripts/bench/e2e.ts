@@ -31,7 +31,8 @@
 // tracing slows the pages, so the times of such a run are not the bench's); --transport rtc-a / --prefetch (widget
 // page variants); --only widget,bare; --cold: also `widgetCold`, the widget on a page that registers both
 // transports (nothing to predict on a first visit); --jbt MS (bareJbt's jitterBufferTarget, default 250);
-// --memory-minutes N (one long call per page, widget and bare: JS heap after GC, listeners and DOM nodes each minute).
+// --memory-minutes N (one long call per page, widget and bare: JS heap after GC, listeners and DOM nodes each minute);
+// --link DELAY,JITTER,LOSS (the lossy condition's link; default 40,10,0.02).
 // Prints one JSON line: { first: {mode: {page: ms[]}}, afterCreate: {mode: {page: ms[]}} (create answered → first
 // frame, the part the page itself decides), imageChange: {widget: ms[], node: ms[]}, node: ms[], profile: {page:
 // MainThreadWork[]}, threads, conditions: {cpu4?: {first: {page: ms[]}, profile}, lossy?: {first, settle: {page:
@@ -77,6 +78,8 @@ const FREEZE_SECONDS = Number(arg('--freeze-seconds') ?? 20);
 /** bareJbt's RTCRtpReceiver.jitterBufferTarget, ms. */
 const JBT_MS = Number(arg('--jbt') ?? 250);
 const MEMORY_MINUTES = Number(arg('--memory-minutes') ?? 0);
+/** The impaired link of the lossy condition: one-way delay ms, ± jitter ms, loss per packet and direction. */
+const [LINK_DELAY_MS, LINK_JITTER_MS, LINK_LOSS] = (arg('--link') ?? '40,10,0.02').split(',').map(Number) as [number, number, number];
 type PageKind = 'widget' | 'element' | 'bare' | 'bareNaive' | 'bareJbt' | 'widgetCold';
 type Mode = 'asIs' | 'warm';
 type Condition = 'normal' | 'cpu4' | 'lossy';
@@ -200,7 +203,7 @@ interface Lossy {
 }
 let lossy: Lossy | undefined;
 if (CONDITIONS.includes('lossy')) {
-  const link = await startImpairedLink({ delayMs: 40, jitterMs: 10, loss: 0.02 });
+  const link = await startImpairedLink({ delayMs: LINK_DELAY_MS, jitterMs: LINK_JITTER_MS, loss: LINK_LOSS });
   const lossyBase = `http://${HOST}:${port}`;
   lossy = {
     link,
