@@ -552,7 +552,12 @@ async function avatars() {
       `${r.min.toFixed(1)} / ${r.median.toFixed(1)}`,
       `${one.median.toFixed(1)} (1 avatar)`,
       `${ratio(r.min, one.median)} ${ok ? '✅ ≥ 24 fps' : '❌ under 24 fps'}`,
-      r.avatarProcessCpuPercent == null ? '' : `avatar process ${r.avatarProcessCpuPercent.toFixed(0)} % of one core`,
+      [
+        `sent: min ${Math.min(...r.perAvatar.map((a) => a.sentFps)).toFixed(1)} fps`,
+        r.avatarProcessCpuPercent == null ? '' : `avatar process ${r.avatarProcessCpuPercent.toFixed(0)} % of one core`,
+      ]
+        .filter(Boolean)
+        .join('; '),
     );
     if (!ok) break;
     held = n;
@@ -566,7 +571,7 @@ async function avatars() {
     `${cpus().length} cores; one avatar process renders and encodes them all`,
   );
   notes.push(
-    `Avatars: the emulator's synthetic avatars (the service's own media code, joinAvatar) in one process, as the service runs them, each in its own LiveKit room with one rtc-node subscriber (in another process) counting decoded frames; received fps over one ${seconds} s window per count (per avatar; min and median across avatars); half the avatars speak and all move now and then. Baseline: a single avatar measured the same way. Counts go up until the slowest avatar falls under 24 fps.`,
+    `Avatars: the emulator's synthetic avatars (the service's own media code, joinAvatar) in one process, as the service runs them, each in its own LiveKit room with one rtc-node subscriber (in another process) counting decoded frames; received fps over one ${seconds} s window per count (per avatar; min and median across avatars); half the avatars speak and all move now and then. Baseline: a single avatar measured the same way. Counts go up until the slowest avatar falls under 24 fps. The subscribers decode every stream on the same machine (viewers would be elsewhere), so the sent fps (the avatars' own count) is given beside the received one.`,
   );
 }
 
