@@ -654,7 +654,7 @@ ${notes.map((n) => `- ${n}`).join('\n')}
 
 ${BASELINES}
 
-Run it yourself: \`npm run bench\` (all rows, 5 runs, 25 rounds for rows 5 and 7; an hour or more; re-runs itself in
+Run it yourself: \`npm run bench\` (all rows, 5 runs, 25 rounds for rows 5 and 7; about two hours; re-runs itself in
 a network namespace), \`npm run bench -- --quick\` (3 rounds, shorter windows), \`npm run bench -- --quick --rounds 2\`
 (a smoke run of everything), \`npm run bench -- --memory\` (adds a 10-minute call per page),
 \`npm run bench -- --conditions normal\` (row 5 only, no throttling or impaired link),
