@@ -49,6 +49,14 @@ if (
 ) {
   stop('redis-server not found. Run: sudo apt-get install -y redis-server');
 }
+// The impaired link's relay (scripts/impair/relay.py, Python standard library) for its self-test in the server tier.
+if (
+  (all || projects.includes('server')) &&
+  spawnSync('python3', ['--version'], { stdio: 'ignore' }).status !== 0 &&
+  !aptInstall(['python3'])
+) {
+  stop('python3 not found. Run: sudo apt-get install -y python3');
+}
 if (needsMedia && process.platform === 'linux' && spawnSync('ip', ['-V'], { stdio: 'ignore' }).status !== 0 && !aptInstall(['iproute2'])) {
   stop('`ip` not found. Run: sudo apt-get install -y iproute2');
 }

@@ -1,5 +1,7 @@
-// Bytes of the same feature set (video + audio, transcript, chat, End) as a React app ships it, built with liveai-kit
-// and with @livekit/components-react (scripts/bench/same-feature/*.jsx). esbuild bundles each page for the browser
+// Bytes of the same feature set (video + audio, transcript, chat, End) as a React app ships it, built with liveai-kit,
+// with @livekit/components-react (as its docs write it, and split with React.lazy) and by hand with React +
+// livekit-client (scripts/bench/same-feature/*.jsx). Stylesheets a page imports (our styles.css) count in its first
+// load. esbuild bundles each page for the browser
 // (ESM, code splitting, minified, production React), so React, react-dom and livekit-client are each in the output
 // once; every output file is gzipped. "first load" = the entry and its static imports; "on start" = the chunks a
 // call over LiveKit fetches through import() (the rtc-a adapter with livekit-client, the small checks of what the
@@ -36,7 +38,6 @@ async function measure(root, entry) {
       jsx: 'automatic',
       logLevel: 'error',
       define: { 'process.env.NODE_ENV': '"production"' },
-      loader: { '.css': 'empty' },
     });
     const outputs = r.metafile.outputs;
     const gz = {};
@@ -64,22 +65,31 @@ async function measure(root, entry) {
     const firstLoad = sum(first);
     const onStart = sum(onCall);
     const never = sum(Object.keys(gz).filter((f) => !first.has(f) && !onCall.has(f)));
-    return { total: firstLoad + onStart, firstLoad, onStart, never, entry: basename(entry) };
+    // The stylesheet a page imports (esbuild writes it beside the entry): a <link> in the page's head, so first load.
+    let css = 0;
+    for (const f of Object.keys(outputs).filter((f) => f.endsWith('.css')))
+      css += gzipSync(await readFile(join(root, f)), { level: 9 }).length;
+    return { total: firstLoad + css + onStart, firstLoad: firstLoad + css, onStart, never, css, entry: basename(entry) };
   } finally {
     await rm(outdir, { recursive: true, force: true });
   }
 }
 
 /**
- * `{ ours, hooks, headless, components }`: gzip bytes `{ total, firstLoad, onStart, never }` of the widget page, the
- * hooks + styled parts page, the headless hooks page and the components-react page. Needs a built dist/.
+ * `{ ours, hooks, headless, components, componentsLazy, handwritten }`: gzip bytes `{ total, firstLoad, onStart,
+ * never, css }` (firstLoad and total include css) of the widget page, the hooks + styled parts page, the headless
+ * hooks page, the components-react page as its docs write it, the same split with React.lazy, and a hand-written
+ * React + livekit-client page (split the same way). Needs a built dist/.
  */
 export async function measureSameFeature(root) {
+  const dir = 'scripts/bench/same-feature';
   return {
-    ours: await measure(root, 'scripts/bench/same-feature/liveai-kit.jsx'),
-    hooks: await measure(root, 'scripts/bench/same-feature/liveai-kit-hooks.jsx'),
-    headless: await measure(root, 'scripts/bench/same-feature/liveai-kit-headless.jsx'),
-    components: await measure(root, 'scripts/bench/same-feature/components-react.jsx'),
+    ours: await measure(root, `${dir}/liveai-kit.jsx`),
+    hooks: await measure(root, `${dir}/liveai-kit-hooks.jsx`),
+    headless: await measure(root, `${dir}/liveai-kit-headless.jsx`),
+    components: await measure(root, `${dir}/components-react.jsx`),
+    componentsLazy: await measure(root, `${dir}/components-react-lazy.jsx`),
+    handwritten: await measure(root, `${dir}/react-livekit.jsx`),
   };
 }
 

@@ -55,3 +55,31 @@ const watch = () => {
   });
 };
 watch();
+
+// Every RTCPeerConnection the page makes (its transport's), so the bench can read the received video's WebRTC
+// statistics (getStats, public) without any page exposing its connection.
+const pcs = [];
+const NativePC = window.RTCPeerConnection;
+window.RTCPeerConnection = class extends NativePC {
+  constructor(...args) {
+    super(...args);
+    pcs.push(this);
+  }
+};
+/**
+ * The received video's inbound-rtp statistics (the stream with the most decoded frames) of every connection, or null:
+ * `{ freezeCount, totalFreezesDuration (s), framesDecoded, framesDropped, packetsLost, packetsReceived,
+ * jitterBufferDelay (s), jitterBufferEmittedCount, jitterBufferTargetDelay (s) }`.
+ */
+probe.videoStats = async () => {
+  let best = null;
+  for (const pc of pcs) {
+    if (pc.connectionState === 'closed') continue;
+    for (const s of (await pc.getStats()).values())
+      if (s.type === 'inbound-rtp' && s.kind === 'video' && (!best || s.framesDecoded > best.framesDecoded)) best = s;
+  }
+  if (!best) return null;
+  const keys = ['freezeCount', 'totalFreezesDuration', 'framesDecoded', 'framesDropped', 'packetsLost', 'packetsReceived'];
+  keys.push('jitterBufferDelay', 'jitterBufferEmittedCount', 'jitterBufferTargetDelay');
+  return Object.fromEntries(keys.map((k) => [k, best[k] ?? 0]));
+};

@@ -3,6 +3,7 @@
 // the components-react page, primitives against primitives (the widget page adds status, the mic, a countdown and
 // explained errors). Plain JSX (bundled by esbuild, not type-checked) that imports the built package.
 import '../../../dist/livekit.js';
+import '../../../dist/styles.css'; // as the README shows: counted in the page's first load
 import { createRoot } from 'react-dom/client';
 import { AvatarSessionProvider, useSession } from '../../../dist/react.js';
 import { AvatarStage, TranscriptPanel, ChatInput } from '../../../dist/components.js';

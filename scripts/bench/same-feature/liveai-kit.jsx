@@ -1,6 +1,7 @@
 // Same-feature page, liveai-kit: the avatar's video and audio, the transcript, chat and an End button, through the
 // proxy. What a React app writes with the drop-in widget (the built package, as users import it).
 import '../../../dist/livekit.js';
+import '../../../dist/styles.css'; // as the README shows: counted in the page's first load
 import { createRoot } from 'react-dom/client';
 import { AvatarWidget } from '../../../dist/components.js';
 
