@@ -10,7 +10,7 @@ import { ImageSwapper } from './ImageSwapper';
 import { TranscriptPanel } from './TranscriptPanel';
 import { useDeadline } from './useDeadline';
 import { useWidgetCallbacks } from './useWidgetCallbacks';
-import { isRunning } from '../core/session/phase';
+import { isRunning } from '../core/session/machine';
 import type { ChromaKeyOptions } from './chroma-key';
 
 /** Inside the provider: state, timers (minimized end, max duration), callbacks, and the composed parts. */

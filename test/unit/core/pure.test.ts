@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { chooseTransport, createEventBus, createKeepAlive, type SessionStatusResponse } from '../../../src/core';
 import { createStatusPoller, jittered, nextInterval } from '../../../src/core/session/poller';
-import { derivePhase } from '../../../src/core/session/phase';
+import { derivePhase } from '../../../src/core/session/machine';
 import { appendTranscript, imageStateFor, reduceEvent } from '../../../src/core/store/reducers';
 import { initialSessionState } from '../../../src/core/store/state';
 import { parseAvatarEventMessage, validateControlEvent } from '../../../src/core/validation';
@@ -47,12 +47,11 @@ describe('store reducers', () => {
     expect(imageStateFor({ status: 'complete' }, { type: 'image_change_requested' })).toEqual({ status: 'requested' });
     expect(imageStateFor({ status: 'sending' }, { type: 'image_change_error', error: 'nope' })).toEqual({ status: 'error', error: 'nope' });
   });
-  it('bot_ready marks readiness and ACTIVE; lastEvent is kept', () => {
+  it('bot_ready marks readiness, not the status (only status answers write it); lastEvent is kept', () => {
     const s = { ...initialSessionState(), sessionStatus: 'QUEUED' as const };
     expect(reduceEvent(s, { type: 'bot_ready' }, { now: 1, nextId: 1 })).toEqual({
       lastEvent: { type: 'bot_ready' },
       botReady: true,
-      sessionStatus: 'ACTIVE',
     });
   });
 });
