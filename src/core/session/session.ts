@@ -198,7 +198,8 @@ export class Session {
     if (life.stage === 'running' && life.starting) return life.starting;
     const phase = this.state.phase;
     if (phase === 'active') return Promise.resolve();
-    if (!transition(life.stage, 'start')) return Promise.reject(new LiveAiError('invalid_request', `cannot start while ${phase}`, { status: 400 }));
+    if (!transition(life.stage, 'start'))
+      return Promise.reject(new LiveAiError('invalid_request', `cannot start while ${phase}`, { status: 400 }));
     this.audio.prime(); // synchronously, inside the click that called start()
     loadGuards().catch(() => undefined); // fetch the checks of the create answer while the session is being created
     life.call?.dispose();
@@ -223,9 +224,18 @@ export class Session {
     try {
       const c = await call.obtain(o.flow);
       const requested = o.flow.kind === 'session' ? o.flow.request.transport_type : undefined;
-      this.set({ sessionId: c.session_id, transport: requested ?? c.transport ?? chooseTransport(c, o.transport), imageUrl: c.image_url ?? null });
+      this.set({
+        sessionId: c.session_id,
+        transport: requested ?? c.transport ?? chooseTransport(c, o.transport),
+        imageUrl: c.image_url ?? null,
+      });
       if (o.endOnUnload !== false) call.watchUnload(() => this.unload());
-      const joined = call.join({ ...o, loader: this.loader, micEnabled: o.micEnabled ?? this.state.media.micEnabled, devices: this.devices });
+      const joined = call.join({
+        ...o,
+        loader: this.loader,
+        micEnabled: o.micEnabled ?? this.state.media.micEnabled,
+        devices: this.devices,
+      });
       joined.then(
         () => this.isCurrent(call) && this.commit(),
         (e: unknown) => call.signal.aborted || this.fail(toError(e)),
@@ -276,9 +286,8 @@ export class Session {
       call.dispose();
       return Promise.resolve();
     }
-    let ending!: Promise<void>;
-    const next = (stage: Stage) => (stage === 'ending' ? { stage, call, ending } : { stage, call }) as Life;
-    ending = (async () => {
+    const next = (stage: Stage): Life => (stage === 'ending' ? { stage, call, ending } : { stage: stage as 'ended', call });
+    const ending: Promise<void> = (async () => {
       await Promise.resolve();
       call.cancel(error ?? aborted());
       if (error) this.report(error);
@@ -327,7 +336,11 @@ export class Session {
     this.set(patch);
     if (status === 'COMPLETED') void this.teardown({ reason: 'completed', terminate: false });
     else if (status === 'TIMED_OUT')
-      void this.teardown({ reason: 'timed_out', terminate: false, error: new LiveAiError('timeout', 'the avatar service timed out (TIMED_OUT)') });
+      void this.teardown({
+        reason: 'timed_out',
+        terminate: false,
+        error: new LiveAiError('timeout', 'the avatar service timed out (TIMED_OUT)'),
+      });
     else
       void this.teardown({
         reason: 'failed',
@@ -360,7 +373,8 @@ export class Session {
     this.bus.emit(event.type, event as never);
     this.bus.emit('*', event);
     if (event.type === 'idle_timeout') void this.teardown({ reason: 'idle_timeout', terminate: false });
-    else if (event.type === 'video_generation_error') this.report(new LiveAiError('upstream_error', 'the avatar service failed to generate video'));
+    else if (event.type === 'video_generation_error')
+      this.report(new LiveAiError('upstream_error', 'the avatar service failed to generate video'));
     else if (event.type === 'daily_error') {
       const error = new LiveAiError('transport_failed', `room provider error: ${describeError(event.error)}`);
       if (event.fatal && this.life.stage === 'running') this.fail(error);

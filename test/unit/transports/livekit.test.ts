@@ -291,7 +291,13 @@ describe('LiveKit adapter (fake Room)', () => {
     room().emit(RoomEvent.ParticipantConnected, AVATAR);
     const intruder = { identity: 'viewer-2' };
     room().emit(RoomEvent.DataReceived, enc({ type: 'idle_timeout' }), intruder, undefined, 'liveai');
-    room().emit(RoomEvent.DataReceived, enc({ type: 'user_transcription', transcription: '<img src=x onerror=alert(1)>' }), intruder, undefined, 'liveai');
+    room().emit(
+      RoomEvent.DataReceived,
+      enc({ type: 'user_transcription', transcription: '<img src=x onerror=alert(1)>' }),
+      intruder,
+      undefined,
+      'liveai',
+    );
     const camera = { id: 'camera' } as MediaStreamTrack;
     room().emit(RoomEvent.TrackSubscribed, { kind: 'video', mediaStreamTrack: camera }, {}, intruder);
     expect(log.event).toBeUndefined();

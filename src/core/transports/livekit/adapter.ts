@@ -69,7 +69,16 @@ export function createLiveKitTransport(deps: { createRoom?: () => RoomLike; reco
           (identity) => avatar.speaksFor(identity),
         ),
       };
-      const l: LiveKitLink = (link = new LiveKitLink({ url: o.url, token: o.token, topic: o.eventTopic, policy, newRoom, bus, textStreams, avatar }));
+      const l: LiveKitLink = (link = new LiveKitLink({
+        url: o.url,
+        token: o.token,
+        topic: o.eventTopic,
+        policy,
+        newRoom,
+        bus,
+        textStreams,
+        avatar,
+      }));
       const onAbort = () => void transport.disconnect();
       o.signal?.addEventListener('abort', onAbort, { once: true });
       try {
@@ -77,9 +86,13 @@ export function createLiveKitTransport(deps: { createRoom?: () => RoomLike; reco
       } catch (cause) {
         if (o.signal?.aborted) throw new LiveAiError('aborted', 'join was cancelled', { cause });
         // The same error for the join and for anything sent meanwhile.
-        const error = new LiveAiError('transport_failed', `could not join the LiveKit room: ${String((cause as Error)?.message ?? cause)}`, {
-          cause,
-        });
+        const error = new LiveAiError(
+          'transport_failed',
+          `could not join the LiveKit room: ${String((cause as Error)?.message ?? cause)}`,
+          {
+            cause,
+          },
+        );
         await l.close(error);
         bus.emit('connection', 'disconnected');
         throw error;

@@ -128,7 +128,12 @@ export class LiveKitLink {
 
   /** Joins a fresh Room; it becomes the current one at once, so its events (tracks, data) are handled. */
   private async join(): Promise<RoomSession> {
-    const room: RoomSession = new RoomSession(this.s.newRoom(), this.s.avatar, this.hooks(() => room), this.s.textStreams);
+    const room: RoomSession = new RoomSession(
+      this.s.newRoom(),
+      this.s.avatar,
+      this.hooks(() => room),
+      this.s.textStreams,
+    );
     this.room = room;
     try {
       await room.join(this.s.url, this.s.token);
