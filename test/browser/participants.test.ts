@@ -46,6 +46,10 @@ describe('a second participant in the avatar’s room', () => {
     const intruder = await env.context.newPage();
     await intruder.goto(`${env.stack.baseUrl}/test/browser/pages/intruder.html`);
     await intruder.waitForFunction(() => '__intrude' in window);
+    // The livekit-client the pages run: the lowest supported one in that run of the tier.
+    const expected = process.env.LIVEAI_LIVEKIT_CLIENT_VERSION;
+    if (expected)
+      expect(await intruder.evaluate(() => (window as unknown as { __livekitVersion: string }).__livekitVersion)).toBe(expected);
     const identity = await intruder.evaluate(
       ([url, token, viewer]) =>
         (window as unknown as { __intrude: (u: string, t: string, v: string) => Promise<string> }).__intrude(url, token, viewer),

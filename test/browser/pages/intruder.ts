@@ -2,7 +2,10 @@
 // `window.__intrude(url, token)` joins, waits for the widget's viewer to be in the room, publishes a camera (a
 // painted canvas, 320×240) and sends fake service events on the event topic: a transcript line with HTML and an
 // `idle_timeout`. Resolves with its identity.
-import { Room, RoomEvent } from 'livekit-client';
+import { Room, RoomEvent, version } from 'livekit-client';
+
+/** The livekit-client this page runs (the browser tier also runs against the lowest supported one). */
+(window as unknown as { __livekitVersion: string }).__livekitVersion = version;
 
 (window as unknown as { __intrude: (url: string, token: string, viewer: string) => Promise<string> }).__intrude = async (
   url,

@@ -1,8 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeTransport, createFakeProxy } from '../../../src/testing';
-import { fakeVideoTrack, harness, until, type Harness } from './helpers';
+import { fakeVideoTrack, harness, until, type Harness, useFakeClock } from './helpers';
 
 let h: Harness | undefined;
+afterEach(() => void vi.useRealTimers());
+beforeEach(() => void useFakeClock());
 afterEach(() => h?.session.dispose({ end: false }));
 
 describe('session flows: exact phase sequences', () => {

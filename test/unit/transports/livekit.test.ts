@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { RoomEvent } from 'livekit-client';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LiveAiError } from '../../../src/core/errors';
 import type { TransportEventMap } from '../../../src/core';
 import {
@@ -12,6 +12,10 @@ import {
   type RoomLike,
 } from '../../../src/core/transports/livekit/adapter';
 import { createOutbox } from '../../../src/core/transports/livekit/outbox';
+
+// Fake timers: backoff, deadlines and the waits below run on a fake clock (vi.waitFor advances it as it checks).
+beforeEach(() => void vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] }));
+afterEach(() => void vi.useRealTimers());
 
 const enc = (o: unknown) => new TextEncoder().encode(typeof o === 'string' ? o : JSON.stringify(o));
 
@@ -137,6 +141,7 @@ describe('LiveKit reconnect decisions (in isolation)', () => {
 
 describe('LiveKit app message outbox', () => {
   it('keeps order, holds chat for the avatar (up to agentWaitMs), lets force-end through, fails what is left', async () => {
+    vi.setTimerTickMode('nextTimerAsync'); // the awaited waits below run to their end on the fake clock
     const sent: string[] = [];
     let up = false;
     let agent = false;
@@ -186,7 +191,7 @@ describe('LiveKit adapter (fake Room)', () => {
 
     room().emit(RoomEvent.Reconnecting);
     const during = t.sendAppMessage(chat('during'));
-    await new Promise((r) => setTimeout(r, 20));
+    await vi.advanceTimersByTimeAsync(20);
     expect(room().chats()).toEqual(['yo']); // not into a room that is still reconnecting
     room().emit(RoomEvent.Reconnected);
     await during;
@@ -227,6 +232,7 @@ describe('LiveKit adapter (fake Room)', () => {
   });
 
   it('livekit-client giving up (no reason) is retried with backoff until the deadline, then transport_failed; queued chat is rejected', async () => {
+    vi.setTimerTickMode('nextTimerAsync'); // the awaited waits below run to their end on the fake clock
     const { rooms, room, t, log } = setup({ failFrom: 1 });
     await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai' });
     room().emit(RoomEvent.Reconnecting);
@@ -239,7 +245,7 @@ describe('LiveKit adapter (fake Room)', () => {
     expect(log.disconnected![0]!.error).toMatchObject({ code: 'transport_failed' });
     expect(log.disconnected![0]!.error!.detail).toMatch(/could not be re-established within 0 s \(reason unknown\)/);
     const n = rooms.length;
-    await new Promise((r) => setTimeout(r, 30));
+    await vi.advanceTimersByTimeAsync(30);
     expect(rooms).toHaveLength(n); // and then it stops
     await expect(t.sendAppMessage(chat('late'))).rejects.toMatchObject({ code: 'transport_failed' });
   });
@@ -251,7 +257,7 @@ describe('LiveKit adapter (fake Room)', () => {
       room().emit(RoomEvent.Disconnected, reason);
       expect(log.connection).toEqual(['connecting', 'connected', 'disconnected']);
       expect(log.disconnected![0]!.error?.code).toBe('transport_failed');
-      await new Promise((r) => setTimeout(r, 10));
+      await vi.advanceTimersByTimeAsync(10);
       expect(rooms).toHaveLength(1);
     }
   });
@@ -330,7 +336,7 @@ describe('LiveKit adapter (fake Room)', () => {
     const connecting = ok.t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai' });
     await vi.waitFor(() => expect(ok.rooms).toHaveLength(1));
     const early = ok.t.sendAppMessage({ event: 'force-end' });
-    await new Promise((r) => setTimeout(r, 10));
+    await vi.advanceTimersByTimeAsync(10);
     expect(ok.room().published).toEqual([]);
     joined();
     await connecting;
@@ -396,7 +402,7 @@ describe('LiveKit adapter (fake Room)', () => {
     await t.disconnect();
     await expect(queued).rejects.toMatchObject({ code: 'transport_failed' });
     const n = rooms.length;
-    await new Promise((r) => setTimeout(r, 40));
+    await vi.advanceTimersByTimeAsync(40);
     expect(rooms).toHaveLength(n);
     expect(log.disconnected).toEqual([{ reason: 'client' }]);
     expect(log.connection?.at(-1)).toBe('disconnected');
@@ -409,7 +415,7 @@ describe('LiveKit adapter (fake Room)', () => {
     expect(room().published.map((p) => p.data)).toEqual(['{"event":"force-end"}']);
     room().emit(RoomEvent.Disconnected, LK_REASON.SERVER_SHUTDOWN);
     expect(log.disconnected).toEqual([{ reason: 'SERVER_SHUTDOWN' }]);
-    await new Promise((r) => setTimeout(r, 10));
+    await vi.advanceTimersByTimeAsync(10);
     expect(rooms).toHaveLength(1);
   });
 
