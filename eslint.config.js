@@ -68,26 +68,20 @@ export default tseslint.config(
     files: ['src/core/**'],
     rules: restrict(notReact, notSdk, notServer, notNode, up('react', 'components', 'element', 'server', 'emulator', 'testing')),
   },
-  {
-    files: ['src/core/transports/livekit/**'],
+  // An adapter folder may import its own SDK, never the other one.
+  ...[
+    ['livekit', '@daily-co/daily-js'],
+    ['daily', 'livekit-client'],
+  ].map(([folder, other]) => ({
+    files: [`src/core/transports/${folder}/**`],
     rules: restrict(
       notReact,
       notServer,
       notNode,
-      pattern(['@daily-co/daily-js'], 'each transport adapter imports only its own SDK'),
+      pattern([other], 'each transport adapter imports only its own SDK'),
       up('react', 'components', 'element', 'server', 'emulator'),
     ),
-  },
-  {
-    files: ['src/core/transports/daily/**'],
-    rules: restrict(
-      notReact,
-      notServer,
-      notNode,
-      pattern(['livekit-client'], 'each transport adapter imports only its own SDK'),
-      up('react', 'components', 'element', 'server', 'emulator'),
-    ),
-  },
+  })),
   { files: ['src/react/**'], rules: restrict(notSdk, notServer, notNode, up('components', 'element', 'server', 'emulator')) },
   { files: ['src/components/**'], rules: restrict(notSdk, notServer, notNode, up('element', 'server', 'emulator')) },
   { files: ['src/element/**'], rules: restrict(notSdk, notServer, notNode, up('server', 'emulator')) },
