@@ -1,5 +1,5 @@
 /**
- * liveai-kit/react: headless hooks over the framework-free session engine. SSR-safe to import.
+ * liveai-kit/react: headless hooks over the framework-free session. SSR-safe to import.
  *
  * @module liveai-kit/react
  */
