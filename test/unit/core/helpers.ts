@@ -3,12 +3,13 @@ import { createAvatarSession, type AvatarSession, type AvatarSessionOptions, typ
 import { FakeTransport, createFakeProxy, fakeTransportLoader, type FakeProxy } from '../../../src/testing';
 
 /**
- * Waits until `check` returns truthy. Under fake timers (the session tests) it advances the fake clock 1 ms at a
+ * Waits until `check` returns truthy. Under a fake `setTimeout` (the session tests) it advances the fake clock 1 ms at a
  * time, running what the session scheduled, up to `timeoutMs` of fake time; with real timers it polls every 2 ms up
  * to `timeoutMs` of real time.
  */
 export async function until<T>(check: () => T | Promise<T>, what = 'condition', timeoutMs = 3000): Promise<NonNullable<T>> {
-  const fake = vi.isFakeTimers();
+  // Only when setTimeout itself is faked (the fake timers mark their functions with `clock`).
+  const fake = vi.isFakeTimers() && 'clock' in setTimeout;
   const end = performance.now() + timeoutMs;
   for (let waited = 0; ;) {
     const v = await check();
