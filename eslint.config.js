@@ -29,7 +29,7 @@ const pattern = (group, message) => ({ group, message });
 const restrict = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
 const notReact = pattern(['react', 'react-dom', 'react/*', 'react-dom/*'], 'core must not import React');
-const notSdk = pattern(['livekit-client', '@daily-co/daily-js'], 'transport SDKs are imported only inside their adapter file');
+const notSdk = pattern(['livekit-client', '@daily-co/daily-js'], 'transport SDKs are imported only inside their adapter folder');
 const notServer = pattern(
   ['express', 'multer', 'jose', 'pino', 'livekit-server-sdk', '@livekit/rtc-node', 'sharp', 'ws', 'express-rate-limit'],
   'server-only packages stay out of browser layers',
@@ -75,14 +75,20 @@ export default tseslint.config(
     files: ['src/core/**'],
     rules: restrict(notReact, notSdk, notServer, notNode, up('react', 'components', 'element', 'server', 'emulator', 'testing')),
   },
-  {
-    files: ['src/core/transports/rtc-a.ts', 'src/core/transports/rtc-a-room.ts'],
-    rules: restrict(notReact, notServer, notNode, up('react', 'components', 'element', 'server', 'emulator')),
-  },
-  {
-    files: ['src/core/transports/rtc-b.ts'],
-    rules: restrict(notReact, notServer, notNode, up('react', 'components', 'element', 'server', 'emulator')),
-  },
+  // An adapter folder may import its own SDK, never the other one.
+  ...[
+    ['livekit', '@daily-co/daily-js'],
+    ['daily', 'livekit-client'],
+  ].map(([folder, other]) => ({
+    files: [`src/core/transports/${folder}/**`],
+    rules: restrict(
+      notReact,
+      notServer,
+      notNode,
+      pattern([other], 'each transport adapter imports only its own SDK'),
+      up('react', 'components', 'element', 'server', 'emulator'),
+    ),
+  })),
   { files: ['src/react/**'], rules: restrict(notSdk, notServer, notNode, up('components', 'element', 'server', 'emulator')) },
   { files: ['src/components/**'], rules: restrict(notSdk, notServer, notNode, up('element', 'server', 'emulator')) },
   { files: ['src/element/**'], rules: restrict(notSdk, notServer, notNode, up('server', 'emulator')) },

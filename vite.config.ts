@@ -6,9 +6,17 @@ import pkg from './package.json' with { type: 'json' };
 /**
  * Library build: one entry per public entry point of package.json. Every dependency and peer stays
  * external, so `livekit-client` and `@daily-co/daily-js` are only reached through the lazily imported
- * adapter chunks (`transports/rtc-a`, `transports/rtc-b`).
+ * adapter chunks (`transports/livekit/adapter`, `transports/daily/adapter`).
  */
 const externals = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {}), ...builtinModules];
+/**
+ * Chunk file names: `[name]-[hash].js`, but the two transport adapters (both `adapter.ts`) are named for their SDK,
+ * `livekit-adapter-…` and `daily-adapter-…`. Also used by vite.element.config.ts.
+ */
+export const chunkFileNames = (chunk: { facadeModuleId: string | null }): string => {
+  const sdk = /transports[\\/](livekit|daily)[\\/]adapter\.ts$/.exec(chunk.facadeModuleId ?? '')?.[1];
+  return sdk ? `chunks/${sdk}-adapter-[hash].js` : 'chunks/[name]-[hash].js';
+};
 const isExternal = (id: string) => id.startsWith('node:') || externals.some((name) => id === name || id.startsWith(`${name}/`));
 
 export default defineConfig({
@@ -41,7 +49,7 @@ export default defineConfig({
       // No `// src/…` module markers in the shipped files (docstrings stay).
       experimental: { attachDebugInfo: 'none' },
       output: {
-        chunkFileNames: 'chunks/[name]-[hash].js',
+        chunkFileNames,
         // A few named chunks instead of one per small shared module. An app's bundler (esbuild in particular) turns
         // every module an `import()` chunk shares with the page into a separate file, each gzipped on its own; a
         // handful of larger files is what a call then downloads (and `prepare-canvas` no longer imports the core
@@ -54,12 +62,12 @@ export default defineConfig({
           groups: [
             {
               name: 'kernel',
-              test: /src[\\/](core[\\/](errors|lazy|events[\\/]bus|schemas[\\/]plain|store[\\/]reducers|transports[\\/]reconnect-policy)|shared[\\/](backoff|outage-limits))\.ts$/,
+              test: /src[\\/](core[\\/](errors|lazy|events[\\/]bus|schemas[\\/]plain|store[\\/]reducers|transports[\\/]livekit[\\/]policy)|shared[\\/](backoff|outage-limits))\.ts$/,
             },
             { name: 'image', test: /src[\\/]core[\\/]image[\\/](geometry|blob)\.ts$/ },
             {
               name: 'rtc-shared',
-              test: /src[\\/](core[\\/](events[\\/]read|schemas[\\/]guards|transports[\\/]rtc-a-reconnect)|shared[\\/]outage)\.ts$/,
+              test: /src[\\/](core[\\/](events[\\/]read|schemas[\\/]guards|transports[\\/]livekit[\\/]reconnect)|shared[\\/]outage)\.ts$/,
             },
           ],
         },

@@ -2,6 +2,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 // @ts-expect-error -- plain ESM script without types
 import { thirdPartyNotices } from './scripts/notices.mjs';
+import { chunkFileNames } from './vite.config';
 
 /**
  * The standalone build renders with Preact through `preact/compat` (React's API in ~10 kB gzip instead of ~60 kB):
@@ -41,7 +42,7 @@ export default defineConfig({
     rollupOptions: {
       input: 'src/element/standalone.ts',
       preserveEntrySignatures: 'exports-only',
-      output: { format: 'es', entryFileNames: 'liveai-avatar.js', chunkFileNames: 'chunks/[name]-[hash].js' },
+      output: { format: 'es', entryFileNames: 'liveai-avatar.js', chunkFileNames },
     },
   },
 });

@@ -8,13 +8,40 @@
 // CAP_SYS_ADMIN) the tiers without media run on the host's loopback and it says so; with CI=true that is a failure.
 // Extra arguments go to vitest, e.g. `npm test -- --project unit`.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { installLivekit } from './livekit.mjs';
 import { NETNS_RUN, isRoot, probeNamespace } from './netns.mjs';
 
 const ci = process.env.CI === 'true' || process.env.CI === '1';
 let args = process.argv.slice(2);
+
+// `--livekit-client lowest` (or a version): the browser tier's LiveKit tests against another livekit-client than the
+// installed one, by default the lowest the peer range allows. It is installed once into node_modules/.side/ (here,
+// with network) and the test pages' Vite server resolves `livekit-client` to it (test/browser/page-server.ts).
+const LIVEKIT_CLIENT_TESTS = ['early-video', 'widget-e2e', 'participants', 'reliability-livekit-restart', 'agent-plugin'].map(
+  (name) => `test/browser/${name}.test.ts`,
+);
+const lkAt = args.indexOf('--livekit-client');
+if (lkAt >= 0) {
+  const wanted = args[lkAt + 1] ?? 'lowest';
+  args.splice(lkAt, 2);
+  const range = JSON.parse(readFileSync('package.json', 'utf8')).peerDependencies['livekit-client'];
+  const version = wanted === 'lowest' ? /\d+\.\d+\.\d+/.exec(range)?.[0] : wanted;
+  if (!version) stop(`cannot read the lowest livekit-client from the peer range ${range}`);
+  const dir = resolve(`node_modules/.side/livekit-client-${version}`);
+  if (!existsSync(`${dir}/node_modules/livekit-client/package.json`)) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(`${dir}/package.json`, '{"name":"side","private":true}\n');
+    const npm = ['install', '--no-audit', '--no-fund', '--no-package-lock', `livekit-client@${version}`];
+    if (spawnSync('npm', npm, { cwd: dir, stdio: 'inherit' }).status !== 0) stop(`could not install livekit-client@${version}`);
+  }
+  process.env.LIVEAI_LIVEKIT_CLIENT = `${dir}/node_modules/livekit-client`;
+  process.env.LIVEAI_LIVEKIT_CLIENT_VERSION = version;
+  console.log(`test: livekit-client ${version} for the browser tier (${process.env.LIVEAI_LIVEKIT_CLIENT})`);
+  if (!args.some((a) => a.endsWith('.test.ts'))) args.push(...LIVEKIT_CLIENT_TESTS);
+  if (!args.includes('--project')) args.push('--project', 'browser');
+}
 const projects = args.flatMap((a, i) => (args[i - 1] === '--project' ? [a] : a.startsWith('--project=') ? [a.slice(10)] : []));
 const all = projects.length === 0;
 const needsBrowser = all || projects.includes('browser');

@@ -57,7 +57,7 @@ async function measure(root, entry) {
     const dynamic = [...first].flatMap((f) =>
       outputs[f].imports.filter((i) => i.kind === 'dynamic-import' && outputs[i.path]).map((i) => i.path),
     );
-    const unused = (f) => /(^|\/)(rtc-b|prepare-canvas|schemas|control-commands|transcript-merge|chroma-key)-/.test(f);
+    const unused = (f) => /(^|\/)(daily-adapter|prepare-canvas|schemas|control-commands|transcript-merge|chroma-key)-/.test(f);
     const onCall = new Set();
     for (const d of dynamic.filter((f) => !unused(f))) closure(d, onCall);
     for (const f of first) onCall.delete(f);

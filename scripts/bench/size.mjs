@@ -92,9 +92,9 @@ export async function measureSizes(root, { skipBuild = false } = {}) {
     join(dist, 'index.js'),
     join(dist, 'components.js'),
     join(dist, 'element.js'),
-    chunk(join(dist, 'chunks'), 'rtc-b-'),
+    chunk(join(dist, 'chunks'), 'daily-adapter-'),
     join(sa, 'liveai-avatar.js'),
-    chunk(join(sa, 'chunks'), 'rtc-b-'),
+    chunk(join(sa, 'chunks'), 'daily-adapter-'),
   ];
   const checked = [...new Set(rtcBRoots.flatMap((r) => graph(r)))];
   const offenders = checked.filter((f) => {

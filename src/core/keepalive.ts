@@ -2,7 +2,7 @@
 export interface KeepAliveOptions {
   /** Minimum time between two `send()` calls, in ms. */
   intervalMs: number;
-  /** Sends one keep-alive (the engine sends the `reset-idle-timeout` control event). */
+  /** Sends one keep-alive (the session sends the `reset-idle-timeout` control event). */
   send: () => void;
   /** Where activity is observed (default `window`; nothing is observed without one). */
   target?: Pick<EventTarget, 'addEventListener' | 'removeEventListener'>;

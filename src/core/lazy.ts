@@ -1,5 +1,5 @@
 /**
- * Loaders of the chunks the engine needs only once a session starts (nothing heavy before
+ * Loaders of the chunks a session needs only once a session starts (nothing heavy before
  * the first click). Each `import()` runs once; a failed load is retried on the next call.
  */
 import type * as z from 'zod/mini';

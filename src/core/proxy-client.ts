@@ -100,6 +100,8 @@ export interface ProxyClient {
    * `keepalive` fetch). Returns false when neither is available or the beacon was refused. Never throws.
    */
   endBeacon(sessionId: string, clientToken: string): boolean;
+  /** Drops what the client keeps for `clientToken` (its renewed token) once its session is over for this page. */
+  forget(clientToken: string): void;
   /** `GET /rooms?page&limit` (admin only). */
   listRooms(query?: PageQuery, options?: CallOptions): Promise<RoomList>;
   /** `GET /sessions?page&limit` (admin only). */
@@ -208,6 +210,7 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
         return false;
       }
     },
+    forget: (token) => renewals.forget(token),
     listRooms: (q, o) => must(call(roomList, `/rooms${page(q)}`, { method: 'GET' }, o)),
     listSessions: (q, o) => must(call(sessionList, `/sessions${page(q)}`, { method: 'GET' }, o)),
   };

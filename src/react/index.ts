@@ -1,12 +1,12 @@
 /**
- * liveai-kit/react: headless hooks over the framework-free session engine. SSR-safe to import.
+ * liveai-kit/react: headless hooks over the framework-free session. SSR-safe to import.
  *
  * @module liveai-kit/react
  */
 export { AvatarSessionProvider, type AvatarSessionProviderProps } from './provider';
 export { AvatarSessionContext } from './context';
 export { useAvatarSession } from './useAvatarSession';
-export { useSessionState, shallowEqual } from './useSessionState';
+export { useSessionState } from './useSessionState';
 export { useSession, type UseSessionResult } from './useSession';
 export { useAvatarEvents } from './useAvatarEvents';
 export { useControl, type UseControlResult } from './useControl';
@@ -14,4 +14,4 @@ export { useTranscript } from './useTranscript';
 export { useMedia, type UseMediaResult } from './useMedia';
 export { useMediaDevices } from './useMediaDevices';
 export { useQueueClock, queueProgress, SLOW_QUEUE_MS, type QueueClock } from './useQueueClock';
-export { useSessionList, useSessions, type UseSessionsOptions, type UseSessionsResult } from './useSessions';
+export { useSessionList, type UseSessionListOptions, type UseSessionListResult } from './useSessionList';

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { createAvatarSession } from '../core/session/create';
+import { createAvatarSession } from '../core/session/session';
 import type { AvatarSession, AvatarSessionOptions } from '../core/session/types';
 import { AvatarSessionContext } from './context';
 

@@ -13,6 +13,7 @@ const pick = (s: SessionState) => ({
   error: s.error,
   endReason: s.endReason,
   botReady: s.botReady,
+  live: s.live,
   imageUrl: s.imageUrl,
   startedAt: s.startedAt,
   queuedAt: s.queuedAt,
@@ -27,12 +28,10 @@ export type UseSessionResult = ReturnType<typeof pick> & {
   start: () => Promise<void>;
   /** Ends the session (`terminate`, leave, wait for the final status). Never rejects: failures land in `error`. */
   endSession: (reason?: EndReason) => Promise<void>;
-  /** @deprecated renamed `endSession` (not to be confused with `useControl().forceEnd`); removed in the next major. */
-  end: (reason?: EndReason) => Promise<void>;
 };
 
 /**
- * The session's lifecycle fields and `start` / `end`. Re-renders only when one of these fields changes
+ * The session's lifecycle fields and `start` / `endSession`. Re-renders only when one of these fields changes
  * (not on transcript or media updates).
  */
 export function useSession(): UseSessionResult {
@@ -40,7 +39,7 @@ export function useSession(): UseSessionResult {
   const fields = useStore(session.store, useShallow(pick));
   const actions = useMemo(() => {
     const endSession = (reason?: EndReason) => session.end(reason).catch(() => undefined);
-    return { start: () => session.start(), endSession, end: endSession };
+    return { start: () => session.start(), endSession };
   }, [session]);
   return useMemo(() => ({ ...fields, ...actions }), [fields, actions]);
 }

@@ -1,4 +1,4 @@
-import { createSessionEngine } from '../core/session/engine';
+import { createSeededSession } from '../core/session/session';
 import type { AvatarSession, AvatarSessionOptions, SessionState } from '../core/session/types';
 import { createFakeProxy, type FakeProxy } from './fake-proxy';
 import { FakeTransport, fakeTransportLoader } from './fake-transport';
@@ -13,7 +13,7 @@ export type TestSessionOptions = Partial<AvatarSessionOptions> & {
   transport?: FakeTransport;
 };
 /**
- * A real session engine wired to fakes, with the fakes at hand.
+ * A real session wired to fakes, with the fakes at hand.
  * @public
  */
 export type TestSession = AvatarSession & { proxy: FakeProxy; transport: FakeTransport };
@@ -21,7 +21,7 @@ export type TestSession = AvatarSession & { proxy: FakeProxy; transport: FakeTra
 const SEEDED_RUNNING = ['queued', 'connecting', 'active'];
 
 /**
- * A real session engine over `createFakeProxy()` and a `FakeTransport` (flow: room `agent-demo`, polling every 20 ms).
+ * A real session over `createFakeProxy()` and a `FakeTransport` (flow: room `agent-demo`, polling every 20 ms).
  * With `initialState` the store starts there (stories, component tests); a seeded `queued`/`connecting`/`active`
  * phase also gets a session in the fake proxy and, when active, a connected transport, so controls, chat and
  * `end()` work against the fakes.
@@ -34,7 +34,7 @@ export function createTestSession(options: TestSessionOptions = {}): TestSession
     ? proxy.seedSession({ status: initialState?.sessionStatus ?? (initialState?.phase === 'queued' ? 'QUEUED' : 'ACTIVE') })
     : undefined;
   if (seeded && initialState?.phase !== 'queued') transport.setConnection('connected');
-  const session = createSessionEngine(
+  const session = createSeededSession(
     {
       proxyUrl: 'http://proxy.fake.test',
       flow: { kind: 'room', agentId: 'agent-demo' },

@@ -2,45 +2,21 @@ import { mkdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { useBrowserStack } from './harness';
-import type { EngineStep } from './pages/engine';
 import type { WidgetProbe } from './pages/widget';
 
 /**
- * The avatar's video while the room is still joining: WebRTC has the avatar's tracks before livekit-client's
- * connect() resolves (it notices the connection by polling every 50 ms and holds `TrackSubscribed` until then).
- * The widget takes them from livekit-client's engine as they come, so the first frame shows when it is decoded.
- * This is the one internal livekit-client hook the adapter uses: the first test checks it with livekit-client alone,
- * so an upgrade that takes it away fails here; the second, what the widget shows with it.
+ * The avatar's video when it is already publishing as the room is joined: the widget shows its first frame, one video
+ * track for the call, the phases `creating → (connecting →) active`, and "Connecting…" leaves the stage only when the
+ * video has a frame to show. Public behaviour only: the LiveKit adapter takes the avatar's tracks from
+ * livekit-client's `TrackSubscribed`.
  */
 const probe = (page: Page) => page.evaluate(() => (window as unknown as { __liveai: WidgetProbe }).__liveai);
 
 // The avatar is already publishing when the create call answers, so its tracks are in the room the widget joins.
 const env = useBrowserStack({ queueMs: 0, answerWhenActive: true });
 
-describe("the avatar's video while the room is joining", () => {
-  it("livekit-client's engine has the avatar's tracks before Connected, in streams named by a participant it knows", async () => {
-    // What the adapter relies on, with livekit-client alone: if an upgrade changes it, this fails.
-    const page = await env.context.newPage();
-    await page.goto(`${env.stack.baseUrl}/test/browser/pages/engine.html`);
-    const steps = await page.evaluate(() => (window as unknown as { __join: () => Promise<EngineStep[]> }).__join());
-    const connectedAt = steps.findIndex((s) => s.step === 'connected');
-    const early = steps.slice(0, connectedAt).filter((s) => s.step === 'mediaTrackAdded');
-    expect(connectedAt).toBeGreaterThan(0);
-    // Tracks in the join's first negotiation come before Connected; LiveKit may offer the second of the avatar's two
-    // tracks in a later one, after it (both orders were seen), and the adapter then takes it from TrackSubscribed.
-    expect(early.length).toBeGreaterThan(0);
-    expect(early.every((s) => s.step === 'mediaTrackAdded' && s.knownParticipant)).toBe(true);
-    expect(
-      steps
-        .slice(connectedAt + 1)
-        .filter((s) => s.step === 'trackSubscribed')
-        .map((s) => `${s.step} ${s.kind}`)
-        .sort(),
-    ).toEqual(['trackSubscribed audio', 'trackSubscribed video']);
-    await page.close();
-  });
-
-  it('reaches the stage before the room reports itself connected, replaces "Connecting…" at its first frame, plays, and is the same track once connected', async () => {
+describe("the avatar's video when it is already publishing", () => {
+  it('shows the first frame of one video track, replaces "Connecting…" only then, plays, and chats at once', async () => {
     const page = await env.context.newPage();
     const pageErrors: string[] = [];
     page.on('pageerror', (e) => pageErrors.push(String(e)));

@@ -76,8 +76,8 @@ describe('<liveai-avatar> on a plain HTML page (issue 6)', () => {
   it('the standalone bundle is one script plus lazily loaded transport chunks', () => {
     const chunks = readdirSync(join(outDir, 'chunks'));
     expect(readdirSync(outDir)).toContain('liveai-avatar.js');
-    expect(chunks.some((c) => c.startsWith('rtc-a-'))).toBe(true);
-    expect(chunks.some((c) => c.startsWith('rtc-b-'))).toBe(true);
+    expect(chunks.some((c) => c.startsWith('livekit-adapter-'))).toBe(true);
+    expect(chunks.some((c) => c.startsWith('daily-adapter-'))).toBe(true);
   });
 
   it('two elements: events, getters, methods, independence, bad attributes', async () => {
@@ -93,7 +93,7 @@ describe('<liveai-avatar> on a plain HTML page (issue 6)', () => {
     const loaded = requested.filter((p) => !p.startsWith('/help/') && !p.startsWith('/api/'));
     expect(loaded[0]).toBe('/vendor/liveai/liveai-avatar.js');
     for (const p of loaded) expect(p).toMatch(/^\/vendor\/liveai\/(liveai-avatar|chunks\/[\w-]+)\.js$/);
-    expect(loaded.filter((p) => /rtc-[ab]-/.test(p))).toEqual([]);
+    expect(loaded.filter((p) => /(livekit|daily)-adapter-/.test(p))).toEqual([]);
 
     // The invalid attribute in the markup is a clear error event, and the page keeps working.
     await expect.poll(() => heard(page, 'odd', 'liveai-error')).toHaveLength(1);
@@ -129,8 +129,8 @@ describe('<liveai-avatar> on a plain HTML page (issue 6)', () => {
     expect(phases.at(-1)).toBe('active');
     expect(phases).toContain('queued');
     await until(page, 'ada', videoPlaying);
-    expect(requested.some((p) => /^\/vendor\/liveai\/chunks\/rtc-a-.*\.js$/.test(p))).toBe(true);
-    expect(requested.some((p) => p.includes('/chunks/rtc-b-'))).toBe(false);
+    expect(requested.some((p) => /^\/vendor\/liveai\/chunks\/livekit-adapter-.*\.js$/.test(p))).toBe(true);
+    expect(requested.some((p) => p.includes('/chunks/daily-adapter-'))).toBe(false);
     expect(await call(page, 'bob', '[el.phase, el.sessionId]')).toEqual(['idle', null]);
     expect(await heard(page, 'bob', 'liveai-phase')).toEqual([]);
 

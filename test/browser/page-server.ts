@@ -8,6 +8,12 @@ import { createAvatarProxy, type AvatarProxyOptions } from '../../src/server/ind
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
+ * Another livekit-client than the installed one, for the run against the lowest supported version: the folder of
+ * that package (scripts/test.mjs `--livekit-client lowest` installs it and sets this).
+ */
+const livekitClient = process.env.LIVEAI_LIVEKIT_CLIENT;
+
+/**
  * The real proxy under /api/avatar (with `proxy` as its options) and a Vite dev server for the test pages, on one
  * 127.0.0.1 port: what every browser test and bench page talks to.
  */
@@ -20,6 +26,7 @@ export async function startPageServer(proxy: AvatarProxyOptions<express.Request>
     appType: 'mpa',
     logLevel: 'error',
     optimizeDeps: { noDiscovery: false },
+    ...(livekitClient ? { resolve: { alias: [{ find: /^livekit-client$/, replacement: livekitClient }] } } : {}),
   });
   const app = express();
   app.use('/api/avatar', createAvatarProxy(proxy));

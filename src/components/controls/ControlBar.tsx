@@ -1,7 +1,7 @@
 import { useShallow } from 'zustand/react/shallow';
 import { useAvatarSession, useSessionState } from '../../react';
 import { ControlBarView } from './ControlBarView';
-import { isRunning } from '../../core/session/phase';
+import { isRunning } from '../../core/session/machine';
 
 /**
  * Props of {@link ControlBar}.

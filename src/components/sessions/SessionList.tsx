@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useSessionList, type UseSessionsOptions, type UseSessionsResult } from '../../react';
+import { useSessionList, type UseSessionListOptions, type UseSessionListResult } from '../../react';
 import { SessionListView } from './SessionListView';
 import type { SessionListRow } from './SessionTable';
 
@@ -7,7 +7,7 @@ import type { SessionListRow } from './SessionTable';
  * Props of {@link SessionList}.
  * @public
  */
-export interface SessionListProps extends Omit<UseSessionsOptions, 'kind' | 'page'> {
+export interface SessionListProps extends Omit<UseSessionListOptions, 'kind' | 'page'> {
   /** Tab shown first (default `rooms`). */
   initialKind?: 'rooms' | 'sessions';
   className?: string;
@@ -20,7 +20,7 @@ export interface SessionListProps extends Omit<UseSessionsOptions, 'kind' | 'pag
  */
 export function SessionList({ initialKind = 'rooms', className, ...options }: SessionListProps) {
   const [kind, setKind] = useState(initialKind);
-  const list = useSessionList({ ...options, kind } as UseSessionsOptions & { kind: 'rooms' }) as UseSessionsResult<SessionListRow>;
+  const list = useSessionList({ ...options, kind } as UseSessionListOptions & { kind: 'rooms' }) as UseSessionListResult<SessionListRow>;
   return (
     <SessionListView
       className={className}

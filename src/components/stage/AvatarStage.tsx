@@ -1,7 +1,7 @@
-import { useRef } from 'react';
+import { useCallback } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useAvatarSession, useQueueClock, useSessionState } from '../../react';
-import { AvatarStageView, showVideoTrack, useBeforePaint, type AvatarStageViewProps } from './AvatarStageView';
+import { AvatarStageView, type AvatarStageViewProps } from './AvatarStageView';
 import { expiresAtMs, timeLimitReached } from './TimeLimitCountdown';
 import { useSessionPosterDue } from './useSessionPoster';
 
@@ -26,8 +26,10 @@ export function AvatarStage(props: AvatarStageProps) {
   // Only the media fields the stage shows: moving the volume slider does not re-render the video.
   const videoTrack = useSessionState((st) => st.media.videoTrack);
   // The track is shown the moment the session has it, as a bare `track.attach(video)` would, not after a render.
-  const video = useRef<HTMLVideoElement>(null);
-  useBeforePaint(() => session.store.subscribe((st) => showVideoTrack(video.current, st.media.videoTrack)), [session]);
+  const watchVideoTrack = useCallback(
+    (show: (track: MediaStreamTrack | null) => void) => session.store.subscribe((st) => show(st.media.videoTrack)),
+    [session],
+  );
   const audioBlocked = useSessionState((st) => st.media.audioBlocked);
   const queue = useQueueClock();
   const start = () => void session.start().catch(() => undefined); // the error shows from the store
@@ -51,7 +53,7 @@ export function AvatarStage(props: AvatarStageProps) {
       onRetry={start}
       onRestart={start}
       onUnblockAudio={() => void session.unblockAudio().catch(() => undefined)}
-      videoRef={video}
+      watchVideoTrack={watchVideoTrack}
       {...props}
       imageUrl={sessionImage ?? props.imageUrl}
     />

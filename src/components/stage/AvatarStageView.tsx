@@ -21,8 +21,11 @@ export interface AvatarStageViewProps extends StageOverlayProps {
   className?: string;
   /** Extra overlay content (e.g. captions), drawn over the video. */
   children?: ReactNode;
-  /** Receives the `<video>` element, e.g. to bind a track as soon as it arrives, before React renders. */
-  videoRef?: RefObject<HTMLVideoElement | null>;
+  /**
+   * Subscribes to the video track so it is shown the moment it changes, before React renders (e.g. a store
+   * subscription); returns the unsubscribe function. The `videoTrack` prop is shown either way.
+   */
+  watchVideoTrack?: (show: (track: MediaStreamTrack | null) => void) => () => void;
   /**
    * Makes the avatar's backdrop transparent (chroma key) so it stands on the page: `true` for a green backdrop
    * (`#00ff00`), or `{color: '#rrggbb', similarity, smoothness, spill}` (0–1 each). The avatar must be rendered on that
@@ -34,7 +37,7 @@ export interface AvatarStageViewProps extends StageOverlayProps {
 }
 
 /** Shows `track` in the muted `<video>` and plays it; nothing when it is already shown (or there is no DOM). */
-export function showVideoTrack(el: HTMLVideoElement | null, track: MediaStreamTrack | null | undefined): void {
+function showVideoTrack(el: HTMLVideoElement | null, track: MediaStreamTrack | null | undefined): void {
   // No MediaStream on the server or in jsdom.
   if (!el || typeof MediaStream === 'undefined') return;
   if (shownTrack(el) === (track ?? null)) return;
@@ -104,7 +107,7 @@ function useChromaKey(
 }
 
 /** useLayoutEffect in the browser; useEffect where there is no DOM (server rendering), which has nothing to bind. */
-export const useBeforePaint = typeof document === 'undefined' ? useEffect : useLayoutEffect;
+const useBeforePaint = typeof document === 'undefined' ? useEffect : useLayoutEffect;
 
 /**
  * The avatar: the session's video track (muted; the session plays the audio), poster while waiting, cold-start progress
@@ -114,10 +117,15 @@ export const useBeforePaint = typeof document === 'undefined' ? useEffect : useL
  */
 export function AvatarStageView(props: AvatarStageViewProps) {
   const { phase, videoTrack, imageUrl, audioBlocked, label = 'Avatar', className, children } = props;
-  const own = useRef<HTMLVideoElement>(null);
-  const video = props.videoRef ?? own;
-  // Bound in the same commit that renders the track (before paint), so decoding starts without waiting a frame.
-  useBeforePaint(() => showVideoTrack(video.current, videoTrack), [videoTrack, video]);
+  const video = useRef<HTMLVideoElement>(null);
+  const { watchVideoTrack } = props;
+  // The one place the <video> is bound: in the commit that renders the track (before paint), so decoding starts
+  // without waiting a frame, and, with `watchVideoTrack`, the moment the track changes, as a bare `track.attach()` would.
+  useBeforePaint(() => {
+    const show = (track: MediaStreamTrack | null | undefined) => showVideoTrack(video.current, track);
+    show(videoTrack);
+    return watchVideoTrack?.(show);
+  }, [videoTrack, watchVideoTrack]);
   const blocked = audioBlocked && phase === 'active';
   const framed = useFirstFrame(video, videoTrack);
   const canvas = useRef<HTMLCanvasElement>(null);

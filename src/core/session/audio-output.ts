@@ -1,7 +1,7 @@
 import { LiveAiError } from '../errors';
 
 /**
- * Plays the avatar's remote audio track through an `HTMLAudioElement` the engine owns, so speaker mute,
+ * Plays the avatar's remote audio track through an `HTMLAudioElement` the session owns, so speaker mute,
  * volume, output device and the autoplay unblock work the same on every transport.
  * Browser only: where `document` or `MediaStream` is missing every method is a no-op.
  */

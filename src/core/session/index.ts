@@ -1,4 +1,4 @@
 export * from './types';
-export { createAvatarSession } from './create';
-export { chooseTransport, isRunning, RUNNING_PHASES } from './phase';
-export { imageSource } from './controls';
+export { createAvatarSession, imageSource } from './session';
+export { isRunning, RUNNING_PHASES } from './machine';
+export { chooseTransport } from '../transports/choose';

@@ -61,7 +61,7 @@ export interface MediaState {
 /** The whole per-session store state (one zustand store per session). */
 export interface SessionState {
   phase: Phase;
-  /** The service's status, from polling and events. */
+  /** The service's status, as its last status answer gave it; null until the first answer. */
   sessionStatus: SessionStatus | null;
   sessionId: string | null;
   transport: TransportType | null;
@@ -77,6 +77,11 @@ export interface SessionState {
   activeAt: number | null;
   /** True after the `bot_ready` event. */
   botReady: boolean;
+  /**
+   * True once the avatar is live in the room: `bot_ready` came, or its video track arrived (a page that joins after
+   * the avatar never receives `bot_ready`). The phase turns `active` once its frames arrive or the room is connected.
+   */
+  live: boolean;
   transcript: TranscriptLine[];
   image: ImageChangeState;
   media: MediaState;
@@ -141,18 +146,7 @@ export interface AvatarSessionOptions {
   requestTimeoutMs?: number;
 }
 
-/**
- * Seeds of the engine behind `createAvatarSession`, for `liveai-kit/testing` (`createTestSession`) and stories:
- * the store and optionally an already created session and a connected transport (no polling starts for it).
- * @internal
- */
-export interface EngineInternals {
-  initialState?: Partial<SessionState>;
-  clientSession?: ClientSession;
-  transport?: import('../transports/types').Transport;
-}
-
-/** Read access to a session's zustand store (works with zustand's `useStore`); only the engine writes it. */
+/** Read access to a session's zustand store (works with zustand's `useStore`); only the session writes it. */
 export type ReadonlySessionStore = Pick<import('zustand/vanilla').StoreApi<SessionState>, 'getState' | 'getInitialState' | 'subscribe'>;
 
 /** Typed subscription to service events; `'*'` receives every event. Returns the unsubscribe function. */

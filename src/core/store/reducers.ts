@@ -1,4 +1,4 @@
-import type { AvatarEvent, SessionStatus } from '../schemas';
+import type { AvatarEvent } from '../schemas';
 import type { ImageChangeState, SessionState, TranscriptLine } from '../session/types';
 
 /**
@@ -54,12 +54,9 @@ export function describeError(error: unknown): string {
   return error === undefined || error === null ? 'unknown error' : String(error);
 }
 
-/** No status yet, or still `QUEUED`: a sign that the avatar is live (`bot_ready`, its video) makes it `ACTIVE`. */
-export const liveNotYetKnown = (status: SessionStatus | null): boolean => status === null || status === 'QUEUED';
-
 /**
- * The store change for one service events (pure): transcript, bot readiness, image change state, `lastEvent`.
- * Ending effects (`idle_timeout`, fatal `daily_error`) are handled by the engine, not here.
+ * The store change for one service event (pure): transcript, bot readiness, image change state, `lastEvent`.
+ * Ending effects (`idle_timeout`, fatal `daily_error`) and the avatar being live are handled by the session.
  * @param nextId id of the transcript line this event would add.
  */
 export function reduceEvent(
@@ -71,7 +68,6 @@ export function reduceEvent(
   switch (event.type) {
     case 'bot_ready':
       patch.botReady = true;
-      if (liveNotYetKnown(state.sessionStatus)) patch.sessionStatus = 'ACTIVE' satisfies SessionStatus;
       break;
     case 'user_transcription':
     case 'agent_transcription': {

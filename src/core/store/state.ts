@@ -27,6 +27,7 @@ export const initialSessionState = (): SessionState => ({
   queuedAt: null,
   activeAt: null,
   botReady: false,
+  live: false,
   transcript: [],
   image: { status: 'idle' },
   media: initialMediaState(),

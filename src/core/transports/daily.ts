@@ -15,7 +15,7 @@ import { registerTransport, type TransportModule } from './load';
 /** The Daily (`rtc-b`) transport; registered on import. Pass it to `registerTransport` again after a reset. */
 export const dailyTransport: TransportModule = {
   kind: 'rtc-b',
-  load: () => import('./rtc-b').then((m) => () => m.createRtcBTransport()),
+  load: () => import('./daily/adapter').then((m) => () => m.createDailyTransport()),
 };
 
 registerTransport(dailyTransport);

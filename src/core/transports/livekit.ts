@@ -13,12 +13,12 @@
 import { registerTransport, type TransportModule } from './load';
 
 /** How the LiveKit transport retries a dropped room (deadline and backoff, ms); override per session with `reconnectDeadlineMs`. */
-export { DEFAULT_RECONNECT_POLICY, type ReconnectPolicy } from './reconnect-policy';
+export { DEFAULT_RECONNECT_POLICY, type ReconnectPolicy } from './livekit/policy';
 
 /** The LiveKit (`rtc-a`) transport; registered on import. Pass it to `registerTransport` again after a reset. */
 export const livekitTransport: TransportModule = {
   kind: 'rtc-a',
-  load: () => import('./rtc-a').then((m) => () => m.createRtcATransport()),
+  load: () => import('./livekit/adapter').then((m) => () => m.createLiveKitTransport()),
 };
 
 registerTransport(livekitTransport);

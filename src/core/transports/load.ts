@@ -83,18 +83,6 @@ const remembering =
     return factory();
   };
 
-/**
- * The transport the next hosted room on this page will most likely need, as far as the page alone can tell:
- * the only registered transport, or, when several are registered, the one the last session on this origin
- * joined (kept in localStorage as `liveai-kit.transport`). Null when it cannot be known; never a transport the
- * page did not register. Sessions also ask their proxy (see `predictRoomTransport`).
- */
-export function predictTransport(): MediaTransport | null {
-  const kinds = registeredTransports();
-  if (kinds.length <= 1) return kinds[0] ?? null;
-  return lastTransport(kinds);
-}
-
 /** The transport the last session on this origin joined, when it is one of `kinds`. */
 export function lastTransport(kinds: readonly MediaTransport[]): MediaTransport | null {
   let last: string | null = null;

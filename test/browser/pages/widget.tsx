@@ -27,6 +27,8 @@ export interface WidgetProbe {
   /** performance.now() of the click on "Start call" and of the first frame the <video> presented, ms. */
   startClickedAt: number | null;
   firstFrameAt: number | null;
+  /** The room URL, token and identity of the page's viewer, once the session was created (participants.test.ts). */
+  room: { url: string; token: string; identity: string } | null;
   /**
    * The `<video>`'s readyState the first time the stage was seen active, holding a video track and showing no overlay
    * ("Connecting…") after the click. A video track LiveKit offers only after the join can come after the overlay left
@@ -47,6 +49,7 @@ const probe: WidgetProbe = {
   startClickedAt: null,
   firstFrameAt: null,
   overlayLeftAtReadyState: null,
+  room: null,
 };
 (window as unknown as { __liveai: WidgetProbe }).__liveai = probe;
 
@@ -87,6 +90,11 @@ createRoot(document.getElementById('root')!).render(
       let video: MediaStreamTrack | null = null;
       s.store.subscribe((st) => {
         if (st.sessionId && !probe.sessionIds.includes(st.sessionId)) probe.sessionIds.push(st.sessionId);
+        const c = s.getClientSession();
+        if (c?.room_url && c.token && probe.room?.token !== c.token) {
+          const { sub } = JSON.parse(atob(c.token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { sub: string };
+          probe.room = { url: c.room_url, token: c.token, identity: sub };
+        }
         if (probe.storePhases.at(-1) !== st.phase) probe.storePhases.push(st.phase);
         if (st.media.videoTrack && st.media.videoTrack !== video) {
           video = st.media.videoTrack;

@@ -1,16 +1,33 @@
+import { vi } from 'vitest';
 import { createAvatarSession, type AvatarSession, type AvatarSessionOptions, type Phase } from '../../../src/core';
 import { FakeTransport, createFakeProxy, fakeTransportLoader, type FakeProxy } from '../../../src/testing';
 
-/** Polls `check` until it returns truthy or the deadline passes (no sleeps as synchronisation). */
+/**
+ * Waits until `check` returns truthy. Under a fake `setTimeout` (the session tests) it advances the fake clock 1 ms at a
+ * time, running what the session scheduled, up to `timeoutMs` of fake time; with real timers it polls every 2 ms up
+ * to `timeoutMs` of real time.
+ */
 export async function until<T>(check: () => T | Promise<T>, what = 'condition', timeoutMs = 3000): Promise<NonNullable<T>> {
+  // Only when setTimeout itself is faked (the fake timers mark their functions with `clock`).
+  const fake = vi.isFakeTimers() && 'clock' in setTimeout;
   const end = performance.now() + timeoutMs;
-  for (;;) {
+  for (let waited = 0; ;) {
     const v = await check();
     if (v) return v as NonNullable<T>;
-    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 2));
+    if (fake ? waited > timeoutMs : performance.now() > end) throw new Error(`timed out waiting for ${what}`);
+    if (fake) {
+      await vi.advanceTimersByTimeAsync(1);
+      waited += 1;
+    } else await new Promise((r) => setTimeout(r, 2));
   }
 }
+
+/**
+ * Fake timers for a session test (timeouts, polls, backoff): the fake clock jumps to the next timer whenever the test
+ * waits, so nothing waits for real time; microtasks and `performance` stay real.
+ */
+export const useFakeClock = () =>
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] }).setTimerTickMode('nextTimerAsync');
 
 export interface Harness {
   session: AvatarSession;

@@ -3,7 +3,7 @@ import { createElement } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AvatarStage, AvatarWidget } from '../../../src/components';
 import type { AvatarSession } from '../../../src/core';
-import { transportHint } from '../../../src/core/session/phase';
+import { transportHint } from '../../../src/core/transports/choose';
 import { AvatarSessionProvider } from '../../../src/react';
 import { createTestSession, FakeTransport, fakeTransportLoader } from '../../../src/testing';
 

@@ -3,7 +3,7 @@ import { chooseTransport, type SessionStatusResponse } from '../../../src/core';
 import { createEventBus } from '../../../src/core/events/bus';
 import { createKeepAlive } from '../../../src/core/keepalive';
 import { createStatusPoller, jittered, nextInterval } from '../../../src/core/session/poller';
-import { derivePhase } from '../../../src/core/session/phase';
+import { derivePhase } from '../../../src/core/session/machine';
 import { appendTranscript, imageStateFor, reduceEvent } from '../../../src/core/store/reducers';
 import { initialSessionState } from '../../../src/core/store/state';
 import { parseAvatarEventMessage, validateControlEvent } from '../../../src/core/validation';
@@ -49,12 +49,11 @@ describe('store reducers', () => {
     expect(imageStateFor({ status: 'complete' }, { type: 'image_change_requested' })).toEqual({ status: 'requested' });
     expect(imageStateFor({ status: 'sending' }, { type: 'image_change_error', error: 'nope' })).toEqual({ status: 'error', error: 'nope' });
   });
-  it('bot_ready marks readiness and ACTIVE; lastEvent is kept', () => {
+  it('bot_ready marks readiness, not the status (only status answers write it); lastEvent is kept', () => {
     const s = { ...initialSessionState(), sessionStatus: 'QUEUED' as const };
     expect(reduceEvent(s, { type: 'bot_ready' }, { now: 1, nextId: 1 })).toEqual({
       lastEvent: { type: 'bot_ready' },
       botReady: true,
-      sessionStatus: 'ACTIVE',
     });
   });
 });

@@ -1,10 +1,12 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LiveAiError } from '../../../src/core';
 import { blobToText } from '../../../src/core/image/blob';
 import { FakeTransport, createFakeProxy } from '../../../src/testing';
-import { harness, settle, until, type Harness } from './helpers';
+import { harness, settle, until, type Harness, useFakeClock } from './helpers';
 
 let h: Harness | undefined;
+afterEach(() => void vi.useRealTimers());
+beforeEach(() => void useFakeClock());
 afterEach(() => {
   h?.session.dispose({ end: false });
   h = undefined;

@@ -1,8 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeTransport, createFakeProxy } from '../../../src/testing';
-import { fakeVideoTrack, harness, until, type Harness } from './helpers';
+import { fakeVideoTrack, harness, until, type Harness, useFakeClock } from './helpers';
 
 let h: Harness | undefined;
+afterEach(() => void vi.useRealTimers());
+beforeEach(() => void useFakeClock());
 afterEach(() => h?.session.dispose({ end: false }));
 
 describe('session flows: exact phase sequences', () => {
@@ -101,14 +103,15 @@ describe('session flows: exact phase sequences', () => {
 describe('first status poll: after the room join, so its answer does not compete with it', () => {
   const videoTrack = fakeVideoTrack();
 
-  it("no status call while the room is joining; the avatar's video track makes the session ACTIVE, its first packets make the call active; one poll once joined", async () => {
+  it("no status call while the room is joining; the avatar's video track makes it live, its first packets make the call active; one poll once joined", async () => {
     const fake = new FakeTransport({ autoConnect: false });
     h = harness({ fake, proxy: createFakeProxy({ initialStatus: 'ACTIVE' }) });
     const started = h.session.start();
     await until(() => fake.connectCalls.length === 1, 'joining the room');
     const early = fakeVideoTrack({ muted: true });
     fake.emitTrack('video', early);
-    expect(h.session.store.getState()).toMatchObject({ sessionStatus: 'ACTIVE', phase: 'connecting' });
+    // The status stays the service's own (no answer yet); the avatar being live is a fact of its own.
+    expect(h.session.store.getState()).toMatchObject({ sessionStatus: null, live: true, phase: 'connecting' });
     expect(h.session.store.getState().media.videoTrack).toBe(early);
     early.unmute();
     // The video arrives before the room reports itself connected: that is enough to show the call.

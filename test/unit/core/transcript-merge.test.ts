@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { TranscriptMerger } from '../../../src/core/session/transcript-merge';
 import type { TranscriptLine } from '../../../src/core/session/types';
-import { AvatarPresence } from '../../../src/core/transports/rtc-a-avatar';
-import { transcriptionHandler } from '../../../src/core/transports/rtc-a-transcription';
+import { AvatarIdentity } from '../../../src/core/transports/livekit/room';
+import { transcriptionHandler } from '../../../src/core/transports/livekit/transcription';
 
 function merger() {
   let id = 0;
@@ -47,20 +47,32 @@ describe('transcript: service events and lk.transcription segments merged withou
   });
 });
 
-describe('rtc-a: which participant is the avatar', () => {
+describe('LiveKit: which participant is the avatar', () => {
   it('lk.publish_on_behalf wins over an earlier guess and over event senders', () => {
-    const p = new AvatarPresence();
-    expect(p.isAvatar('user-2')).toBe(true); // nothing known yet: a hosted room's only publisher
-    expect(p.isAvatar('lemonslice-avatar-agent', { 'lk.publish_on_behalf': 'agent' })).toBe(true);
-    expect(p.isAvatar('user-2')).toBe(false);
-    expect(p.isAvatar('agent')).toBe(false);
-    p.noteEvent('someone-else');
-    expect(p.isAvatar('lemonslice-avatar-agent')).toBe(true);
+    const p = new AvatarIdentity();
+    expect(p.claim('user-2')).toBe(true); // nothing known yet: a room that names its avatar in no way, its first publisher
+    expect(p.see('lemonslice-avatar-agent', { 'lk.publish_on_behalf': 'agent' })).toBe(true);
+    expect(p.accepts('lemonslice-avatar-agent')).toBe(true);
+    expect(p.accepts('user-2')).toBe(false);
+    expect(p.accepts('agent')).toBe(false);
+    expect(p.speaksFor('agent')).toBe(true); // the agent's transcriptions are the avatar's side
+    expect(p.claim('someone-else')).toBe(false);
+    expect(p.accepts('lemonslice-avatar-agent')).toBe(true);
     expect(p.reachableIn(new Set(['lemonslice-avatar-agent']))).toBe(true);
+  });
+
+  it('the identity the proxy or the service named (liveai-avatar-…) wins over whoever spoke first', () => {
+    const p = new AvatarIdentity();
+    expect(p.claim('viewer-2')).toBe(true); // a second viewer sends first: taken while nobody is known …
+    expect(p.see('liveai-avatar-1234abcd')).toBe(true); // … until the named avatar is seen
+    expect(p.accepts('viewer-2')).toBe(false);
+    expect(p.claim('viewer-2')).toBe(false);
+    expect(p.see('viewer-3')).toBe(false);
+    expect(p.accepts('liveai-avatar-1234abcd')).toBe(true);
   });
 });
 
-describe('rtc-a: lk.transcription text streams', () => {
+describe('LiveKit: lk.transcription text streams', () => {
   const reader = (chunks: string[], attributes: Record<string, string>) => ({
     info: { id: 'stream-1', attributes },
     readAll: async () => chunks.join(''),
@@ -87,6 +99,19 @@ describe('rtc-a: lk.transcription text streams', () => {
       { role: 'user', text: 'what can you do', segmentId: 'SG_2', final: false },
       { role: 'user', text: 'what can you do', segmentId: 'SG_2', final: true },
     ]);
+  });
+
+  it('a transcription from anyone but us and the avatar’s side is ignored', async () => {
+    const out: unknown[] = [];
+    const handle = transcriptionHandler(
+      () => 'user-1',
+      (v) => out.push(v),
+      (identity) => identity === 'agent',
+    );
+    handle(reader(['<b>fake</b>'], { 'lk.segment_id': 'SG_9' }), { identity: 'viewer-2' });
+    handle(reader(['real'], { 'lk.segment_id': 'SG_10' }), { identity: 'agent' });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(out.map((o) => (o as { text: string }).text)).toEqual(['real', 'real']);
   });
 
   it('the agent’s deltas in a second stream of the same segment continue its text: the whole sentence shows, not only the last clause', async () => {

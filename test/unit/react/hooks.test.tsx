@@ -32,7 +32,7 @@ describe('react hooks over a real engine', () => {
     expect(result.current.sessionId).toBe('sess_1');
     s.proxy.setStatus('sess_1', 'ACTIVE');
     await waitFor(() => expect(result.current.phase).toBe('active'));
-    await act(() => result.current.end());
+    await act(() => result.current.endSession());
     expect(result.current.phase).toBe('ended');
     expect(result.current.cost).toBe(1.25);
   });

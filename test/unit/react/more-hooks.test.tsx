@@ -9,7 +9,7 @@ import {
   useMediaDevices,
   useQueueClock,
   useSession,
-  useSessions,
+  useSessionList,
 } from '../../../src/react';
 import { createFakeProxy, createTestSession } from '../../../src/testing';
 import { until } from '../core/helpers';
@@ -60,12 +60,12 @@ describe('useQueueClock', () => {
   });
 });
 
-describe('useSessions', () => {
+describe('useSessionList', () => {
   it('lists rooms page by page through the proxy, with admin headers', async () => {
     const proxy = createFakeProxy();
     for (let i = 0; i < 3; i++) proxy.seedSession({ kind: 'room', createdAt: Date.now() - i * 1000 });
     const { result } = renderHook(() =>
-      useSessions({ proxyUrl: 'http://p', kind: 'rooms', limit: 2, fetch: proxy.fetch, headers: { 'x-admin': '1' } }),
+      useSessionList({ proxyUrl: 'http://p', kind: 'rooms', limit: 2, fetch: proxy.fetch, headers: { 'x-admin': '1' } }),
     );
     await waitFor(() => expect(result.current.loading).toBe(false));
     expect(result.current.items.map((r) => r.session_id)).toEqual(['sess_1', 'sess_2']);
@@ -79,7 +79,7 @@ describe('useSessions', () => {
   });
   it('errors land in error (e.g. a page past the 1000 offset)', async () => {
     const proxy = createFakeProxy();
-    const { result } = renderHook(() => useSessions({ proxyUrl: 'http://p', kind: 'sessions', page: 500, fetch: proxy.fetch }));
+    const { result } = renderHook(() => useSessionList({ proxyUrl: 'http://p', kind: 'sessions', page: 500, fetch: proxy.fetch }));
     await waitFor(() => expect(result.current.error?.code).toBe('invalid_request'));
     expect(result.current.items).toEqual([]);
   });

@@ -43,7 +43,8 @@ describe('transport registration', () => {
   });
 
   it('predicts the transport of the next hosted room: the only one registered, else the one the last session joined', async () => {
-    const { predictTransport, registerTransport } = await import('../../../src/core/transports/load');
+    const { registerTransport } = await import('../../../src/core/transports/load');
+    const { predictTransport } = await import('../../../src/core/transports/choose');
     const fake = (kind: 'rtc-a' | 'rtc-b') => ({ kind, load: async () => () => ({ kind }) as never });
     expect(predictTransport()).toBeNull(); // nothing registered: nothing to fetch
     registerTransport(fake('rtc-b'));
@@ -53,7 +54,7 @@ describe('transport registration', () => {
     const { loadTransport } = await import('../../../src/core/transports/load');
     (await loadTransport('rtc-a'))(); // a session joins a LiveKit room
     expect(predictTransport()).toBe('rtc-a');
-    const { transportHint } = await import('../../../src/core/session/phase');
+    const { transportHint } = await import('../../../src/core/transports/choose');
     expect(transportHint({ flow: { kind: 'room', agentId: 'a' } })).toBe('rtc-a');
     expect(transportHint({ flow: { kind: 'room', agentId: 'a' }, transport: 'rtc-b' })).toBe('rtc-b');
   });

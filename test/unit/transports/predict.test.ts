@@ -50,7 +50,7 @@ async function register(...kinds: MediaTransport[]) {
       },
     })),
   );
-  const { predictRoomTransport } = await import('../../../src/core/transports/predict');
+  const { predictRoomTransport } = await import('../../../src/core/transports/choose');
   const { createAvatarSession } = await import('../../../src/core');
   return { loads, next, predictRoomTransport, createAvatarSession };
 }

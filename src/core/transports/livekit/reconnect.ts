@@ -1,12 +1,12 @@
 /**
- * Reconnect decisions of the rtc-a adapter (docs/core.md "Reconnect"), free of livekit-client so they can be
+ * Reconnect decisions of the LiveKit adapter (docs/core.md "Reconnect"), free of livekit-client so they can be
  * tested alone. Reasons are LiveKit's `DisconnectReason` protocol numbers (livekit/protocol, stable on the wire).
  */
-import { backoffDelay, type Backoff } from '../../shared/backoff';
-import { isRecoverable } from '../../shared/livekit-reasons';
-import type { ReconnectPolicy } from './reconnect-policy';
+import { backoffDelay, type Backoff } from '../../../shared/backoff';
+import { isRecoverable } from '../../../shared/livekit-reasons';
+import type { ReconnectPolicy } from './policy';
 
-export { LK_REASON, reasonName } from '../../shared/livekit-reasons';
+export { LK_REASON, reasonName } from '../../../shared/livekit-reasons';
 
 /**
  * Whether an unexpected room disconnect should be retried.

@@ -1,5 +1,5 @@
-import type { TextStreamHandler } from './rtc-a-room';
-import type { TransportEventMap } from './types';
+import type { TextStreamHandler } from './room';
+import type { TransportEventMap } from '../types';
 
 /** Text-stream topic of LiveKit Agents transcriptions. */
 export const TRANSCRIPTION_TOPIC = 'lk.transcription';
@@ -13,11 +13,14 @@ const ATTR_SEGMENT = 'lk.segment_id';
  * otherwise the agent. The agent's deltas may come in more than one stream of the same segment (the last part
  * arrives in a stream of its own when the agent flushes after its first stream closed): they continue the
  * segment's text, they do not replace it.
+ * Streams from anyone but us and the avatar's side (`fromAvatar`) are ignored.
  * @param localIdentity our identity in the room, when known.
+ * @param fromAvatar whether a participant speaks for the avatar (the avatar, or the agent it publishes for).
  */
 export function transcriptionHandler(
   localIdentity: () => string | undefined,
   emit: (value: TransportEventMap['transcription']) => void,
+  fromAvatar: (identity: string) => boolean = () => true,
 ): TextStreamHandler {
   /** The agent's segments so far: segment id → text (the last few only). */
   const agentText = new Map<string, string>();
@@ -25,6 +28,7 @@ export function transcriptionHandler(
     const attrs = reader.info.attributes ?? {};
     const segmentId = attrs[ATTR_SEGMENT] || reader.info.id;
     const role = from.identity && from.identity === localIdentity() ? 'user' : 'agent';
+    if (role === 'agent' && !fromAvatar(from.identity)) return;
     void (async () => {
       let text = role === 'agent' ? (agentText.get(segmentId) ?? '') : '';
       const keep = () => {

@@ -1,21 +1,21 @@
 import { LogLevel, Room, setLogLevel } from 'livekit-client';
-import { LiveAiError } from '../errors';
-import { createEventBus } from '../events/bus';
-import type { AppMessage } from '../schemas';
-import { RtcALink } from './rtc-a-link';
-import { TRANSCRIPTION_TOPIC, transcriptionHandler } from './rtc-a-transcription';
-import { DEFAULT_RECONNECT_POLICY, type ReconnectPolicy } from './reconnect-policy';
-import type { RoomLike } from './rtc-a-room';
-import type { ConnectOptions, Transport, TransportEventMap } from './types';
+import { LiveAiError } from '../../errors';
+import { createEventBus } from '../../events/bus';
+import type { AppMessage } from '../../schemas';
+import { LiveKitLink } from './link';
+import { TRANSCRIPTION_TOPIC, transcriptionHandler } from './transcription';
+import { DEFAULT_RECONNECT_POLICY, type ReconnectPolicy } from './policy';
+import { AvatarIdentity, type RoomLike } from './room';
+import type { ConnectOptions, Transport, TransportEventMap } from '../types';
 
-export { handleDataMessage } from './rtc-a-link';
-export type { RoomLike } from './rtc-a-room';
-export { DEFAULT_RECONNECT_POLICY, type ReconnectPolicy } from './reconnect-policy';
-export { LK_REASON, retryDelayMs, shouldReconnect } from './rtc-a-reconnect';
+export { handleDataMessage } from './link';
+export { AvatarIdentity, type RoomLike } from './room';
+export { DEFAULT_RECONNECT_POLICY, type ReconnectPolicy } from './policy';
+export { LK_REASON, retryDelayMs, shouldReconnect } from './reconnect';
 
 let quieted = false;
 /**
- * livekit-client logs several `info` lines on every connect. The first rtc-a adapter lowers its level to `warn`,
+ * livekit-client logs several `info` lines on every connect. The first LiveKit adapter lowers its level to `warn`,
  * once per page, unless the page chose a level already: livekit-client's public `setLogLevel` keeps the chosen
  * level under loglevel's `loglevel:livekit` storage key, which is looked at first. A level set later always wins.
  */
@@ -31,9 +31,9 @@ export function quietLiveKitLogs(storage?: Pick<Storage, 'getItem'>): void {
 }
 
 /**
- * rtc-a adapter on livekit-client (docs/core.md "Reconnect"), public livekit-client API but for one feature-detected
- * engine event. Events arrive as data messages on the event topic; the avatar's tracks as `TrackSubscribed`, or
- * earlier, while the room joins, from livekit-client's engine (`mediaTrackAdded`, see RoomSession). Short drops are
+ * The LiveKit adapter (`rtc-a` rooms) on livekit-client's public API (docs/core.md "Reconnect"). Only the avatar
+ * participant is listened to (see `AvatarIdentity`): its service events arrive as data messages on the event topic,
+ * its tracks as `TrackSubscribed`; data, tracks and transcriptions of anyone else are ignored. Short drops are
  * healed by livekit-client itself (`Reconnecting` → `Reconnected`); a `Disconnected` for a recoverable reason
  * (SERVER_SHUTDOWN, signal/ICE failure, livekit-client giving up, …) is retried here with a fresh Room, the same
  * URL and token, with backoff and jitter, until the reconnect deadline from the first drop. Meanwhile
@@ -44,11 +44,11 @@ export function quietLiveKitLogs(storage?: Pick<Storage, 'getItem'>): void {
  * @param deps.reconnect overrides of `DEFAULT_RECONNECT_POLICY` (ms); `connect({reconnectDeadlineMs})` overrides
  *   the deadline of that connection only.
  */
-export function createRtcATransport(deps: { createRoom?: () => RoomLike; reconnect?: Partial<ReconnectPolicy> } = {}): Transport {
+export function createLiveKitTransport(deps: { createRoom?: () => RoomLike; reconnect?: Partial<ReconnectPolicy> } = {}): Transport {
   const base: Readonly<ReconnectPolicy> = Object.freeze({ ...DEFAULT_RECONNECT_POLICY, ...deps.reconnect });
   const bus = createEventBus<TransportEventMap>();
   const newRoom = deps.createRoom ?? (() => new Room() as unknown as RoomLike);
-  let link: RtcALink | null = null;
+  let link: LiveKitLink | null = null;
   const current = () => {
     if (!link || link.state === 'closed') throw new LiveAiError('transport_failed', 'not connected to the room');
     return link;
@@ -61,13 +61,24 @@ export function createRtcATransport(deps: { createRoom?: () => RoomLike; reconne
       if (!deps.createRoom) quietLiveKitLogs();
       await link?.close(new LiveAiError('transport_failed', 'a new connection replaced this one'));
       const policy = Object.freeze({ ...base, deadlineMs: o.reconnectDeadlineMs ?? base.deadlineMs });
+      const avatar = new AvatarIdentity();
       const textStreams = {
         [TRANSCRIPTION_TOPIC]: transcriptionHandler(
           () => l.room?.room.localParticipant.identity,
           (v) => bus.emit('transcription', v),
+          (identity) => avatar.speaksFor(identity),
         ),
       };
-      const l: RtcALink = (link = new RtcALink({ url: o.url, token: o.token, topic: o.eventTopic, policy, newRoom, bus, textStreams }));
+      const l: LiveKitLink = (link = new LiveKitLink({
+        url: o.url,
+        token: o.token,
+        topic: o.eventTopic,
+        policy,
+        newRoom,
+        bus,
+        textStreams,
+        avatar,
+      }));
       const onAbort = () => void transport.disconnect();
       o.signal?.addEventListener('abort', onAbort, { once: true });
       try {
@@ -75,9 +86,13 @@ export function createRtcATransport(deps: { createRoom?: () => RoomLike; reconne
       } catch (cause) {
         if (o.signal?.aborted) throw new LiveAiError('aborted', 'join was cancelled', { cause });
         // The same error for the join and for anything sent meanwhile.
-        const error = new LiveAiError('transport_failed', `could not join the rtc-a room: ${String((cause as Error)?.message ?? cause)}`, {
-          cause,
-        });
+        const error = new LiveAiError(
+          'transport_failed',
+          `could not join the LiveKit room: ${String((cause as Error)?.message ?? cause)}`,
+          {
+            cause,
+          },
+        );
         await l.close(error);
         bus.emit('connection', 'disconnected');
         throw error;

@@ -1,9 +1,9 @@
 import Daily from '@daily-co/daily-js';
-import { LiveAiError } from '../errors';
-import { createEventBus } from '../events/bus';
-import { readAvatarEventMessage } from '../events/read';
-import type { AppMessage } from '../schemas';
-import type { ConnectOptions, Transport, TransportEventMap } from './types';
+import { LiveAiError } from '../../errors';
+import { createEventBus } from '../../events/bus';
+import { readAvatarEventMessage } from '../../events/read';
+import type { AppMessage } from '../../schemas';
+import type { ConnectOptions, Transport, TransportEventMap } from '../types';
 
 /** Event payloads of a Daily call object the adapter reads. */
 interface DailyTrackEvent {
@@ -28,13 +28,13 @@ export interface DailyCallLike {
 const message = (e: unknown) => String((e as { errorMsg?: string; message?: string })?.errorMsg ?? (e as Error)?.message ?? e);
 
 /**
- * rtc-b adapter on a @daily-co/daily-js call object. Events arrive as `app-message` data;
+ * The Daily adapter (`rtc-b` rooms) on a @daily-co/daily-js call object. Events arrive as `app-message` data;
  * the remote participant's tracks as `track-started` / `track-stopped`; `network-connection` interrupted →
  * `reconnecting`, connected → `connected`; `left-meeting` we did not ask for, or a fatal `error`, is
  * `transport_failed`. App messages go to everyone (`'*'`).
  * @param deps.createCallObject inject a call object (tests); default `Daily.createCallObject`.
  */
-export function createRtcBTransport(deps: { createCallObject?: () => DailyCallLike } = {}): Transport {
+export function createDailyTransport(deps: { createCallObject?: () => DailyCallLike } = {}): Transport {
   const bus = createEventBus<TransportEventMap>();
   let call: DailyCallLike | null = null;
   let leaving = false;
@@ -70,8 +70,8 @@ export function createRtcBTransport(deps: { createCallObject?: () => DailyCallLi
       if (e?.event === 'interrupted') bus.emit('connection', 'reconnecting');
       else if (e?.event === 'connected') bus.emit('connection', 'connected');
     });
-    listen(c, 'left-meeting', () => lost('left-meeting', 'left the rtc-b room unexpectedly'));
-    listen(c, 'error', (e) => lost('error', `rtc-b room error: ${message(e)}`));
+    listen(c, 'left-meeting', () => lost('left-meeting', 'left the Daily room unexpectedly'));
+    listen(c, 'error', (e) => lost('error', `Daily room error: ${message(e)}`));
   };
 
   const requireCall = () => {
@@ -100,7 +100,7 @@ export function createRtcBTransport(deps: { createCallObject?: () => DailyCallLi
         call = null;
         await c.destroy().catch(() => {});
         bus.emit('connection', 'disconnected');
-        throw new LiveAiError('transport_failed', `could not join the rtc-b room: ${message(cause)}`, { cause });
+        throw new LiveAiError('transport_failed', `could not join the Daily room: ${message(cause)}`, { cause });
       } finally {
         o.signal?.removeEventListener('abort', onAbort);
       }

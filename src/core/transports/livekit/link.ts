@@ -1,15 +1,14 @@
-import { LiveAiError } from '../errors';
-import type { EventBus } from '../events/bus';
-import { readAvatarEventMessage } from '../events/read';
-import type { AppMessage } from '../schemas';
-import { retryUntil } from '../../shared/backoff';
-import { OutageClock } from '../../shared/outage';
-import { AvatarPresence } from './rtc-a-avatar';
-import { createOutbox, type Outbox } from './rtc-a-outbox';
-import { backoffOf, reasonName, shouldReconnect } from './rtc-a-reconnect';
-import type { ReconnectPolicy } from './reconnect-policy';
-import { RoomSession, type RoomLike, type TextStreamHandler } from './rtc-a-room';
-import type { TransportEventMap } from './types';
+import { LiveAiError } from '../../errors';
+import type { EventBus } from '../../events/bus';
+import { readAvatarEventMessage } from '../../events/read';
+import type { AppMessage } from '../../schemas';
+import { retryUntil } from '../../../shared/backoff';
+import { OutageClock } from '../../../shared/outage';
+import { createOutbox, type Outbox } from './outbox';
+import { backoffOf, reasonName, shouldReconnect } from './reconnect';
+import type { ReconnectPolicy } from './policy';
+import { RoomSession, type AvatarIdentity, type RoomHooks, type RoomLike, type TextStreamHandler } from './room';
+import type { TransportEventMap } from '../types';
 
 /** What one `connect()` is given. Never changed afterwards. */
 export interface LinkSetup {
@@ -21,13 +20,16 @@ export interface LinkSetup {
   readonly bus: EventBus<TransportEventMap>;
   /** Text stream handlers registered on every Room of this link, by topic. */
   readonly textStreams?: Record<string, TextStreamHandler>;
+  /** Who the avatar is; kept across rejoins. */
+  readonly avatar: AvatarIdentity;
 }
 
 type LinkState = 'joining' | 'connected' | 'reconnecting' | 'closed';
 
 /**
- * Routes one rtc-a data message: only messages on `eventTopic` are service events; others are ignored
- * (returns null). Events and invalid messages go to `emit`, and `onEvent` runs after each event. Returns what was
+ * Routes one LiveKit data message: only messages on `eventTopic` are service events; others are ignored
+ * (returns null). Events and invalid messages go to `emit`; `onEvent` runs before each event is emitted and drops it by returning
+ * false (a sender that turned out not to be the avatar). Returns what was
  * emitted at once, or `'checking'` while an unusual message is checked by the zod schemas (emitted after).
  */
 export function handleDataMessage(
@@ -35,28 +37,26 @@ export function handleDataMessage(
   topic: string | undefined,
   eventTopic: string,
   emit: <K extends 'event' | 'invalidMessage'>(name: K, value: TransportEventMap[K]) => void,
-  onEvent?: () => void,
+  onEvent?: () => boolean | void,
 ): 'event' | 'invalidMessage' | 'checking' | null {
   if (topic !== eventTopic) return null;
   return readAvatarEventMessage(payload, (parsed) => {
     if (!parsed.ok) return emit('invalidMessage', { error: parsed.error, raw: payload });
-    emit('event', parsed.event);
-    onEvent?.();
+    if (onEvent?.() !== false) emit('event', parsed.event);
   });
 }
 
 /**
- * One connection of the rtc-a adapter, from `connect()` until the room is left for good: the current Room (a
+ * One connection of the LiveKit adapter, from `connect()` until the room is left for good: the current Room (a
  * fresh one per rejoin), the outage clock, the queued app messages, the wanted microphone and devices. Its
  * commands are reached only through the transport, which refuses them once the link is closed.
  */
-export class RtcALink {
+export class LiveKitLink {
   state: LinkState = 'joining';
   room: RoomSession | null = null;
   private ending = false;
   private micOn = false;
   private readonly devices = new Map<MediaDeviceKind, string>();
-  private readonly avatar = new AvatarPresence();
   private readonly outage: OutageClock;
   private readonly outbox: Outbox;
   private lastReason: number | undefined;
@@ -71,7 +71,7 @@ export class RtcALink {
         await room.publish(message, s.topic);
       },
       linkUp: () => this.state === 'connected',
-      agentReady: () => this.room !== null && this.avatar.reachableIn(this.room.reachable),
+      agentReady: () => this.room !== null && this.s.avatar.reachableIn(this.room.reachable),
       agentWaitMs: s.policy.agentWaitMs,
     });
   }
@@ -130,6 +130,7 @@ export class RtcALink {
   private async join(): Promise<RoomSession> {
     const room: RoomSession = new RoomSession(
       this.s.newRoom(),
+      this.s.avatar,
       this.hooks(() => room),
       this.s.textStreams,
     );
@@ -144,16 +145,16 @@ export class RtcALink {
     }
   }
 
-  private hooks(self: () => RoomSession): ConstructorParameters<typeof RoomSession>[1] {
+  private hooks(self: () => RoomSession): RoomHooks {
     const bus = this.s.bus;
     return {
+      // Checked again once parsed: another participant may have been recognised as the avatar meanwhile.
       data: (payload, from, topic) =>
         void handleDataMessage(payload, topic, this.s.topic, bus.emit, () => {
-          this.avatar.noteEvent(from);
+          if (!this.s.avatar.claim(from)) return false;
           self().markReachable(from);
         }),
       track: (kind, track) => bus.emit('track', { kind, track }),
-      isAvatar: (from, attributes) => this.avatar.isAvatar(from, attributes),
       reachable: () => this.outbox.kick(),
       trouble: () => this.trouble(),
       back: () => this.back(),

@@ -1,21 +1,25 @@
 import { EventEmitter } from 'node:events';
 import { RoomEvent } from 'livekit-client';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LiveAiError } from '../../../src/core/errors';
 import type { TransportEventMap } from '../../../src/core';
 import {
-  createRtcATransport,
+  createLiveKitTransport,
   handleDataMessage,
   LK_REASON,
   retryDelayMs,
   shouldReconnect,
   type RoomLike,
-} from '../../../src/core/transports/rtc-a';
-import { createOutbox } from '../../../src/core/transports/rtc-a-outbox';
+} from '../../../src/core/transports/livekit/adapter';
+import { createOutbox } from '../../../src/core/transports/livekit/outbox';
+
+// Fake timers: backoff, deadlines and the waits below run on a fake clock (vi.waitFor advances it as it checks).
+beforeEach(() => void vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] }));
+afterEach(() => void vi.useRealTimers());
 
 const enc = (o: unknown) => new TextEncoder().encode(typeof o === 'string' ? o : JSON.stringify(o));
 
-describe('rtc-a data message parsing (in isolation)', () => {
+describe('LiveKit data message parsing (in isolation)', () => {
   it('only the event topic is parsed; valid events and invalid messages are routed', () => {
     const emit = vi.fn();
     expect(handleDataMessage(enc({ type: 'bot_ready' }), 'liveai', 'liveai', emit)).toBe('event');
@@ -42,11 +46,9 @@ class FakeRoom extends EventEmitter implements RoomLike {
   connectArgs: unknown[] = [];
   remoteParticipants = new Map<
     string,
-    { identity: string; sid?: string; trackPublications: Map<string, unknown>; attributes?: Record<string, string> }
+    { identity: string; trackPublications: Map<string, unknown>; attributes?: Record<string, string> }
   >();
   disconnects = 0;
-  /** livekit-client's engine: `mediaTrackAdded` comes while the room is still joining. */
-  engine = new EventEmitter();
   /** Set: `connect` waits for it (the room is joining meanwhile). */
   joining: Promise<void> | null = null;
   constructor(private readonly failConnect = false) {
@@ -82,7 +84,7 @@ const enc2 = (o: unknown) => new TextEncoder().encode(JSON.stringify(o));
 
 function setup(opts: { failFrom?: number; reconnect?: Partial<typeof FAST>; joining?: Promise<void> } = {}) {
   const rooms: FakeRoom[] = [];
-  const t = createRtcATransport({
+  const t = createLiveKitTransport({
     createRoom: () => {
       const r = new FakeRoom(opts.failFrom !== undefined && rooms.length >= opts.failFrom);
       r.joining = opts.joining ?? null;
@@ -99,7 +101,7 @@ function setup(opts: { failFrom?: number; reconnect?: Partial<typeof FAST>; join
   return { rooms, room, t, log };
 }
 
-describe('rtc-a reconnect decisions (in isolation)', () => {
+describe('LiveKit reconnect decisions (in isolation)', () => {
   it('retries only recoverable reasons of a room that had been joined and is not ending', () => {
     const live = { wasConnected: true, ending: false };
     for (const r of [
@@ -137,8 +139,9 @@ describe('rtc-a reconnect decisions (in isolation)', () => {
   });
 });
 
-describe('rtc-a app message outbox', () => {
+describe('LiveKit app message outbox', () => {
   it('keeps order, holds chat for the avatar (up to agentWaitMs), lets force-end through, fails what is left', async () => {
+    vi.setTimerTickMode('nextTimerAsync'); // the awaited waits below run to their end on the fake clock
     const sent: string[] = [];
     let up = false;
     let agent = false;
@@ -171,7 +174,7 @@ describe('rtc-a app message outbox', () => {
   });
 });
 
-describe('rtc-a adapter (fake Room)', () => {
+describe('LiveKit adapter (fake Room)', () => {
   it('joins, maps data, tracks and livekit-client’s own reconnect; a chat typed meanwhile goes out after it', async () => {
     const { room, t, log } = setup();
     await t.connect({ url: 'ws://127.0.0.1:7880', token: 'tok', eventTopic: 'liveai', micEnabled: true });
@@ -188,7 +191,7 @@ describe('rtc-a adapter (fake Room)', () => {
 
     room().emit(RoomEvent.Reconnecting);
     const during = t.sendAppMessage(chat('during'));
-    await new Promise((r) => setTimeout(r, 20));
+    await vi.advanceTimersByTimeAsync(20);
     expect(room().chats()).toEqual(['yo']); // not into a room that is still reconnecting
     room().emit(RoomEvent.Reconnected);
     await during;
@@ -229,6 +232,7 @@ describe('rtc-a adapter (fake Room)', () => {
   });
 
   it('livekit-client giving up (no reason) is retried with backoff until the deadline, then transport_failed; queued chat is rejected', async () => {
+    vi.setTimerTickMode('nextTimerAsync'); // the awaited waits below run to their end on the fake clock
     const { rooms, room, t, log } = setup({ failFrom: 1 });
     await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai' });
     room().emit(RoomEvent.Reconnecting);
@@ -241,7 +245,7 @@ describe('rtc-a adapter (fake Room)', () => {
     expect(log.disconnected![0]!.error).toMatchObject({ code: 'transport_failed' });
     expect(log.disconnected![0]!.error!.detail).toMatch(/could not be re-established within 0 s \(reason unknown\)/);
     const n = rooms.length;
-    await new Promise((r) => setTimeout(r, 30));
+    await vi.advanceTimersByTimeAsync(30);
     expect(rooms).toHaveLength(n); // and then it stops
     await expect(t.sendAppMessage(chat('late'))).rejects.toMatchObject({ code: 'transport_failed' });
   });
@@ -253,46 +257,77 @@ describe('rtc-a adapter (fake Room)', () => {
       room().emit(RoomEvent.Disconnected, reason);
       expect(log.connection).toEqual(['connecting', 'connected', 'disconnected']);
       expect(log.disconnected![0]!.error?.code).toBe('transport_failed');
-      await new Promise((r) => setTimeout(r, 10));
+      await vi.advanceTimersByTimeAsync(10);
       expect(rooms).toHaveLength(1);
     }
   });
 
-  it("shows the avatar's tracks while the room is joining (from livekit-client's engine), each once", async () => {
+  it("shows only the avatar's tracks, each once, and stops listening when left", async () => {
     let joined!: () => void;
     const { rooms, room, t, log } = setup({ joining: new Promise<void>((r) => (joined = r)) });
     const connecting = t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai' });
     await vi.waitFor(() => expect(rooms).toHaveLength(1));
-    // The join answer listed the avatar and a user with a microphone; an agent worker marks its avatar by attribute.
+    // The join answer lists the avatar and a user with a microphone; an agent worker marks its avatar by attribute.
     room().remoteParticipants.set('liveai-avatar-1', {
       ...AVATAR,
-      sid: 'PA_avatar',
       trackPublications: new Map(),
       attributes: { 'lk.publish_on_behalf': 'agent-1' },
     });
-    room().remoteParticipants.set('user-2', { identity: 'user-2', sid: 'PA_user', trackPublications: new Map() });
-    const video = { kind: 'video', id: 'v' } as MediaStreamTrack;
-    const theirs = { kind: 'audio', id: 'a2' } as MediaStreamTrack;
-    const stranger = { kind: 'audio', id: 'a3' } as MediaStreamTrack;
-    room().engine.emit('mediaTrackAdded', video, { id: 'PA_avatar|TR_v' });
-    room().engine.emit('mediaTrackAdded', theirs, { id: 'PA_user|TR_a2' });
-    room().engine.emit('mediaTrackAdded', stranger, { id: 'PA_unknown|TR_a3' });
-    expect(log.track).toEqual([{ kind: 'video', track: video }]);
-    expect(log.connection).toEqual(['connecting']);
-
+    room().remoteParticipants.set('user-2', { identity: 'user-2', trackPublications: new Map() });
     joined();
     await connecting;
-    // livekit-client reports the same track as subscribed once connect() resolves: not shown twice.
-    room().emit(RoomEvent.TrackSubscribed, { kind: 'video', mediaStreamTrack: video }, {}, AVATAR);
+    expect(log.connection).toEqual(['connecting', 'connected']);
+    const video = { kind: 'video', id: 'v' } as MediaStreamTrack;
+    const theirs = { kind: 'audio', id: 'a2' } as MediaStreamTrack;
     room().emit(RoomEvent.TrackSubscribed, { kind: 'audio', mediaStreamTrack: theirs }, {}, { identity: 'user-2' });
+    room().emit(RoomEvent.TrackSubscribed, { kind: 'video', mediaStreamTrack: video }, {}, AVATAR);
+    room().emit(RoomEvent.TrackSubscribed, { kind: 'video', mediaStreamTrack: video }, {}, AVATAR);
     expect(log.track).toEqual([{ kind: 'video', track: video }]);
-    // Once joined, tracks come only as TrackSubscribed.
-    room().engine.emit('mediaTrackAdded', { kind: 'audio', id: 'a4' }, { id: 'PA_avatar|TR_a4' });
-    expect(log.track).toHaveLength(1);
     room().emit(RoomEvent.TrackUnsubscribed, { kind: 'video', mediaStreamTrack: video }, {}, AVATAR);
     expect(log.track?.at(-1)).toEqual({ kind: 'video', track: null });
     await t.disconnect();
-    expect(room().engine.listenerCount('mediaTrackAdded')).toBe(0);
+    expect(room().listenerCount(RoomEvent.TrackSubscribed)).toBe(0);
+    expect(room().listenerCount(RoomEvent.DataReceived)).toBe(0);
+  });
+
+  it("ignores another participant's data messages and tracks: no fake idle_timeout, no transcript line, no camera as the avatar", async () => {
+    const { room, t, log } = setup();
+    await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai' });
+    room().remoteParticipants.set('liveai-avatar-1', { ...AVATAR, trackPublications: new Map() });
+    room().emit(RoomEvent.ParticipantConnected, AVATAR);
+    const intruder = { identity: 'viewer-2' };
+    room().emit(RoomEvent.DataReceived, enc({ type: 'idle_timeout' }), intruder, undefined, 'liveai');
+    room().emit(
+      RoomEvent.DataReceived,
+      enc({ type: 'user_transcription', transcription: '<img src=x onerror=alert(1)>' }),
+      intruder,
+      undefined,
+      'liveai',
+    );
+    const camera = { id: 'camera' } as MediaStreamTrack;
+    room().emit(RoomEvent.TrackSubscribed, { kind: 'video', mediaStreamTrack: camera }, {}, intruder);
+    expect(log.event).toBeUndefined();
+    expect(log.track).toBeUndefined();
+    // The avatar's own messages and video still come through.
+    room().emit(RoomEvent.DataReceived, enc({ type: 'bot_ready' }), AVATAR, undefined, 'liveai');
+    room().avatarArrives();
+    expect(log.event).toEqual([{ type: 'bot_ready' }]);
+    expect(log.track).toEqual([{ kind: 'video', track: { id: 'v' } }]);
+  });
+
+  it('a participant taken for the avatar before the named avatar came is replaced by it: its video shows, nothing more is read from the other', async () => {
+    const { room, t, log } = setup();
+    await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai' });
+    const first = { identity: 'someone' };
+    const camera = { id: 'camera' } as MediaStreamTrack;
+    room().emit(RoomEvent.TrackSubscribed, { kind: 'video', mediaStreamTrack: camera }, {}, first);
+    expect(log.track).toEqual([{ kind: 'video', track: camera }]); // a room that names nobody: its first publisher
+    room().avatarArrives(); // the named avatar publishes its video
+    expect(log.track?.at(-1)).toEqual({ kind: 'video', track: { id: 'v' } });
+    room().emit(RoomEvent.DataReceived, enc({ type: 'idle_timeout' }), first, undefined, 'liveai');
+    room().emit(RoomEvent.TrackUnsubscribed, { kind: 'video', mediaStreamTrack: camera }, {}, first);
+    expect(log.event).toBeUndefined();
+    expect(log.track?.at(-1)).toEqual({ kind: 'video', track: { id: 'v' } });
   });
 
   it('a chat sent while the room is joining is queued and goes out once joined; a failed join rejects it', async () => {
@@ -301,7 +336,7 @@ describe('rtc-a adapter (fake Room)', () => {
     const connecting = ok.t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai' });
     await vi.waitFor(() => expect(ok.rooms).toHaveLength(1));
     const early = ok.t.sendAppMessage({ event: 'force-end' });
-    await new Promise((r) => setTimeout(r, 10));
+    await vi.advanceTimersByTimeAsync(10);
     expect(ok.room().published).toEqual([]);
     joined();
     await connecting;
@@ -367,7 +402,7 @@ describe('rtc-a adapter (fake Room)', () => {
     await t.disconnect();
     await expect(queued).rejects.toMatchObject({ code: 'transport_failed' });
     const n = rooms.length;
-    await new Promise((r) => setTimeout(r, 40));
+    await vi.advanceTimersByTimeAsync(40);
     expect(rooms).toHaveLength(n);
     expect(log.disconnected).toEqual([{ reason: 'client' }]);
     expect(log.connection?.at(-1)).toBe('disconnected');
@@ -380,7 +415,7 @@ describe('rtc-a adapter (fake Room)', () => {
     expect(room().published.map((p) => p.data)).toEqual(['{"event":"force-end"}']);
     room().emit(RoomEvent.Disconnected, LK_REASON.SERVER_SHUTDOWN);
     expect(log.disconnected).toEqual([{ reason: 'SERVER_SHUTDOWN' }]);
-    await new Promise((r) => setTimeout(r, 10));
+    await vi.advanceTimersByTimeAsync(10);
     expect(rooms).toHaveLength(1);
   });
 
@@ -399,7 +434,7 @@ describe('rtc-a adapter (fake Room)', () => {
 describe('livekit-client logging', () => {
   it('is lowered to warn once, unless the page chose a level with setLogLevel', async () => {
     const { getLogger } = await import('livekit-client');
-    const { quietLiveKitLogs } = await import('../../../src/core/transports/rtc-a');
+    const { quietLiveKitLogs } = await import('../../../src/core/transports/livekit/adapter');
     const level = () => getLogger('livekit').getLevel();
     const before = level();
     quietLiveKitLogs({ getItem: () => 'DEBUG' }); // the page persisted its own level

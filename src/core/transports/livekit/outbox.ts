@@ -1,8 +1,8 @@
-import type { LiveAiError } from '../errors';
-import type { AppMessage } from '../schemas';
+import type { LiveAiError } from '../../errors';
+import type { AppMessage } from '../../schemas';
 
 /**
- * Ordered queue of app messages (`chat-msg`, `force-end`) of the rtc-a adapter. A message goes out only
+ * Ordered queue of app messages (`chat-msg`, `force-end`) of the LiveKit adapter. A message goes out only
  * when the link is up (the room is connected and not reconnecting) and, for `chat-msg`, the avatar participant is
  * in the room and reachable, or it has waited `agentWaitMs` for it. This keeps a chat typed during or right after
  * a reconnect from being published into a room the avatar has not rejoined yet (it would be dropped).
@@ -28,7 +28,7 @@ interface Item {
 /**
  * @param deps.publish hands one message to the room; a rejection rejects that message only.
  * @param deps.linkUp the room is connected and not reconnecting.
- * @param deps.agentReady the avatar participant is in the room (see rtc-a.ts).
+ * @param deps.agentReady the avatar participant is in the room (see `AvatarIdentity`).
  * @param deps.agentWaitMs how long a `chat-msg` waits for the avatar once the link is up, ms.
  */
 export function createOutbox(deps: {

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
 import type { TransportEventMap } from '../../../src/core';
-import { createRtcBTransport, type DailyCallLike } from '../../../src/core/transports/rtc-b';
+import { createDailyTransport, type DailyCallLike } from '../../../src/core/transports/daily/adapter';
 
 /** A fake daily-js call object: an EventEmitter with the methods the adapter uses. */
 class FakeDailyCall extends EventEmitter implements DailyCallLike {
@@ -46,7 +46,7 @@ class FakeDailyCall extends EventEmitter implements DailyCallLike {
 
 function setup() {
   const call = new FakeDailyCall();
-  const t = createRtcBTransport({ createCallObject: () => call });
+  const t = createDailyTransport({ createCallObject: () => call });
   const log: { [K in keyof TransportEventMap]?: TransportEventMap[K][] } = {};
   for (const k of ['event', 'invalidMessage', 'track', 'connection', 'disconnected', 'mic'] as const) {
     (t.on as (k: string, h: (p: unknown) => void) => void)(k, (p) => void ((log[k] ??= []) as unknown[]).push(p));

@@ -1,11 +1,11 @@
 /**
- * The rtc-a adapter's reconnect policy on its own (no livekit-client, no adapter code), so the `liveai-kit/livekit`
+ * The LiveKit adapter's reconnect policy on its own (no livekit-client, no adapter code), so the `liveai-kit/livekit`
  * entry can export its defaults without loading the adapter with the page.
  */
 // Plain numbers (no property reads), so bundlers drop the object from pages that do not import it.
-import { OUTAGE_DEADLINE_MS, REJOIN_BASE_MS, REJOIN_MAX_MS } from '../../shared/outage-limits';
+import { OUTAGE_DEADLINE_MS, REJOIN_BASE_MS, REJOIN_MAX_MS } from '../../../shared/outage-limits';
 
-/** Reconnect policy of the rtc-a adapter. All values in ms. */
+/** Reconnect policy of the LiveKit adapter. All values in ms. */
 export interface ReconnectPolicy {
   /** Overall deadline from the first sign of trouble; after it the adapter reports `transport_failed` (default 60 000). */
   deadlineMs: number;

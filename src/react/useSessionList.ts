@@ -3,7 +3,7 @@ import type { LiveAiError } from '../core/errors';
 import { createProxyClient } from '../core/proxy-client';
 import type { Pagination, RoomListItem, SessionListItem } from '../core/schemas';
 
-export interface UseSessionsOptions {
+export interface UseSessionListOptions {
   /** Where `createAvatarProxy` is mounted. */
   proxyUrl: string;
   kind: 'rooms' | 'sessions';
@@ -14,7 +14,7 @@ export interface UseSessionsOptions {
   /** Headers your `admin(req)` check needs (e.g. an auth header). */
   headers?: Record<string, string>;
 }
-export interface UseSessionsResult<T> {
+export interface UseSessionListResult<T> {
   items: T[];
   pagination: Pagination | null;
   loading: boolean;
@@ -28,13 +28,13 @@ export interface UseSessionsResult<T> {
  * Lists rooms or sessions through the proxy's admin routes, one page at a time.
  * Errors (e.g. 403 for non-admins, 400 for a page past the 1000 offset) land in `error`.
  */
-export function useSessionList(options: UseSessionsOptions & { kind: 'rooms' }): UseSessionsResult<RoomListItem>;
-export function useSessionList(options: UseSessionsOptions & { kind: 'sessions' }): UseSessionsResult<SessionListItem>;
-export function useSessionList(options: UseSessionsOptions): UseSessionsResult<RoomListItem | SessionListItem> {
+export function useSessionList(options: UseSessionListOptions & { kind: 'rooms' }): UseSessionListResult<RoomListItem>;
+export function useSessionList(options: UseSessionListOptions & { kind: 'sessions' }): UseSessionListResult<SessionListItem>;
+export function useSessionList(options: UseSessionListOptions): UseSessionListResult<RoomListItem | SessionListItem> {
   const { proxyUrl, kind, limit, fetch: f, headers } = options;
   const [page, setPage] = useState(options.page ?? 1);
   const [tick, setTick] = useState(0);
-  const [state, setState] = useState<Omit<UseSessionsResult<RoomListItem | SessionListItem>, 'page' | 'setPage' | 'refresh'>>({
+  const [state, setState] = useState<Omit<UseSessionListResult<RoomListItem | SessionListItem>, 'page' | 'setPage' | 'refresh'>>({
     items: [],
     pagination: null,
     loading: true,
@@ -64,9 +64,3 @@ export function useSessionList(options: UseSessionsOptions): UseSessionsResult<R
   const refresh = useCallback(() => setTick((t) => t + 1), []);
   return { ...state, page, setPage, refresh };
 }
-
-/**
- * The admin list of rooms or sessions.
- * @deprecated renamed `useSessionList` (it lists sessions; `useSession` is the current one); removed in the next major.
- */
-export const useSessions = useSessionList;

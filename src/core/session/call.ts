@@ -1,0 +1,216 @@
+import { LiveAiError, invalidRequest, isLiveAiError } from '../errors';
+import { check } from '../lazy';
+import { createKeepAlive, type KeepAlive } from '../keepalive';
+import type { ProxyClient } from '../proxy-client';
+import type { ClientSession } from '../schemas';
+import { isFinalStatus } from '../schemas/plain';
+import { DEFAULT_EVENT_TOPIC } from '../constants';
+import { chooseTransport } from '../transports/choose';
+import type { Transport, TransportLoader } from '../transports/types';
+import { createStatusPoller, type StatusPoller } from './poller';
+import type { Session } from './session';
+import type { AvatarSessionOptions, SessionFlow } from './types';
+
+/** Latest time after the create answer at which the status is polled even if the room join has not settled, ms. */
+export const FIRST_POLL_LATEST_MS = 1000;
+
+export const toError = (e: unknown): LiveAiError =>
+  isLiveAiError(e) ? e : new LiveAiError('upstream_error', String((e as Error)?.message ?? e), { cause: e });
+export const aborted = () => new LiveAiError('aborted', 'start cancelled by end() or dispose()');
+
+/**
+ * The resources of one `start()`: its abort signal, the session handle, the joined room (transport and its
+ * listeners), the status poller, the keep-alive, the page-unload listener and the client token's renewals. A new
+ * call per start, so nothing of an earlier call (a late poll, an old room) can act on a later one. It reports only
+ * to its session, and only while it is the session's current call; `dispose()` frees it all at once.
+ */
+export class Call {
+  private readonly controller = new AbortController();
+  client: ClientSession | null;
+  transport: Transport | null = null;
+  /** Why the start was cancelled. */
+  reason: LiveAiError | null = null;
+  private readonly poller: StatusPoller;
+  private offs: (() => void)[] = [];
+  private keepAlive: KeepAlive | null = null;
+  private unload: (() => void) | null = null;
+  private firstPoll: ReturnType<typeof setTimeout> | undefined;
+  private finalWaiters: (() => void)[] = [];
+  private settleActive!: { resolve: () => void; reject: (e: unknown) => void };
+  /** Resolves when the session is active; rejects when the call ends first. */
+  readonly active = new Promise<void>((resolve, reject) => (this.settleActive = { resolve, reject }));
+
+  constructor(
+    private readonly session: Session,
+    private readonly proxy: ProxyClient,
+    client: ClientSession | null,
+    timing: { intervalMs: number; maxIntervalMs: number },
+  ) {
+    this.client = client;
+    this.active.catch(() => {});
+    this.poller = createStatusPoller({
+      fetchStatus: (signal) => this.proxy.getSession(this.client!.session_id, this.client!.client_token, { signal }),
+      onStatus: (res) => {
+        if (this.current) this.session.onStatus(res);
+        if (isFinalStatus(res.session_status)) this.finalWaiters.splice(0).forEach((w) => w());
+      },
+      onError: (e) => this.current && this.session.onPollError(toError(e)),
+      ...timing,
+    });
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Only the session's current call reports to it (a late answer of an earlier call changes nothing). */
+  private get current(): boolean {
+    return this.session.isCurrent(this);
+  }
+
+  /** The session handle of the flow: created through the proxy (`room`, `session`) or checked (`attach`). */
+  async obtain(flow: SessionFlow): Promise<ClientSession> {
+    const signal = this.signal;
+    let c: ClientSession;
+    if (flow.kind === 'room') c = await this.proxy.createRoom(flow.agentId, { signal });
+    else if (flow.kind === 'session') c = await this.proxy.createSession(flow.request, flow.image, { signal });
+    else {
+      const parsed = await check(
+        flow.session,
+        (g) => g.clientSessionGuard,
+        (v) => v.ClientSessionSchema,
+      );
+      if (!parsed.success) throw invalidRequest(parsed.error);
+      c = parsed.data;
+    }
+    if (signal.aborted) {
+      // Created while being cancelled: end it so nobody pays for it.
+      if (flow.kind !== 'attach') void this.proxy.end(c.session_id, c.client_token).catch(() => {});
+      throw this.reason ?? aborted();
+    }
+    this.client = c;
+    return c;
+  }
+
+  /**
+   * Joins the session's room, when it has one: loads the transport adapter, connects (publishing the microphone
+   * when `micEnabled`), then applies the devices chosen before. The first status poll waits until the join settled
+   * (at most FIRST_POLL_LATEST_MS): its answer and the re-render it causes would otherwise compete with the join for
+   * the main thread. Rejects with the adapter's error.
+   */
+  async join(
+    o: Pick<AvatarSessionOptions, 'transport' | 'eventTopic' | 'reconnectDeadlineMs'> & {
+      loader: TransportLoader;
+      micEnabled: boolean;
+      devices: ReadonlyMap<'audioinput' | 'videoinput', string>;
+    },
+  ): Promise<void> {
+    this.firstPoll = setTimeout(() => this.startPolling(), FIRST_POLL_LATEST_MS);
+    try {
+      const c = this.client!;
+      const kind = chooseTransport(c, o.transport);
+      if (!kind || !c.room_url) return;
+      const factory = await o.loader(kind);
+      if (this.signal.aborted) return;
+      const t = factory();
+      this.use(t);
+      await t.connect({
+        url: c.room_url,
+        token: c.token ?? '',
+        eventTopic: o.eventTopic ?? DEFAULT_EVENT_TOPIC,
+        micEnabled: o.micEnabled,
+        reconnectDeadlineMs: o.reconnectDeadlineMs,
+        signal: this.signal,
+      });
+      for (const [k, id] of o.devices) await t.setDevice(k, id).catch((e) => this.session.report(toError(e)));
+    } finally {
+      this.startPolling();
+    }
+  }
+
+  /** Listens to a joined (or seeded) transport on behalf of the session. */
+  use(t: Transport): void {
+    this.transport = t;
+    const s = this.session;
+    const mine = () => this.transport === t && this.current;
+    this.offs = [
+      t.on('event', (e) => mine() && s.onEvent(e)),
+      t.on('invalidMessage', ({ error }) => mine() && s.report(error)),
+      t.on('track', (e) => mine() && s.onTrack(e.kind, e.track)),
+      t.on('connection', (c) => mine() && s.onConnection(c)),
+      t.on('mic', ({ enabled }) => mine() && s.onMic(enabled)),
+      t.on('transcription', (seg) => mine() && s.onTranscription(seg)),
+      t.on('disconnected', ({ error }) => void (mine() && error && s.onRoomLost(error))),
+    ];
+  }
+
+  private startPolling(): void {
+    clearTimeout(this.firstPoll);
+    this.firstPoll = undefined;
+    if (!this.signal.aborted && !this.poller.running) this.poller.start();
+  }
+
+  becameActive(): void {
+    this.settleActive.resolve();
+  }
+
+  /** Sends `send` at most every `intervalMs` while the user is active on the page; one per call. */
+  keepAliveEvery(intervalMs: number, send: () => void): void {
+    if (this.keepAlive || this.signal.aborted) return;
+    this.keepAlive = createKeepAlive({ intervalMs, send });
+    this.keepAlive.start();
+  }
+
+  /** Calls `onPageHide` on `pagehide` until the call is quiet. */
+  watchUnload(onPageHide: () => void): void {
+    if (this.unload || typeof window === 'undefined') return;
+    window.addEventListener('pagehide', onPageHide);
+    this.unload = () => window.removeEventListener('pagehide', onPageHide);
+  }
+
+  /** Stops the start (its promise rejects with `error`), any request in flight, the keep-alive and the unload listener. */
+  cancel(error: LiveAiError): void {
+    this.reason ??= error;
+    this.controller.abort();
+    this.settleActive.reject(error);
+    clearTimeout(this.firstPoll);
+    this.keepAlive?.stop();
+    this.keepAlive = null;
+    this.unload?.();
+    this.unload = null;
+  }
+
+  /** Leaves the room (idempotent); the session itself goes on at the service. Never rejects. */
+  async leave(): Promise<void> {
+    const t = this.transport;
+    if (!t) return;
+    try {
+      await t.disconnect();
+    } catch (e) {
+      this.session.report(toError(e));
+    }
+    this.offs.splice(0).forEach((off) => off());
+    if (this.transport === t) this.transport = null;
+    this.session.onLeft(this);
+  }
+
+  /** Resolves once a final status was polled, or after `limitMs`. */
+  async finalStatus(isFinal: () => boolean, limitMs: number): Promise<void> {
+    if (isFinal()) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const reached = new Promise<void>((resolve) => this.finalWaiters.push(resolve));
+    const limit = new Promise<void>((resolve) => (timer = setTimeout(resolve, limitMs)));
+    this.poller.hurry();
+    await Promise.race([reached, limit]);
+    clearTimeout(timer);
+  }
+
+  /** Frees everything at once: the start, polling, keep-alive, unload listener, token renewals, and the room. */
+  dispose(): void {
+    this.cancel(aborted());
+    this.poller.stop();
+    this.finalWaiters.splice(0).forEach((w) => w());
+    if (this.client) this.proxy.forget(this.client.client_token);
+    void this.leave();
+  }
+}

@@ -1,0 +1,586 @@
+import { LiveAiError, invalidRequest } from '../errors';
+import { createEventBus } from '../events/bus';
+import { check, lazyTranscriptMerger, loadGuards, loadOnce } from '../lazy';
+import { createProxyClient, type ProxyClient } from '../proxy-client';
+import type { AvatarEvent, ClientSession, SessionStatusResponse } from '../schemas';
+import { isFinalStatus } from '../schemas/plain';
+import { createSessionStore, restartedState } from '../store/state';
+import { DEFAULT_MAX_TRANSCRIPT_LINES, describeError, reduceEvent } from '../store/reducers';
+import { chooseTransport, prefetchTransport } from '../transports/choose';
+import { loadTransport as defaultLoader } from '../transports/load';
+import type { ConnectionState, TransportEventMap, TransportLoader } from '../transports/types';
+import { createAudioOutput, type AudioOutput } from './audio-output';
+import { Call, aborted, toError } from './call';
+import { phaseOf, stageOf, transition, type Input, type Stage } from './machine';
+import type {
+  AvatarSession,
+  AvatarSessionOptions,
+  EndReason,
+  ImageInput,
+  MediaState,
+  OnEvent,
+  ReadonlySessionStore,
+  SessionState,
+} from './types';
+
+type BusMap = { [K in AvatarEvent['type']]: Extract<AvatarEvent, { type: K }> } & { '*': AvatarEvent; error: LiveAiError };
+
+/**
+ * Where the session is in its life, with what belongs to that stage: the current call, the pending start, the
+ * pending end. One value, so the three can never disagree.
+ */
+type Life =
+  | { stage: 'idle'; call: null }
+  | { stage: 'running'; call: Call; starting: Promise<void> | null }
+  | { stage: 'ending'; call: Call; ending: Promise<void> }
+  | { stage: 'ended' | 'failed'; call: Call | null };
+
+/** How a running session is left (see `Session.teardown`). */
+interface Exit {
+  reason: EndReason;
+  /** End the session at the service (`force-end` in rooms, then the proxy's `/end`). */
+  terminate: boolean;
+  /** A failure: phase `error` at once. */
+  error?: LiveAiError;
+}
+
+const isFinal = (status: SessionState['sessionStatus']) => status !== null && isFinalStatus(status);
+
+/**
+ * Checks that an `updateImage` input names exactly one source (`url`, `base64` or `blob`).
+ * @throws LiveAiError `invalid_request` otherwise.
+ */
+export function imageSource(input: ImageInput): 'url' | 'base64' | 'blob' {
+  const o = (input ?? {}) as Record<string, unknown>;
+  const keys = (['url', 'base64', 'blob'] as const).filter((k) => o[k] != null);
+  if (keys.length !== 1) {
+    throw new LiveAiError('invalid_request', 'updateImage needs exactly one of url, base64 or blob', { status: 400 });
+  }
+  const key = keys[0]!;
+  if (key === 'blob' && !(o.blob instanceof Blob)) {
+    throw new LiveAiError('invalid_request', 'updateImage blob must be a Blob or File', { status: 400 });
+  }
+  if (key !== 'blob' && typeof o[key] !== 'string') {
+    throw new LiveAiError('invalid_request', `updateImage ${key} must be a string`, { status: 400 });
+  }
+  return key;
+}
+
+/**
+ * Seeds of a session, for `liveai-kit/testing` (`createTestSession`) and stories: the store and optionally an
+ * already created session and a connected transport (no polling starts for it).
+ * @internal
+ */
+export interface SessionSeed {
+  initialState?: Partial<SessionState>;
+  clientSession?: ClientSession;
+  transport?: import('../transports/types').Transport;
+}
+
+/**
+ * One avatar session: the state machine, the store, and the current call. The only writer of the session's facts:
+ * the service's status (its status answers), the media (what the transport reports), the events' effects, the
+ * phase (derived from those in `commit`), the error and end reason (the teardown).
+ */
+export class Session {
+  private readonly store: ReturnType<typeof createSessionStore>;
+  private readonly bus = createEventBus<BusMap>((error, name) => {
+    if (name !== 'error') this.report(new LiveAiError('handler_error', `an event handler threw: ${String(error)}`, { cause: error }));
+  });
+  private readonly proxy: ProxyClient;
+  private readonly loader: TransportLoader;
+  private readonly audio: AudioOutput;
+  private readonly maxLines: number;
+  private readonly timing: { intervalMs: number; maxIntervalMs: number };
+  /** Devices chosen before joining; applied when the room is joined. */
+  private readonly devices = new Map<'audioinput' | 'videoinput', string>();
+  private readonly controls = loadOnce(() => import('./control-commands'));
+  private life: Life = { stage: 'idle', call: null };
+  private disposed = false;
+  private lineId = 0;
+  /** The transcript merger loads when the room first sends a transcription of its own. */
+  private readonly transcript: ReturnType<typeof lazyTranscriptMerger>;
+
+  constructor(
+    private readonly options: AvatarSessionOptions,
+    seed: SessionSeed = {},
+  ) {
+    this.store = createSessionStore({ keepAlive: !!options.keepAliveMs, ...seed.initialState });
+    this.proxy = createProxyClient({ proxyUrl: options.proxyUrl, fetch: options.fetch, timeoutMs: options.requestTimeoutMs });
+    this.loader = options.loadTransport ?? defaultLoader;
+    this.maxLines = options.maxTranscriptLines ?? DEFAULT_MAX_TRANSCRIPT_LINES;
+    this.transcript = lazyTranscriptMerger(
+      () => ++this.lineId,
+      this.maxLines,
+      () => this.state.transcript,
+    );
+    const intervalMs = options.pollIntervalMs ?? 1000;
+    this.timing = { intervalMs, maxIntervalMs: Math.max(options.maxPollIntervalMs ?? 5000, intervalMs) };
+    const { speakerMuted: muted, volume } = this.state.media;
+    this.audio = createAudioOutput((blocked) => this.state.media.audioBlocked !== blocked && this.setMedia({ audioBlocked: blocked }), {
+      muted,
+      volume,
+    });
+    const stage = stageOf(this.state.phase);
+    let call = seed.clientSession || seed.transport ? new Call(this, this.proxy, seed.clientSession ?? null, this.timing) : null;
+    if (stage === 'running' || stage === 'ending') call ??= new Call(this, this.proxy, null, this.timing);
+    if (stage === 'running') this.life = { stage, call: call!, starting: null };
+    else if (stage === 'ending') this.life = { stage, call: call!, ending: Promise.resolve() };
+    else if (stage !== 'idle') this.life = { stage, call };
+    if (seed.transport) call?.use(seed.transport);
+  }
+
+  private get state(): Readonly<SessionState> {
+    return this.store.getState();
+  }
+
+  private set(patch: Partial<SessionState>): void {
+    this.store.setState(patch);
+  }
+
+  private setMedia(patch: Partial<MediaState>): void {
+    this.set({ media: { ...this.state.media, ...patch } });
+  }
+
+  /** Whether `call` is the current call (calls of earlier starts report nothing). */
+  isCurrent(call: Call): boolean {
+    return this.life.call === call;
+  }
+
+  report(error: LiveAiError): void {
+    this.bus.emit('error', error);
+  }
+
+  /** Writes `patch` with the phase derived from the stage and the facts: the only place the phase is written. */
+  private commit(patch: Partial<SessionState> = {}): void {
+    const s = { ...this.state, ...patch };
+    const call = this.life.call;
+    const video = s.media.videoTrack;
+    const phase = phaseOf(this.life.stage, {
+      status: s.sessionStatus,
+      connection: s.media.connection,
+      hasRoom: call?.client ? chooseTransport(call.client, this.options.transport) !== null : false,
+      wasActive: s.activeAt !== null,
+      live: s.live,
+      videoFlowing: !!video && !video.muted,
+    });
+    const now = Date.now();
+    this.set({
+      ...patch,
+      phase,
+      queuedAt: phase === 'queued' ? (s.queuedAt ?? now) : s.queuedAt,
+      activeAt: phase === 'active' ? (s.activeAt ?? now) : s.activeAt,
+    });
+    if (phase === 'active' && this.life.stage === 'running') {
+      const call = this.life.call;
+      call.becameActive();
+      // One keep-alive per active call; it sends only while `keepAlive` is on (setKeepAlive).
+      call.keepAliveEvery(this.options.keepAliveMs || 30_000, () => {
+        if (this.state.keepAlive && this.state.phase === 'active') this.resetIdleTimeout().catch((e: unknown) => this.report(toError(e)));
+      });
+    }
+  }
+
+  /** Moves the machine along one edge of its table; false (and nothing written) when `input` is not allowed now. */
+  private move(input: Input, next: (stage: Stage) => Life, patch: Partial<SessionState> = {}): boolean {
+    const stage = transition(this.life.stage, input);
+    if (!stage) return false;
+    this.life = next(stage);
+    this.commit(patch);
+    return true;
+  }
+
+  // ---- start and the ways out ------------------------------------------------------------------------------
+
+  start(): Promise<void> {
+    if (this.disposed) return Promise.reject(new LiveAiError('aborted', 'this session was disposed'));
+    const life = this.life;
+    if (life.stage === 'running' && life.starting) return life.starting;
+    const phase = this.state.phase;
+    if (phase === 'active') return Promise.resolve();
+    if (!transition(life.stage, 'start'))
+      return Promise.reject(new LiveAiError('invalid_request', `cannot start while ${phase}`, { status: 400 }));
+    this.audio.prime(); // synchronously, inside the click that called start()
+    loadGuards().catch(() => undefined); // fetch the checks of the create answer while the session is being created
+    life.call?.dispose();
+    const call = new Call(this, this.proxy, null, this.timing);
+    this.lineId = 0;
+    this.transcript.get()?.reset();
+    const starting = this.run(call).finally(() => {
+      if (this.life.stage === 'running' && this.life.call === call) this.life = { ...this.life, starting: null };
+    });
+    this.move('start', (stage) => ({ stage, call, starting }) as Life, { ...restartedState(this.state), startedAt: Date.now() });
+    return starting;
+  }
+
+  /**
+   * One start: obtains the session handle (create through the proxy, or check the attached one), joins the room
+   * (polling starts once the join settled), and resolves once the session is active. Rejects with the error that
+   * failed it, or `aborted` when it was ended or disposed meanwhile.
+   */
+  private async run(call: Call): Promise<void> {
+    await Promise.resolve(); // the stage moves to running first
+    const o = this.options;
+    try {
+      const c = await call.obtain(o.flow);
+      const requested = o.flow.kind === 'session' ? o.flow.request.transport_type : undefined;
+      this.set({
+        sessionId: c.session_id,
+        transport: requested ?? c.transport ?? chooseTransport(c, o.transport),
+        imageUrl: c.image_url ?? null,
+      });
+      if (o.endOnUnload !== false) call.watchUnload(() => this.unload());
+      const joined = call.join({
+        ...o,
+        loader: this.loader,
+        micEnabled: o.micEnabled ?? this.state.media.micEnabled,
+        devices: this.devices,
+      });
+      joined.then(
+        () => this.isCurrent(call) && this.commit(),
+        (e: unknown) => call.signal.aborted || this.fail(toError(e)),
+      );
+      await call.active;
+    } catch (e) {
+      if (call.signal.aborted) throw call.reason ?? aborted();
+      const error = toError(e);
+      this.fail(error);
+      throw error;
+    }
+  }
+
+  end(reason: EndReason = 'user'): Promise<void> {
+    if (this.life.stage === 'ending') return this.life.ending;
+    return this.teardown({ reason, terminate: true });
+  }
+
+  private fail(error: LiveAiError, reason: EndReason = 'failed'): void {
+    void this.teardown({ reason, terminate: true, error });
+  }
+
+  /** The page is going away: the end beacon goes out and the call is freed at once (no waiting in `pagehide`). */
+  private unload(): void {
+    const call = this.life.call;
+    const c = call?.client;
+    if (!call || !c || isFinal(this.state.sessionStatus)) return;
+    void this.teardown({ reason: 'unload', terminate: true });
+  }
+
+  /**
+   * The one way out of a running session: end, failure, page unload, dispose and a restart all come here. With
+   * `error` it is a failure (phase `error` at once), `unload` ends at once with the end beacon, else it is an end
+   * (phase `ending`, then `ended`). Stops the start, leaves the room, ends the session at the service when
+   * `terminate` and it has not ended on its own (`force-end` in a room, then the proxy's `/end`; an attached
+   * session that failed is left to its owner), waits up to `endTimeoutMs` for the final status and cost (so the
+   * status shown is the service's, e.g. `COMPLETED` after a failed join), then frees the call. Nothing happens when
+   * the machine does not allow the move (already ending or over).
+   */
+  private teardown(exit: Exit): Promise<void> {
+    const life = this.life;
+    if (life.stage !== 'running') return Promise.resolve();
+    const call = life.call;
+    const { error, reason } = exit;
+    if (reason === 'unload') {
+      this.move('unload', (stage) => ({ stage, call }) as Life, { endReason: 'unload' });
+      if (call.client) this.proxy.endBeacon(call.client.session_id, call.client.client_token);
+      call.dispose();
+      return Promise.resolve();
+    }
+    const next = (stage: Stage): Life => (stage === 'ending' ? { stage, call, ending } : { stage: stage as 'ended', call });
+    const ending: Promise<void> = (async () => {
+      await Promise.resolve();
+      call.cancel(error ?? aborted());
+      if (error) this.report(error);
+      const c = call.client;
+      const final = () => isFinal(this.state.sessionStatus);
+      const flow = this.options.flow.kind;
+      let endError: LiveAiError | null = null;
+      if (error) void call.leave();
+      if (c && exit.terminate && !final() && !(error && flow === 'attach')) {
+        if (!error && flow === 'room' && call.transport && this.state.media.connection === 'connected') {
+          await call.transport.sendAppMessage({ event: 'force-end' }).catch(() => {});
+        }
+        await this.proxy.end(c.session_id, c.client_token).catch((e: unknown) => this.report((endError = toError(e))));
+      }
+      await call.leave();
+      if (c && error?.code !== 'not_found') await call.finalStatus(final, this.options.endTimeoutMs ?? 15_000);
+      call.dispose();
+      if (endError && !final()) this.move('settleFailed', next, { error: endError });
+      else this.move('settled', next);
+    })();
+    this.move(error ? 'fail' : 'end', next, error ? { error, endReason: reason } : { endReason: reason });
+    return ending;
+  }
+
+  dispose({ end = true }: { end?: boolean } = {}): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    const done = () => {
+      this.life.call?.dispose();
+      this.audio.destroy();
+      this.bus.clear();
+    };
+    if (end && this.life.stage === 'running') void this.end('unmount').finally(done);
+    else done();
+  }
+
+  // ---- what the service and the room report (through the current call) ---------------------------------------
+
+  /** A status answer: the only writer of `sessionStatus` and `cost`. A final status while running ends the session. */
+  onStatus(res: SessionStatusResponse): void {
+    const status = res.session_status;
+    const patch = { sessionStatus: status, cost: res.cost ?? this.state.cost };
+    // A final status while running goes straight to the teardown, which derives the next phase: committing it
+    // first would derive a running phase from it (e.g. `active` for a queued session already in the room).
+    if (this.life.stage !== 'running' || !isFinal(status)) return this.commit(patch);
+    this.set(patch);
+    if (status === 'COMPLETED') void this.teardown({ reason: 'completed', terminate: false });
+    else if (status === 'TIMED_OUT')
+      void this.teardown({
+        reason: 'timed_out',
+        terminate: false,
+        error: new LiveAiError('timeout', 'the avatar service timed out (TIMED_OUT)'),
+      });
+    else
+      void this.teardown({
+        reason: 'failed',
+        terminate: false,
+        error: new LiveAiError('upstream_error', 'the avatar service says the session FAILED'),
+      });
+  }
+
+  onPollError(error: LiveAiError): void {
+    if (error.code === 'not_found' && this.life.stage === 'running') this.fail(error);
+    else this.report(error);
+  }
+
+  /**
+   * One service event: store first, then subscribers; `bot_ready` makes the avatar live, `idle_timeout` ends the
+   * session, a fatal `daily_error` fails it, `video_generation_error` and non-fatal room errors are reported.
+   */
+  onEvent(event: AvatarEvent): void {
+    const merger = this.transcript.get();
+    const now = Date.now();
+    const patch = reduceEvent(this.state, event, { now, nextId: merger ? this.lineId : ++this.lineId, maxTranscriptLines: this.maxLines });
+    if (merger && (event.type === 'user_transcription' || event.type === 'agent_transcription')) {
+      const role = event.type === 'user_transcription' ? 'user' : 'agent';
+      const lines = merger.service(this.state.transcript, role, event.transcription, now);
+      if (lines) patch.transcript = lines;
+      else delete patch.transcript;
+    }
+    if (event.type === 'bot_ready') this.commit({ ...patch, live: true });
+    else this.set(patch);
+    this.bus.emit(event.type, event as never);
+    this.bus.emit('*', event);
+    if (event.type === 'idle_timeout') void this.teardown({ reason: 'idle_timeout', terminate: false });
+    else if (event.type === 'video_generation_error')
+      this.report(new LiveAiError('upstream_error', 'the avatar service failed to generate video'));
+    else if (event.type === 'daily_error') {
+      const error = new LiveAiError('transport_failed', `room provider error: ${describeError(event.error)}`);
+      if (event.fatal && this.life.stage === 'running') this.fail(error);
+      else this.report(error);
+    }
+  }
+
+  /** The avatar's track of a kind appeared (or went away). Its audio plays through the session's one audio output. */
+  onTrack(kind: 'audio' | 'video', track: MediaStreamTrack | null): void {
+    if (kind === 'audio') {
+      this.audio.attach(track);
+      return this.setMedia({ audioTrack: track });
+    }
+    // The avatar publishes its video only once it is live, so its track tells that as `bot_ready` does (which a page
+    // that joins after the avatar never receives). A track that comes while the room is joining is muted until its
+    // first packets arrive: the phase is derived again then.
+    this.commit({ media: { ...this.state.media, videoTrack: track }, ...(track ? { live: true } : {}) });
+    if (track?.muted) track.addEventListener('unmute', () => this.state.media.videoTrack === track && this.commit(), { once: true });
+  }
+
+  /** The room's connection state: the only writer of `media.connection`. */
+  onConnection(connection: ConnectionState): void {
+    // Re-bind audio after a reconnect: users report dead audio otherwise.
+    if (this.state.media.connection === 'reconnecting' && connection === 'connected') this.audio.reattach();
+    this.commit({ media: { ...this.state.media, connection } });
+  }
+
+  onMic(enabled: boolean): void {
+    this.setMedia({ micEnabled: enabled });
+  }
+
+  /** A transcription the room carries besides the service's events (LiveKit Agents' `lk.transcription`). */
+  onTranscription(seg: TransportEventMap['transcription']): void {
+    const merger = this.transcript.get();
+    if (!merger)
+      return void this.transcript.load().then(
+        () => this.onTranscription(seg),
+        (e: unknown) => this.report(toError(e)),
+      );
+    const lines = merger.segment(this.state.transcript, seg, Date.now());
+    if (lines) this.set({ transcript: lines });
+  }
+
+  /** The room was lost for good (`transport_failed`). */
+  onRoomLost(error: LiveAiError): void {
+    this.fail(error);
+  }
+
+  /** `call` left its room: the media state is cleared. */
+  onLeft(call: Call): void {
+    if (!this.isCurrent(call)) return;
+    this.audio.attach(null);
+    this.setMedia({ connection: 'disconnected', videoTrack: null, audioTrack: null, audioBlocked: false });
+  }
+
+  // ---- commands ------------------------------------------------------------------------------------------
+
+  private get client(): ClientSession | null {
+    return this.life.call?.client ?? null;
+  }
+
+  /** The joined transport, unless the room is disconnected. */
+  private connected() {
+    const t = this.life.call?.transport;
+    return t && this.state.media.connection !== 'disconnected' ? t : null;
+  }
+
+  private requireTransport() {
+    const t = this.connected();
+    if (!t) throw new LiveAiError('transport_failed', 'not connected to the room');
+    return t;
+  }
+
+  async sendChat(text: string): Promise<void> {
+    const chat = { event: 'chat-msg', message: text, name: this.options.userName ?? 'user' };
+    const msg = await check(
+      chat,
+      (g) => g.chatMessageGuard,
+      (v) => v.ChatMessageSchema,
+    );
+    if (!msg.success) throw invalidRequest(msg.error);
+    await this.requireTransport().sendAppMessage(msg.data);
+  }
+
+  async forceEnd(): Promise<void> {
+    await this.requireTransport().sendAppMessage({ event: 'force-end' });
+  }
+
+  async control(event: Parameters<AvatarSession['control']>[0]): Promise<{ success: boolean }> {
+    return (await this.controls()).sendControl(this.proxy, this.client, event);
+  }
+
+  private async sendEvent(event: unknown): Promise<void> {
+    await (await this.controls()).sendControl(this.proxy, this.client, event);
+  }
+
+  /** Sends `update-image`, recording its progress: `sending` at once, `requested` once the proxy took it, `error`. */
+  async updateImage(input: ImageInput): Promise<void> {
+    this.set({ image: { status: 'sending' } });
+    try {
+      const m = await this.controls();
+      await m.sendControl(this.proxy, this.client, await m.imageEvent(input, this.client, this.options));
+      if (this.state.image.status === 'sending') this.set({ image: { status: 'requested' } });
+    } catch (e) {
+      const error = toError(e);
+      this.set({ image: { status: 'error', error: error.detail } });
+      throw error;
+    }
+  }
+
+  updateAgentPrompt = (prompt: string) => this.sendEvent({ event: 'update-agent-prompt', agent_prompt: prompt });
+  updateIdlePrompt = (prompt: string) => this.sendEvent({ event: 'update-idle-prompt', idle_prompt: prompt });
+  action = (name: string) => this.sendEvent({ event: 'action', action: name });
+  resetIdleTimeout = () => this.sendEvent({ event: 'reset-idle-timeout' });
+
+  async leaveMeeting(meetingBotId: string): Promise<{ status: 'left' }> {
+    return (await this.controls()).leaveMeeting(this.proxy, this.client, meetingBotId);
+  }
+
+  /** Before the room is joined only the wish is recorded (the join applies it). */
+  async setMicEnabled(enabled: boolean): Promise<void> {
+    const t = this.connected();
+    this.setMedia(t ? { micPending: true } : { micEnabled: enabled });
+    await t?.setMicEnabled(enabled).finally(() => this.setMedia({ micPending: false }));
+  }
+
+  setSpeakerMuted(muted: boolean): void {
+    this.audio.setMuted(muted);
+    this.setMedia({ speakerMuted: muted });
+  }
+
+  /** Clamps to 0–1; a non-finite value keeps the current volume. */
+  setVolume(volume: number): void {
+    const v = Number.isFinite(volume) ? Math.min(1, Math.max(0, volume)) : this.state.media.volume;
+    this.audio.setVolume(v);
+    this.setMedia({ volume: v });
+  }
+
+  async setDevice(kind: 'audioinput' | 'audiooutput' | 'videoinput', deviceId: string): Promise<void> {
+    if (kind === 'audiooutput') {
+      await this.audio.setSinkId(deviceId);
+      await this.life.call?.transport?.setDevice(kind, deviceId).catch(() => {});
+      return;
+    }
+    this.devices.set(kind, deviceId);
+    await this.connected()?.setDevice(kind, deviceId);
+  }
+
+  setKeepAlive(on: boolean): void {
+    this.set({ keepAlive: on });
+  }
+
+  prefetch(): void {
+    loadGuards().catch(() => undefined);
+    prefetchTransport(this.options, this.loader);
+  }
+
+  /** The public face of the session: plain functions (they may be passed around unbound). */
+  toAvatarSession(): AvatarSession {
+    const store: ReadonlySessionStore = Object.freeze({
+      getState: this.store.getState,
+      getInitialState: this.store.getInitialState,
+      subscribe: this.store.subscribe,
+    });
+    return {
+      store,
+      on: ((type: keyof BusMap, handler: (payload: unknown) => void) => this.bus.on(type, handler)) as OnEvent,
+      onError: (handler) => this.bus.on('error', handler),
+      getClientSession: () => this.client,
+      start: () => this.start(),
+      prefetch: () => this.prefetch(),
+      end: (reason) => this.end(reason),
+      sendChat: (text) => this.sendChat(text),
+      forceEnd: () => this.forceEnd(),
+      control: (event) => this.control(event),
+      updateImage: (input) => this.updateImage(input),
+      updateAgentPrompt: this.updateAgentPrompt,
+      updateIdlePrompt: this.updateIdlePrompt,
+      action: this.action,
+      resetIdleTimeout: this.resetIdleTimeout,
+      leaveMeeting: (id) => this.leaveMeeting(id),
+      setMicEnabled: (enabled) => this.setMicEnabled(enabled),
+      setSpeakerMuted: (muted) => this.setSpeakerMuted(muted),
+      setVolume: (volume) => this.setVolume(volume),
+      setDevice: (kind, id) => this.setDevice(kind, id),
+      setKeepAlive: (on) => this.setKeepAlive(on),
+      unblockAudio: () => this.audio.unblock(),
+      dispose: (o) => this.dispose(o),
+    };
+  }
+}
+
+/**
+ * Creates an avatar session: the only writer of its zustand store.
+ * Flows: `room` (POST {proxyUrl}/rooms), `session` (POST {proxyUrl}/sessions, JSON or multipart), `attach`.
+ * Nothing touches `window`/`document` until `start()`. See `AvatarSession` for each method; errors are
+ * `LiveAiError` (see `ErrorCode`), reported in `state.error` and on the `error` channel, never thrown synchronously.
+ */
+export function createAvatarSession(options: AvatarSessionOptions): AvatarSession {
+  return new Session(options).toAvatarSession();
+}
+
+/**
+ * A session optionally seeded with a state, a created session and a connected transport (stories, `liveai-kit/testing`).
+ * @internal
+ */
+export function createSeededSession(options: AvatarSessionOptions, seed: SessionSeed): AvatarSession {
+  return new Session(options, seed).toAvatarSession();
+}

@@ -1,0 +1,145 @@
+import type { ClientSession, MediaTransport, TransportType } from '../schemas';
+import type { SessionFlow } from '../session/types';
+import { transportOfRoomUrl } from '../../shared/room-url';
+import { lastTransport, registeredTransports } from './load';
+
+/** What the choice of a media transport can go by; every field is optional, the first that tells wins. */
+export interface TransportClues {
+  /** The session option `transport`: always wins (when there is a room). */
+  forced?: MediaTransport | undefined;
+  /** The room URL of the session: `ws(s)://` is LiveKit, `http(s)://` Daily. `null`: the session has no room. */
+  roomUrl?: string | null | undefined;
+  /** `transport_type` of the session request, before the session exists (`websocket-rtc-a` joins LiveKit). */
+  requested?: TransportType | undefined;
+  /** The transports this page registered. */
+  registered?: readonly MediaTransport[] | undefined;
+  /** What the proxy advertises for its hosted rooms (`GET {proxyUrl}/transport`). */
+  proxyHint?: MediaTransport | null | undefined;
+  /** The transport the last session on this origin joined. */
+  last?: MediaTransport | null | undefined;
+}
+
+/**
+ * The one place that chooses a session's media transport (`rtc-a` is LiveKit, `rtc-b` Daily). In this order:
+ * no room (`roomUrl: null`) → none; the `forced` option; the room URL's scheme; the requested `transport_type`;
+ * then, for a hosted room not created yet, a prediction among the `registered` transports: the only one, the
+ * proxy's word, the one the last session joined. Null when nothing tells; a prediction is never a transport the
+ * page did not register. Pure.
+ */
+export function decideTransport(c: TransportClues): MediaTransport | null {
+  if (c.roomUrl === null || c.roomUrl === '') return null;
+  if (c.forced) return c.forced;
+  if (c.roomUrl) return transportOfRoomUrl(c.roomUrl);
+  if (c.requested) return c.requested.endsWith('rtc-a') ? 'rtc-a' : 'rtc-b';
+  const kinds = c.registered ?? [];
+  if (kinds.length <= 1) return kinds[0] ?? null;
+  for (const k of [c.proxyHint, c.last]) if (k && kinds.includes(k)) return k;
+  return null;
+}
+
+/**
+ * The media transport of a created or attached session: an explicit choice wins; otherwise a `ws://` or
+ * `wss://` room URL is `rtc-a` (LiveKit) and an `http(s)://` URL is `rtc-b` (Daily). Returns null when there
+ * is no room to join (e.g. a websocket session without a viewer room).
+ */
+export function chooseTransport(session: Pick<ClientSession, 'room_url'>, forced?: MediaTransport): MediaTransport | null {
+  return decideTransport({ forced, roomUrl: session.room_url ?? null });
+}
+
+/** How a session starts, as far as the transport choice is concerned. */
+type FlowClues =
+  | { kind: 'room' }
+  | { kind: 'session'; request: { transport_type: TransportType } }
+  | { kind: 'attach'; session: Pick<ClientSession, 'room_url'> };
+
+/**
+ * The media transport a session will join, as far as it is known before the session is created, without asking
+ * the proxy: a forced `transport`, the request's `transport_type`, the attached session's room, else the only
+ * registered transport or the one the last session joined. Null when that does not tell.
+ */
+export function transportHint(options: { transport?: MediaTransport | undefined; flow: FlowClues | SessionFlow }): MediaTransport | null {
+  const { flow } = options;
+  const registered = registeredTransports();
+  return decideTransport({
+    forced: options.transport,
+    ...(flow.kind === 'attach' ? { roomUrl: flow.session.room_url ?? null } : {}),
+    requested: flow.kind === 'session' ? flow.request.transport_type : undefined,
+    registered,
+    last: lastTransport(registered),
+  });
+}
+
+/** The transport the next hosted room on this page will most likely need: the only registered one, or the one the last session joined. */
+export function predictTransport(): MediaTransport | null {
+  const registered = registeredTransports();
+  return decideTransport({ registered, last: lastTransport(registered) });
+}
+
+const hints = new Map<string, Promise<MediaTransport | null>>();
+
+/**
+ * The transport of the hosted rooms of the proxy at `proxyUrl`, as it advertises it (`GET {proxyUrl}/transport`
+ * → `{"transport": "rtc-a"}`). Asked once per `proxyUrl` for the life of the page; null when the proxy does not
+ * know (or is older and has no such route, or cannot be reached). Never rejects.
+ */
+export function proxyTransportHint(
+  proxyUrl: string,
+  fetchImpl: typeof fetch | undefined = globalThis.fetch,
+): Promise<MediaTransport | null> {
+  const url = `${proxyUrl.replace(/\/+$/, '')}/transport`;
+  let hint = hints.get(url);
+  if (!hint) {
+    hint = ask(url, fetchImpl);
+    hints.set(url, hint);
+  }
+  return hint;
+}
+
+async function ask(url: string, fetchImpl: typeof fetch | undefined): Promise<MediaTransport | null> {
+  if (!fetchImpl) return null;
+  try {
+    const res = await fetchImpl(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout?.(10_000) });
+    if (!res.ok) return null;
+    const body = (await res.json()) as { transport?: unknown } | null;
+    const t = body?.transport;
+    return t === 'rtc-a' || t === 'rtc-b' ? t : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The transport a hosted room of this proxy will need, so its adapter and SDK can be fetched before the create
+ * call answers: as `transportHint`, but with several transports registered the proxy is asked first
+ * (`proxyTransportHint`, only then). Null when nothing tells; never rejects.
+ */
+export async function predictRoomTransport(options: {
+  transport?: MediaTransport | undefined;
+  proxyUrl?: string;
+  fetch?: typeof fetch;
+}): Promise<MediaTransport | null> {
+  const registered = registeredTransports();
+  const ask = !options.transport && registered.length > 1 && options.proxyUrl;
+  const proxyHint = ask ? await proxyTransportHint(options.proxyUrl!, options.fetch) : null;
+  return decideTransport({ forced: options.transport, registered, proxyHint, last: lastTransport(registered) });
+}
+
+/**
+ * Starts downloading the adapter and SDK of the transport the session will join (see `prefetch()`): known at
+ * once (`transportHint`), or for a hosted room on a page with several transports registered, predicted with the
+ * proxy's help (`predictRoomTransport`). Never rejects; a predicted transport is always one the page registered.
+ */
+export function prefetchTransport(
+  options: { transport?: MediaTransport | undefined; flow: FlowClues; proxyUrl: string; fetch?: typeof fetch | undefined },
+  load: (kind: MediaTransport) => Promise<unknown>,
+): void {
+  const skip = () => undefined;
+  if (options.transport || options.flow.kind !== 'room' || registeredTransports().length <= 1) {
+    const kind = transportHint(options);
+    if (kind) load(kind).catch(skip);
+    return;
+  }
+  predictRoomTransport(options)
+    .then((kind) => kind && load(kind))
+    .catch(skip);
+}

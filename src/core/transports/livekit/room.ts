@@ -1,0 +1,263 @@
+import { RoomEvent, type RemoteTrack } from 'livekit-client';
+import type { AppMessage } from '../../schemas';
+
+/** Participant attribute LiveKit avatar workers carry: the identity of the agent they publish for. */
+export const ATTRIBUTE_PUBLISH_ON_BEHALF = 'lk.publish_on_behalf';
+
+/**
+ * Identity prefix of the avatar participant in the rooms liveai-kit's proxy creates and in the local avatar
+ * service's hosted rooms (`liveai-avatar-…`). Viewers get other identities (`viewer-…`, `user-…`).
+ */
+export const AVATAR_IDENTITY_PREFIX = 'liveai-avatar-';
+
+/** How the avatar's identity is known; a stronger clue replaces a weaker one. */
+const enum Clue {
+  None = 0,
+  /** The first participant that sent a service event or published a track (rooms that name their avatar in no other way). */
+  FirstSeen = 1,
+  /** The identity the proxy or the service gave the avatar (`liveai-avatar-…`). */
+  Named = 2,
+  /** The participant whose attributes carry `lk.publish_on_behalf` (an avatar publishing for a LiveKit agent). */
+  OnBehalf = 3,
+}
+
+/**
+ * Which remote participant of a LiveKit room is the avatar. Only the avatar's data messages become service events
+ * and only its tracks are shown and played; anyone else in the room (the agent it speaks for, other viewers) is
+ * ignored. The avatar is, by the strongest clue seen: the participant carrying `lk.publish_on_behalf`; else the one
+ * named `liveai-avatar-…`; else (a room that names its avatar in no way) the first participant that sent a service
+ * event or published a track. Kept across rejoins, since the avatar keeps its identity.
+ */
+export class AvatarIdentity {
+  private identity: string | null = null;
+  private clue = Clue.None;
+  /** The agent the avatar publishes for (`lk.publish_on_behalf`), whose transcriptions are read too. */
+  agent: string | null = null;
+
+  /** The avatar's identity, or null while no participant could be taken for it. */
+  get current(): string | null {
+    return this.identity;
+  }
+
+  /** A participant was seen (joined, listed, its attributes changed). Returns true when the avatar changed. */
+  see(identity: string | undefined, attributes?: Readonly<Record<string, string>>): boolean {
+    if (!identity) return false;
+    const agent = attributes?.[ATTRIBUTE_PUBLISH_ON_BEHALF];
+    if (agent) {
+      this.agent = agent;
+      return this.take(identity, Clue.OnBehalf);
+    }
+    return identity.startsWith(AVATAR_IDENTITY_PREFIX) ? this.take(identity, Clue.Named) : false;
+  }
+
+  /** Whether a message or track from `identity` may be the avatar's (always, while nobody is known). */
+  accepts(identity: string | undefined): boolean {
+    return this.identity === null || (identity !== undefined && identity === this.identity);
+  }
+
+  /** A service event or a track came from `identity`: it is the avatar when nobody is known yet. */
+  claim(identity: string | undefined): boolean {
+    if (!identity) return this.identity === null;
+    if (this.identity === null) this.take(identity, Clue.FirstSeen);
+    return identity === this.identity;
+  }
+
+  /** Whether a transcription from `identity` is the avatar's side of the conversation (the avatar or its agent). */
+  speaksFor(identity: string | undefined): boolean {
+    return this.accepts(identity) || (identity !== undefined && identity === this.agent);
+  }
+
+  /** Whether the avatar is among the `reachable` identities of the current room. */
+  reachableIn(reachable: ReadonlySet<string>): boolean {
+    return this.identity ? reachable.has(this.identity) : reachable.size > 0;
+  }
+
+  private take(identity: string, clue: Clue): boolean {
+    if (clue < this.clue || (clue === this.clue && this.identity !== null)) return false;
+    const changed = identity !== this.identity;
+    this.identity = identity;
+    this.clue = clue;
+    return changed;
+  }
+}
+
+/** The part of a livekit-client `Room` the adapter uses (so tests can inject a fake). Public livekit-client API only. */
+export interface RoomLike {
+  on(event: string, listener: (...args: unknown[]) => void): unknown;
+  off(event: string, listener: (...args: unknown[]) => void): unknown;
+  connect(url: string, token: string): Promise<void>;
+  disconnect(): Promise<void>;
+  switchActiveDevice(kind: MediaDeviceKind, deviceId: string): Promise<boolean>;
+  localParticipant: {
+    /** Our own identity in the room (livekit-client sets it once connected). */
+    identity?: string;
+    publishData(data: Uint8Array, options: { reliable: boolean; topic: string }): Promise<void>;
+    setMicrophoneEnabled(enabled: boolean): Promise<unknown>;
+  };
+  /** Participants in the room (livekit-client: identity → participant). */
+  remoteParticipants?: Map<string, Participant>;
+  /** livekit-client ≥ 2.9 text streams (e.g. `lk.transcription`); absent in fakes. */
+  registerTextStreamHandler?(topic: string, handler: TextStreamHandler): void;
+  unregisterTextStreamHandler?(topic: string): void;
+}
+
+/** The part of a livekit-client remote participant the adapter reads. */
+interface Participant {
+  identity: string;
+  trackPublications?: Map<string, unknown>;
+  attributes?: Record<string, string>;
+}
+
+/** The part of a livekit-client text stream reader the adapter uses: its header and its chunks as they arrive. */
+export interface TextStreamReaderLike extends AsyncIterable<string> {
+  readonly info: { id: string; attributes?: Record<string, string> };
+  readAll(): Promise<string>;
+}
+/** A livekit-client text stream handler: `(reader, { identity })`. */
+export type TextStreamHandler = (reader: TextStreamReaderLike, from: { identity: string }) => void;
+
+/** What one room reports to the link that owns it. Called only while the room is joined and not yet left, except `track`. */
+export interface RoomHooks {
+  /** A data message of the avatar (or of someone while the avatar is not known yet). */
+  data(payload: Uint8Array, from: string | undefined, topic: string | undefined): void;
+  /** The avatar's current track of a kind appeared (track) or went away (null); may come while joining. */
+  track(kind: 'audio' | 'video', track: MediaStreamTrack | null): void;
+  /** A participant became reachable (it published or subscribed a track, or sent a message). */
+  reachable(): void;
+  /** livekit-client lost the connection and is healing it itself. */
+  trouble(): void;
+  /** livekit-client healed the connection. */
+  back(): void;
+  /** The room is gone (LiveKit `DisconnectReason`, or undefined when livekit-client gave none). */
+  lost(reason: number | undefined): void;
+}
+
+type Who = { identity?: string; attributes?: Record<string, string> } | undefined;
+type Kind = 'audio' | 'video';
+
+/**
+ * One livekit-client Room: its listeners and the state that belongs to it (who is reachable, the subscribed tracks
+ * of each participant, the track shown per kind). A new RoomSession is made for every join attempt, so events of an
+ * old Room can never reach the adapter: `leave()` removes its listeners before it disconnects. Tracks are taken on
+ * `TrackSubscribed`, which livekit-client sends once `connect()` resolved.
+ */
+export class RoomSession {
+  /** Identities of participants of this room that publish tracks or sent messages. */
+  readonly reachable = new Set<string>();
+  /** Subscribed tracks by participant identity, so the avatar's can be shown when it is recognised late. */
+  private readonly tracks = new Map<string, Partial<Record<Kind, MediaStreamTrack>>>();
+  private readonly shown: Partial<Record<Kind, MediaStreamTrack>> = {};
+  private readonly offs: (() => void)[] = [];
+  private joined = false;
+  private left = false;
+
+  constructor(
+    readonly room: RoomLike,
+    private readonly avatar: AvatarIdentity,
+    private readonly hooks: RoomHooks,
+    textStreams: Record<string, TextStreamHandler> = {},
+  ) {
+    this.listen(RoomEvent.DataReceived, (payload: Uint8Array, from: Who, _kind: unknown, topic?: string) => {
+      this.see(from);
+      if (this.avatar.accepts(from?.identity)) this.hooks.data(payload, from?.identity, topic);
+    });
+    this.listen(RoomEvent.TrackSubscribed, (track: RemoteTrack, _pub: unknown, from: Who) => this.onTrack(track, true, from));
+    this.listen(RoomEvent.TrackUnsubscribed, (track: RemoteTrack, _pub: unknown, from: Who) => this.onTrack(track, false, from));
+    this.listen(RoomEvent.ParticipantConnected, (p: Who) => this.see(p));
+    this.listen(RoomEvent.ParticipantAttributesChanged, (_changed: unknown, p: Who) => this.see(p));
+    this.listen(RoomEvent.ParticipantDisconnected, (p: Who) => {
+      if (!p?.identity) return;
+      this.reachable.delete(p.identity);
+      this.tracks.delete(p.identity);
+    });
+    this.listen(RoomEvent.Reconnecting, () => this.joined && this.hooks.trouble());
+    this.listen(RoomEvent.SignalReconnecting, () => this.joined && this.hooks.trouble());
+    this.listen(RoomEvent.Reconnected, () => {
+      if (!this.joined) return;
+      this.noteParticipants();
+      this.hooks.back();
+    });
+    // Before `connect` resolves, a failure rejects the join itself.
+    this.listen(RoomEvent.Disconnected, (reason?: number) => this.joined && this.hooks.lost(reason));
+    for (const [topic, handler] of Object.entries(textStreams)) {
+      if (!room.registerTextStreamHandler) break;
+      room.registerTextStreamHandler(topic, handler);
+      this.offs.push(() => room.unregisterTextStreamHandler?.(topic));
+    }
+  }
+
+  /** Joins; rejects with livekit-client's error (the session then should be left). */
+  async join(url: string, token: string): Promise<void> {
+    await this.room.connect(url, token);
+    if (this.left) return;
+    this.joined = true;
+    this.noteParticipants();
+  }
+
+  /** Marks `identity` reachable (it sent a message) and tells the link. */
+  markReachable(identity: string | undefined): void {
+    if (!identity) return;
+    this.reachable.add(identity);
+    this.hooks.reachable();
+  }
+
+  /** Reliable JSON on `topic`. */
+  publish(message: AppMessage, topic: string): Promise<void> {
+    return this.room.localParticipant.publishData(new TextEncoder().encode(JSON.stringify(message)), { reliable: true, topic });
+  }
+
+  /** Stops listening, then leaves the Room. Idempotent; never rejects. */
+  async leave(): Promise<void> {
+    if (this.left) return;
+    this.left = true;
+    this.joined = false;
+    this.offs.splice(0).forEach((off) => off());
+    await this.room.disconnect().catch(() => {});
+  }
+
+  private listen(event: string, fn: (...args: never[]) => void): void {
+    this.room.on(event, fn as (...args: unknown[]) => void);
+    this.offs.push(() => this.room.off(event, fn as (...args: unknown[]) => void));
+  }
+
+  /** Participants already in the room: the avatar may be recognised among them; publishers count as reachable. */
+  private noteParticipants(): void {
+    for (const p of this.room.remoteParticipants?.values() ?? []) {
+      this.see(p);
+      if (p.trackPublications?.size) this.reachable.add(p.identity);
+    }
+  }
+
+  /** A participant was seen; when that told who the avatar is, the avatar's tracks replace anyone else's. */
+  private see(p: Who): void {
+    if (!this.avatar.see(p?.identity, p?.attributes)) return;
+    const mine = this.tracks.get(this.avatar.current ?? '') ?? {};
+    for (const kind of ['video', 'audio'] as const) this.show(kind, mine[kind] ?? null);
+  }
+
+  private show(kind: Kind, track: MediaStreamTrack | null): void {
+    if ((this.shown[kind] ?? null) === track) return;
+    if (track) this.shown[kind] = track;
+    else delete this.shown[kind];
+    this.hooks.track(kind, track);
+  }
+
+  // After livekit-client heals a connection the old track's unsubscribe can arrive after the new track's subscribe:
+  // only the current track of a kind may clear it, else the video would go blank on a working connection.
+  private onTrack(track: RemoteTrack, present: boolean, from: Who): void {
+    const kind = track.kind;
+    const identity = from?.identity;
+    if ((kind !== 'audio' && kind !== 'video') || !identity) return;
+    const mst = track.mediaStreamTrack;
+    const own = this.tracks.get(identity) ?? {};
+    if (present) {
+      this.tracks.set(identity, { ...own, [kind]: mst });
+      this.see(from);
+      this.markReachable(identity);
+      if (this.avatar.claim(identity)) this.show(kind, mst);
+    } else {
+      if (own[kind] === mst) delete own[kind];
+      if (this.shown[kind] === mst) this.show(kind, null);
+    }
+  }
+}
