@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { CliError, parseCli } from '../../src/emulator/cli';
+// @ts-expect-error -- plain ESM script without types
 import { LIVEKIT_KEYS, LIVEKIT_URL, ensureLivekit } from '../../scripts/livekit.mjs';
 
 const TSX = ['node_modules/.bin/tsx', 'src/emulator/bin.ts'];
