@@ -37,6 +37,7 @@ export default defineConfig({
         components: 'src/components/index.ts',
         element: 'src/element/index.ts',
         server: 'src/server/index.ts',
+        'server-express': 'src/server/express-entry.ts',
         emulator: 'src/emulator/index.ts',
         testing: 'src/testing/index.ts',
         livekit: 'src/core/transports/livekit.ts',

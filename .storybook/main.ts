@@ -50,13 +50,29 @@ function liveAiAutoThemePlugin(): Plugin {
   };
 }
 
+/**
+ * The preview page (iframe.html, also opened on its own) names the manager's icon, and `/favicon.ico` leads to it:
+ * without them a browser asks for a `/favicon.ico` that 404s.
+ */
+function faviconPlugin(): Plugin {
+  return {
+    name: 'liveai-favicon',
+    configureServer(server) {
+      server.middlewares.use('/favicon.ico', (_req, res) => {
+        res.writeHead(301, { location: '/favicon.svg' }).end();
+      });
+    },
+  };
+}
+
 const config: StorybookConfig = {
   stories: ['../stories/**/*.stories.@(ts|tsx)'],
   addons: ['@storybook/addon-a11y'],
   framework: { name: '@storybook/react-vite', options: {} },
   core: { disableTelemetry: true, disableWhatsNewNotifications: true },
+  previewHead: (head) => `${head ?? ''}<link rel="icon" type="image/svg+xml" href="./favicon.svg" />`,
   async viteFinal(config) {
-    config.plugins = [...(config.plugins ?? []), liveAiProxyPlugin(), liveAiAutoThemePlugin()];
+    config.plugins = [...(config.plugins ?? []), liveAiProxyPlugin(), liveAiAutoThemePlugin(), faviconPlugin()];
     config.server = { ...config.server, host: '127.0.0.1' };
     return config;
   },

@@ -112,6 +112,16 @@ async function sizes() {
     '—',
     `${rtcB.checked.length} files of the entries' + rtc-b chunks' static graphs grepped`,
   );
+  const { measureElementChain } = await import('./bench/element-chain.mjs');
+  const el = await measureElementChain();
+  row(
+    '1 size',
+    'standalone <liveai-avatar> first load (Chromium, until Start shows): critical chain of requests',
+    `${el.criticalChain} (${el.requests} script requests, ${kb(el.gzipBytes)})`,
+    'at most 3',
+    el.criticalChain <= 3 ? '✅' : '❌',
+    el.files.join(', '),
+  );
   const { measureSameFeature } = await import('./bench/same-feature.mjs');
   const sf = await measureSameFeature(ROOT);
   const never = `never downloaded by a call: ${kb(sf.ours.never)} (zod schemas, rtc-b adapter + daily-js, image preparation, the chroma key)`;

@@ -2,8 +2,9 @@
 // `npm run dev`: the playground on the local avatar service, no account needed.
 //   1. finds the pinned LiveKit server (installing it with Go if needed) BEFORE entering any namespace;
 //   2. on Linux as root, makes a private network namespace with a host–namespace link (scripts/netns-run.sh) and
-//      forwards 127.0.0.1:6006 (Storybook + proxy) and 127.0.0.1:7880 (LiveKit signalling) on the host to it, so the
-//      printed URL opens in the user's own browser; LiveKit advertises only the namespace end of that link as its
+//      forwards 127.0.0.1:6006 (Storybook + proxy), 127.0.0.1:7880 (LiveKit signalling) and 127.0.0.1:4010 (the
+//      local avatar service: its session images and `POST /__emulator/faults`) on the host to it, so the printed URL
+//      opens in the user's own browser; LiveKit advertises only the namespace end of that link as its
 //      ICE candidate, so media never takes the host's default route, and the avatar's media stays inside;
 //   3. inside: LiveKit, the local avatar service (`--media on`) and Storybook with the proxy at /api/avatar.
 // LIVEAI_NETNS=0 runs on the host network (the default when not root); where no namespace can be made (a container
@@ -48,10 +49,10 @@ async function runInNamespace() {
     const forwarders = [];
     if (link) {
       try {
-        for (const port of [STORYBOOK_PORT, LIVEKIT_PORT]) forwarders.push(await forwardTcp({ port, target: link.nsIp }));
+        for (const port of [STORYBOOK_PORT, LIVEKIT_PORT, EMULATOR_PORT]) forwarders.push(await forwardTcp({ port, target: link.nsIp }));
       } catch (e) {
         forwarders.forEach((f) => f.close());
-        console.error(`dev: ${e.message}; stop it, or set LIVEAI_STORYBOOK_PORT / LIVEAI_LIVEKIT_PORT`);
+        console.error(`dev: ${e.message}; stop it, or set LIVEAI_STORYBOOK_PORT / LIVEAI_LIVEKIT_PORT / LIVEAI_EMULATOR_PORT`);
         return 1;
       }
     }
@@ -168,7 +169,6 @@ async function runServices() {
         LIVEKIT_KEYS.apiSecret,
       ],
       /listening on http/,
-      { NODE_ENV: 'production' }, // @livekit/rtc-node prints debug lines otherwise
     );
     children.push(emulator);
 
@@ -181,17 +181,22 @@ async function runServices() {
     );
     children.push(storybook);
     if (linkIp) {
-      const fwd = await forwardTcp({ listenHost: linkIp, port: STORYBOOK_PORT, target: '127.0.0.1' });
-      children.push({ stop: async () => fwd.close() });
+      // The host's forwarders connect to the namespace end of the link; Storybook and the local service listen on
+      // the namespace's loopback.
+      for (const port of [STORYBOOK_PORT, EMULATOR_PORT]) {
+        const fwd = await forwardTcp({ listenHost: linkIp, port, target: '127.0.0.1' });
+        children.push({ stop: async () => fwd.close() });
+      }
     }
 
     mkdirSync('.cache', { recursive: true });
     writeFileSync('.cache/dev.pid', String(process.pid));
     const url = `http://127.0.0.1:${STORYBOOK_PORT}/?path=/story/live-playground--widget`;
     console.log(`\n  liveai-kit playground ready: ${url}\n`);
+    console.log(`  local avatar service: http://127.0.0.1:${EMULATOR_PORT} (fault injection: POST /__emulator/faults)\n`);
     if (linkIp)
       console.log(
-        `  (services in a private network namespace; 127.0.0.1:${STORYBOOK_PORT} and :${LIVEKIT_PORT} on this machine forward to it)\n`,
+        `  (services in a private network namespace; 127.0.0.1:${STORYBOOK_PORT}, :${LIVEKIT_PORT} and :${EMULATOR_PORT} on this machine forward to it)\n`,
       );
     else if (inNetns) console.log(`  (inside a private network namespace: nsenter -t $(cat .cache/dev.pid) -n node scripts/look.mjs)\n`);
   } catch (e) {

@@ -37,3 +37,42 @@ function walk(dir) {
 }
 walk(root);
 console.log(`fix-dts: ${specs} relative imports in ${files} declaration files now end in .js`);
+
+// Which packages each entry's declarations may import. An app type-checks the whole declaration graph of what it
+// imports (with `skipLibCheck: false`), so a bare import of an optional peer there fails with TS2307 in every app
+// that did not install it. `liveai-kit/server` must need none: the Fetch handler runs without express or pino.
+const DEPENDENCIES = ['zod', 'zustand', 'jose'];
+const ENTRIES = {
+  'core/index.d.ts': [],
+  'core/validation.d.ts': [],
+  'server/index.d.ts': [],
+  'server/express-entry.d.ts': ['express'],
+  'testing/index.d.ts': [],
+};
+const BARE = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])([^'".][^'"]*)\1/g;
+const RELATIVE = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])(\.{1,2}\/[^'"]*)\1/g;
+const problems = [];
+for (const [entry, allowed] of Object.entries(ENTRIES)) {
+  const seen = new Set();
+  const queue = [join(root, entry)];
+  while (queue.length) {
+    const file = queue.pop();
+    if (seen.has(file) || !existsSync(file)) continue;
+    seen.add(file);
+    // Code only: docstrings may quote an import.
+    const src = readFileSync(file, 'utf8')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/^\s*\/\/.*$/gm, '');
+    for (const [, , spec] of src.matchAll(RELATIVE)) queue.push(resolve(dirname(file), spec.replace(/\.js$/, '.d.ts')));
+    for (const [, , spec] of src.matchAll(BARE)) {
+      const pkg = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
+      if (spec.startsWith('node:') || DEPENDENCIES.includes(pkg) || allowed.includes(pkg)) continue;
+      problems.push(`${entry} reaches '${spec}' through ${file.slice(root.length + 1)}`);
+    }
+  }
+}
+if (problems.length) {
+  console.error(`fix-dts: declarations import packages their entry must not need:\n  ${problems.join('\n  ')}`);
+  process.exit(1);
+}
+console.log(`fix-dts: ${Object.keys(ENTRIES).join(', ')} import only their own packages`);

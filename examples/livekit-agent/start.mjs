@@ -1,16 +1,18 @@
-// One command: installs the two parts if needed (the agent has its own @livekit/rtc-node version), makes sure a
-// LiveKit server answers at LIVEKIT_URL (default ws://127.0.0.1:7880, keys devkey / secret) and starts the app's
-// server (local avatar service + proxy + front end). When nothing answers there and a `livekit-server` binary is
-// found (LIVEKIT_BIN, then PATH), it starts one in dev mode on 127.0.0.1 and stops it on exit.
+// One command: installs the two parts if needed (`npm ci` from their lockfiles, which it leaves as they are; the
+// agent has its own @livekit/rtc-node version), makes sure a LiveKit server answers at LIVEKIT_URL (default
+// ws://127.0.0.1:7880, keys devkey / secret) and starts the app's server (local avatar service + proxy + front end).
+// When nothing answers there and a `livekit-server` binary is found (LIVEKIT_BIN, then PATH, then the one
+// `npm run dev` built in this repository's .cache), it starts one in dev mode on 127.0.0.1 and stops it on exit.
 import { spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 for (const dir of ['agent', 'web']) {
   if (existsSync(`${dir}/node_modules`)) continue;
-  console.log(`installing ${dir}/ …`);
-  const r = spawnSync(npm, ['install', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit' });
+  console.log(`installing ${dir}/ (npm ci) …`);
+  const r = spawnSync(npm, ['ci', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
@@ -22,11 +24,14 @@ const answers = () =>
     () => false,
   );
 const HOW_TO_GET =
-  'Get livekit-server with Go (go install github.com/livekit/livekit-server/cmd/server@v1.13.5), a release binary ' +
+  'Get livekit-server with `npm run livekit:install` in the repository (Go), a release binary ' +
   '(https://github.com/livekit/livekit/releases), Homebrew (brew install livekit) or Docker (docker run --rm ' +
   '--network host livekit/livekit-server --dev), then set LIVEKIT_BIN=/path/to/livekit-server or put it on PATH.';
 
-/** LIVEKIT_BIN, then `livekit-server` on PATH. */
+// What `npm run dev` (scripts/livekit.mjs) installs in the repository's git-ignored cache; older checkouts: `server`.
+const REPO_CACHE = fileURLToPath(new URL('../../.cache/livekit/bin/', import.meta.url));
+
+/** LIVEKIT_BIN, then `livekit-server` on PATH, then the repository's cache. */
 function findLivekit() {
   const executable = (p) => {
     try {
@@ -39,7 +44,7 @@ function findLivekit() {
   if (process.env.LIVEKIT_BIN) return executable(process.env.LIVEKIT_BIN) ? process.env.LIVEKIT_BIN : null;
   const name = process.platform === 'win32' ? 'livekit-server.exe' : 'livekit-server';
   for (const dir of (process.env.PATH ?? '').split(delimiter)) if (dir && executable(join(dir, name))) return join(dir, name);
-  return null;
+  return ['livekit-server', 'server'].map((n) => join(REPO_CACHE, n)).find(executable) ?? null;
 }
 
 /** Starts `livekit-server --dev` on 127.0.0.1 at the URL's port; resolves once it answers. */

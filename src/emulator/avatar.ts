@@ -14,12 +14,30 @@ import type { SessionRecord } from './store';
 let loaded: Promise<JoinAvatar> | null = null;
 
 /**
+ * `@livekit/rtc-node` prints its debug lines (JSON on stdout, `"level":20`) unless `NODE_ENV` is `production` when it
+ * loads, and has no other switch: so the media module loads with `NODE_ENV=production`, restored right after.
+ * `LIVEAI_RTC_DEBUG=1` keeps its debug lines.
+ */
+async function importQuietly(): Promise<{ joinAvatar?: JoinAvatar }> {
+  if (process.env.LIVEAI_RTC_DEBUG === '1') return import('./media/index.js');
+  const had = Object.prototype.hasOwnProperty.call(process.env, 'NODE_ENV');
+  const before = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    return await import('./media/index.js');
+  } finally {
+    if (had) process.env.NODE_ENV = before;
+    else delete process.env.NODE_ENV;
+  }
+}
+
+/**
  * Loads the media avatar (`./media/index.js`, export `joinAvatar`) once, lazily, so `@livekit/rtc-node`
  * is only needed with media on.
  * @throws LiveAiError `missing_peer` when the module or its dependencies cannot be loaded.
  */
 export function loadJoinAvatar(): Promise<JoinAvatar> {
-  loaded ??= import('./media/index.js').then(
+  loaded ??= importQuietly().then(
     (mod: { joinAvatar?: JoinAvatar }) => {
       if (typeof mod.joinAvatar !== 'function') throw new Error('./media/index.js has no joinAvatar export');
       return mod.joinAvatar;

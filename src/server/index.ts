@@ -5,7 +5,9 @@
  *
  * @module liveai-kit/server
  */
-export { createAvatarProxy } from './express';
+import { createAvatarProxy as createExpressRouter } from './express';
+import type { AvatarProxyOptions } from './options';
+import type { ExpressMiddleware, NodeRequest } from './peer-types';
 export { createServiceClient, type ServiceClient, type ServiceClientOptions, type ServiceCallOptions } from './service-client';
 export { createAvatarHandler, type AvatarHandlerOptions, type PlatformInfo } from './fetch';
 export { memoryStore, type ProxyStore, type SessionLedger, type LedgerEntry } from './store';
@@ -15,3 +17,24 @@ export { issueClientToken, type ClientTokenOptions } from './attach';
 export { REDACT_PATHS } from './logging';
 export { AVATAR_TOKEN_TTL_S, VIEWER_TOKEN_TTL_S } from './livekit';
 export type { ProviderLabels, ProviderLabelsInput } from '../core/provider-labels';
+export type { ExpressMiddleware, LogFn, Logger, NodeRequest, RateLimitInfo, Store } from './peer-types';
+
+/**
+ * The companion proxy as an Express router: `app.use('/api/avatar', createAvatarProxy({...}))`. Routes, relative
+ * to the mount point: `POST /rooms`, `POST /sessions` (JSON or multipart `image` ≤ 4 MB + `payload`),
+ * `GET /sessions/:id`, `POST /sessions/:id/control`, `POST /sessions/:id/leave-meeting`, `POST /sessions/:id/end`,
+ * admin-only `GET /rooms` and `GET /sessions`, and `GET /transport`. Every answer is JSON (`{detail}` on errors)
+ * with `x-request-id`.
+ *
+ * Declared here without Express's types, so that this entry's declarations need none of the optional packages:
+ * your callbacks get a {@link NodeRequest} unless you annotate their parameter (`(req: Request) => …` with
+ * Express's `Request`), and the result is an Express middleware. The same function with Express's own types:
+ * `import { createAvatarProxy } from 'liveai-kit/server/express'`.
+ * @throws LiveAiError `invalid_request` naming a bad option; `missing_peer` (at creation) listing every package
+ *   the options need that is not installed (express, multer, express-rate-limit unless `rateLimit: false`,
+ *   livekit-server-sdk when `livekit` is set) with one `npm install` command.
+ */
+export function createAvatarProxy<Req = NodeRequest>(options: AvatarProxyOptions<Req>): ExpressMiddleware {
+  // At run time Req is always Express's Request: the router hands its own request to the callbacks.
+  return createExpressRouter(options as unknown as Parameters<typeof createExpressRouter>[0]) as unknown as ExpressMiddleware;
+}

@@ -1,4 +1,4 @@
-import type { Logger } from 'pino';
+import type { Logger } from './peer-types';
 
 /** The logging calls the proxy makes (a subset of pino's). */
 export interface ProxyLog {

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import type { Logger } from 'pino';
-import type { Store } from 'express-rate-limit';
+import type { Logger } from './peer-types';
+import type { Store } from './peer-types';
 import { LiveAiError, formatZodError } from '../core/errors';
 import type { ProviderLabelsInput } from '../core/provider-labels';
 import type { ProxyStore } from './store';

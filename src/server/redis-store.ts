@@ -1,4 +1,4 @@
-import type { Store } from 'express-rate-limit';
+import type { Store } from './peer-types';
 import { LiveAiError } from '../core/errors';
 import { loadPeer } from './peers';
 import type { LedgerEntry, ProxyStore, SessionLedger } from './store';

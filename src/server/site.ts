@@ -57,8 +57,14 @@ function sameHost(origin: string, self: string | null | undefined): boolean {
   }
 }
 
+// The Host hint: a dev server's proxy with `changeOrigin` rewrites Host, and every create from its page lands here.
 const refused = () =>
-  new LiveAiError('forbidden', 'Requests from this origin are not allowed (see the allowedOrigins option)', { status: 403 });
+  new LiveAiError(
+    'forbidden',
+    'Requests from this origin are not allowed (see the allowedOrigins option; ' +
+      "a dev server's proxy in front must keep the Host header: no changeOrigin)",
+    { status: 403 },
+  );
 
 /** CORS answer headers for an allowed cross-origin request (credentials allowed, so cookies work with `authorize`). */
 export function corsHeaders(origin: string): Record<string, string> {

@@ -1,4 +1,4 @@
-import type { Store } from 'express-rate-limit';
+import type { Store } from './peer-types';
 import { WindowStore } from './fetch-limiter';
 
 /** A session the proxy started for a client, as kept in the ledger. */

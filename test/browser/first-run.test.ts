@@ -90,7 +90,12 @@ describe('first run on a fresh clone', () => {
       const { url } = dev;
       const devS = (Date.now() - t) / 1000;
       expect(url).toBe('http://127.0.0.1:6006/?path=/story/live-playground--widget');
-      if (mods) expect(dev.output()).toContain('installing livekit-server v1.13.5 with go install');
+      if (mods) {
+        // It says what it builds and why, and names the binary as every hint does.
+        expect(dev.output()).toContain('LiveKit server v1.13.5 is not installed yet, so it is being built from source now.');
+        expect(dev.output()).toMatch(/built \.cache\/livekit\/bin\/livekit-server in /);
+        expect(existsSync(join(repo, '.cache/livekit/bin/livekit-server'))).toBe(true);
+      }
 
       const png = join(OUT, 'host-browser.png');
       const look = spawnSync(
@@ -107,6 +112,10 @@ describe('first run on a fresh clone', () => {
         framesDecoded: number;
         frameWidth: number;
         error: string | null;
+        image: number;
+        faults: number;
+        favicon: number;
+        failedAnswers: string[];
         defaultRoute: string;
         namespaceOnlyRoute: string;
         candidates: Array<{ address: string; route: string; lines: string[] }>;
@@ -118,6 +127,12 @@ describe('first run on a fresh clone', () => {
 
       expect(res.error, look.stderr).toBeNull();
       expect(res.status).toBe(200);
+      // The local service's port is forwarded too: the session image and fault injection work from this side.
+      expect(res.image).toBe(200);
+      expect(res.faults).toBe(200);
+      expect(res.favicon).toBe(200);
+      expect(res.failedAnswers).toEqual([]);
+      expect(dev.output()).not.toMatch(/"level":20/);
       expect(res.defaultRoute).toContain(`via ${GATEWAY}`);
       // The check below would catch a namespace-only address: the host side reaches 10.203.0.1 via its gateway.
       expect(res.namespaceOnlyRoute).toContain(`via ${GATEWAY}`);

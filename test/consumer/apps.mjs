@@ -1,6 +1,7 @@
 // The consumer projects: what each installs (tarballs of this repo + registry packages) and from which template.
 // Shared by prepare.mjs (installs, outside the namespace) and the tests (build and run, inside it).
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +15,17 @@ export const PACKS_DIR = resolve(CONSUMER_DIR, 'packs');
 
 const react = { react: '^19.2.0', 'react-dom': '^19.2.0', '@types/react': '^19.2.0', '@types/react-dom': '^19.2.0' };
 const next = { next: '16.4.6', typescript: '~5.9.3', '@types/node': '^22.19.0', ...react };
+
+/**
+ * The code of a docs example: the fenced block of `doc` (relative to the repo) whose first line is `// <file>`, so a
+ * consumer app runs exactly what the docs teach.
+ */
+export function docsExample(doc, file) {
+  const text = readFileSync(join(ROOT, doc), 'utf8');
+  const block = text.split('```').find((b) => b.replace(/^\w*\n/, '').startsWith(`// ${file}\n`));
+  if (!block) throw new Error(`${doc} has no example starting with "// ${file}"`);
+  return block.replace(/^\w*\n/, '');
+}
 
 export const APPS = {
   // Next.js App Router with ONLY livekit-client, then with ONLY @daily-co/daily-js.
@@ -42,6 +54,7 @@ export const APPS = {
       multer: '^2.0.2',
       'express-rate-limit': '^8.2.0',
       'livekit-server-sdk': '^2.19.2',
+      typescript: '~5.9.3',
     },
   },
   // A strict TypeScript Node server (module: nodenext) against every entry, plus CommonJS require().
@@ -65,6 +78,31 @@ export const APPS = {
       ws: '^8.18.3',
       '@types/ws': '^8.18.1',
     },
+  },
+  // React Router framework mode (react-router-serve): the proxy as a resource route on createAvatarHandler, the
+  // widget page, and the custom hooks UI of docs/core.md taken from the docs. Typechecked with skipLibCheck: false.
+  'react-router': {
+    template: 'react-router',
+    packs: ['liveai-kit'],
+    registry: {
+      ...react,
+      'react-router': '8.4.0',
+      '@react-router/dev': '8.4.0',
+      '@react-router/node': '8.4.0',
+      '@react-router/serve': '8.4.0',
+      isbot: '^5.1.0',
+      vite: '^8.0.0',
+      typescript: '~5.9.3',
+      '@types/node': '^22.19.0',
+      'livekit-client': '^2.23.0',
+    },
+    files: { 'app/CustomAvatar.tsx': docsExample('docs/core.md', 'CustomAvatar.tsx') },
+  },
+  // Hono on Node: the proxy on createAvatarHandler with nothing optional installed, typechecked with skipLibCheck: false.
+  hono: {
+    template: 'hono',
+    packs: ['liveai-kit'],
+    registry: { hono: '^4.13.0', '@hono/node-server': '^2.1.0', typescript: '~5.9.3', '@types/node': '^22.19.0' },
   },
   // liveai-kit/server with nothing optional installed (peer checks at creation).
   'server-bare': { template: null, packs: ['liveai-kit'], registry: {} },

@@ -35,6 +35,13 @@ describe.each([
 ])('Next.js with only $sdk installed', ({ app }) => {
   const dir = requireApp(app);
 
+  // Next.js's own declarations do not pass `skipLibCheck: false` (they use URLPattern, which TypeScript's lib lacks),
+  // so its build keeps skipLibCheck on; every file of the app that uses liveai-kit is checked with it off.
+  it('the files that use liveai-kit typecheck with skipLibCheck: false (tsc)', async () => {
+    const r = await run('node_modules/.bin/tsc', ['--noEmit', '-p', 'tsconfig.liveai.json'], { cwd: dir });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+  });
+
   describe.each(['webpack', 'turbopack'])('%s', (bundler) => {
     const distDir = `.next-${bundler}`;
 

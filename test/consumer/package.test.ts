@@ -94,6 +94,18 @@ describe('what the liveai-kit tarball ships', () => {
     expect(offending).toEqual([]);
   });
 
+  it("the user docs name no file of the repository that does not ship (tests, scripts, size-limit's config)", () => {
+    const offending = ['docs/core.md', 'docs/components.md', 'docs/emulator.md']
+      .flatMap((f) =>
+        read(f)
+          .split('\n')
+          .map((line, i) => ({ f, i, line })),
+      )
+      .filter(({ line }) => /[\s(`'"](test|scripts)\/[\w.-]+|\.size-limit\.cjs/.test(line))
+      .map(({ f, i, line }) => `${f}:${i + 1}: ${line.trim().slice(0, 120)}`);
+    expect(offending).toEqual([]);
+  });
+
   it('sizes are stated in one place: docs/core.md defers to docs/benchmarks.md', () => {
     expect(read('docs/core.md')).not.toMatch(/\d+(\.\d+)?\s?kB/);
     expect(read('docs/benchmarks.md')).toMatch(/\d+(\.\d+)?\s?kB/);

@@ -21,6 +21,11 @@ afterAll(async () => {
 describe('Vite React app (installed tarball, only livekit-client)', () => {
   const dir = requireApp('vite');
 
+  it('typechecks with skipLibCheck: false (tsc)', async () => {
+    const r = await run('node_modules/.bin/tsc', ['-p', '.'], { cwd: dir });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+  });
+
   it('vite build passes', async () => {
     const r = await run('node_modules/.bin/vite', ['build'], { cwd: dir });
     expect(r.code, r.stdout + r.stderr).toBe(0);

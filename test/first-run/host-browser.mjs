@@ -2,7 +2,9 @@
 // The host-side browser of the first-run test: Debian Chromium opens the URL that `npm run dev` printed, exactly
 // as a person would (the Storybook page, its "Live" story), presses "Start call" and waits for the avatar's video.
 // Prints one JSON line: the URL's HTTP status, inbound video stats, every ICE candidate the page was given by LiveKit with the route this
-// side would take to it (`ip route get`), this side's default route, and the screenshot's path.
+// side would take to it (`ip route get`), this side's default route, and the screenshot's path; also what this side
+// gets from the local service's forwarded port (the session image, fault injection), the favicon, and every answer
+// of 400 or more the page saw.
 // Usage: node test/first-run/host-browser.mjs <printed url> <out.png>
 import { execFileSync } from 'node:child_process';
 import { chromium } from 'playwright-core';
@@ -21,9 +23,19 @@ const result = {
   defaultRoute: '',
   screenshot: out,
   error: null,
+  image: 0,
+  faults: 0,
+  favicon: 0,
+  failedAnswers: [],
 };
+const SERVICE = 'http://127.0.0.1:4010';
 try {
   result.status = (await fetch(url)).status;
+  result.image = (await fetch(`${SERVICE}/liveai/assets/agent-demo.png`)).status;
+  result.faults = (
+    await fetch(`${SERVICE}/__emulator/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+  ).status;
+  result.favicon = (await fetch(new URL('/favicon.ico', url))).status;
   const context = await browser.newContext({ viewport: { width: 1100, height: 860 } });
   await context.grantPermissions(['camera', 'microphone']);
   // Every peer connection, and every remote ICE candidate it is handed (in the SDP or trickled).
@@ -49,6 +61,7 @@ try {
     };
   });
   const page = await context.newPage();
+  page.on('response', (r) => r.status() >= 400 && result.failedAnswers.push(`${r.status()} ${r.url()}`));
   page.on('console', (m) => m.type() === 'error' && console.error(`[page] ${m.text()}`));
   await page.goto(url);
   const story = page.frameLocator('#storybook-preview-iframe');

@@ -59,10 +59,53 @@ describe('finding the LiveKit server', () => {
     expect(r.stderr).toContain('tested with v1.13.5');
   });
 
-  it('then the cache, at the pinned version', () => {
+  it('then the cache, at the pinned version, as livekit-server (one that Go named `server` gets that name too)', () => {
     const dir = checkout('c');
-    const cached = fakeServer(join(dir, '.cache/livekit/bin'), '1.13.5', 'server');
-    expect(install(dir, {})).toMatchObject({ status: 0, stdout: cached });
+    const bin = join(dir, '.cache/livekit/bin');
+    fakeServer(bin, '1.13.5', 'server');
+    expect(install(dir, {})).toMatchObject({ status: 0, stdout: join(bin, 'livekit-server') });
+    expect(install(dir, {})).toMatchObject({ status: 0, stdout: join(bin, 'livekit-server') });
+  });
+
+  it('go install says what it builds and why, reports progress with an estimate, and names the binary livekit-server', () => {
+    const dir = checkout('go');
+    // A stand-in for Go: what `go install -v` prints on a clean machine (module downloads, then one line per package
+    // compiled), then the binary Go names after its package.
+    const go = join(tmp, 'fake-go');
+    writeFileSync(
+      go,
+      [
+        '#!/bin/sh',
+        'i=0; while [ $i -lt 60 ]; do echo "go: downloading example.com/m$i v1.0.0" >&2; i=$((i+1)); done',
+        'i=0; while [ $i -lt 790 ]; do echo "example.com/m$i/pkg" >&2; i=$((i+1)); done',
+        `printf '#!/bin/sh\necho "livekit-server version 1.13.5"\n' > "$GOBIN/server"; chmod +x "$GOBIN/server"`,
+      ].join('\n'),
+    );
+    chmodSync(go, 0o755);
+    const r = install(dir, { GO: go });
+    expect(r.status, r.stderr).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines.at(-1)).toBe(join(dir, '.cache/livekit/bin/livekit-server'));
+    expect(r.stdout).toContain('LiveKit server v1.13.5 is not installed yet, so it is being built from source now.');
+    expect(r.stdout).toContain('why: the local avatar service publishes its avatar into a real LiveKit room');
+    expect(r.stdout).toContain('To skip it, set LIVEKIT_BIN');
+    expect(r.stdout).toMatch(/: downloading Go modules \(25 so far\)/);
+    const progress = lines.filter((l) => /compiled \d+ of ~790 packages/.test(l));
+    expect(progress).toHaveLength(10);
+    expect(progress[0]).toMatch(/compiled 79 of ~790 packages \(10%\), about .* left$/);
+    expect(progress.at(-1)).toMatch(/compiled 790 of ~790 packages \(100%\)$/);
+    expect(r.stdout).toMatch(/built \.cache\/livekit\/bin\/livekit-server in .* \(60 modules downloaded, 790 packages compiled\)/);
+  });
+
+  it("a failing go install ends with Go's own error and every other way to get the server", () => {
+    const dir = checkout('go-fails');
+    const go = join(tmp, 'failing-go');
+    writeFileSync(go, '#!/bin/sh\necho "go: github.com/livekit/livekit-server@v1.13.5: no space left on device" >&2\nexit 1\n');
+    chmodSync(go, 0o755);
+    const r = install(dir, { GO: go });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('go install failed: go: github.com/livekit/livekit-server@v1.13.5: no space left on device');
+    expect(r.stderr).toContain('brew install livekit');
   });
 
   it('then go install; without Go the message names Go, a release binary, Homebrew and Docker', () => {

@@ -4,6 +4,7 @@
 // Secrets (API key, LiveKit secret, session secret) stay here.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { networkInterfaces } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
@@ -31,6 +32,28 @@ const apiKey = 'dev-key-alice'; // from the built-in seed; owns agent-demo
 const app = express();
 app.use('/api/avatar', createAvatarProxy({ upstream: { baseUrl: service.url, apiKey }, sessionSecret, livekit, providerLabels: LABELS }));
 
+/**
+ * Why the agent exited before joining its room, in words: LiveKit not answering, or (the usual cause on a server or
+ * in a container) WebRTC finding no address to connect from, since it never uses loopback; else its last error.
+ */
+async function whyNoAgent(errors) {
+  const http = livekit.url.replace(/^ws/, 'http');
+  const up = await fetch(http, { signal: AbortSignal.timeout(2000) }).then(
+    (r) => r.ok,
+    () => false,
+  );
+  if (!up) return `the agent could not start: no LiveKit server answers at ${http}`;
+  const usable = Object.values(networkInterfaces())
+    .flat()
+    .some((a) => a && !a.internal);
+  if (!usable)
+    return (
+      'the agent could not join its room: WebRTC had no usable address (this machine has only loopback, which WebRTC ' +
+      'does not use). Run it where a network interface has an address (a container: a bridge network, not --network none).'
+    );
+  return `the agent could not join its room${errors.length ? `: ${errors.at(-1)}` : ''}`;
+}
+
 /** room name → the agent process of that call */
 const calls = new Map();
 
@@ -38,7 +61,7 @@ app.post('/api/call', async (_req, res) => {
   const room = `call-${randomBytes(4).toString('hex')}`;
   const agent = spawn(process.execPath, ['agent.mjs'], {
     cwd: AGENT_DIR,
-    stdio: ['pipe', 'pipe', 'inherit'],
+    stdio: ['pipe', 'pipe', 'pipe'],
     env: {
       ...process.env,
       ...{ LIVEKIT_URL: livekit.url, LIVEKIT_API_KEY: livekit.apiKey, LIVEKIT_API_SECRET: livekit.apiSecret },
@@ -49,6 +72,13 @@ app.post('/api/call', async (_req, res) => {
   });
   calls.set(room, agent);
   agent.on('exit', () => calls.delete(room));
+  // Its errors go to this terminal too; the last lines explain a failed start.
+  const errors = [];
+  agent.stderr.on('data', (chunk) => {
+    process.stderr.write(chunk);
+    errors.push(...String(chunk).split('\n').filter(Boolean));
+    errors.splice(0, Math.max(0, errors.length - 5));
+  });
   const ready = await new Promise((resolve) => {
     const lines = createInterface({ input: agent.stdout });
     lines.on(
@@ -57,7 +87,7 @@ app.post('/api/call', async (_req, res) => {
     );
     agent.on('exit', () => resolve(null));
   });
-  if (!ready) return res.status(502).json({ detail: 'the agent could not start (is the LiveKit server running?)' });
+  if (!ready) return res.status(502).json({ detail: await whyNoAgent(errors) });
   const viewer = new AccessToken(livekit.apiKey, livekit.apiSecret, { identity: `user-${randomBytes(3).toString('hex')}`, ttl: '1h' });
   viewer.addGrant({ room, roomJoin: true, canPublish: true, canSubscribe: true, canPublishData: true });
   // session_id here is an opaque handle: the service's own session id stays on this server.

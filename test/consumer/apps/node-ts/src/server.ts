@@ -1,6 +1,6 @@
 // A strict TypeScript Node server (module: nodenext) using every entry of liveai-kit. Typechecked with tsc; the
 // `@ts-expect-error` lines prove the option types are real (not `any`).
-import express, { type Router } from 'express';
+import express, { type Request as ExpressRequest, type Router } from 'express';
 import { createAvatarSession, LiveAiError, registerTransport, type AvatarSessionOptions, type ErrorCode } from 'liveai-kit';
 import { AvatarEventSchema } from 'liveai-kit/schemas';
 import { AvatarSessionProvider, useSession } from 'liveai-kit/react';
@@ -9,6 +9,7 @@ import { defineLiveAiAvatar } from 'liveai-kit/element';
 import { DEFAULT_RECONNECT_POLICY, livekitTransport } from 'liveai-kit/livekit';
 import { dailyTransport } from 'liveai-kit/daily';
 import { createAvatarHandler, createAvatarProxy, createServiceClient, type AvatarHandlerOptions } from 'liveai-kit/server';
+import { createAvatarProxy as createExpressRouter } from 'liveai-kit/server/express';
 import { createEmulator, type EmulatorOptions } from 'liveai-kit/emulator';
 import { createFakeProxy, FakeTransport } from 'liveai-kit/testing';
 
@@ -16,7 +17,18 @@ const options: AvatarHandlerOptions = {
   upstream: { baseUrl: 'http://127.0.0.1:4010', apiKey: 'key' },
   sessionSecret: 'a-session-secret-of-at-least-32-bytes!!',
 };
-const router: Router = createAvatarProxy({ upstream: options.upstream, sessionSecret: options.sessionSecret });
+// liveai-kit/server/express: Express's own types (a Router; callbacks get Express's Request).
+const router: Router = createExpressRouter({
+  upstream: options.upstream,
+  sessionSecret: options.sessionSecret,
+  authorize: (req) => req.get('x-user') !== undefined,
+});
+// liveai-kit/server: the same router without Express's types; an annotated callback gets Express's Request.
+const plain = createAvatarProxy({
+  upstream: options.upstream,
+  sessionSecret: options.sessionSecret,
+  authorize: (req: ExpressRequest) => req.get('x-user') !== undefined,
+});
 const handler: (request: Request) => Promise<Response> = createAvatarHandler({ ...options, basePath: '/api/avatar' });
 // @ts-expect-error -- `upstream` is required: the options are typed, not `any`.
 createAvatarProxy({ sessionSecret: 'x' });
@@ -25,6 +37,7 @@ createAvatarHandler({ ...options, sessionSecret: 42 });
 
 const app = express();
 app.use('/api/avatar', router);
+app.use('/api/avatar-plain', plain);
 
 const sessionOptions: AvatarSessionOptions = { proxyUrl: '/api/avatar', flow: { kind: 'room', agentId: 'agent-demo' } };
 const session = createAvatarSession(sessionOptions);

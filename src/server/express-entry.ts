@@ -1,0 +1,9 @@
+/**
+ * liveai-kit/server/express: the companion proxy's Express router with Express's own types (your callbacks get
+ * Express's `Request`, the result is an Express `Router`). It needs `express` (and `@types/express` for
+ * TypeScript); `liveai-kit/server` exports the same function without Express's types.
+ *
+ * @module liveai-kit/server/express
+ */
+export { createAvatarProxy } from './express';
+export type { AvatarProxyOptions, ProxyAction, RateLimitOptions, SessionLimitOptions } from './options';
