@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import net from 'node:net';
 import { Builder } from 'selenium-webdriver';
+import { startXvfb } from './xvfb.mjs';
 
 export const WEBKIT_DRIVER = process.env.WEBKIT_DRIVER ?? '/usr/bin/WebKitWebDriver';
 
@@ -33,20 +34,6 @@ const freePort = () =>
     s.on('error', reject);
   });
 
-/** Waits for `child` to print a line matching `pattern` on stdout or stderr (or to exit, which rejects). */
-const waitForOutput = (child, pattern, what) =>
-  new Promise((resolve, reject) => {
-    let seen = '';
-    const on = (d) => {
-      seen += d;
-      const m = pattern.exec(seen);
-      if (m) resolve(m);
-    };
-    child.stdout?.on('data', on);
-    child.stderr?.on('data', on);
-    child.once('exit', (code) => reject(new Error(`${what} exited (${code}) before it was ready: ${seen.trim().slice(-400)}`)));
-  });
-
 /** Resolves once something accepts TCP connections on 127.0.0.1:port; rejects when `child` exits first or after 20 s. */
 async function untilListening(port, child) {
   const deadline = Date.now() + 20_000;
@@ -70,17 +57,14 @@ async function untilListening(port, child) {
 export async function launchWebKit({ args = [], width = 1280, height = 1024 } = {}) {
   const binary = miniBrowserPath();
   if (!binary) throw new Error('WebKitGTK MiniBrowser not found. Run: sudo apt-get install -y webkit2gtk-driver xvfb');
-  const xvfb = spawn('Xvfb', ['-displayfd', '1', '-nolisten', 'tcp', '-screen', '0', `${width}x${height}x24`], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const xvfb = await startXvfb({ width, height });
   const kill = (p) => p.exitCode === null && p.signalCode === null && p.kill('SIGKILL');
   let wd;
   try {
-    const [, display] = await waitForOutput(xvfb, /^(\d+)\n/m, 'Xvfb');
     const port = await freePort();
     wd = spawn(WEBKIT_DRIVER, [`--port=${port}`, '--host=local'], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, DISPLAY: `:${display}` },
+      env: { ...process.env, DISPLAY: xvfb.display },
     });
     await untilListening(port, wd);
     const driver = await new Builder()
@@ -95,12 +79,12 @@ export async function launchWebKit({ args = [], width = 1280, height = 1024 } = 
       async close() {
         await driver.quit().catch(() => {});
         kill(wd);
-        kill(xvfb);
+        xvfb.close();
       },
     };
   } catch (e) {
     if (wd) kill(wd);
-    kill(xvfb);
+    xvfb.close();
     throw e;
   }
 }

@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import sharp from 'sharp';
 import { chromium, type Browser as PwBrowser, type BrowserContext as PwContext, type Page as PwPage } from 'playwright-core';
 import type { Browser as PpBrowser, BrowserContext as PpContext, ElementHandle, Page as PpPage } from 'puppeteer-core';
 import { CHROMIUM_ARGS } from './chromium-args';
@@ -44,6 +45,7 @@ export interface TestPage {
   /** How many visible elements hold text containing `text` (or matching the RegExp), shadow roots included. */
   countText(text: string | RegExp, within?: string): Promise<number>;
   screenshot(shot?: Shot): Promise<Buffer>;
+  /** Emulates the system's colour scheme (Chromium only: puppeteer-core cannot do it over WebDriver BiDi). */
   colorScheme(scheme: 'light' | 'dark'): Promise<void>;
   /** Uncaught exceptions of the page, as text. */
   readonly pageErrors: string[];
@@ -137,7 +139,8 @@ function playwrightPage(page: PwPage): TestPage {
 // ---- Firefox: puppeteer-core over WebDriver BiDi ----
 
 async function launchFirefoxEngine(prefs?: Record<string, unknown>): Promise<EngineBrowser> {
-  const browser: PpBrowser = await launchFirefox({ prefs });
+  // In a private Xvfb display rather than headless: headless Firefox has no WebGL (the chroma key needs it).
+  const browser: PpBrowser = await launchFirefox({ prefs, xvfb: true });
   const context = (ctx: PpContext | PpBrowser, initScript?: () => void): EngineContext => ({
     async newPage() {
       const page = await ctx.newPage();
@@ -157,6 +160,37 @@ async function launchFirefoxEngine(prefs?: Record<string, unknown>): Promise<Eng
     newContext: async (initScript) => context(await browser.createBrowserContext(), initScript),
     close: () => browser.close(),
   };
+}
+
+async function transparentShot(page: PpPage, shoot: () => Promise<Buffer>): Promise<Buffer> {
+  const over = async (colour: string | null) => {
+    await page.evaluate((c) => {
+      const id = 'liveai-test-shot-background';
+      document.getElementById(id)?.remove();
+      if (!c) return;
+      const style = Object.assign(document.createElement('style'), { id, textContent: `html, body { background: ${c} !important; }` });
+      document.head.append(style);
+    }, colour);
+    if (!colour) return null;
+    return sharp(await shoot())
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+  };
+  const black = (await over('#000'))!;
+  const white = (await over('#fff'))!;
+  await over(null);
+  const { width, height } = black.info;
+  const out = Buffer.alloc(width * height * 4);
+  for (let i = 0, j = 0; i < width * height * 3; i += 3, j += 4) {
+    const diff = (white.data[i]! - black.data[i]! + white.data[i + 1]! - black.data[i + 1]! + white.data[i + 2]! - black.data[i + 2]!) / 3;
+    const alpha = Math.max(0, Math.min(255, Math.round(255 - diff)));
+    for (let k = 0; k < 3; k++) out[j + k] = alpha === 0 ? 0 : Math.min(255, Math.round((black.data[i + k]! * 255) / alpha));
+    out[j + 3] = alpha;
+  }
+  return sharp(out, { raw: { width, height, channels: 4 } })
+    .png()
+    .toBuffer();
 }
 
 /**
@@ -273,13 +307,19 @@ function puppeteerPage(page: PpPage): TestPage {
         },
         within ?? null,
       ),
-    async screenshot({ selector, path, ...o } = {}) {
-      const target = selector ? await page.waitForSelector(selector) : page;
-      const png = Buffer.from(await target!.screenshot(o));
+    async screenshot({ selector, path, omitBackground, fullPage }: Shot = {}) {
+      const shoot = async () => {
+        const target = selector ? await page.waitForSelector(selector) : page;
+        return Buffer.from(await target!.screenshot({ fullPage }));
+      };
+      // WebDriver BiDi has no transparent screenshot: take it over a black and over a white page and recover each
+      // pixel's alpha from the difference (alpha = 1 - (white - black)), its colour from the black one.
+      const png = omitBackground ? await transparentShot(page, shoot) : await shoot();
       if (path) writeFileSync(path, png);
       return png;
     },
-    colorScheme: (scheme) => page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]),
+    colorScheme: () =>
+      Promise.reject(new Error('puppeteer-core emulates prefers-color-scheme over CDP only; Firefox speaks WebDriver BiDi')),
     onResponse(fn) {
       page.on('response', async (res) => {
         const body = await res.text().catch(() => '');
