@@ -130,11 +130,15 @@ export function useBrowserStack(options: Parameters<typeof startStack>[0] = {}):
  * `useBrowserStack` for the tests that run in every engine with WebRTC: the stack, and `engine` launched through
  * the driver (test/browser/driver.ts), whose pages behave the same in Chromium and Firefox.
  */
-export function useEngineStack(engine: Engine, options: Parameters<typeof startStack>[0] = {}): { stack: Stack; browser: EngineBrowser } {
+export function useEngineStack(
+  engine: Engine,
+  options: Parameters<typeof startStack>[0] = {},
+  launch: Parameters<typeof launchEngine>[1] = {},
+): { stack: Stack; browser: EngineBrowser } {
   const env = {} as { stack: Stack; browser: EngineBrowser };
   beforeAll(async () => {
     env.stack = await startStack(options);
-    env.browser = await launchEngine(engine);
+    env.browser = await launchEngine(engine, launch);
   });
   afterAll(async () => {
     await env.browser?.close();
