@@ -51,6 +51,8 @@ export interface TestPage {
   readonly pageErrors: string[];
   /** Every URL the page requested. */
   readonly requested: string[];
+  /** Text of every console message of the page, in order. */
+  readonly consoleMessages: string[];
   /** Called with each response the page received: URL, headers (JSON) and body text. */
   onResponse(fn: (r: { url: string; headers: string; body: string }) => void): void;
   close(): Promise<void>;
@@ -109,12 +111,15 @@ async function launchChromium(): Promise<EngineBrowser> {
 function playwrightPage(page: PwPage): TestPage {
   const pageErrors: string[] = [];
   const requested: string[] = [];
+  const consoleMessages: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(String(e)));
   page.on('request', (r) => requested.push(r.url()));
+  page.on('console', (m) => consoleMessages.push(m.text()));
   return {
     engine: 'chromium',
     pageErrors,
     requested,
+    consoleMessages,
     goto: async (url) => void (await page.goto(url)),
     evaluate: ((fn: (a?: unknown) => unknown, arg?: unknown) => page.evaluate(fn, arg)) as TestPage['evaluate'],
     waitForFunction: async (fn, timeout = 30_000) => void (await page.waitForFunction(fn, null, { timeout })),
@@ -225,8 +230,10 @@ function namedElements(role: string): [Element, string][] {
 function puppeteerPage(page: PpPage): TestPage {
   const pageErrors: string[] = [];
   const requested: string[] = [];
+  const consoleMessages: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(String(e)));
   page.on('request', (r) => requested.push(r.url()));
+  page.on('console', (m) => consoleMessages.push(m.text()));
   const find = async (role: string, name: string | RegExp): Promise<ElementHandle<Element>> => {
     const pattern = typeof name === 'string' ? { exact: name } : { source: name.source, flags: name.flags };
     const deadline = Date.now() + 30_000;
@@ -252,6 +259,7 @@ function puppeteerPage(page: PpPage): TestPage {
     engine: 'firefox',
     pageErrors,
     requested,
+    consoleMessages,
     goto: async (url) => void (await page.goto(url)),
     evaluate: ((fn: (a?: unknown) => unknown, arg?: unknown) => page.evaluate(fn, arg)) as TestPage['evaluate'],
     waitForFunction: async (fn, timeout = 30_000) => void (await page.waitForFunction(fn, { timeout, polling: 100 })),
@@ -292,8 +300,8 @@ function puppeteerPage(page: PpPage): TestPage {
           const scope = root ? document.querySelector(root) : document;
           const search = (node: Document | Element | ShadowRoot | null): Element[] => {
             if (!node) return [];
-            const els = [...node.querySelectorAll('*')];
-            return els.flatMap((el) => [el, ...search(el.shadowRoot)]);
+            const own = node instanceof Element ? search(node.shadowRoot) : [];
+            return [...own, ...[...node.querySelectorAll('*')].flatMap((el) => [el, ...search(el.shadowRoot)])];
           };
           const own = (el: Element) => [...el.childNodes].some((c) => c.nodeType === 3 && c.textContent!.trim());
           return search(scope).filter(
