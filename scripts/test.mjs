@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every tier — unit, server (proxy + emulator + property tests, Redis store), browser (real LiveKit + real
-// Chromium and Firefox + emulator, WebKitGTK for what needs no WebRTC, and the first-run test), consumer (packed packages in fresh apps) — inside a private network
-// namespace.
+// Chromium and Firefox + emulator, WebKitGTK for what needs no WebRTC, and the first-run test), consumer (packed
+// packages in fresh apps) — inside a private network namespace.
 // Everything a tier needs is found or installed FIRST, on the host side: Chromium and redis-server (with apt-get when
 // root), the LiveKit server (scripts/livekit.mjs). When something cannot be installed it stops at once with the one command
 // to run, instead of starting a tier that cannot pass. Where no namespace can be made (a container without

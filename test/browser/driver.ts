@@ -85,6 +85,17 @@ function collectPeerConnections() {
 
 const VIEWPORT = { width: 900, height: 820 };
 
+/** The page's uncaught errors, requested URLs and console lines, with the listeners both libraries' pages take. */
+function pageLog() {
+  const lists = { pageErrors: [] as string[], requested: [] as string[], consoleMessages: [] as string[] };
+  return {
+    lists,
+    onError: (e: unknown) => void lists.pageErrors.push(String(e)),
+    onRequest: (r: { url(): string }) => void lists.requested.push(r.url()),
+    onConsole: (m: { text(): string }) => void lists.consoleMessages.push(m.text()),
+  };
+}
+
 /** Launches the engine headless with a fresh profile, fake camera and microphone granted, autoplay allowed. */
 export async function launchEngine(engine: Engine, options: { firefoxPrefs?: Record<string, unknown> } = {}): Promise<EngineBrowser> {
   return engine === 'chromium' ? launchChromium() : launchFirefoxEngine(options.firefoxPrefs);
@@ -109,17 +120,13 @@ async function launchChromium(): Promise<EngineBrowser> {
 }
 
 function playwrightPage(page: PwPage): TestPage {
-  const pageErrors: string[] = [];
-  const requested: string[] = [];
-  const consoleMessages: string[] = [];
-  page.on('pageerror', (e) => pageErrors.push(String(e)));
-  page.on('request', (r) => requested.push(r.url()));
-  page.on('console', (m) => consoleMessages.push(m.text()));
+  const log = pageLog();
+  page.on('pageerror', log.onError);
+  page.on('request', log.onRequest);
+  page.on('console', log.onConsole);
   return {
     engine: 'chromium',
-    pageErrors,
-    requested,
-    consoleMessages,
+    ...log.lists,
     goto: async (url) => void (await page.goto(url)),
     evaluate: ((fn: (a?: unknown) => unknown, arg?: unknown) => page.evaluate(fn, arg)) as TestPage['evaluate'],
     waitForFunction: async (fn, timeout = 30_000) => void (await page.waitForFunction(fn, null, { timeout })),
@@ -228,12 +235,10 @@ function namedElements(role: string): [Element, string][] {
 }
 
 function puppeteerPage(page: PpPage): TestPage {
-  const pageErrors: string[] = [];
-  const requested: string[] = [];
-  const consoleMessages: string[] = [];
-  page.on('pageerror', (e) => pageErrors.push(String(e)));
-  page.on('request', (r) => requested.push(r.url()));
-  page.on('console', (m) => consoleMessages.push(m.text()));
+  const log = pageLog();
+  page.on('pageerror', log.onError);
+  page.on('request', log.onRequest);
+  page.on('console', log.onConsole);
   const find = async (role: string, name: string | RegExp): Promise<ElementHandle<Element>> => {
     const pattern = typeof name === 'string' ? { exact: name } : { source: name.source, flags: name.flags };
     const deadline = Date.now() + 30_000;
@@ -257,9 +262,7 @@ function puppeteerPage(page: PpPage): TestPage {
   };
   return {
     engine: 'firefox',
-    pageErrors,
-    requested,
-    consoleMessages,
+    ...log.lists,
     goto: async (url) => void (await page.goto(url)),
     evaluate: ((fn: (a?: unknown) => unknown, arg?: unknown) => page.evaluate(fn, arg)) as TestPage['evaluate'],
     waitForFunction: async (fn, timeout = 30_000) => void (await page.waitForFunction(fn, { timeout, polling: 100 })),
