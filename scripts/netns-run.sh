@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs a command inside a private network namespace: loopback up and a veth pair 10.203.0.1/24 <-> 10.203.0.2/24,
-# both ends inside. Nothing inside can reach the host's network.
+# both ends inside, and a default route into lvk0. Nothing inside can reach the host's network.
 # Usage: scripts/netns-run.sh <command> [args...]
 # As root it uses `unshare -n`; otherwise `unshare -rn` (user namespace mapped to root).
 #
@@ -21,6 +21,11 @@ exec "${LIVEAI_UNSHARE:-unshare}" "${flags[@]}" -- bash -c '
   ip addr add 10.203.0.2/24 dev lvk1
   ip link set lvk0 up
   ip link set lvk1 up
+  # Firefox gathers no ICE candidate at all (not even on loopback or 10.203.0.x) when no default route exists.
+  # This one leads nowhere: for any other address the kernel asks on lvk0 who has it (ARP), only lvk1 inside
+  # this same namespace hears the question, nobody answers, and the packet is dropped; no interface here reaches
+  # the host. It only makes the namespace look like a machine with a network.
+  ip route add default dev lvk0
   if [ -n "${LIVEAI_HOST_LINK:-}" ]; then
     read -r host_pid host_if ns_if host_ip ns_ip <<<"$LIVEAI_HOST_LINK"
     ip link add "$ns_if" type veth peer name "$host_if" netns "$host_pid" 2>/dev/null || exit 75

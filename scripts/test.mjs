@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every tier — unit, server (proxy + emulator + property tests, Redis store), browser (real LiveKit + real
-// Chromium + emulator, and the first-run test), consumer (packed packages in fresh apps) — inside a private network
-// namespace.
+// Chromium and Firefox + emulator, WebKitGTK for what needs no WebRTC, and the first-run test), consumer (packed
+// packages in fresh apps) — inside a private network namespace.
 // Everything a tier needs is found or installed FIRST, on the host side: Chromium and redis-server (with apt-get when
 // root), the LiveKit server (scripts/livekit.mjs). When something cannot be installed it stops at once with the one command
 // to run, instead of starting a tier that cannot pass. Where no namespace can be made (a container without
@@ -67,6 +67,20 @@ if (needsBrowser && !existsSync(chromium)) {
     stop(
       `Chromium not found at ${chromium}. Run: sudo apt-get install -y chromium   (or set CHROMIUM_PATH to a Chromium or Chrome binary)`,
     );
+  }
+}
+// The Firefox and WebKit runs of the browser tier (test/browser/driver.ts, webkit.test.ts): Debian's firefox-esr,
+// WebKitGTK's WebKitWebDriver + MiniBrowser, and Xvfb (WebKitGTK has no headless mode; Firefox needs a display for
+// WebGL). A missing one is installed like Chromium, or the run stops: never a silently skipped engine.
+const ENGINE_PACKAGES = [
+  ['firefox-esr', () => existsSync(process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr')],
+  ['webkit2gtk-driver', () => existsSync(process.env.WEBKIT_DRIVER ?? '/usr/bin/WebKitWebDriver')],
+  ['xvfb', () => spawnSync('Xvfb', ['-help'], { stdio: 'ignore' }).error === undefined],
+];
+if (needsBrowser) {
+  const missing = ENGINE_PACKAGES.filter(([, ok]) => !ok()).map(([pkg]) => pkg);
+  if (missing.length > 0 && (!aptInstall(missing) || ENGINE_PACKAGES.some(([, ok]) => !ok()))) {
+    stop(`the Firefox and WebKit runs need ${missing.join(', ')}. Run: sudo apt-get install -y ${missing.join(' ')}`);
   }
 }
 if (

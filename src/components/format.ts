@@ -12,6 +12,8 @@ export interface ErrorLike {
   detail?: string;
   message?: string;
   status?: number;
+  /** False when trying again cannot help; a `transport_failed` (a browser without WebRTC) then gets no hint. */
+  retryable?: boolean;
 }
 
 /** Joins truthy class names. */
@@ -69,5 +71,7 @@ const HINTS: Record<string, string> = {
 export function explainError(error: ErrorLike): { title: string; hint?: string; detail?: string } {
   const code = error.code ?? '';
   const detail = error.detail ?? error.message;
-  return { title: TITLES[code] ?? 'Something went wrong', hint: HINTS[code], detail };
+  // A transport failure that trying again cannot mend (a browser without WebRTC) gets no "check your connection".
+  const hint = code === 'transport_failed' && error.retryable === false ? undefined : HINTS[code];
+  return { title: TITLES[code] ?? 'Something went wrong', hint, detail };
 }

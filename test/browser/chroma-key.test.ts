@@ -1,21 +1,21 @@
 import { mkdirSync } from 'node:fs';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
-import { useBrowserStack } from './harness';
+import { MEDIA_ENGINES, type EngineContext, type TestPage } from './driver';
+import { useEngineStack } from './harness';
 
 /**
- * `chromaKey` in real Chromium on a real LiveKit room: the local avatar is swapped to a portrait on a solid
+ * `chromaKey` in real Chromium and Firefox on a real LiveKit room: the local avatar is swapped to a portrait on a solid
  * backdrop, and the stage, screenshotted over a transparent page, shows the page through the backdrop and keeps the
- * face and shirt. WebGL (Chromium here draws it with SwiftShader) and the 2D canvas a browser without WebGL gets.
+ * face and shirt. WebGL (drawn here in software: SwiftShader in Chromium, llvmpipe in Firefox) and the 2D canvas a browser without
+ * WebGL gets.
  */
-const env = useBrowserStack({ queueMs: 0, imageChangeMs: 0 });
-const SHOTS = 'test-results/chroma-key';
 type Probe = { events: string[]; errors: unknown[] };
 
 /** Alpha (0–255) and RGB of the stage's screenshot at points given as fractions of its width and height. */
-async function stagePixels(page: Page, points: [number, number][], shot?: string) {
-  const png = await page.locator('.liveai-stage').screenshot({ omitBackground: true, ...(shot ? { path: `${SHOTS}/${shot}.png` } : {}) });
+async function stagePixels(page: TestPage, points: [number, number][], shot?: string) {
+  const SHOTS = `test-results/chroma-key/${page.engine}`;
+  const png = await page.screenshot({ selector: '.liveai-stage', omitBackground: true, ...(shot ? { path: `${SHOTS}/${shot}.png` } : {}) });
   const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   return points.map(([fx, fy]) => {
     const i = (Math.floor(fy * (info.height - 1)) * info.width + Math.floor(fx * (info.width - 1))) * 4;
@@ -31,23 +31,24 @@ const BACKDROP: [number, number][] = [
 const FACE: [number, number] = [0.5, 0.42];
 const SHIRT: [number, number] = [0.5, 0.97];
 
-async function keyedCall(context: BrowserContext, query: string, backdrop: string, expectMode: string, shot: string) {
-  mkdirSync(SHOTS, { recursive: true });
+async function keyedCall(baseUrl: string, context: EngineContext, query: string, backdrop: string, expectMode: string, shot: string) {
   const page = await context.newPage();
-  const pageErrors: string[] = [];
-  page.on('pageerror', (e) => pageErrors.push(String(e)));
-  await page.goto(`${env.stack.baseUrl}/test/browser/pages/chroma-key.html${query}`);
+  mkdirSync(`test-results/chroma-key/${page.engine}`, { recursive: true });
+  const { pageErrors } = page;
+  await page.goto(`${baseUrl}/test/browser/pages/chroma-key.html${query}`);
   // Before the call the stage looks as usual (its own background); the page shows through only the keyed video.
-  const stageBackground = () => page.locator('.liveai-stage').evaluate((el) => getComputedStyle(el).backgroundColor);
+  const stageBackground = () => page.evaluate(() => getComputedStyle(document.querySelector('.liveai-stage')!).backgroundColor);
   expect(await stageBackground()).not.toBe('rgba(0, 0, 0, 0)');
-  await page.getByRole('button', { name: 'Start call' }).click();
+  await page.byRole('button', 'Start call').click();
   await expect
-    .poll(() => page.locator('.liveai-stage[data-has-video]').getAttribute('data-chroma-key'), { timeout: 30_000 })
+    .poll(() => page.evaluate(() => document.querySelector('.liveai-stage[data-has-video]')?.getAttribute('data-chroma-key') ?? null), {
+      timeout: 30_000,
+    })
     .toBe(expectMode);
   expect(await stageBackground()).toBe('rgba(0, 0, 0, 0)');
   // The keyed picture fades in (a CSS opacity transition): read pixels once it is fully in.
   await expect
-    .poll(() => page.locator('.liveai-stage__canvas').evaluate((el) => getComputedStyle(el).opacity), { timeout: 5_000 })
+    .poll(() => page.evaluate(() => getComputedStyle(document.querySelector('.liveai-stage__canvas')!).opacity), { timeout: 5_000 })
     .toBe('1');
 
   // The built-in avatar stands on a gradient, not the key colour: nothing is removed.
@@ -55,9 +56,7 @@ async function keyedCall(context: BrowserContext, query: string, backdrop: strin
   for (const p of before) expect(p.alpha).toBeGreaterThan(240);
 
   await page.evaluate((c) => (window as unknown as { __chroma: { swapTo(c: string): Promise<void> } }).__chroma.swapTo(c), backdrop);
-  await page.waitForFunction(() => (window as unknown as { __chroma: Probe }).__chroma.events.includes('image_change_complete'), null, {
-    timeout: 15_000,
-  });
+  await page.waitForFunction(() => (window as unknown as { __chroma: Probe }).__chroma.events.includes('image_change_complete'), 15_000);
   // The new portrait reaches the video a few frames after the event: the backdrop turns transparent.
   let last: Awaited<ReturnType<typeof stagePixels>> = [];
   await expect
@@ -93,28 +92,29 @@ async function keyedCall(context: BrowserContext, query: string, backdrop: strin
   }
   // For people to look at: the keyed avatar over a striped page.
   await page.evaluate(() => (document.body.style.background = 'repeating-linear-gradient(45deg, #fde68a 0 24px, #93c5fd 24px 48px)'));
-  await page.locator('.liveai-widget').screenshot({ path: `${SHOTS}/${shot}-over-a-page.png` });
+  await page.screenshot({ selector: '.liveai-widget', path: `test-results/chroma-key/${page.engine}/${shot}-over-a-page.png` });
   expect(await page.evaluate(() => (window as unknown as { __chroma: Probe }).__chroma.errors)).toEqual([]);
   expect(pageErrors).toEqual([]);
-  await page.getByRole('button', { name: /^End/ }).click();
+  await page.byRole('button', /^End/).click();
   await page.close();
 }
 
-describe('chroma key (transparent avatar backdrop)', () => {
+describe.each(MEDIA_ENGINES)('chroma key (transparent avatar backdrop) in %s', (engine) => {
+  const env = useEngineStack(engine, { queueMs: 0, imageChangeMs: 0 });
+
   it('WebGL: a green backdrop becomes transparent, the face and shirt stay, also after the GPU context is lost and restored', async () => {
-    await keyedCall(env.context, '', '#00ff00', 'webgl', 'webgl');
+    await keyedCall(env.stack.baseUrl, env.browser, '', '#00ff00', 'webgl', 'webgl');
   });
 
   it('a browser without WebGL keys on a 2D canvas, here a magenta backdrop (?color=#ff00ff)', async () => {
-    const context = await env.browser.newContext({ viewport: { width: 900, height: 820 } });
+    const context = await env.browser.newContext(() => {
+      const original = HTMLCanvasElement.prototype.getContext;
+      HTMLCanvasElement.prototype.getContext = function (this: HTMLCanvasElement, kind: string, ...rest: unknown[]) {
+        return /webgl/.test(kind) ? null : (original as (...a: unknown[]) => unknown).call(this, kind, ...rest);
+      } as typeof original;
+    });
     try {
-      await context.addInitScript(() => {
-        const original = HTMLCanvasElement.prototype.getContext;
-        HTMLCanvasElement.prototype.getContext = function (this: HTMLCanvasElement, kind: string, ...rest: unknown[]) {
-          return /webgl/.test(kind) ? null : (original as (...a: unknown[]) => unknown).call(this, kind, ...rest);
-        } as typeof original;
-      });
-      await keyedCall(context, `?color=${encodeURIComponent('#ff00ff')}`, '#ff00ff', '2d', '2d');
+      await keyedCall(env.stack.baseUrl, context, `?color=${encodeURIComponent('#ff00ff')}`, '#ff00ff', '2d', '2d');
     } finally {
       await context.close();
     }

@@ -3,6 +3,7 @@ import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { createEmulator } from '../../src/emulator/index';
 import { startPageServer } from './page-server';
+import { launchEngine, type Engine, type EngineBrowser } from './driver';
 
 export const ROOT = resolve(__dirname, '../..');
 export const API_KEY = 'dev-key-alice';
@@ -117,6 +118,27 @@ export function useBrowserStack(options: Parameters<typeof startStack>[0] = {}):
   beforeAll(async () => {
     env.stack = await startStack(options);
     Object.assign(env, await launchBrowser());
+  });
+  afterAll(async () => {
+    await env.browser?.close();
+    await env.stack?.close();
+  });
+  return env;
+}
+
+/**
+ * `useBrowserStack` for the tests that run in every engine with WebRTC: the stack, and `engine` launched through
+ * the driver (test/browser/driver.ts), whose pages behave the same in Chromium and Firefox.
+ */
+export function useEngineStack(
+  engine: Engine,
+  options: Parameters<typeof startStack>[0] = {},
+  launch: Parameters<typeof launchEngine>[1] = {},
+): { stack: Stack; browser: EngineBrowser } {
+  const env = {} as { stack: Stack; browser: EngineBrowser };
+  beforeAll(async () => {
+    env.stack = await startStack(options);
+    env.browser = await launchEngine(engine, launch);
   });
   afterAll(async () => {
     await env.browser?.close();

@@ -30,6 +30,25 @@ export async function startPageServer(proxy: AvatarProxyOptions<express.Request>
   });
   const app = express();
   app.use('/api/avatar', createAvatarProxy(proxy));
+  // Server rendering: the widget of pages/ssr-widget.tsx rendered to HTML here, hydrated by its client script.
+  app.get('/ssr/widget', async (req, res, next) => {
+    try {
+      const { renderToString } = await import('react-dom/server');
+      const { createElement } = await import('react');
+      const { App } = (await vite.ssrLoadModule('/test/browser/pages/ssr-widget.tsx')) as typeof import('./pages/ssr-widget');
+      const theme = req.query.theme === 'dark' ? 'dark' : 'light';
+      const body = renderToString(createElement(App, { theme }));
+      const html = await vite.transformIndexHtml(
+        req.originalUrl,
+        `<!doctype html><html lang="en"><head><meta charset="utf-8" /><meta name="viewport" content="width=device-width, initial-scale=1" />` +
+          `<title>liveai-kit widget, server-rendered</title></head><body style="margin: 0; padding: 16px; font-family: system-ui, sans-serif">` +
+          `<main id="root">${body}</main><script type="module" src="/test/browser/pages/ssr-widget.client.tsx"></script></body></html>`,
+      );
+      res.type('html').send(html);
+    } catch (e) {
+      next(e);
+    }
+  });
   app.use(vite.middlewares);
   const server = await new Promise<import('node:http').Server>((r) => {
     const s = app.listen(0, '127.0.0.1', () => r(s));

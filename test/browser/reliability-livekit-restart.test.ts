@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
 // @ts-expect-error -- plain ESM script without types
 import { startLivekit, LIVEKIT_KEYS } from '../../scripts/livekit.mjs';
 import { createEmulator } from '../../src/emulator/index';
 import { createSealer } from '../../src/server/handle';
-import { API_KEY, inboundStatsScript, launchBrowser, SESSION_SECRET, startPageServer } from './harness';
+import { launchEngine, MEDIA_ENGINES, type EngineBrowser, type TestPage as Page } from './driver';
+import { API_KEY, inboundStatsScript, SESSION_SECRET, startPageServer } from './harness';
 import type { WidgetProbe } from './pages/widget';
 
 /**
@@ -12,7 +12,7 @@ import type { WidgetProbe } from './pages/widget';
  * by a crash (SIGKILL: no goodbye, livekit-client heals it itself) or gracefully (SIGINT: LiveKit tells everyone
  * SERVER_SHUTDOWN and they must rejoin). Either way the widget reconnects on its own, video frames and service
  * events flow again, the same session goes on, no chat message is lost (not even one typed during the outage),
- * and End completes the session. Uses its OWN LiveKit (port 7890, rtc 7891/7892) and emulator, so the suite's
+ * and End completes the session, in Chromium and in Firefox. Uses its OWN LiveKit (port 7890, rtc 7891/7892) and emulator, so the suite's
  * shared server is not disturbed.
  */
 type Lk = { url: string; process: import('node:child_process').ChildProcess; stop(): Promise<void> };
@@ -24,23 +24,7 @@ let lk: Lk;
 let emulator: Awaited<ReturnType<typeof createEmulator>>;
 let pages: Awaited<ReturnType<typeof startPageServer>> | undefined;
 let baseUrl = '';
-let browser: Browser;
-let context: BrowserContext;
-
-beforeAll(async () => {
-  lk = (await startLivekit(LK)) as Lk;
-  const livekit = { url: lk.url, ...(LIVEKIT_KEYS as { apiKey: string; apiSecret: string }) };
-  emulator = await createEmulator({ port: 0, media: true, queueMs: 300, livekit });
-  pages = await startPageServer({ upstream: { baseUrl: emulator.url, apiKey: API_KEY }, sessionSecret: SESSION_SECRET, livekit });
-  baseUrl = pages.baseUrl;
-  ({ browser, context } = await launchBrowser());
-});
-afterAll(async () => {
-  await browser?.close();
-  await pages?.close();
-  await emulator?.close();
-  await lk?.stop();
-});
+let browser: EngineBrowser;
 
 const decoded = async (page: Page) => (await page.evaluate(inboundStatsScript)).framesDecoded;
 const agentLines = async (page: Page) => (await probe(page)).events.filter((e) => e.type === 'agent_transcription').length;
@@ -48,13 +32,13 @@ const agentLines = async (page: Page) => (await probe(page)).events.filter((e) =
 /** True once the page decodes video again: at least 10 new frames within a 1 s window. */
 async function videoFlowing(page: Page): Promise<boolean> {
   const a = await decoded(page);
-  await page.waitForTimeout(1000);
+  await new Promise((r) => setTimeout(r, 1000)); // the measuring window, not a wait for something
   return (await decoded(page)) - a >= 10;
 }
 
 /** Types `text` into the widget's chat and presses Enter (the widget clears the field once it is handed over). */
 async function sendChat(page: Page, text: string) {
-  const chat = page.getByRole('textbox', { name: 'Message' });
+  const chat = page.byRole('textbox', 'Message');
   await chat.fill(text);
   await chat.press('Enter');
 }
@@ -68,12 +52,10 @@ async function chatRoundTrip(page: Page, text: string, timeout = 30_000) {
 
 /** Opens the widget, starts a call and waits for video and a chat round trip. Returns the page and session id. */
 async function liveCall(): Promise<{ page: Page; sessionId: string; serviceId: string }> {
-  const page = await context.newPage();
+  const page = await browser.newPage();
   await page.goto(`${baseUrl}/test/browser/pages/widget.html`);
-  await page.getByRole('button', { name: 'Start call' }).click();
-  await page.waitForFunction(() => (window as unknown as { __liveai: Probe }).__liveai.phases.includes('active'), null, {
-    timeout: 60_000,
-  });
+  await page.byRole('button', 'Start call').click();
+  await page.waitForFunction(() => (window as unknown as { __liveai: Probe }).__liveai.phases.includes('active'), 60_000);
   await expect.poll(() => videoFlowing(page), { timeout: 60_000, interval: 100 }).toBe(true);
   await chatRoundTrip(page, 'Before the restart');
   const [sessionId] = (await probe(page)).sessionIds;
@@ -109,7 +91,22 @@ const diagnostics = async (page: Page, serviceId: string) => {
 /** Connection states seen since index `from` of the probe. */
 const connectionsSince = async (page: Page, from: number) => (await probe(page)).connections.slice(from);
 
-describe('LiveKit restart mid-call (issues 5 and 7)', () => {
+describe.each(MEDIA_ENGINES)('LiveKit restart mid-call in %s (issues 5, 7, 25)', (engine) => {
+  beforeAll(async () => {
+    lk = (await startLivekit(LK)) as Lk;
+    const livekit = { url: lk.url, ...(LIVEKIT_KEYS as { apiKey: string; apiSecret: string }) };
+    emulator = await createEmulator({ port: 0, media: true, queueMs: 300, livekit });
+    pages = await startPageServer({ upstream: { baseUrl: emulator.url, apiKey: API_KEY }, sessionSecret: SESSION_SECRET, livekit });
+    baseUrl = pages.baseUrl;
+    browser = await launchEngine(engine);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await pages?.close();
+    await emulator?.close();
+    await lk?.stop();
+  });
+
   for (const mode of ['crash', 'graceful'] as const) {
     it(`${mode} restart: the widget reconnects, video and events resume, the same session goes on, no chat is lost`, async () => {
       const { page, sessionId, serviceId } = await liveCall();
@@ -155,7 +152,7 @@ describe('LiveKit restart mid-call (issues 5 and 7)', () => {
           .map((e) => e.event.transcription),
       ).toEqual(['Before the restart', ...sent]);
 
-      await page.getByRole('button', { name: /^End/ }).click();
+      await page.byRole('button', /^End/).click();
       await expect.poll(() => emulator.state.session(serviceId)?.session_status, { timeout: 30_000 }).toBe('COMPLETED');
       await expect.poll(async () => (await probe(page)).phases.at(-1), { timeout: 30_000 }).toBe('ended');
       expect((await probe(page)).errors).toEqual([]);

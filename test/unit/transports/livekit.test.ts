@@ -443,3 +443,17 @@ describe('livekit-client logging', () => {
     expect(level()).toBe(3); // LogLevel.warn: no info lines on every connect
   });
 });
+
+describe('a browser without WebRTC', () => {
+  it('connect rejects with transport_failed, not retryable, in words a visitor understands', async () => {
+    expect(typeof (globalThis as { RTCPeerConnection?: unknown }).RTCPeerConnection).toBe('undefined'); // jsdom
+    const error = await createLiveKitTransport()
+      .connect({ url: 'ws://127.0.0.1:1', token: 't', eventTopic: 'liveai' } as Parameters<
+        ReturnType<typeof createLiveKitTransport>['connect']
+      >[0])
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LiveAiError);
+    expect(error).toMatchObject({ code: 'transport_failed', retryable: false });
+    expect((error as LiveAiError).detail).toMatch(/^This browser cannot make video calls \(it has no WebRTC\)/);
+  });
+});

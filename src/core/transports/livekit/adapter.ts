@@ -13,6 +13,14 @@ export { AvatarIdentity, type RoomLike } from './room';
 export { DEFAULT_RECONNECT_POLICY, type ReconnectPolicy } from './policy';
 export { LK_REASON, retryDelayMs, shouldReconnect } from './reconnect';
 
+/** The error of a browser that has no WebRTC (`RTCPeerConnection`): `transport_failed`, not retryable. */
+const noWebRtc = () =>
+  new LiveAiError(
+    'transport_failed',
+    'This browser cannot make video calls (it has no WebRTC). Open this page in a current Chrome, Edge, Firefox or Safari.',
+    { retryable: false },
+  );
+
 let quieted = false;
 /**
  * livekit-client logs several `info` lines on every connect. The first LiveKit adapter lowers its level to `warn`,
@@ -58,6 +66,8 @@ export function createLiveKitTransport(deps: { createRoom?: () => RoomLike; reco
     kind: 'rtc-a',
     async connect(o: ConnectOptions) {
       if (o.signal?.aborted) throw new LiveAiError('aborted', 'join was cancelled');
+      // A browser without WebRTC (some WebViews, WebKitGTK builds, privacy modes) cannot join: say so, not retryable.
+      if (!deps.createRoom && typeof globalThis.RTCPeerConnection !== 'function') throw noWebRtc();
       if (!deps.createRoom) quietLiveKitLogs();
       await link?.close(new LiveAiError('transport_failed', 'a new connection replaced this one'));
       const policy = Object.freeze({ ...base, deadlineMs: o.reconnectDeadlineMs ?? base.deadlineMs });
