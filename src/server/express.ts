@@ -11,7 +11,7 @@ import { assertPeers, loadPeer, peersFor } from './peers';
 import { logFailure, toWireError } from './wire-error';
 import { limiters } from './express-limits';
 import { checkBodyEncoding } from './fetch-body';
-import { clientAddress, forwardedWarning } from './client-ip';
+import { clientIdentity } from './client-ip';
 import { RateLimited } from './guard';
 import { corsHeaders, originAllowed, PREFLIGHT_HEADERS } from './site';
 import { matchRoute } from './routes';
@@ -42,12 +42,16 @@ export function createAvatarProxy(options: AvatarProxyOptions<Request>): Router 
   const json = express.json({ limit: '2mb' });
   const text = express.text({ type: 'text/plain', limit: '16kb' });
   const multipart = multipartParser();
-  const address = clientAddress(core.options.trustProxy);
-  const hint = forwardedWarning(core.options.trustProxy, (o, m) => core.log.warn(o, m));
-  const clientOf = (req: Request) => {
-    const xff = headerText(req.headers['x-forwarded-for']);
-    hint(req.socket.remoteAddress, xff);
-    return address(req.socket.remoteAddress, xff);
+  const identify = clientIdentity({ ...core.options, factory: 'createAvatarProxy' }, core.log);
+  // Once per request (the request limit and the route both ask).
+  const keys = new WeakMap<Request, Promise<string>>();
+  const clientOf = (req: Request): Promise<string> => {
+    let key = keys.get(req);
+    if (!key) {
+      key = identify({ req, peer: req.socket.remoteAddress, forwardedFor: headerText(req.headers['x-forwarded-for']) });
+      keys.set(req, key);
+    }
+    return key;
   };
   const { perIp } = limiters(core, clientOf);
   const sessionBody: RequestHandler = (req, res, next) =>
@@ -115,7 +119,7 @@ export function createAvatarProxy(options: AvatarProxyOptions<Request>): Router 
   return router;
 }
 
-function run(core: ProxyCore<Request>, action: ProxyAction, clientOf: (req: Request) => string | undefined): RequestHandler {
+function run(core: ProxyCore<Request>, action: ProxyAction, clientOf: (req: Request) => Promise<string>): RequestHandler {
   const listing = action === 'listRooms' || action === 'listSessions';
   const creates = action === 'createRoom' || action === 'createSession';
   // Only the create routes end a session the browser went away from, and only they and /end count per client.
@@ -138,7 +142,8 @@ function run(core: ProxyCore<Request>, action: ProxyAction, clientOf: (req: Requ
       // Express parses the query string on each read of req.query: only the list routes need it.
       query: listing ? (req.query as Record<string, unknown>) : undefined,
       multipart,
-      client: perClient ? clientOf(req) : undefined,
+      // `/end` frees the slot when the client is known, and never fails for want of it.
+      client: !perClient ? undefined : action === 'end' ? await clientOf(req).catch(() => undefined) : await clientOf(req),
       site: {
         origin: headerText(req.headers.origin),
         fetchSite: headerText(req.headers['sec-fetch-site']),

@@ -6,17 +6,10 @@ import { readBody } from './fetch-body';
 import { requestIdFrom } from './logging';
 import type { AvatarProxyOptions } from './options';
 import { logFailure, toWireError } from './wire-error';
-import { clientAddress, forwardedWarning } from './client-ip';
+import { clientIdentity } from './client-ip';
 import { RateLimited } from './guard';
 import { corsHeaders, originAllowed, PREFLIGHT_HEADERS } from './site';
 import { matchRoute } from './routes';
-
-const noClient = () =>
-  new LiveAiError(
-    'invalid_request',
-    'createAvatarHandler cannot tell clients apart: the platform gave no client address (set the clientIp option)',
-    { status: 500 },
-  );
 
 /** Options of {@link createAvatarHandler}: the proxy options plus where it is mounted and how to find the client IP. */
 export interface AvatarHandlerOptions extends AvatarProxyOptions<Request> {
@@ -58,15 +51,16 @@ export function createAvatarHandler(options: AvatarHandlerOptions): (request: Re
         ? limits.store('ip')
         : (limits.store ?? core.options.store?.limitStore('ip') ?? new WindowStore());
   const ipLimit = limits && ipStore ? createLimiter(ipStore, limits.windowMs, limits.perIp) : undefined;
-  const address = clientAddress(core.options.trustProxy);
-  const hint = forwardedWarning(core.options.trustProxy, (o, m) => core.log.warn(o, m));
-  const clientOf = (request: Request, platform: PlatformInfo | undefined) => {
-    const own = clientIp?.(request, platform);
-    if (own) return own;
-    const peer = platform?.remoteAddress ?? platform?.remoteAddr?.hostname;
-    hint(peer, request.headers.get('x-forwarded-for'));
-    return address(peer, request.headers.get('x-forwarded-for'));
-  };
+  const identify = clientIdentity({ ...core.options, factory: 'createAvatarHandler' }, core.log);
+  const clientOf = (request: Request, platform: PlatformInfo | undefined) =>
+    identify({
+      req: request,
+      peer: platform?.remoteAddress ?? platform?.remoteAddr?.hostname,
+      forwardedFor: request.headers.get('x-forwarded-for'),
+      ...(clientIp ? { own: () => clientIp(request, platform) } : {}),
+    });
+  // The client is only needed by the per-client limits.
+  const needsClient = ipLimit !== undefined || core.options.sessionCaps !== false;
 
   return async (request, platform) => {
     const requestId = requestIdFrom(request.headers.get('x-request-id'));
@@ -92,9 +86,15 @@ export function createAvatarHandler(options: AvatarHandlerOptions): (request: Re
         return reply(hinted.status, hinted.body, requestId, { ...cors, ...hinted.headers });
       }
       // Only the create and list routes (per-client request limit, spending limits) and /end need the client.
-      const client = match.sessionId === undefined || match.action === 'end' ? (clientOf(request, platform) ?? undefined) : undefined;
-      if (match.sessionId === undefined && ipLimit) {
-        if (client === undefined) throw noClient();
+      // `/end` frees the slot when the client is known, and never fails for want of it.
+      const client = !needsClient
+        ? undefined
+        : match.action === 'end'
+          ? await clientOf(request, platform).catch(() => undefined)
+          : match.sessionId === undefined
+            ? await clientOf(request, platform)
+            : undefined;
+      if (client !== undefined && match.action !== 'end' && ipLimit) {
         const wait = await ipLimit.hit(`ip:${client}`);
         if (wait > 0) throw new RateLimited(`Too many requests; try again in ${wait} s`, wait);
       }

@@ -8,9 +8,9 @@
 export { createAvatarProxy } from './express';
 export { createServiceClient, type ServiceClient, type ServiceClientOptions, type ServiceCallOptions } from './service-client';
 export { createAvatarHandler, type AvatarHandlerOptions, type PlatformInfo } from './fetch';
-export { memoryStore, type ProxyStore, type SessionLedger, type LedgerEntry } from './store';
+export { memoryStore, type ProxyStore, type SessionLedger, type LedgerEntry, type ReserveLimits, type ReserveRefusal } from './store';
 export { redisStore, type RedisStoreOptions, type RedisSendCommand } from './redis-store';
-export type { AvatarProxyOptions, ProxyAction, RateLimitOptions, SessionLimitOptions } from './options';
+export type { AvatarProxyOptions, OwnerLimitOptions, ProxyAction, RateLimitOptions, SessionLimitOptions } from './options';
 export { issueClientToken, type ClientTokenOptions } from './attach';
 export { REDACT_PATHS } from './logging';
 export { AVATAR_TOKEN_TTL_S, VIEWER_TOKEN_TTL_S } from './livekit';

@@ -7,6 +7,17 @@ const requireFrom = createRequire(import.meta.url);
 /** Idle keep-alive sockets to the service are closed after this many ms (the service may hint shorter). */
 const KEEP_ALIVE_MS = 10_000;
 
+/**
+ * Largest answer the proxy reads from the service, in bytes (1 MiB; the service's JSON answers are a few kB). A
+ * longer one is dropped while it streams, never buffered whole, and the browser gets 502 `{detail}`.
+ */
+export const MAX_UPSTREAM_ANSWER_BYTES = 1024 * 1024;
+
+const tooLarge = () => new Error(`the avatar service's answer is larger than ${MAX_UPSTREAM_ANSWER_BYTES} bytes`);
+
+/** `fetchJson` with the answer capped at {@link MAX_UPSTREAM_ANSWER_BYTES}. */
+export const cappedFetchJson: UpstreamExchange = (url, init, o) => fetchJson(url, init, { ...o, maxBytes: MAX_UPSTREAM_ANSWER_BYTES });
+
 /** A keep-alive undici `Pool` for the service's origin, with that origin. */
 export type UpstreamPool = { origin: string; pool: Undici.Pool };
 
@@ -51,8 +62,17 @@ export function createUpstreamFetch({ origin, pool }: UpstreamPool): typeof fetc
       body: body ?? undefined,
       signal: init?.signal ?? undefined,
     });
-    const text = await res.body.text();
-    return answer(res.statusCode, res.headers, text);
+    let size = 0;
+    const chunks: Buffer[] = [];
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_UPSTREAM_ANSWER_BYTES) {
+        res.body.destroy();
+        throw tooLarge();
+      }
+      chunks.push(chunk);
+    }
+    return answer(res.statusCode, res.headers, Buffer.concat(chunks).toString('utf8'));
   };
   return upstreamFetch as typeof fetch;
 }
@@ -99,13 +119,14 @@ export type UpstreamExchange = (url: string, init: RequestInit, o: FetchJsonOpti
 export function createUpstreamExchange({ origin, pool }: UpstreamPool): UpstreamExchange {
   return (url, init, o) => {
     const body = init.body;
-    if (o.signal || !url.startsWith(`${origin}/`) || (body != null && typeof body !== 'string')) return fetchJson(url, init, o);
+    if (o.signal || !url.startsWith(`${origin}/`) || (body != null && typeof body !== 'string')) return cappedFetchJson(url, init, o);
     return new Promise<FetchedJson>((resolve, reject) => {
       let controller: Undici.Dispatcher.DispatchController | undefined;
       let settled = false;
       let timedOut = false;
       let status = 0;
       const chunks: Buffer[] = [];
+      let size = 0;
       const timer = setTimeout(() => {
         timedOut = true;
         const err = new Error(`no answer within ${o.timeoutMs} ms`);
@@ -134,7 +155,14 @@ export function createUpstreamExchange({ origin, pool }: UpstreamPool): Upstream
           onResponseStart(_c, statusCode) {
             status = statusCode;
           },
-          onResponseData(_c, chunk) {
+          onResponseData(c, chunk) {
+            size += chunk.length;
+            if (size > MAX_UPSTREAM_ANSWER_BYTES) {
+              const err = tooLarge();
+              c.abort(err);
+              fail(err);
+              return;
+            }
             chunks.push(chunk);
           },
           onResponseEnd() {
