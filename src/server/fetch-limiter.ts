@@ -58,7 +58,8 @@ export class WindowStore implements Store {
 
 /** A limiter over any express-rate-limit `Store`: `hit(key)` → seconds to wait when over `limit`, else 0. */
 export function createLimiter(store: Store, windowMs: number, limit: number) {
-  void store.init?.({ windowMs } as Options);
+  // A store that cannot start now (Redis down) fails its calls later (503); it must not crash the process.
+  void Promise.resolve(store.init?.({ windowMs } as Options)).catch(() => {});
   return {
     async hit(key: string): Promise<number> {
       const { totalHits, resetTime } = await store.increment(key);

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import { spawn, type ChildProcess } from 'node:child_process';
 import express, { type Express, type Request } from 'express';
 import sharp from 'sharp';
 import { createEmulator } from '../../src/emulator/index';
@@ -100,4 +101,21 @@ export async function waitFor<T>(check: () => Promise<T | undefined>, ms = 10_00
     if (Date.now() > deadline) throw new Error('waitFor: condition not met in time');
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** A real `redis-server` on a free loopback port, no persistence; `port` to restart it on the same one. */
+export async function startRedis(port?: number): Promise<{ proc: ChildProcess; url: string; port: number }> {
+  port ??= await closedPort();
+  const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    proc.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('Ready to accept connections')) resolve();
+    });
+    proc.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${out.slice(-500)}`)));
+  });
+  return { proc, url: `redis://127.0.0.1:${port}`, port };
 }
