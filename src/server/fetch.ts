@@ -16,11 +16,14 @@ export interface AvatarHandlerOptions extends AvatarProxyOptions<Request> {
   /** Path prefix the handler serves, e.g. `/api/avatar` for `app/api/avatar/[...path]/route.ts` (default none). */
   basePath?: string;
   /**
-   * Client address for the per-client limits, when the platform's own is not what you want. Default: the
-   * address the platform hands the handler as its second argument (`{remoteAddress}`, or Deno's
-   * `{remoteAddr: {hostname}}`), with `X-Forwarded-For` read per `trustProxy`. When neither gives an address
-   * and limits are on, requests that need one fail with 500 and an error log line: set this option (e.g.
-   * `(req) => req.headers.get('x-real-ip')` on a platform that sets that header itself).
+   * The client's address for the per-client limits, from a header your platform or reverse proxy itself writes
+   * (overwriting what the client sent), e.g. `(req) => req.headers.get('x-real-ip')` on Vercel. It must return one
+   * IP address (`ip:port` is accepted) or `null` / `undefined` to fall back to the platform's address (the second
+   * argument `{remoteAddress}`, or Deno's `{remoteAddr: {hostname}}`, with `X-Forwarded-For` read per
+   * `trustProxy`); anything else is ignored, with one warning in the log. Never read a header a client can set:
+   * a self-hosted `next start` passes a client's own `X-Real-IP` and `X-Forwarded-For` through unchanged. When no
+   * address and no `clientKey` is found, create and list requests answer 503 `{detail}` and one error line says
+   * what to set.
    */
   clientIp?: (request: Request, platform?: PlatformInfo) => string | null | undefined;
 }
