@@ -1,7 +1,6 @@
 import { LiveAiError } from '../core/errors';
 import { serviceClientOver, type ServiceClient } from './service-client';
-import { readCapped } from '../shared/fetch-json';
-import { cappedFetchJson, MAX_UPSTREAM_ANSWER_BYTES } from './upstream-fetch';
+import { cappedFetchJson, MAX_UPSTREAM_ANSWER_BYTES, readCapped } from './upstream-fetch';
 import type { Guard } from './guard';
 import { ClientUnknown } from './client-ip';
 import type { ProxyLog } from './logging';

@@ -15,8 +15,35 @@ export const MAX_UPSTREAM_ANSWER_BYTES = 1024 * 1024;
 
 const tooLarge = () => new Error(`the avatar service's answer is larger than ${MAX_UPSTREAM_ANSWER_BYTES} bytes`);
 
-/** `fetchJson` with the answer capped at {@link MAX_UPSTREAM_ANSWER_BYTES}. */
-export const cappedFetchJson: UpstreamExchange = (url, init, o) => fetchJson(url, init, { ...o, maxBytes: MAX_UPSTREAM_ANSWER_BYTES });
+/** `fetchJson` over `o.fetch` (default the global `fetch`) with the answer capped at {@link MAX_UPSTREAM_ANSWER_BYTES}. */
+export const cappedFetchJson: UpstreamExchange = (url, init, o) => {
+  const base = o.fetch ?? globalThis.fetch;
+  const capped = async (input: Parameters<typeof fetch>[0], i?: RequestInit) => {
+    const res = await base(input, i);
+    const text = await readCapped(res, MAX_UPSTREAM_ANSWER_BYTES);
+    return answer(res.status, Object.fromEntries(res.headers), text, res.statusText);
+  };
+  return fetchJson(url, init, { ...o, fetch: capped as typeof fetch });
+};
+
+/** The body of `res` as text, read while it stays within `maxBytes`; past it the stream is cancelled and this throws. */
+export async function readCapped(res: Response, maxBytes: number): Promise<string> {
+  if (!res.body) return res.text();
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let size = 0;
+  for (;;) {
+    const step = await reader.read();
+    if (step.done) return text + decoder.decode();
+    size += step.value.length;
+    if (size > maxBytes) {
+      void reader.cancel().catch(() => {});
+      throw new Error(`the answer is larger than ${maxBytes} bytes`);
+    }
+    text += decoder.decode(step.value, { stream: true });
+  }
+}
 
 /** A keep-alive undici `Pool` for the service's origin, with that origin. */
 export type UpstreamPool = { origin: string; pool: Undici.Pool };
@@ -85,12 +112,12 @@ function plainHeaders(headers: HeadersInit | undefined): Record<string, string> 
 }
 
 /** The parts of a `Response` the service client reads, for a body already read as text. */
-function answer(status: number, raw: Record<string, string | string[] | undefined>, text: string): Response {
+function answer(status: number, raw: Record<string, string | string[] | undefined>, text: string, statusText = ''): Response {
   let headers: Headers | undefined;
   const res = {
     status,
     ok: status >= 200 && status < 300,
-    statusText: '',
+    statusText,
     get headers() {
       headers ??= new Headers(
         Object.entries(raw).flatMap(([k, v]) => (v === undefined ? [] : [[k, Array.isArray(v) ? v.join(', ') : v] as [string, string]])),

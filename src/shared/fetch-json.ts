@@ -22,8 +22,6 @@ export interface FetchJsonOptions {
   signal?: AbortSignal | undefined;
   /** Builds the error thrown when there is no answer. */
   fail: (why: FetchFailure, cause: unknown) => Error;
-  /** Largest body read, in bytes; a longer one is dropped while streaming and fails as `network`. Default: no limit. */
-  maxBytes?: number;
 }
 
 /**
@@ -38,7 +36,7 @@ export async function fetchJson(url: string, init: RequestInit, o: FetchJsonOpti
   const timer = setTimeout(() => ctl.abort(), o.timeoutMs);
   try {
     const res = await (o.fetch ?? globalThis.fetch)(url, { ...init, signal: ctl.signal });
-    const text = o.maxBytes === undefined ? await res.text() : await readCapped(res, o.maxBytes);
+    const text = await res.text();
     const parsed = parseJson(text);
     return { status: res.status, ok: res.ok, statusText: res.statusText, text, ...parsed };
   } catch (cause) {
@@ -58,29 +56,4 @@ export function parseJson(text: string): { body: unknown; isJson: boolean } {
   } catch {
     return { body: undefined, isJson: false };
   }
-}
-
-/** The body of `res` as text, read while it stays within `maxBytes`; past it the stream is cancelled and this throws. */
-export async function readCapped(res: Response, maxBytes: number): Promise<string> {
-  if (!res.body) return res.text();
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const step = await reader.read();
-    if (step.done) break;
-    size += step.value.length;
-    if (size > maxBytes) {
-      void reader.cancel().catch(() => {});
-      throw new Error(`the answer is larger than ${maxBytes} bytes`);
-    }
-    chunks.push(step.value);
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.length;
-  }
-  return new TextDecoder().decode(all);
 }
