@@ -139,6 +139,8 @@ function memoryLedger(): SessionLedger {
       if (o?.minutesPerDay !== undefined && count(`minutes:${d.day}`) + o.minutesCharge > o.minutesPerDay) return 'owner_minutes';
       set.set(member, expiresAt);
       running.set(client, set);
+      // Sessions that ended on their own leave their entry until it expires: prune now and then.
+      if (all.size > 10_000) liveAll();
       all.set(ownerMember(client, member), expiresAt);
       add(mine, 1, w.leftMs);
       if (o) add(`creates-all:${ow!.index}`, 1, ow!.leftMs);
