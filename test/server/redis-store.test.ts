@@ -69,6 +69,23 @@ describe.skipIf(!hasRedis)('redisStore: several proxy instances, one limit', () 
     expect((await start(b)).status).toBe(201);
   });
 
+  it("two instances, one ceiling for the owner: the third client's create is 503 on either instance", async () => {
+    const { a, b } = twoInstances({ trustProxy: ['loopback'], sessionLimits: {}, ownerLimits: { maxConcurrent: 2 } });
+    const as = (app: typeof a, ip: string) => start(app).set('x-forwarded-for', ip);
+    const first = await as(a, '198.51.100.1');
+    expect(first.status).toBe(201);
+    expect((await as(b, '2001:db8:7:7::1')).status).toBe(201);
+    const third = await as(a, '198.51.100.3');
+    expect(third.status).toBe(503);
+    expect(third.headers['retry-after']).toMatch(/^\d+$/);
+    expect((await as(b, '198.51.100.4')).status).toBe(503);
+    const s = first.body;
+    expect(
+      (await request(b).post(`/api/avatar/sessions/${s.session_id}/end`).set('authorization', `Bearer ${s.client_token}`)).status,
+    ).toBe(200);
+    expect((await as(b, '198.51.100.4')).status).toBe(201);
+  });
+
   it('two instances, one request budget per client (rate-limit-redis)', async () => {
     const { a, b } = twoInstances({ rateLimit: { perIp: 3 } });
     const statuses = [];
