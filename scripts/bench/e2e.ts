@@ -96,6 +96,7 @@ for (const mode of MODES) {
       livekit,
       rateLimit: false,
       sessionLimits: false,
+      ownerLimits: false,
     }),
   );
 }

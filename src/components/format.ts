@@ -49,7 +49,7 @@ const HINTS: Record<string, string> = {
   not_found: 'It may have been removed. Check the link, or try again later.',
   payload_too_large: 'Inline images must be under 900 KB (uploads at most 4 MB). Use a smaller image or a URL.',
   rate_limited: 'Too many calls at once. Wait a moment and try again.',
-  busy: 'This site is running as many avatar calls as it allows. Try again in a few minutes.',
+  busy: 'Wait a few minutes and try again.',
   transport_failed: 'Check your connection and try again.',
   timeout: 'Try again in a moment.',
 };

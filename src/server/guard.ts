@@ -15,6 +15,8 @@ const SWEEP_MS = 5_000;
 const PENDING = 'pending:';
 /** A deadline handed to a sweep comes due again after this long unless the session was ended, ms. */
 const SWEEP_LEASE_MS = 30_000;
+/** Without `sessionLimits`, a running session holds its place under the owner's ceiling at most this long, ms. */
+const OWNER_ONLY_SLOT_MS = 24 * 3600_000;
 /** `Retry-After` of a refusal for a running-session cap, s. */
 const RUNNING_RETRY_S = 30;
 
@@ -77,18 +79,18 @@ export function createGuard<Req>(options: ResolvedOptions<Req>, upstream: Servic
   const perSession = limits && rlStore ? createLimiter(rlStore, limits.windowMs, limits.perSession) : undefined;
   const owner = options.ownerCaps;
   const pendingMs = (options.upstream.timeoutMs ?? 15_000) + PENDING_SLACK_MS;
-  const limitsOf = (c: Caps) => ({
-    maxConcurrent: c.maxConcurrent,
-    createsPerWindow: c.createsPerWindow,
-    createWindowMs: c.createWindowMs,
+  // Without per-client limits, the owner's ceilings still count every session (the client's own are unbounded).
+  const unbounded = { maxConcurrent: Number.MAX_SAFE_INTEGER, createsPerWindow: Number.MAX_SAFE_INTEGER, createWindowMs: 3600_000 };
+  const limitsOf = (c: Caps | false) => ({
+    ...(c ? { maxConcurrent: c.maxConcurrent, createsPerWindow: c.createsPerWindow, createWindowMs: c.createWindowMs } : unbounded),
     ...(owner
       ? {
           owner: {
             maxConcurrent: owner.maxConcurrent,
             createsPerWindow: owner.createsPerWindow,
             createWindowMs: owner.createWindowMs,
-            minutesPerDay: owner.minutesPerDay,
-            minutesCharge: Math.ceil(c.maxDurationMs / 60_000),
+            ...(c ? { minutesPerDay: owner.minutesPerDay } : {}),
+            minutesCharge: c ? Math.ceil(c.maxDurationMs / 60_000) : 0,
           },
         }
       : {}),
@@ -133,14 +135,17 @@ export function createGuard<Req>(options: ResolvedOptions<Req>, upstream: Servic
     }
   }
 
-  const refusal = (why: ReserveRefusal, c: Caps): RateLimited => {
+  const refusal = (why: ReserveRefusal, c: Caps | false): RateLimited => {
     const now = Date.now();
     const inS = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
     switch (why) {
       case 'client_running':
-        return new RateLimited(`At most ${c.maxConcurrent} sessions may run at once from this address; end one first`, RUNNING_RETRY_S);
+        return new RateLimited(
+          `At most ${c ? c.maxConcurrent : 0} sessions may run at once from this address; end one first`,
+          RUNNING_RETRY_S,
+        );
       case 'client_creates': {
-        const wait = inS(windowOf(now, c.createWindowMs).leftMs);
+        const wait = inS(windowOf(now, c ? c.createWindowMs : unbounded.createWindowMs).leftMs);
         return new RateLimited(`Too many sessions started from this address; try again in ${wait} s`, wait);
       }
       case 'owner_running':
@@ -150,7 +155,7 @@ export function createGuard<Req>(options: ResolvedOptions<Req>, upstream: Servic
           503,
         );
       case 'owner_creates': {
-        const wait = inS(windowOf(now, owner ? owner.createWindowMs : c.createWindowMs).leftMs);
+        const wait = inS(windowOf(now, owner ? owner.createWindowMs : unbounded.createWindowMs).leftMs);
         return new RateLimited(`This site has started as many avatar sessions as it allows for now; try again in ${wait} s`, wait, 503);
       }
       case 'owner_minutes': {
@@ -167,7 +172,7 @@ export function createGuard<Req>(options: ResolvedOptions<Req>, upstream: Servic
       if (wait > 0) throw new RateLimited(`Too many requests; try again in ${wait} s`, wait);
     },
     async reserve(client, requestId) {
-      if (!caps) return undefined;
+      if (!caps && !owner) return undefined;
       const member = `${PENDING}${requestId}:${crypto.randomUUID()}`;
       const expires = Date.now() + pendingMs;
       const limits = limitsOf(caps);
@@ -183,7 +188,12 @@ export function createGuard<Req>(options: ResolvedOptions<Req>, upstream: Servic
       return { client, member };
     },
     async created(r, sessionId) {
-      if (!caps || !r) return {};
+      if (!r) return {};
+      if (!caps) {
+        // No maximum length: no deadline; the place is freed by /end, or once the service says the session is over.
+        await ledger.commit(r.client, r.member, sessionId, Date.now() + OWNER_ONLY_SLOT_MS, -1);
+        return {};
+      }
       const endAt = Date.now() + caps.maxDurationMs;
       await ledger.commit(r.client, r.member, sessionId, endAt + PENDING_SLACK_MS, endAt);
       return { session_expires_at: new Date(endAt).toISOString() };

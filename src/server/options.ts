@@ -50,8 +50,7 @@ export interface SessionLimitOptions {
 /**
  * Ceilings for the whole site (all clients together), on top of the per-client {@link SessionLimitOptions}.
  * Reaching one answers every new create 503 `{detail}` with `Retry-After` (the widget shows "busy") until a
- * session ends or the window passes. They count the same running sessions as `sessionLimits`, so
- * `sessionLimits: false` turns them off too. `false` turns them off.
+ * session ends or the window passes. They hold with `sessionLimits: false` too. `false` turns them off.
  */
 export interface OwnerLimitOptions {
   /** Sessions (and rooms) running at once across all clients (default 10). */
@@ -63,6 +62,7 @@ export interface OwnerLimitOptions {
   /**
    * Session minutes per UTC day (default: no budget). Each session is charged its maximum length
    * (`sessionLimits.maxDurationMs`, rounded up to whole minutes) when it starts, so the budget is never overrun.
+   * Needs `sessionLimits` (without a maximum length a session's minutes are unbounded).
    */
   minutesPerDay?: number;
 }
@@ -249,7 +249,7 @@ export interface ResolvedOptions<Req> extends AvatarProxyOptions<Req> {
   tokenTtlSeconds: number;
   limits: { windowMs: number; perIp: number; perSession: number; store: RateLimitOptions['store'] } | false;
   sessionCaps: Required<SessionLimitOptions> | false;
-  /** Undefined fields are off; `false` when every owner ceiling is off (or `sessionLimits` is). */
+  /** Undefined fields are off; `false` when the owner's ceilings are off. */
   ownerCaps: (Required<Omit<OwnerLimitOptions, 'minutesPerDay'>> & Pick<OwnerLimitOptions, 'minutesPerDay'>) | false;
 }
 
@@ -283,7 +283,7 @@ export function resolveOptions<Req>(raw: AvatarProxyOptions<Req>, factory: strin
     secretKey: typeof o.sessionSecret === 'string' ? new TextEncoder().encode(o.sessionSecret) : o.sessionSecret,
     tokenTtlSeconds: o.tokenTtlSeconds ?? 900,
     sessionCaps: o.sessionLimits === false ? false : { ...DEFAULT_SESSION_LIMITS, ...defined(o.sessionLimits ?? {}) },
-    ownerCaps: o.sessionLimits === false || o.ownerLimits === false ? false : { ...DEFAULT_OWNER_LIMITS, ...defined(o.ownerLimits ?? {}) },
+    ownerCaps: o.ownerLimits === false ? false : { ...DEFAULT_OWNER_LIMITS, ...defined(o.ownerLimits ?? {}) },
     limits:
       rl === false
         ? false

@@ -65,7 +65,7 @@ redis.call('ZADD', KEYS[2], ARGV[3], ARGV[5])
 local keep = math.max(1, tonumber(ARGV[3]) - tonumber(ARGV[7])) + 60000
 redis.call('PEXPIRE', KEYS[1], keep)
 redis.call('PEXPIRE', KEYS[2], math.max(keep, redis.call('PTTL', KEYS[2])))
-redis.call('ZADD', KEYS[3], ARGV[6], ARGV[5])
+if tonumber(ARGV[6]) >= 0 then redis.call('ZADD', KEYS[3], ARGV[6], ARGV[5]) end
 return 1`;
 // KEYS: ended:id, run:client, run-all, deadlines. ARGV: reason ('' = only release), ttl, member, owner member
 const FINISH = `if ARGV[1] ~= '' then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) end

@@ -69,7 +69,8 @@ export function createSpawner<Req>(options: ResolvedOptions<Req>, guard: Guard, 
     async spawn(call, start) {
       const caps = options.sessionCaps;
       if (caps && call.client === undefined) throw noClient();
-      const slot = call.client === undefined ? undefined : await guard.reserve(call.client, call.requestId);
+      // Without per-client limits the client may be unknown: the owner's ceilings still count the session.
+      const slot = await guard.reserve(call.client ?? '-', call.requestId);
       let late = false;
       const pending = start(upstream);
       let timer: ReturnType<typeof setTimeout> | undefined;

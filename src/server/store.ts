@@ -41,7 +41,7 @@ export interface SessionLedger {
    * `expiresAt`, ms since epoch) and counts one create. Resolves `'ok'` or the limit that refused.
    */
   reserve(client: string, member: string, expiresAt: number, limits: ReserveLimits): Promise<'ok' | ReserveRefusal>;
-  /** Turns reservation `from` into session `to` (running until `expiresAt`) and schedules its end at `endAt`. */
+  /** Turns reservation `from` into session `to` (running until `expiresAt`) and schedules its end at `endAt` (none when negative). */
   commit(client: string, from: string, to: string, expiresAt: number, endAt: number): Promise<void>;
   /** Drops `member` from the running sets and its deadline (a failed create, or a session found over). */
   release(client: string, member: string): Promise<void>;
@@ -155,7 +155,7 @@ function memoryLedger(): SessionLedger {
       all.delete(ownerMember(client, from));
       all.set(ownerMember(client, to), expiresAt);
       const entry = { client, sessionId: to };
-      deadlines.set(key(entry), { entry, at: endAt });
+      if (endAt >= 0) deadlines.set(key(entry), { entry, at: endAt });
     },
     async release(client, member) {
       release(client, member);

@@ -39,7 +39,7 @@ function logLines() {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- one options object for both adapters' request types
 const options = (extra: Extra): any =>
-  ({ ...proxyOptions(emulator.url), rateLimit: undefined, sessionLimits: undefined, ...extra }) as never;
+  ({ ...proxyOptions(emulator.url), rateLimit: undefined, sessionLimits: undefined, ownerLimits: undefined, ...extra }) as never;
 
 const adapters: Record<string, (extra?: Extra) => Promise<Proxy>> = {
   async express(extra = {}) {
@@ -147,6 +147,16 @@ describe.each(Object.keys(adapters))("%s adapter: the owner's ceilings", (name) 
     // Ending one frees a place for anyone.
     await endAll(p, made.slice(0, 1), '198.51.100.10');
     expect((await p.send('/sessions', create(), '198.51.100.99')).status).toBe(201);
+  });
+
+  it('the ceilings hold with per-client limits off (sessionLimits: false)', async () => {
+    const p = await make({ sessionLimits: false, ownerLimits: { maxConcurrent: 2 } });
+    const { out, made } = await statuses(p, ['198.51.100.1', '198.51.100.1', '198.51.100.1']);
+    expect(out).toEqual([201, 201, 503]);
+    await endAll(p, made.slice(0, 1), '198.51.100.1');
+    const again = await statuses(p, ['198.51.100.1']);
+    expect(again.out).toEqual([201]);
+    await endAll(p, [...made.slice(1), ...again.made], '198.51.100.1');
   });
 
   it('creates per window and minutes per day across all clients', async () => {

@@ -34,6 +34,7 @@ function base(extra: Partial<AvatarProxyOptions<never>>): AvatarProxyOptions<exp
     ...proxyOptions(emulator.url, { upstream: { baseUrl: emulator.url, apiKey: 'dev-key-alice', fetch: counter.fetch } }),
     rateLimit: undefined,
     sessionLimits: undefined,
+    ownerLimits: undefined,
     ...extra,
   } as never;
 }

@@ -30,7 +30,7 @@ export function countingFetch() {
   return Object.assign(state, { fetch: f });
 }
 
-/** Options of a proxy in front of `emulator`, rate and spending limits off unless given. */
+/** Options of a proxy in front of `emulator`, rate and spending limits (the owner's ceilings too) off unless given. */
 export function proxyOptions(emulatorUrl: string, extra: Partial<AvatarProxyOptions<Request>> = {}): AvatarProxyOptions<Request> {
   const { upstream, ...rest } = extra;
   return {
@@ -39,6 +39,7 @@ export function proxyOptions(emulatorUrl: string, extra: Partial<AvatarProxyOpti
     livekit: LIVEKIT,
     rateLimit: false,
     sessionLimits: false,
+    ownerLimits: false,
     ...rest,
   };
 }

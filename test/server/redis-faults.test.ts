@@ -83,6 +83,7 @@ function make(extra: Extra) {
   const options = proxyOptions(emulator.url, {
     rateLimit: undefined,
     sessionLimits: undefined,
+    ownerLimits: undefined,
     store: redisStore({
       sendCommand:
         send ??

@@ -14,7 +14,7 @@ describe("the proxy's busy answers", () => {
     render(<AvatarStageView phase="error" error={error} onRetry={() => {}} />);
     const alert = screen.getByRole('alert');
     expect(alert).toHaveTextContent('The avatar is busy right now');
-    expect(alert).toHaveTextContent('Try again in a few minutes.');
+    expect(alert).toHaveTextContent('Wait a few minutes and try again.');
     expect(alert).not.toHaveTextContent('The avatar service had a problem');
   });
 
