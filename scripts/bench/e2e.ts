@@ -149,6 +149,7 @@ for (const mode of ['asIs', 'warm'] as const) {
       livekit,
       rateLimit: false,
       sessionLimits: false,
+      ownerLimits: false,
     }),
   );
 }

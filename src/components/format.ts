@@ -46,6 +46,7 @@ const TITLES: Record<string, string> = {
   conflict: 'Could not complete the request',
   payload_too_large: 'The image is too large',
   rate_limited: 'The avatar is busy right now',
+  busy: 'The avatar is busy right now',
   upstream_error: 'The avatar service had a problem',
   timeout: 'The avatar service took too long',
   transport_failed: 'Could not connect to the call',
@@ -59,6 +60,7 @@ const HINTS: Record<string, string> = {
   not_found: 'It may have been removed. Check the link, or try again later.',
   payload_too_large: 'Inline images must be under 900 KB (uploads at most 4 MB). Use a smaller image or a URL.',
   rate_limited: 'Too many calls at once. Wait a moment and try again.',
+  busy: 'Wait a few minutes and try again.',
   transport_failed: 'Check your connection and try again.',
   timeout: 'Try again in a moment.',
 };
@@ -69,7 +71,8 @@ const HINTS: Record<string, string> = {
  * @public
  */
 export function explainError(error: ErrorLike): { title: string; hint?: string; detail?: string } {
-  const code = error.code ?? '';
+  // A 503 from the proxy: the site's own ceilings (or its store) say "not now", the same "busy" as a 429.
+  const code = error.status === 503 && error.code === 'upstream_error' ? 'busy' : (error.code ?? '');
   const detail = error.detail ?? error.message;
   // A transport failure that trying again cannot mend (a browser without WebRTC) gets no "check your connection".
   const hint = code === 'transport_failed' && error.retryable === false ? undefined : HINTS[code];

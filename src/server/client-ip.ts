@@ -1,5 +1,8 @@
+import { createHash } from 'node:crypto';
 import { BlockList, isIP } from 'node:net';
+import { Address6 } from 'ip-address';
 import { LiveAiError } from '../core/errors';
+import type { ProxyLog } from './logging';
 
 /** Named groups of addresses accepted in a `trustProxy` list. */
 const NAMED: Record<string, [string, number, 'ipv4' | 'ipv6'][]> = {
@@ -35,7 +38,7 @@ export function clientAddress(trust: false | number | readonly string[] | undefi
       // The nearest of the `trust` proxies is the peer (when the platform tells it); each appended one entry.
       const at = hops.length - trust;
       if (peer !== undefined) hops.push(peer);
-      return normal(hops[Math.max(0, at)]);
+      return entry(hops[Math.max(0, at)]);
     };
   }
   const list = new BlockList();
@@ -63,9 +66,19 @@ export function clientAddress(trust: false | number | readonly string[] | undefi
   return (peer, xff) => {
     const hops = [...entries(xff)];
     let at = normal(peer);
-    while (at !== undefined && trusted(at) && hops.length > 0) at = normal(hops.pop());
+    while (at !== undefined && trusted(at) && hops.length > 0) at = entry(hops.pop());
     return at;
   };
+}
+
+/** A forwarded entry the rule picked: its address, or 400 when a proxy wrote something that is not one. */
+function entry(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const a = normal(raw);
+  if (a === undefined) {
+    throw new LiveAiError('invalid_request', 'X-Forwarded-For holds an entry that is not an IP address', { status: 400 });
+  }
+  return a;
 }
 
 function entries(xff: string | null | undefined): string[] {
@@ -75,12 +88,46 @@ function entries(xff: string | null | undefined): string[] {
     .filter(Boolean);
 }
 
-/** `::ffff:1.2.3.4` → `1.2.3.4`; anything that is not an address → undefined (so it can never pick a bucket). */
-function normal(a: string | undefined): string | undefined {
+/**
+ * One address as proxies write it, normalised: `1.2.3.4`, `1.2.3.4:5678`, `2001:db8::1`, `[2001:db8::1]:443`,
+ * `::ffff:1.2.3.4` (IPv4-mapped IPv6 is IPv4) → the bare address; anything that is not an address → undefined
+ * (so it can never pick a bucket). A port is read with the WHATWG URL parser, and only when the text is exactly
+ * `address:port` (no shorthand like `1.2.3`).
+ */
+export function normalAddress(a: string | undefined): string | undefined {
   if (a === undefined) return undefined;
-  const v = a.startsWith('::ffff:') && isIP(a.slice(7)) === 4 ? a.slice(7) : a;
-  return isIP(v) === 0 ? undefined : v;
+  let v = a.trim();
+  if (isIP(v) === 0) {
+    let url: URL | undefined;
+    try {
+      url = new URL(`http://${v}`);
+    } catch {
+      return undefined;
+    }
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    if (url.port === '' || isIP(host) === 0 || `${url.hostname}:${url.port}`.toLowerCase() !== v.toLowerCase()) return undefined;
+    v = host;
+  }
+  if (isIP(v) === 6) {
+    const six = new Address6(v);
+    if (six.isMapped4()) return six.to4().correctForm();
+  }
+  return v;
 }
+const normal = normalAddress;
+
+/**
+ * The key of a client's address in every per-client limit: an IPv4 address as is; an IPv6 address grouped by its
+ * `/ipv6Subnet` network (default 64: one host usually holds a whole /64), written like express-rate-limit's
+ * `ipKeyGenerator` (`2001:db8:1:2::/64`). `false` or 128 keeps whole addresses.
+ */
+export function addressKey(address: string, ipv6Subnet: number | false = DEFAULT_IPV6_SUBNET): string {
+  if (isIP(address) !== 6 || ipv6Subnet === false || ipv6Subnet >= 128) return address;
+  return new Address6(`${address}/${ipv6Subnet}`).networkForm();
+}
+
+/** IPv6 clients are grouped by this prefix length by default (see `ipv6Subnet`). */
+export const DEFAULT_IPV6_SUBNET = 64;
 
 /**
  * Logs once (warning) when requests come from a loopback or private peer with `X-Forwarded-For` while
@@ -102,5 +149,94 @@ export function forwardedWarning(trust: false | number | readonly string[] | und
       'requests arrive through a proxy (X-Forwarded-For from a local address) ' +
         'but trustProxy is not set: all clients share that address and its limits',
     );
+  };
+}
+
+/** Where one request comes from, as the adapter sees it. */
+export interface ClientSource<Req> {
+  req: Req;
+  /** The TCP peer's address (Express: the socket's; Fetch: the platform's second argument). */
+  peer: string | undefined;
+  /** `X-Forwarded-For`, read per `trustProxy`. */
+  forwardedFor: string | null | undefined;
+  /** The Fetch handler's `clientIp(request, platform)` result, when that option is set. */
+  own?: () => string | null | undefined;
+}
+
+/** What {@link clientIdentity} needs from the options. */
+export interface ClientIdentityOptions<Req> {
+  trustProxy?: false | number | readonly string[];
+  ipv6Subnet?: number | false;
+  clientKey?: (req: Req) => string | null | undefined | Promise<string | null | undefined>;
+  /** The factory's name for log lines: `createAvatarProxy` or `createAvatarHandler`. */
+  factory: string;
+}
+
+/** A client token for the per-client limits whose owner the proxy cannot tell: 503, the log says what to set. */
+export class ClientUnknown extends LiveAiError {
+  constructor() {
+    super(
+      'upstream_error',
+      'This server cannot tell its visitors apart, so it does not start avatar sessions; its log says what to configure',
+      { status: 503 },
+    );
+  }
+}
+
+/**
+ * The key of the client in every per-client limit, in this order:
+ * 1. `clientKey(req)` when it gives a non-empty string (your own user id): `user:<it>` (long ones hashed);
+ * 2. the Fetch handler's `clientIp` result when it gives something, which must be an address;
+ * 3. the TCP peer's address with `X-Forwarded-For` read per `trustProxy`.
+ * An address is grouped per `ipv6Subnet` (see {@link addressKey}). A `clientIp` result that is not an address is
+ * ignored and reported once (warning). With no key at all the request is refused with 503 {@link ClientUnknown}
+ * and an error line is logged once, naming the options to set: every client in one shared bucket would let one
+ * of them lock out all the others.
+ * @throws LiveAiError 400 when a trusted proxy's `X-Forwarded-For` entry is not an address; {@link ClientUnknown}.
+ */
+export function clientIdentity<Req>(o: ClientIdentityOptions<Req>, log: ProxyLog): (source: ClientSource<Req>) => Promise<string> {
+  const address = clientAddress(o.trustProxy);
+  const hint = forwardedWarning(o.trustProxy, (obj, m) => log.warn(obj, m));
+  const subnet = o.ipv6Subnet ?? DEFAULT_IPV6_SUBNET;
+  const reported = new Set<string>();
+  const once = (what: string, report: () => void) => {
+    if (reported.has(what)) return;
+    reported.add(what);
+    report();
+  };
+  return async ({ req, peer, forwardedFor, own }) => {
+    if (o.clientKey) {
+      const user = await o.clientKey(req);
+      if (typeof user === 'string' && user !== '') {
+        return `user:${user.length > 128 ? createHash('sha256').update(user).digest('hex') : user}`;
+      }
+    }
+    let ip: string | undefined;
+    const given = own?.();
+    if (given !== undefined && given !== null && given !== '') {
+      ip = normal(String(given));
+      if (ip === undefined) {
+        once('clientIp', () =>
+          log.warn(
+            { factory: o.factory },
+            'clientIp returned something that is not one IP address; it is ignored (return one address, or null when unknown)',
+          ),
+        );
+      }
+    }
+    if (ip === undefined) {
+      hint(peer, forwardedFor);
+      ip = address(peer, forwardedFor);
+    }
+    if (ip !== undefined) return addressKey(ip, subnet);
+    once('none', () =>
+      log.error(
+        { factory: o.factory },
+        `${o.factory} cannot tell clients apart: the platform gave no client address. Create and list requests are ` +
+          'refused with 503 until you set clientKey (your signed-in user), pass the address ' +
+          '(handler(request, { remoteAddress })) or set clientIp to a header your platform itself sets',
+      ),
+    );
+    throw new ClientUnknown();
   };
 }

@@ -1,5 +1,5 @@
 import { LiveAiError } from '../core/errors';
-import { createServiceClient, serviceClientOver, type ServiceClient } from './service-client';
+import { serviceClientOver, type ServiceClient } from './service-client';
 import { createClientTokens, type ClientTokens } from './client-token';
 import { proxyLogger, type ProxyLog } from './logging';
 import { resolveOptions, type AvatarProxyOptions, type ProxyAction, type ResolvedOptions } from './options';
@@ -11,7 +11,7 @@ import { createSpawner, LATE_GRACE_MS, type Spawner } from './spawn';
 import { CreateRoomRequestSchema, PaginationQuerySchema } from '../core/schemas';
 import { MAX_PAGINATION_OFFSET } from '../core/constants';
 import { sessionAction } from './session-actions';
-import { createUpstreamExchange, createUpstreamFetch, openPool } from './upstream-fetch';
+import { cappedFetchJson, createUpstreamExchange, createUpstreamFetch, openPool } from './upstream-fetch';
 import { transportOfRoomUrl } from '../shared/room-url';
 import { createTransportHint, type TransportHint } from './transport-hint';
 import { createSealer, type Sealer } from './handle';
@@ -102,16 +102,19 @@ export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: stri
     retries: options.upstream.retries,
     providerLabels: options.providerLabels,
   };
-  const upstream = pool ? serviceClientOver(clientOptions, createUpstreamExchange(pool)) : createServiceClient(clientOptions);
+  const upstream = serviceClientOver(clientOptions, pool ? createUpstreamExchange(pool) : cappedFetchJson);
   const log = proxyLogger(options.logger);
   // Ending sessions and checking on them may wait longer than a browser's call: they run in the background.
-  const cleanup = createServiceClient({
-    baseUrl: options.upstream.baseUrl,
-    apiKey: options.upstream.apiKey,
-    fetch: upstreamFetch,
-    timeoutMs: (options.upstream.timeoutMs ?? 15_000) + LATE_GRACE_MS,
-    retries: options.upstream.retries,
-  });
+  const cleanup = serviceClientOver(
+    {
+      baseUrl: options.upstream.baseUrl,
+      apiKey: options.upstream.apiKey,
+      fetch: upstreamFetch,
+      timeoutMs: (options.upstream.timeoutMs ?? 15_000) + LATE_GRACE_MS,
+      retries: options.upstream.retries,
+    },
+    cappedFetchJson,
+  );
   const guard = createGuard(options, cleanup, log);
   const ctx: ActionContext<Req> = {
     options,

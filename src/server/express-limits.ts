@@ -9,7 +9,7 @@ import { loadPeer } from './peers';
  * runs in the core, after the token check.
  * Pass-through when `rateLimit: false`.
  */
-export function limiters(core: ProxyCore<Request>, clientOf: (req: Request) => string | undefined): { perIp: RequestHandler } {
+export function limiters(core: ProxyCore<Request>, clientOf: (req: Request) => Promise<string>): { perIp: RequestHandler } {
   const limits = core.options.limits;
   const pass: RequestHandler = (_req, _res, next) => next();
   if (limits === false) return { perIp: pass };
@@ -38,6 +38,6 @@ export function limiters(core: ProxyCore<Request>, clientOf: (req: Request) => s
       },
     };
   };
-  // The socket always has an address; `no-address` only covers a socket already closed.
-  return { perIp: rateLimit({ ...common('ip', limits.perIp), keyGenerator: (req: Request) => `ip:${clientOf(req) ?? 'no-address'}` }) };
+  // The client's key (see the clientKey, trustProxy and ipv6Subnet options); a client it cannot tell apart is refused.
+  return { perIp: rateLimit({ ...common('ip', limits.perIp), keyGenerator: async (req: Request) => `ip:${await clientOf(req)}` }) };
 }

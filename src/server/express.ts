@@ -14,7 +14,7 @@ import type { OriginRule } from './site';
 import { logFailure, toWireError } from './wire-error';
 import { limiters } from './express-limits';
 import { checkBodyEncoding } from './fetch-body';
-import { clientAddress, forwardedWarning } from './client-ip';
+import { clientIdentity } from './client-ip';
 import { RateLimited } from './guard';
 import { corsHeaders, originAllowed, PREFLIGHT_HEADERS } from './site';
 import { matchRoute } from './routes';
@@ -45,12 +45,16 @@ export function createAvatarProxy(options: AvatarProxyOptions<Request>): Router 
   const json = express.json({ limit: '2mb' });
   const text = express.text({ type: 'text/plain', limit: '16kb' });
   const multipart = multipartParser();
-  const address = clientAddress(core.options.trustProxy);
-  const hint = forwardedWarning(core.options.trustProxy, (o, m) => core.log.warn(o, m));
-  const clientOf = (req: Request) => {
-    const xff = headerText(req.headers['x-forwarded-for']);
-    hint(req.socket.remoteAddress, xff);
-    return address(req.socket.remoteAddress, xff);
+  const identify = clientIdentity({ ...core.options, factory: 'createAvatarProxy' }, core.log);
+  // Once per request (the request limit and the route both ask).
+  const keys = new WeakMap<Request, Promise<string>>();
+  const clientOf = (req: Request): Promise<string> => {
+    let key = keys.get(req);
+    if (!key) {
+      key = identify({ req, peer: req.socket.remoteAddress, forwardedFor: headerText(req.headers['x-forwarded-for']) });
+      keys.set(req, key);
+    }
+    return key;
   };
   const { perIp } = limiters(core, clientOf);
   const sessionBody: RequestHandler = (req, res, next) =>
@@ -139,7 +143,7 @@ export function createAvatarProxy(options: AvatarProxyOptions<Request>): Router 
 function run(
   core: ProxyCore<Request>,
   action: ProxyAction,
-  clientOf: (req: Request) => string | undefined,
+  clientOf: (req: Request) => Promise<string>,
   relayFor: (req: Request) => ProxyCall<Request>['relay'],
 ): RequestHandler {
   const listing = action === 'listRooms' || action === 'listSessions';
@@ -165,7 +169,9 @@ function run(
       // Express parses the query string on each read of req.query: only the list routes need it.
       query: listing ? (req.query as Record<string, unknown>) : undefined,
       multipart,
-      client: perClient ? clientOf(req) : undefined,
+      // The create routes need the client; the session routes use it when it is known (an attached session's slot,
+      // the slot an end frees) and never fail for want of it.
+      client: !perClient ? undefined : creates ? await clientOf(req) : await clientOf(req).catch(() => undefined),
       site: {
         origin: headerText(req.headers.origin),
         fetchSite: headerText(req.headers['sec-fetch-site']),

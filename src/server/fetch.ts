@@ -6,28 +6,24 @@ import { readBody } from './fetch-body';
 import { requestIdFrom } from './logging';
 import type { AvatarProxyOptions } from './options';
 import { logFailure, toWireError } from './wire-error';
-import { clientAddress, forwardedWarning } from './client-ip';
+import { clientIdentity } from './client-ip';
 import { RateLimited } from './guard';
 import { corsHeaders, originAllowed, PREFLIGHT_HEADERS } from './site';
 import { matchRoute } from './routes';
-
-const noClient = () =>
-  new LiveAiError(
-    'invalid_request',
-    'createAvatarHandler cannot tell clients apart: the platform gave no client address (set the clientIp option)',
-    { status: 500 },
-  );
 
 /** Options of {@link createAvatarHandler}: the proxy options plus where it is mounted and how to find the client IP. */
 export interface AvatarHandlerOptions extends AvatarProxyOptions<Request> {
   /** Path prefix the handler serves, e.g. `/api/avatar` for `app/api/avatar/[...path]/route.ts` (default none). */
   basePath?: string;
   /**
-   * Client address for the per-client limits, when the platform's own is not what you want. Default: the
-   * address the platform hands the handler as its second argument (`{remoteAddress}`, or Deno's
-   * `{remoteAddr: {hostname}}`), with `X-Forwarded-For` read per `trustProxy`. When neither gives an address
-   * and limits are on, requests that need one fail with 500 and an error log line: set this option (e.g.
-   * `(req) => req.headers.get('x-real-ip')` on a platform that sets that header itself).
+   * The client's address for the per-client limits, from a header your platform or reverse proxy itself writes
+   * (overwriting what the client sent), e.g. `(req) => req.headers.get('x-real-ip')` on Vercel. It must return one
+   * IP address (`ip:port` is accepted) or `null` / `undefined` to fall back to the platform's address (the second
+   * argument `{remoteAddress}`, or Deno's `{remoteAddr: {hostname}}`, with `X-Forwarded-For` read per
+   * `trustProxy`); anything else is ignored, with one warning in the log. Never read a header a client can set:
+   * a self-hosted `next start` passes a client's own `X-Real-IP` and `X-Forwarded-For` through unchanged. When no
+   * address and no `clientKey` is found, create and list requests answer 503 `{detail}` and one error line says
+   * what to set.
    */
   clientIp?: (request: Request, platform?: PlatformInfo) => string | null | undefined;
 }
@@ -58,15 +54,16 @@ export function createAvatarHandler(options: AvatarHandlerOptions): (request: Re
         ? limits.store('ip')
         : (limits.store ?? core.options.store?.limitStore('ip') ?? new WindowStore());
   const ipLimit = limits && ipStore ? createLimiter(ipStore, limits.windowMs, limits.perIp) : undefined;
-  const address = clientAddress(core.options.trustProxy);
-  const hint = forwardedWarning(core.options.trustProxy, (o, m) => core.log.warn(o, m));
-  const clientOf = (request: Request, platform: PlatformInfo | undefined) => {
-    const own = clientIp?.(request, platform);
-    if (own) return own;
-    const peer = platform?.remoteAddress ?? platform?.remoteAddr?.hostname;
-    hint(peer, request.headers.get('x-forwarded-for'));
-    return address(peer, request.headers.get('x-forwarded-for'));
-  };
+  const identify = clientIdentity({ ...core.options, factory: 'createAvatarHandler' }, core.log);
+  const clientOf = (request: Request, platform: PlatformInfo | undefined) =>
+    identify({
+      req: request,
+      peer: platform?.remoteAddress ?? platform?.remoteAddr?.hostname,
+      forwardedFor: request.headers.get('x-forwarded-for'),
+      ...(clientIp ? { own: () => clientIp(request, platform) } : {}),
+    });
+  // The client is only needed by the per-client limits.
+  const needsClient = ipLimit !== undefined || core.options.sessionCaps !== false;
 
   return async (request, platform) => {
     const requestId = requestIdFrom(request.headers.get('x-request-id'));
@@ -91,11 +88,15 @@ export function createAvatarHandler(options: AvatarHandlerOptions): (request: Re
         status = hinted.status;
         return reply(hinted.status, hinted.body, requestId, { ...cors, ...hinted.headers });
       }
-      // Every route but the transport hint needs the client: the per-client request limit, the spending limits, an
-      // attached session's slot, the slot an end frees.
-      const client = clientOf(request, platform) ?? undefined;
-      if (match.sessionId === undefined && ipLimit) {
-        if (client === undefined) throw noClient();
+      // The create and list routes need the client (the per-client request limit, the spending limits): without one
+      // they are refused. The session routes use it when it is known (an attached session's slot, the slot an end
+      // frees) and never fail for want of it.
+      const client = !needsClient
+        ? undefined
+        : match.sessionId === undefined
+          ? await clientOf(request, platform)
+          : await clientOf(request, platform).catch(() => undefined);
+      if (client !== undefined && match.sessionId === undefined && ipLimit) {
         const wait = await ipLimit.hit(`ip:${client}`);
         if (wait > 0) throw new RateLimited(`Too many requests; try again in ${wait} s`, wait);
       }

@@ -34,11 +34,29 @@ export const REDACT_PATHS = [
   '*.image',
 ];
 
-const silent: ProxyLog = { info() {}, warn() {}, error() {} };
+/** The field names of {@link REDACT_PATHS}, blanked at the top level and one level down by the default logger. */
+const REDACTED = new Set(REDACT_PATHS.filter((p) => /^[A-Za-z_]+$/.test(p)).concat(['x-api-key', 'authorization']));
 
-/** The proxy's logger: a redacting child of `logger`, or a silent one. */
+function redact(value: unknown, depth: number): unknown {
+  if (typeof value !== 'object' || value === null || depth > 1) return value;
+  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, REDACTED.has(k) ? '[redacted]' : redact(v, depth + 1)]));
+}
+
+/**
+ * The logger used when no pino `logger` is given: warnings and errors (a misconfiguration, a session the proxy
+ * had to end, a service or store failure) as one JSON line each on stderr, redacted like the pino child; no
+ * per-request lines.
+ */
+export function stderrLogger(write: (line: string) => void = (line) => void process.stderr.write(line)): ProxyLog {
+  const line = (level: 'warn' | 'error') => (obj: object, msg: string) =>
+    write(`${JSON.stringify({ level, time: new Date().toISOString(), component: 'liveai-proxy', ...(redact(obj, 0) as object), msg })}\n`);
+  return { info() {}, warn: line('warn'), error: line('error') };
+}
+
+/** The proxy's logger: a redacting child of `logger`, or {@link stderrLogger}. */
 export function proxyLogger(logger: Logger | undefined): ProxyLog {
-  if (!logger) return silent;
+  if (!logger) return stderrLogger();
   return logger.child({ component: 'liveai-proxy' }, { redact: { paths: REDACT_PATHS, censor: '[redacted]' } });
 }
 

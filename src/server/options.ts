@@ -48,6 +48,26 @@ export interface SessionLimitOptions {
 }
 
 /**
+ * Ceilings for the whole site (all clients together), on top of the per-client {@link SessionLimitOptions}.
+ * Reaching one answers every new create 503 `{detail}` with `Retry-After` (the widget shows "busy") until a
+ * session ends or the window passes. They hold with `sessionLimits: false` too. `false` turns them off.
+ */
+export interface OwnerLimitOptions {
+  /** Sessions (and rooms) running at once across all clients (default 10). */
+  maxConcurrent?: number;
+  /** Sessions (and rooms) started per `createWindowMs` across all clients (default 100). */
+  createsPerWindow?: number;
+  /** Window of `createsPerWindow`, in ms (default 3600000 = 1 hour). */
+  createWindowMs?: number;
+  /**
+   * Session minutes per UTC day (default: no budget). Each session is charged its maximum length
+   * (`sessionLimits.maxDurationMs`, rounded up to whole minutes) when it starts, so the budget is never overrun.
+   * Needs `sessionLimits` (without a maximum length a session's minutes are unbounded).
+   */
+  minutesPerDay?: number;
+}
+
+/**
  * Options of `createAvatarProxy` / `createAvatarHandler`. `Req` is the framework's request
  * (Express `Request`, or the Fetch API `Request`), handed to your `authorize`, `admin` and `agents` callbacks.
  */
@@ -123,6 +143,21 @@ export interface AvatarProxyOptions<Req> {
   trustProxy?: false | number | readonly string[];
   /** Spending limits per client; see {@link SessionLimitOptions}. `false` turns them off. */
   sessionLimits?: SessionLimitOptions | false;
+  /** Ceilings for all clients together; see {@link OwnerLimitOptions}. `false` turns them off. */
+  ownerLimits?: OwnerLimitOptions | false;
+  /**
+   * Prefix length by which IPv6 clients are grouped in every per-client limit (default 64: one host or home
+   * usually holds a whole /64, so counting each /128 would multiply every cap). 128 or `false`: whole addresses.
+   * IPv4-mapped IPv6 addresses (`::ffff:1.2.3.4`) count as IPv4.
+   */
+  ipv6Subnet?: number | false;
+  /**
+   * Who a client is for the per-client limits, when your app knows better than an address: e.g. your signed-in
+   * user's id. A non-empty string is that client's key (it replaces the address); `null` / `undefined` falls back
+   * to the client address. Use it where the platform gives no trustworthy address (see "Client address" in the
+   * docs); return a constant (e.g. `'anonymous'`) to put visitors without an account in one shared bucket.
+   */
+  clientKey?: (req: Req) => MaybePromise<string | null | undefined>;
   /**
    * Where counters live: rate limits, running sessions per client, session deadlines, ended sessions.
    * Default: this process's memory. Give `redisStore(...)` so several proxy instances enforce one limit.
@@ -218,6 +253,19 @@ const OptionsSchema = z.object({
       }),
     ])
     .optional(),
+  ownerLimits: z
+    .union([
+      z.literal(false),
+      z.object({
+        maxConcurrent: z.number().int().min(1).optional(),
+        createsPerWindow: z.number().int().min(1).optional(),
+        createWindowMs: z.number().int().min(1000).optional(),
+        minutesPerDay: z.number().int().min(1).optional(),
+      }),
+    ])
+    .optional(),
+  ipv6Subnet: z.union([z.literal(false), z.number().int().min(8).max(128)], { error: 'must be a prefix length 8–128 or false' }).optional(),
+  clientKey: fn('clientKey').optional(),
   roomTransport: z.enum(['rtc-a', 'rtc-b'], { error: 'must be rtc-a or rtc-b' }).optional(),
   store: z
     .custom<ProxyStore>((v) => typeof v === 'object' && v !== null && 'ledger' in v && 'limitStore' in v, {
@@ -232,6 +280,8 @@ export interface ResolvedOptions<Req> extends AvatarProxyOptions<Req> {
   tokenTtlSeconds: number;
   limits: { windowMs: number; perIp: number; perSession: number; store: RateLimitOptions['store'] } | false;
   sessionCaps: Required<SessionLimitOptions> | false;
+  /** Undefined fields are off; `false` when the owner's ceilings are off. */
+  ownerCaps: (Required<Omit<OwnerLimitOptions, 'minutesPerDay'>> & Pick<OwnerLimitOptions, 'minutesPerDay'>) | false;
 }
 
 /** Defaults of {@link SessionLimitOptions}: room for a visitor with a couple of tabs, and a small site's budget. */
@@ -239,6 +289,13 @@ export const DEFAULT_SESSION_LIMITS: Required<SessionLimitOptions> = {
   maxConcurrent: 3,
   maxDurationMs: 30 * 60_000,
   createsPerWindow: 30,
+  createWindowMs: 3600_000,
+};
+
+/** Defaults of {@link OwnerLimitOptions}: ten sessions at once and a hundred an hour; no minute budget. */
+export const DEFAULT_OWNER_LIMITS: Required<Omit<OwnerLimitOptions, 'minutesPerDay'>> = {
+  maxConcurrent: 10,
+  createsPerWindow: 100,
   createWindowMs: 3600_000,
 };
 
@@ -257,6 +314,7 @@ export function resolveOptions<Req>(raw: AvatarProxyOptions<Req>, factory: strin
     secretKey: typeof o.sessionSecret === 'string' ? new TextEncoder().encode(o.sessionSecret) : o.sessionSecret,
     tokenTtlSeconds: o.tokenTtlSeconds ?? 900,
     sessionCaps: o.sessionLimits === false ? false : { ...DEFAULT_SESSION_LIMITS, ...defined(o.sessionLimits ?? {}) },
+    ownerCaps: o.ownerLimits === false ? false : { ...DEFAULT_OWNER_LIMITS, ...defined(o.ownerLimits ?? {}) },
     limits:
       rl === false
         ? false

@@ -37,7 +37,11 @@ export async function sessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCal
   // Only requests with a valid token count against the session's budget, and /end is never limited,
   // so nobody can use up the owner's budget and stop them from ending their session.
   if (call.action !== 'end') await ctx.guard.sessionHit(id);
-  const endedReason = await ctx.guard.endedReason(id);
+  // `/end` always reaches the service: a store fault only costs it the "already ended" shortcut.
+  const endedReason = await ctx.guard.endedReason(id).catch((e: unknown) => {
+    if (call.action === 'end') return undefined;
+    throw e;
+  });
   if (endedReason !== undefined && call.action !== 'getSession' && call.action !== 'end') throw sessionEnded();
   if (attached && endedReason === undefined && call.action !== 'end') await ctx.guard.adopt(id, startedAt, call.requestId, call.client);
   await ctx.allow(call);
@@ -77,7 +81,14 @@ export async function sessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCal
     case 'end': {
       if (endedReason !== undefined) return { status: 200, body: { success: true } };
       const answer = await ctx.upstream.control(id, { event: 'terminate' }, o);
-      await ctx.guard.ended(id, 'ended', call.client);
+      await ctx.guard
+        .ended(id, 'ended', call.client)
+        .catch((e: unknown) =>
+          ctx.log.error(
+            { reqId: call.requestId, sessionId: id, err: e instanceof Error ? e.message : String(e) },
+            'avatar proxy store failed after an end',
+          ),
+        );
       return { status: 200, body: answer };
     }
     default:

@@ -1,6 +1,8 @@
 import { LiveAiError } from '../core/errors';
-import { createServiceClient, type ServiceClient } from './service-client';
+import { serviceClientOver, type ServiceClient } from './service-client';
+import { cappedFetchJson, MAX_UPSTREAM_ANSWER_BYTES, readCapped } from './upstream-fetch';
 import type { Guard } from './guard';
+import { ClientUnknown } from './client-ip';
 import type { ProxyLog } from './logging';
 import type { ResolvedOptions } from './options';
 
@@ -41,22 +43,25 @@ export function createSpawner<Req>(options: ResolvedOptions<Req>, guard: Guard, 
   const capturing: typeof fetch = async (input, init) => {
     const res = await base(input, init);
     if (res.status < 200 || res.status >= 300) return res;
-    const text = await res.text();
+    const text = await readCapped(res, MAX_UPSTREAM_ANSWER_BYTES);
     const rid = new Headers(init?.headers).get('x-request-id');
     if (rid) rawBodies.set(rid, text);
     return new Response(text, { status: res.status, headers: res.headers });
   };
-  const upstream = createServiceClient({
-    baseUrl: options.upstream.baseUrl,
-    apiKey: options.upstream.apiKey,
-    fetch: capturing,
-    timeoutMs: timeoutMs + LATE_GRACE_MS,
-    retries: 0,
-    providerLabels: options.providerLabels,
-  });
+  const upstream = serviceClientOver(
+    {
+      baseUrl: options.upstream.baseUrl,
+      apiKey: options.upstream.apiKey,
+      fetch: capturing,
+      timeoutMs: timeoutMs + LATE_GRACE_MS,
+      retries: 0,
+      providerLabels: options.providerLabels,
+    },
+    cappedFetchJson,
+  );
   const orphan = (sessionId: string, why: string, call: SpawnCall) => {
     log.warn({ reqId: call.requestId, sessionId, why }, 'avatar session never reached the browser');
-    void guard.endSession(sessionId, 'orphaned', call.requestId, call.client);
+    void guard.endSession(sessionId, 'orphaned', call.requestId, call.client).catch(() => {});
   };
 
   return {
@@ -64,7 +69,8 @@ export function createSpawner<Req>(options: ResolvedOptions<Req>, guard: Guard, 
     async spawn(call, start) {
       const caps = options.sessionCaps;
       if (caps && call.client === undefined) throw noClient();
-      const slot = call.client === undefined ? undefined : await guard.reserve(call.client, call.requestId);
+      // Without per-client limits the client may be unknown: the owner's ceilings still count the session.
+      const slot = await guard.reserve(call.client ?? '-', call.requestId);
       let late = false;
       const pending = start(upstream);
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -109,12 +115,16 @@ export function createSpawner<Req>(options: ResolvedOptions<Req>, guard: Guard, 
         void guard.failed(slot).catch(() => {});
         throw new LiveAiError('aborted', 'The request was aborted', { status: 499 });
       }
-      return { ...created, ...(await guard.created(slot, created.session_id)) };
+      try {
+        return { ...created, ...(await guard.created(slot, created.session_id)) };
+      } catch (e) {
+        // Fail closed: a session the proxy cannot count (its store failed) is ended before the browser hears of it.
+        log.error({ reqId: call.requestId, sessionId: created.session_id }, 'avatar proxy store failed after a create; ending the session');
+        await guard.endSession(created.session_id, 'orphaned', call.requestId, call.client).catch(() => {});
+        throw e;
+      }
     },
   };
 }
 
-const noClient = () =>
-  new LiveAiError('invalid_request', 'The avatar proxy cannot tell clients apart: no client address (set the clientIp option)', {
-    status: 500,
-  });
+const noClient = () => new ClientUnknown();

@@ -7,6 +7,44 @@ const requireFrom = createRequire(import.meta.url);
 /** Idle keep-alive sockets to the service are closed after this many ms (the service may hint shorter). */
 const KEEP_ALIVE_MS = 10_000;
 
+/**
+ * Largest answer the proxy reads from the service, in bytes (1 MiB; the service's JSON answers are a few kB). A
+ * longer one is dropped while it streams, never buffered whole, and the browser gets 502 `{detail}`.
+ */
+export const MAX_UPSTREAM_ANSWER_BYTES = 1024 * 1024;
+
+const tooLarge = () => new Error(`the avatar service's answer is larger than ${MAX_UPSTREAM_ANSWER_BYTES} bytes`);
+
+/** `fetchJson` over `o.fetch` (default the global `fetch`) with the answer capped at {@link MAX_UPSTREAM_ANSWER_BYTES}. */
+export const cappedFetchJson: UpstreamExchange = (url, init, o) => {
+  const base = o.fetch ?? globalThis.fetch;
+  const capped = async (input: Parameters<typeof fetch>[0], i?: RequestInit) => {
+    const res = await base(input, i);
+    const text = await readCapped(res, MAX_UPSTREAM_ANSWER_BYTES);
+    return answer(res.status, Object.fromEntries(res.headers), text, res.statusText);
+  };
+  return fetchJson(url, init, { ...o, fetch: capped as typeof fetch });
+};
+
+/** The body of `res` as text, read while it stays within `maxBytes`; past it the stream is cancelled and this throws. */
+export async function readCapped(res: Response, maxBytes: number): Promise<string> {
+  if (!res.body) return res.text();
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let size = 0;
+  for (;;) {
+    const step = await reader.read();
+    if (step.done) return text + decoder.decode();
+    size += step.value.length;
+    if (size > maxBytes) {
+      void reader.cancel().catch(() => {});
+      throw new Error(`the answer is larger than ${maxBytes} bytes`);
+    }
+    text += decoder.decode(step.value, { stream: true });
+  }
+}
+
 /** A keep-alive undici `Pool` for the service's origin, with that origin. */
 export type UpstreamPool = { origin: string; pool: Undici.Pool };
 
@@ -51,8 +89,17 @@ export function createUpstreamFetch({ origin, pool }: UpstreamPool): typeof fetc
       body: body ?? undefined,
       signal: init?.signal ?? undefined,
     });
-    const text = await res.body.text();
-    return answer(res.statusCode, res.headers, text);
+    let size = 0;
+    const chunks: Buffer[] = [];
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_UPSTREAM_ANSWER_BYTES) {
+        res.body.destroy();
+        throw tooLarge();
+      }
+      chunks.push(chunk);
+    }
+    return answer(res.statusCode, res.headers, Buffer.concat(chunks).toString('utf8'));
   };
   return upstreamFetch as typeof fetch;
 }
@@ -65,12 +112,12 @@ function plainHeaders(headers: HeadersInit | undefined): Record<string, string> 
 }
 
 /** The parts of a `Response` the service client reads, for a body already read as text. */
-function answer(status: number, raw: Record<string, string | string[] | undefined>, text: string): Response {
+function answer(status: number, raw: Record<string, string | string[] | undefined>, text: string, statusText = ''): Response {
   let headers: Headers | undefined;
   const res = {
     status,
     ok: status >= 200 && status < 300,
-    statusText: '',
+    statusText,
     get headers() {
       headers ??= new Headers(
         Object.entries(raw).flatMap(([k, v]) => (v === undefined ? [] : [[k, Array.isArray(v) ? v.join(', ') : v] as [string, string]])),
@@ -99,13 +146,14 @@ export type UpstreamExchange = (url: string, init: RequestInit, o: FetchJsonOpti
 export function createUpstreamExchange({ origin, pool }: UpstreamPool): UpstreamExchange {
   return (url, init, o) => {
     const body = init.body;
-    if (o.signal || !url.startsWith(`${origin}/`) || (body != null && typeof body !== 'string')) return fetchJson(url, init, o);
+    if (o.signal || !url.startsWith(`${origin}/`) || (body != null && typeof body !== 'string')) return cappedFetchJson(url, init, o);
     return new Promise<FetchedJson>((resolve, reject) => {
       let controller: Undici.Dispatcher.DispatchController | undefined;
       let settled = false;
       let timedOut = false;
       let status = 0;
       const chunks: Buffer[] = [];
+      let size = 0;
       const timer = setTimeout(() => {
         timedOut = true;
         const err = new Error(`no answer within ${o.timeoutMs} ms`);
@@ -134,7 +182,14 @@ export function createUpstreamExchange({ origin, pool }: UpstreamPool): Upstream
           onResponseStart(_c, statusCode) {
             status = statusCode;
           },
-          onResponseData(_c, chunk) {
+          onResponseData(c, chunk) {
+            size += chunk.length;
+            if (size > MAX_UPSTREAM_ANSWER_BYTES) {
+              const err = tooLarge();
+              c.abort(err);
+              fail(err);
+              return;
+            }
             chunks.push(chunk);
           },
           onResponseEnd() {

@@ -39,6 +39,9 @@ const MULTER: Record<string, [number, string]> = {
  */
 export function toWireError(err: unknown): WireError {
   if (err instanceof LiveAiError) {
+    // The proxy's own 503s (the owner's ceilings, its store unavailable, clients it cannot tell apart) say why.
+    if (err.status === 503 && err.source === 'local')
+      return { status: 503, detail: err.detail, code: err.code, upstream: false, unexpected: false };
     if (err.code === 'timeout') return up(504, 'timeout', 'The avatar service did not answer in time; try again');
     if (err.code === 'upstream_error') return up(502, 'upstream_error', 'The avatar service is unavailable; try again later');
     if (err.status === 401 && err.source === 'service') {

@@ -168,3 +168,19 @@ export const ErrorBusy: Story = {
   args: { phase: 'error', error: { code: 'rate_limited', detail: 'Too many requests: concurrency limit reached' } },
   play: async ({ canvas }) => expect(canvas.getByRole('alert')).toHaveTextContent('The avatar is busy right now'),
 };
+
+/** The site's own ceiling (all visitors together) answered 503: busy, not a service failure. */
+export const ErrorSiteBusy: Story = {
+  args: {
+    phase: 'error',
+    error: {
+      code: 'upstream_error',
+      status: 503,
+      detail: 'This site is running as many avatar sessions as it allows; try again in a few minutes',
+    },
+  },
+  play: async ({ canvas }) => {
+    await expect(canvas.getByRole('alert')).toHaveTextContent('The avatar is busy right now');
+    await expect(canvas.getByRole('alert')).not.toHaveTextContent('The avatar service had a problem');
+  },
+};

@@ -34,6 +34,7 @@ function base(extra: Partial<AvatarProxyOptions<never>>): AvatarProxyOptions<exp
     ...proxyOptions(emulator.url, { upstream: { baseUrl: emulator.url, apiKey: 'dev-key-alice', fetch: counter.fetch } }),
     rateLimit: undefined,
     sessionLimits: undefined,
+    ownerLimits: undefined,
     ...extra,
   } as never;
 }
@@ -196,11 +197,11 @@ describe('client address of the Fetch handler', () => {
     createAvatarHandler({ ...base({ sessionLimits: false }), basePath: '/api/avatar', ...extra } as never);
   const create = (headers: Record<string, string> = {}) => new Request('https://proxy.example/api/avatar/rooms', jsonPost({}, headers));
 
-  it('has no shared "unknown" bucket: without a platform address or clientIp it refuses to guess (500 + log), never locks everyone out', async () => {
+  it('has no shared "unknown" bucket: without a platform address or clientIp it refuses to guess (503 + log), never locks everyone out', async () => {
     const h = handlerWith({});
     const res = await h(create({ 'x-forwarded-for': '203.0.113.1' }));
-    expect(res.status).toBe(500);
-    expect((await res.json()).detail).toMatch(/Internal error/);
+    expect(res.status).toBe(503);
+    expect((await res.json()).detail).toMatch(/cannot tell its visitors apart/);
     // Each platform address has its own budget.
     const a = [];
     for (let i = 0; i < 21; i++) a.push((await h(create(), { remoteAddress: '198.51.100.1' })).status);

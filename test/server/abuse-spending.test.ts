@@ -32,7 +32,7 @@ function capturingLogger() {
 }
 
 const withDefaults = (extra: Partial<AvatarProxyOptions<Request>> = {}) =>
-  proxyOptions(emulator.url, { sessionLimits: undefined, ...extra });
+  proxyOptions(emulator.url, { sessionLimits: undefined, ownerLimits: undefined, ...extra });
 const start = (app: ReturnType<typeof proxyApp>) =>
   request(app).post('/api/avatar/sessions').send({ agent_id: 'agent-demo', transport_type: 'rtc-a' });
 

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import { spawn, type ChildProcess } from 'node:child_process';
 import express, { type Express, type Request } from 'express';
 import sharp from 'sharp';
 import WebSocket from 'ws';
@@ -31,7 +32,7 @@ export function countingFetch() {
   return Object.assign(state, { fetch: f });
 }
 
-/** Options of a proxy in front of `emulator`, rate and spending limits off unless given. */
+/** Options of a proxy in front of `emulator`, rate and spending limits (the owner's ceilings too) off unless given. */
 export function proxyOptions(emulatorUrl: string, extra: Partial<AvatarProxyOptions<Request>> = {}): AvatarProxyOptions<Request> {
   const { upstream, ...rest } = extra;
   return {
@@ -40,6 +41,7 @@ export function proxyOptions(emulatorUrl: string, extra: Partial<AvatarProxyOpti
     livekit: LIVEKIT,
     rateLimit: false,
     sessionLimits: false,
+    ownerLimits: false,
     ...rest,
   };
 }
@@ -128,4 +130,21 @@ export function openWebSocket(url: string, headers: Record<string, string> = {})
     });
     ws.once('error', () => resolve({ status: -1 }));
   });
+}
+
+/** A real `redis-server` on a free loopback port, no persistence; `port` to restart it on the same one. */
+export async function startRedis(port?: number): Promise<{ proc: ChildProcess; url: string; port: number }> {
+  port ??= await closedPort();
+  const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    proc.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('Ready to accept connections')) resolve();
+    });
+    proc.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${out.slice(-500)}`)));
+  });
+  return { proc, url: `redis://127.0.0.1:${port}`, port };
 }

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { createClient } from 'redis';
 import pino from 'pino';
 import request from 'supertest';
 import { redisStore } from '../../src/server/index';
-import { ALICE, closedPort, proxyApp, proxyOptions, startEmulator, waitFor, type Emulator } from './helpers';
+import { ALICE, proxyApp, proxyOptions, startEmulator, startRedis, waitFor, type Emulator } from './helpers';
 
 /**
  * Several proxy instances, one limit: two proxies share a real `redis-server` (started here on a free loopback
@@ -18,22 +18,6 @@ if (!hasRedis && (process.env.CI === 'true' || process.env.CI === '1'))
 let emulator: Emulator;
 let server: ChildProcess;
 let redis: ReturnType<typeof createClient>;
-
-async function startRedis(): Promise<{ proc: ChildProcess; url: string }> {
-  const port = await closedPort();
-  const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    proc.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('Ready to accept connections')) resolve();
-    });
-    proc.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${out.slice(-500)}`)));
-  });
-  return { proc, url: `redis://127.0.0.1:${port}` };
-}
 
 beforeAll(async () => {
   if (!hasRedis) return;
@@ -83,6 +67,23 @@ describe.skipIf(!hasRedis)('redisStore: several proxy instances, one limit', () 
       (await request(a).post(`/api/avatar/sessions/${s.session_id}/end`).set('authorization', `Bearer ${s.client_token}`)).status,
     ).toBe(200);
     expect((await start(b)).status).toBe(201);
+  });
+
+  it("two instances, one ceiling for the owner: the third client's create is 503 on either instance", async () => {
+    const { a, b } = twoInstances({ trustProxy: ['loopback'], sessionLimits: {}, ownerLimits: { maxConcurrent: 2 } });
+    const as = (app: typeof a, ip: string) => start(app).set('x-forwarded-for', ip);
+    const first = await as(a, '198.51.100.1');
+    expect(first.status).toBe(201);
+    expect((await as(b, '2001:db8:7:7::1')).status).toBe(201);
+    const third = await as(a, '198.51.100.3');
+    expect(third.status).toBe(503);
+    expect(third.headers['retry-after']).toMatch(/^\d+$/);
+    expect((await as(b, '198.51.100.4')).status).toBe(503);
+    const s = first.body;
+    expect(
+      (await request(b).post(`/api/avatar/sessions/${s.session_id}/end`).set('authorization', `Bearer ${s.client_token}`)).status,
+    ).toBe(200);
+    expect((await as(b, '198.51.100.4')).status).toBe(201);
   });
 
   it('two instances, one request budget per client (rate-limit-redis)', async () => {
