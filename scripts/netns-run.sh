@@ -26,6 +26,11 @@ exec "${LIVEAI_UNSHARE:-unshare}" "${flags[@]}" -- bash -c '
   # this same namespace hears the question, nobody answers, and the packet is dropped; no interface here reaches
   # the host. It only makes the namespace look like a machine with a network.
   ip route add default dev lvk0
+  # With that route a DNS query would wait for an answer that never comes (a lookup hung for its whole time-out)
+  # instead of failing at once as it did without a default route: the name servers of the host are unreachable here.
+  for ns in $(sed -n "s/^nameserver[[:space:]]\{1,\}\([0-9.]\{7,15\}\)[[:space:]]*$/\1/p" /etc/resolv.conf 2>/dev/null); do
+    case "$ns" in 127.*) ;; *) ip route add unreachable "$ns/32" 2>/dev/null || true ;; esac
+  done
   if [ -n "${LIVEAI_HOST_LINK:-}" ]; then
     read -r host_pid host_if ns_if host_ip ns_ip <<<"$LIVEAI_HOST_LINK"
     ip link add "$ns_if" type veth peer name "$host_if" netns "$host_pid" 2>/dev/null || exit 75

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
  * zustand are counted. "First load" is the entry plus its static imports; `import()` chunks (transport adapters when a
  * session starts, zod validation only for malformed data or control events) are reported in their own rows
  * (.size-limit.cjs).
- * And a page that uses only rtc-b never loads livekit-client.
+ * And a page that uses only Daily never loads livekit-client.
  */
 const built = existsSync('dist/react.js') && existsSync('dist/components.js');
 if (!built && process.env.CI === 'true') throw new Error('dist/ is missing: CI must run `npm run build` before `npm test`');
@@ -38,7 +38,7 @@ describe.skipIf(!built)('bundle budgets (size-limit)', () => {
         else bare.add(spec);
       }
     };
-    const adapters = readdirSync('dist/chunks').filter((f) => /^rtc-[ab]-[A-Za-z0-9_-]{8}\.js$/.test(f));
+    const adapters = readdirSync('dist/chunks').filter((f) => /^(livekit|daily)-adapter-[A-Za-z0-9_-]{8}\.js$/.test(f));
     expect(adapters).toHaveLength(2);
     for (const entry of ['index.js', 'react.js', 'components.js', ...adapters.map((f) => `chunks/${f}`)]) walk(join('dist', entry));
     expect([...bare].filter((s) => s === 'zod' || s.startsWith('zod/'))).toEqual([]);
@@ -49,7 +49,7 @@ describe.skipIf(!built)('bundle budgets (size-limit)', () => {
     expect(readFileSync('dist/schemas.js', 'utf8')).toMatch(/from ["']zod\/mini["']/);
   });
 
-  it('only rtc-a chunks import livekit-client, only rtc-b chunks import daily-js, and only liveai-kit/livekit and liveai-kit/daily reach them', () => {
+  it('only the LiveKit adapter chunk imports livekit-client, only the Daily one daily-js, and only liveai-kit/livekit and liveai-kit/daily reach them', () => {
     const files = [
       'index.js',
       'react.js',
@@ -68,12 +68,12 @@ describe.skipIf(!built)('bundle budgets (size-limit)', () => {
     const daily = importing(/from ["']@daily-co\/daily-js["']|import\(["']@daily-co\/daily-js["']\)/);
     expect(livekit.length).toBeGreaterThan(0);
     expect(daily.length).toBeGreaterThan(0);
-    for (const f of livekit) expect(f).toMatch(/^chunks\/rtc-a-/);
-    for (const f of daily) expect(f).toMatch(/^chunks\/rtc-b-/);
+    for (const f of livekit) expect(f).toMatch(/^chunks\/livekit-adapter-/);
+    for (const f of daily) expect(f).toMatch(/^chunks\/daily-adapter-/);
     // The adapter chunks are reached only through import() from their own transport entry.
-    expect(importing(/["'](?:\.\/|\.\/chunks\/)rtc-a-[A-Za-z0-9_-]{8}\.js["']/)).toEqual(['livekit.js']);
-    expect(importing(/["'](?:\.\/|\.\/chunks\/)rtc-b-[A-Za-z0-9_-]{8}\.js["']/)).toEqual(['daily.js']);
-    expect(readFileSync('dist/livekit.js', 'utf8')).toMatch(/import\(["']\.\/chunks\/rtc-a-[^"']+\.js["']\)/);
-    expect(readFileSync('dist/daily.js', 'utf8')).toMatch(/import\(["']\.\/chunks\/rtc-b-[^"']+\.js["']\)/);
+    expect(importing(/["'](?:\.\/|\.\/chunks\/)livekit-adapter-[A-Za-z0-9_-]{8}\.js["']/)).toEqual(['livekit.js']);
+    expect(importing(/["'](?:\.\/|\.\/chunks\/)daily-adapter-[A-Za-z0-9_-]{8}\.js["']/)).toEqual(['daily.js']);
+    expect(readFileSync('dist/livekit.js', 'utf8')).toMatch(/import\(["']\.\/chunks\/livekit-adapter-[^"']+\.js["']\)/);
+    expect(readFileSync('dist/daily.js', 'utf8')).toMatch(/import\(["']\.\/chunks\/daily-adapter-[^"']+\.js["']\)/);
   });
 });

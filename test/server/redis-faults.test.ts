@@ -5,7 +5,7 @@ import pino from 'pino';
 import { createClient } from 'redis';
 import { createAvatarHandler, createAvatarProxy, redisStore, type AvatarProxyOptions, type RedisSendCommand } from '../../src/server/index';
 import { createServiceClient } from '../../src/server/service-client';
-import { ALICE, listen, proxyOptions, startEmulator, startRedis, waitFor, type Emulator } from './helpers';
+import { ALICE, listen, proxyOptions, serviceId, startEmulator, startRedis, waitFor, type Emulator } from './helpers';
 
 /**
  * Redis faults never spend credits (issue 24 item 3), with a real redis-server that is paused (SIGSTOP), stopped
@@ -110,6 +110,8 @@ const end = (s: { session_id: string; client_token: string }): [string, RequestI
   { method: 'POST', headers: { authorization: `Bearer ${s.client_token}` } },
 ];
 const statusOf = async (id: string) => (await service.getSession(id)).session_status;
+/** The status of the session behind a handle the proxy gave the browser. */
+const statusAt = async (handle: string) => statusOf(await serviceId(handle));
 const activeCount = async () =>
   (await service.listSessions({ limit: 100 })).sessions.filter((s) => s.session_status !== 'COMPLETED' && s.session_status !== 'FAILED')
     .length;
@@ -128,7 +130,7 @@ describe.skipIf(!hasRedis).each(Object.keys(adapters))('%s adapter with Redis fa
     expect(await activeCount()).toBe(before);
     const ended = await p.send(...end(s));
     expect(ended.status).toBe(200);
-    expect(await statusOf(s.session_id)).toBe('COMPLETED');
+    expect(await statusAt(s.session_id)).toBe('COMPLETED');
   });
 
   it('Redis stopped (SIGTERM): /end answers 200 and the service ends the session; creates answer 503', async () => {
@@ -137,7 +139,7 @@ describe.skipIf(!hasRedis).each(Object.keys(adapters))('%s adapter with Redis fa
     await stopRedis('SIGTERM');
     expect((await p.send('/sessions', create())).status).toBe(503);
     expect((await p.send(...end(s))).status).toBe(200);
-    expect(await statusOf(s.session_id)).toBe('COMPLETED');
+    expect(await statusAt(s.session_id)).toBe('COMPLETED');
   });
 
   it('Redis killed (SIGKILL) right after the service created a session: 503, and that session is ended', async () => {
@@ -175,7 +177,7 @@ describe.skipIf(!hasRedis)('Redis store: deadlines and round trips', () => {
     };
     const p = await adapters.fetch!({ send, sessionLimits: { maxDurationMs: 1500 } });
     const s = (await (await p.send('/sessions', create())).json()) as { session_id: string; client_token: string };
-    await waitFor(async () => ((await statusOf(s.session_id)) === 'COMPLETED' ? true : undefined), 9000);
+    await waitFor(async () => ((await statusAt(s.session_id)) === 'COMPLETED' ? true : undefined), 9000);
     const renew = await p.send(`/sessions/${s.session_id}/token`, {
       method: 'POST',
       headers: { authorization: `Bearer ${s.client_token}` },

@@ -71,9 +71,10 @@ describe.each(Object.keys(adapters))('%s adapter: a 200 MB answer from the servi
       const send = await adapters[name]!(
         via === 'upstream.fetch' ? { upstream: { baseUrl: stubUrl, apiKey: ALICE, retries: 0, fetch } } : {},
       );
-      const { client_token } = await issueClientToken({ sessionSecret: SECRET }, 'sess-huge');
+      // The browser holds the proxy's handle; the service is asked about `sess-huge`, the id behind it.
+      const { session_id: handle, client_token } = await issueClientToken({ sessionSecret: SECRET }, 'sess-huge');
       const before = process.memoryUsage().rss;
-      const res = await send('/sessions/sess-huge', { headers: { authorization: `Bearer ${client_token}` } });
+      const res = await send(`/sessions/${handle}`, { headers: { authorization: `Bearer ${client_token}` } });
       const grew = process.memoryUsage().rss - before;
       expect(res.status).toBe(502);
       expect((await res.json()).detail).toMatch(/avatar service/);
