@@ -7,7 +7,8 @@ import express from 'express';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchEngine, MEDIA_ENGINES, type EngineBrowser, type TestPage as Page } from './driver';
-import { API_KEY, ROOT, startStack, type Stack } from './harness';
+import { createSealer } from '../../src/server/handle';
+import { API_KEY, ROOT, SESSION_SECRET, startStack, type Stack } from './harness';
 
 /**
  * Issue 6 done-when: `<liveai-avatar>` on a plain HTML page with ONE script tag. The standalone bundle is built
@@ -212,7 +213,10 @@ describe.each(MEDIA_ENGINES)('<liveai-avatar> on a plain HTML page in %s (issues
     await call(page, 'bob', 'el.end()');
     const list = await fetch(`${stack.emulatorUrl}/liveai/sessions`, { headers: { 'X-API-Key': API_KEY } }).then((r) => r.json());
     // This engine's two sessions (the stack is shared by both engines' runs).
-    const mine = list.sessions.filter((s: { session_id: string }) => ids.includes(s.session_id));
+    // The elements hold the proxy's handles; the service lists the ids behind them.
+    const sealer = createSealer(new TextEncoder().encode(SESSION_SECRET));
+    const serviceIds = await Promise.all(ids.map(async (handle: string) => (await sealer.open(handle)).sessionId));
+    const mine = list.sessions.filter((s: { session_id: string }) => serviceIds.includes(s.session_id));
     expect(mine.map((s: { session_status: string }) => s.session_status)).toEqual(['COMPLETED', 'COMPLETED']);
     expect((await log(page)).filter((e) => e.type === 'liveai-error').every((e) => e.isError)).toBe(true);
     expect((await log(page)).filter((e) => e.type === 'rejected')).toEqual([]);
