@@ -68,7 +68,7 @@ async function open(proxy: string): Promise<{ page: Page; paths: string[] }> {
   return { page, paths };
 }
 /**
- * A request of the standalone build's chunk `name` (`rtc-a`: LiveKit, `rtc-b`: Daily, `guards`: the checks of what a
+ * A request of the standalone build's chunk `name` (`livekit-adapter`, `daily-adapter`, `guards`: the checks of what a
  * call receives, `validation`: the zod schemas).
  */
 const chunk = (name: string) => (p: string) => new RegExp(`^GET /vendor/liveai/chunks/${name}-[\\w-]+\\.js$`).test(p);
@@ -76,13 +76,13 @@ const chunk = (name: string) => (p: string) => new RegExp(`^GET /vendor/liveai/c
 describe('prefetch from the proxy’s transport hint (standalone element, both transports registered)', () => {
   it('hovering Start fetches the hint and the LiveKit chunk before the click; the Daily chunk never', async () => {
     const { page, paths } = await open('/api/avatar');
-    expect(paths.filter((p) => p.includes('/transport') || chunk('rtc-a')(p) || chunk('rtc-b')(p))).toEqual([]);
+    expect(paths.filter((p) => p.includes('/transport') || chunk('livekit-adapter')(p) || chunk('daily-adapter')(p))).toEqual([]);
 
     await page.locator('liveai-avatar').getByRole('button', { name: 'Start call' }).hover();
-    await expect.poll(() => paths.some(chunk('rtc-a')), { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => paths.some(chunk('livekit-adapter')), { timeout: 30_000 }).toBe(true);
     const beforeClick = [...paths];
     expect(beforeClick).toContain('GET /api/avatar/transport');
-    expect(beforeClick.indexOf('GET /api/avatar/transport')).toBeLessThan(beforeClick.findIndex(chunk('rtc-a')));
+    expect(beforeClick.indexOf('GET /api/avatar/transport')).toBeLessThan(beforeClick.findIndex(chunk('livekit-adapter')));
     expect(beforeClick.filter((p) => p.startsWith('POST /api/avatar/rooms'))).toEqual([]); // nothing created yet
     expect(beforeClick.filter((p) => p.endsWith('/transport'))).toHaveLength(1);
     expect(beforeClick.some(chunk('guards'))).toBe(true); // the checks of the create answer and the events are warm too
@@ -96,8 +96,8 @@ describe('prefetch from the proxy’s transport hint (standalone element, both t
         timeout: 30_000,
       })
       .toBe(368);
-    expect(paths.filter(chunk('rtc-a'))).toHaveLength(1); // the click reused the prefetched chunk
-    expect(paths.some(chunk('rtc-b'))).toBe(false);
+    expect(paths.filter(chunk('livekit-adapter'))).toHaveLength(1); // the click reused the prefetched chunk
+    expect(paths.some(chunk('daily-adapter'))).toBe(false);
     expect(paths.some(chunk('validation'))).toBe(false); // a normal call never downloads zod
     await page.locator('liveai-avatar').evaluate((el) => (el as unknown as { end(): Promise<void> }).end());
     await page.context().close();
@@ -113,8 +113,8 @@ describe('prefetch from the proxy’s transport hint (standalone element, both t
       .poll(() => page.locator('liveai-avatar').evaluate((el) => (el as unknown as { phase: string }).phase), { timeout: 60_000 })
       .toBe('active');
     // The LiveKit chunk came only once the create call had answered with a LiveKit room.
-    expect(paths.findIndex(chunk('rtc-a'))).toBeGreaterThan(paths.indexOf('POST /api/unknown/rooms'));
-    expect(paths.some(chunk('rtc-b'))).toBe(false);
+    expect(paths.findIndex(chunk('livekit-adapter'))).toBeGreaterThan(paths.indexOf('POST /api/unknown/rooms'));
+    expect(paths.some(chunk('daily-adapter'))).toBe(false);
     expect(await page.evaluate(() => fetch('/api/unknown/transport').then((r) => r.json()))).toEqual({ transport: 'rtc-a' });
     await page.locator('liveai-avatar').evaluate((el) => (el as unknown as { end(): Promise<void> }).end());
     await page.context().close();
