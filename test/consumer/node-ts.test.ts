@@ -51,7 +51,7 @@ describe('liveai-kit/server with no optional package installed', () => {
     const r = await script(`
       import { createAvatarHandler } from 'liveai-kit/server';
       const h = createAvatarHandler(${base});
-      const res = await h(new Request('http://app.test/sessions/abc'));
+      const res = await h(new Request('http://app.test/sessions/abc'), { remoteAddress: '127.0.0.1' });
       let missing;
       try { createAvatarHandler({ ...${base}, livekit: { url: 'ws://x', apiKey: 'k', apiSecret: 's' } }); } catch (e) { missing = { code: e.code, detail: e.detail }; }
       console.log(JSON.stringify({ status: res.status, body: await res.json(), missing }));`);
