@@ -70,7 +70,7 @@ describe('rtc-b adapter (fake DailyCall)', () => {
     await t.connect(opts);
     call.emit('app-message', { action: 'app-message', data: { type: 'agent_transcription', transcription: 'Hello!' }, fromId: 'bot' });
     call.emit('app-message', { action: 'app-message', data: '{"type":"bot_ready"}', fromId: 'bot' });
-    call.emit('app-message', { action: 'app-message', data: { hello: 'world' }, fromId: 'x' });
+    call.emit('app-message', { action: 'app-message', data: { hello: 'world' }, fromId: 'bot' });
     expect(log.event).toEqual([{ type: 'agent_transcription', transcription: 'Hello!' }, { type: 'bot_ready' }]);
     // A message that is not an event is reported once the zod schemas (loaded for it) gave the exact error.
     await vi.waitFor(() => expect(log.invalidMessage).toHaveLength(1));
@@ -92,6 +92,50 @@ describe('rtc-b adapter (fake DailyCall)', () => {
       { kind: 'video', track: v },
       { kind: 'audio', track: a },
       { kind: 'video', track: null },
+    ]);
+  });
+
+  it("ignores another participant's app messages and tracks: no fake idle_timeout, no transcript line, no camera as the avatar", async () => {
+    const { call, t, log } = setup();
+    await t.connect(opts);
+    const avatar = { local: false, session_id: 'avatar-sid', user_name: 'Avatar' };
+    const intruder = { local: false, session_id: 'viewer-2', user_name: 'Avatar' };
+    call.emit('app-message', { action: 'app-message', data: { type: 'bot_ready' }, fromId: avatar.session_id });
+    call.emit('app-message', { action: 'app-message', data: { type: 'idle_timeout' }, fromId: intruder.session_id });
+    call.emit('app-message', {
+      action: 'app-message',
+      data: { type: 'user_transcription', transcription: '<img src=x onerror=alert(1)>' },
+      fromId: intruder.session_id,
+    });
+    call.emit('app-message', { action: 'app-message', data: { hello: 'world' }, fromId: intruder.session_id });
+    const camera = track('v-camera');
+    call.emit('track-started', { participant: intruder, track: camera, type: 'video' });
+    // The avatar's own video still shows; the other's camera stopping does not blank it.
+    const v = track('v-avatar');
+    call.emit('track-started', { participant: avatar, track: v, type: 'video' });
+    call.emit('track-stopped', { participant: intruder, track: camera, type: 'video' });
+    call.emit('app-message', {
+      action: 'app-message',
+      data: { type: 'agent_transcription', transcription: 'Hi' },
+      fromId: avatar.session_id,
+    });
+    expect(log.event).toEqual([{ type: 'bot_ready' }, { type: 'agent_transcription', transcription: 'Hi' }]);
+    expect(log.invalidMessage).toBeUndefined();
+    expect(log.track).toEqual([{ kind: 'video', track: v }]);
+  });
+
+  it('the first remote participant that starts a track is the avatar; later senders are ignored', async () => {
+    const { call, t, log } = setup();
+    await t.connect(opts);
+    const a = track('a-avatar');
+    call.emit('track-started', { participant: { local: false, session_id: 'avatar-sid' }, track: a, type: 'audio' });
+    call.emit('track-started', { participant: { local: false, session_id: 'late' }, track: track('a-late'), type: 'audio' });
+    call.emit('app-message', { action: 'app-message', data: { type: 'idle_timeout' }, fromId: 'late' });
+    call.emit('track-stopped', { participant: { local: false, session_id: 'avatar-sid' }, track: a, type: 'audio' });
+    expect(log.event).toBeUndefined();
+    expect(log.track).toEqual([
+      { kind: 'audio', track: a },
+      { kind: 'audio', track: null },
     ]);
   });
 

@@ -3,13 +3,20 @@ import { LiveAiError } from '../../errors';
 import { createEventBus } from '../../events/bus';
 import { readAvatarEventMessage } from '../../events/read';
 import type { AppMessage } from '../../schemas';
+import { AvatarIdentity } from '../avatar-identity';
 import type { ConnectOptions, Transport, TransportEventMap } from '../types';
 
 /** Event payloads of a Daily call object the adapter reads. */
 interface DailyTrackEvent {
-  participant: { local: boolean } | null;
+  /** The participant; null when it left the call. `session_id` is its id in this call. */
+  participant: { local: boolean; session_id: string } | null;
   track: MediaStreamTrack;
   type: string;
+}
+/** An `app-message`: `fromId` is the sender's `session_id`. */
+interface DailyAppMessageEvent {
+  data: unknown;
+  fromId?: string;
 }
 
 /** The part of a daily-js call object the adapter uses (so tests can inject a fake EventEmitter). */
@@ -28,8 +35,10 @@ export interface DailyCallLike {
 const message = (e: unknown) => String((e as { errorMsg?: string; message?: string })?.errorMsg ?? (e as Error)?.message ?? e);
 
 /**
- * The Daily adapter (`rtc-b` rooms) on a @daily-co/daily-js call object. Events arrive as `app-message` data;
- * the remote participant's tracks as `track-started` / `track-stopped`; `network-connection` interrupted →
+ * The Daily adapter (`rtc-b` rooms) on a @daily-co/daily-js call object. Only the avatar participant is listened
+ * to (see `AvatarIdentity`): the first remote participant that sends a service event or starts a track. Its events
+ * arrive as `app-message` data, its tracks as `track-started` / `track-stopped`; anyone else's messages and tracks are
+ * ignored. `network-connection` interrupted →
  * `reconnecting`, connected → `connected`; `left-meeting` we did not ask for, or a fatal `error`, is
  * `transport_failed`. App messages go to everyone (`'*'`).
  * @param deps.createCallObject inject a call object (tests); default `Daily.createCallObject`.
@@ -54,13 +63,21 @@ export function createDailyTransport(deps: { createCallObject?: () => DailyCallL
   };
 
   const wire = (c: DailyCallLike) => {
-    listen<{ data: unknown }>(c, 'app-message', (e) =>
-      readAvatarEventMessage(e?.data, (parsed) =>
-        parsed.ok ? bus.emit('event', parsed.event) : bus.emit('invalidMessage', { error: parsed.error, raw: e?.data }),
-      ),
-    );
+    const avatar = new AvatarIdentity();
+    const shown: Partial<Record<'audio' | 'video', MediaStreamTrack>> = {};
+    listen<DailyAppMessageEvent>(c, 'app-message', (e) => {
+      if (!avatar.accepts(e?.fromId)) return;
+      readAvatarEventMessage(e?.data, (parsed) => {
+        if (!parsed.ok) bus.emit('invalidMessage', { error: parsed.error, raw: e?.data });
+        // Checked again once parsed: another participant may have been taken for the avatar meanwhile.
+        else if (avatar.claim(e?.fromId)) bus.emit('event', parsed.event);
+      });
+    });
     const onTrack = (present: boolean) => (e: DailyTrackEvent) => {
       if (!e?.participant || e.participant.local || (e.type !== 'audio' && e.type !== 'video')) return;
+      if (present ? !avatar.claim(e.participant.session_id) : shown[e.type] !== e.track) return;
+      if (present) shown[e.type] = e.track;
+      else delete shown[e.type];
       bus.emit('track', { kind: e.type, track: present ? e.track : null });
     };
     listen(c, 'track-started', onTrack(true));

@@ -5,11 +5,13 @@ import type { AppMessage } from '../../schemas';
 import { LiveKitLink } from './link';
 import { TRANSCRIPTION_TOPIC, transcriptionHandler } from './transcription';
 import { DEFAULT_RECONNECT_POLICY, type ReconnectPolicy } from './policy';
-import { AvatarIdentity, type RoomLike } from './room';
+import { AvatarIdentity } from '../avatar-identity';
+import type { RoomLike } from './room';
 import type { ConnectOptions, Transport, TransportEventMap } from '../types';
 
 export { handleDataMessage } from './link';
-export { AvatarIdentity, type RoomLike } from './room';
+export { AvatarIdentity } from '../avatar-identity';
+export type { RoomLike } from './room';
 export { DEFAULT_RECONNECT_POLICY, type ReconnectPolicy } from './policy';
 export { LK_REASON, retryDelayMs, shouldReconnect } from './reconnect';
 

@@ -7,7 +7,8 @@ import { OutageClock } from '../../../shared/outage';
 import { createOutbox, type Outbox } from './outbox';
 import { backoffOf, reasonName, shouldReconnect } from './reconnect';
 import type { ReconnectPolicy } from './policy';
-import { RoomSession, type AvatarIdentity, type RoomHooks, type RoomLike, type TextStreamHandler } from './room';
+import type { AvatarIdentity } from '../avatar-identity';
+import { RoomSession, type RoomHooks, type RoomLike, type TextStreamHandler } from './room';
 import type { TransportEventMap } from '../types';
 
 /** What one `connect()` is given. Never changed afterwards. */
