@@ -25,7 +25,8 @@ export interface UseSessionListResult<T> {
 }
 
 /**
- * Lists rooms or sessions through the proxy's admin routes, one page at a time.
+ * Lists rooms or sessions through the proxy's admin routes, one page at a time. Through liveai-kit's proxy each
+ * item's `session_id` is an opaque handle (never the service's own id), sealed afresh on every read.
  * Errors (e.g. 403 for non-admins, 400 for a page past the 1000 offset) land in `error`.
  */
 export function useSessionList(options: UseSessionListOptions & { kind: 'rooms' }): UseSessionListResult<RoomListItem>;

@@ -195,12 +195,30 @@ async function handle<Req>(ctx: ActionContext<Req>, call: ProxyCall<Req>): Promi
       if ((q.page - 1) * q.limit > MAX_PAGINATION_OFFSET) {
         throw badRequest(`page too deep: the maximum offset (page-1)*limit is ${MAX_PAGINATION_OFFSET}`);
       }
-      const list = call.action === 'listRooms' ? await ctx.upstream.listRooms(q, o) : await ctx.upstream.listSessions(q, o);
-      return { status: 200, body: list };
+      if (call.action === 'listRooms') {
+        const { rooms, pagination } = await ctx.upstream.listRooms(q, o);
+        return { status: 200, body: { rooms: await withHandles(ctx.sealer, rooms), pagination } };
+      }
+      const { sessions, pagination } = await ctx.upstream.listSessions(q, o);
+      return { status: 200, body: { sessions: await withHandles(ctx.sealer, sessions), pagination } };
     }
     default:
       return sessionAction(ctx, call);
   }
+}
+
+/**
+ * The items of an admin list with each service session id replaced by a handle, as every answer that can reach a
+ * browser: an admin page must not learn ids that the service's control endpoint would accept from anyone.
+ */
+function withHandles<T extends { session_id: string; created_at: string }>(sealer: Sealer, items: readonly T[]): Promise<T[]> {
+  return Promise.all(
+    items.map(async (item) => {
+      const startedAt = Date.parse(item.created_at);
+      const session_id = await sealer.handle({ sessionId: item.session_id, startedAt: Number.isNaN(startedAt) ? Date.now() : startedAt });
+      return { ...item, session_id };
+    }),
+  );
 }
 
 function pickQuery(query: Record<string, unknown> | undefined): Record<string, unknown> {

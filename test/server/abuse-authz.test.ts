@@ -154,6 +154,38 @@ describe.each(Object.keys(adapters))('%s adapter', (name) => {
       await proxy.call('POST', `/sessions/${handle}/end`, {}, bearer(created.body.client_token));
     });
 
+    it('the admin lists show handles too: no service id reaches the admin page, and a listed id opens nothing at the service', async () => {
+      // Attack (before): `GET /sessions` and `GET /rooms` answered the service's own session ids to the admin page
+      // (`useSessionList`, `SessionList`), each one accepted by the service's control endpoint without a key.
+      const proxy = await make({ admin: () => true });
+      const room = await proxy.call('POST', '/rooms', { agent_id: 'agent-demo' });
+      const created = await proxy.call('POST', '/sessions', RTC_A);
+      expect([room.status, created.status]).toEqual([201, 201]);
+      const ids = [await serviceId(String(room.body.session_id)), await serviceId(String(created.body.session_id))];
+      const rooms = await proxy.call('GET', '/rooms?limit=100');
+      const sessions = await proxy.call('GET', '/sessions?limit=100');
+      expect([rooms.status, sessions.status]).toEqual([200, 200]);
+      const listed = [...(rooms.body.rooms as { session_id: string }[]), ...(sessions.body.sessions as { session_id: string }[])];
+      for (const id of ids) {
+        expect(JSON.stringify([rooms.body, sessions.body])).not.toContain(id);
+        // Each session is listed, under a handle that the proxy opens to its service id …
+        const opened = await Promise.all(listed.map((item) => serviceId(item.session_id)));
+        expect(opened).toContain(id);
+      }
+      // … and that the service does not know.
+      const handle = listed.find((item) => item.session_id.length > 100)!.session_id;
+      const direct = await fetch(`${emulator.url}/liveai/sessions/${encodeURIComponent(handle)}/control`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ event: 'terminate' }),
+      });
+      expect(direct.status).toBe(404);
+      // A listed handle is not a capability at the proxy either: it needs that session's client token.
+      expect((await proxy.call('POST', `/sessions/${handle}/end`, {})).status).toBe(401);
+      await proxy.call('POST', `/sessions/${String(room.body.session_id)}/end`, {}, bearer(room.body.client_token));
+      await proxy.call('POST', `/sessions/${String(created.body.session_id)}/end`, {}, bearer(created.body.client_token));
+    });
+
     it('attach: issueClientToken hands out a handle, and the token works only with it', async () => {
       const proxy = await make({});
       const id = (await service().createRoom({ agent_id: 'agent-demo' })).session_id;

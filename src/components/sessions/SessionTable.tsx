@@ -20,6 +20,12 @@ const when = (iso: string) => {
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 };
 
+/**
+ * The visible part of a session id. Through liveai-kit's proxy the ids are handles (~170 characters that all begin
+ * alike), so a long id shows its last characters, which differ from row to row; the whole id is its tooltip.
+ */
+const shortId = (id: string) => (id.length > 18 ? `…${id.slice(-12)}` : id);
+
 /** Table of rooms or sessions with status badges and credits used. */
 export function SessionTable({ kind, items }: { kind: 'rooms' | 'sessions'; items: readonly SessionListRow[] }) {
   return (
@@ -37,7 +43,9 @@ export function SessionTable({ kind, items }: { kind: 'rooms' | 'sessions'; item
       <tbody>
         {items.map((row) => (
           <tr key={row.session_id}>
-            <td className="liveai-table__id">{row.session_id}</td>
+            <td className="liveai-table__id" title={row.session_id}>
+              {shortId(row.session_id)}
+            </td>
             <td>{'agent_id' in row ? row.agent_id : (row.provider ?? '—')}</td>
             <td>
               <time dateTime={row.created_at}>{when(row.created_at)}</time>

@@ -36,6 +36,13 @@ describe('SessionListView', () => {
     expect(rows[2]).toHaveTextContent('—');
   });
 
+  it('shows a handle (the long opaque id of a proxy list) by its last characters, the whole id as its tooltip', () => {
+    const handle = `eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..${'x'.repeat(100)}tail-7Qw9Zk2`;
+    render(<SessionListView {...props({ items: [{ ...rooms[0]!, session_id: handle }] })} />);
+    const cell = within(screen.getAllByRole('row')[1]!).getByTitle(handle);
+    expect(cell.textContent).toBe('…tail-7Qw9Zk2');
+  });
+
   it('tabs: selected state, click and arrow keys', async () => {
     const p = props();
     render(<SessionListView {...p} />);
