@@ -130,7 +130,7 @@ export async function benchProxy({ duration = 5, connections = 10, rounds = 2 } 
     hand = await serve('handwritten', emulator.url);
     const session = await createBenchSession(proxy.url);
     // The proxy hands out an opaque handle; the service and the hand-written proxy take the service's id behind it.
-    const { createSealer } = await import('../src/server/handle.ts');
+    const { createSealer } = await import('../src/server/session/handle.ts');
     const serviceId = (await createSealer(new TextEncoder().encode(SESSION_SECRET)).open(session.session_id)).sessionId;
     const targets = {
       direct: [`${emulator.url}/liveai/sessions/${serviceId}`, { 'x-api-key': API_KEY }, [emulator]],

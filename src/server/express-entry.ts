@@ -5,5 +5,5 @@
  *
  * @module liveai-kit/server/express
  */
-export { createAvatarProxy } from './express';
+export { createAvatarProxy } from './adapters/express/router';
 export type { AvatarProxyOptions, ProxyAction, RateLimitOptions, SessionLimitOptions } from './options';

@@ -5,17 +5,24 @@
  *
  * @module liveai-kit/server
  */
-import { createAvatarProxy as createExpressRouter } from './express';
+import { createAvatarProxy as createExpressRouter } from './adapters/express/router';
 import type { AvatarProxyOptions } from './options';
 import type { ExpressMiddleware, NodeRequest } from './peer-types';
-export { createServiceClient, type ServiceClient, type ServiceClientOptions, type ServiceCallOptions } from './service-client';
-export { createAvatarHandler, type AvatarHandlerOptions, type PlatformInfo } from './fetch';
-export { memoryStore, type ProxyStore, type SessionLedger, type LedgerEntry, type ReserveLimits, type ReserveRefusal } from './store';
-export { redisStore, type RedisStoreOptions, type RedisSendCommand } from './redis-store';
+export { createServiceClient, type ServiceClient, type ServiceClientOptions, type ServiceCallOptions } from './service/client';
+export { createAvatarHandler, type AvatarHandlerOptions, type PlatformInfo } from './adapters/fetch/handler';
+export {
+  memoryStore,
+  type ProxyStore,
+  type SessionLedger,
+  type LedgerEntry,
+  type ReserveLimits,
+  type ReserveRefusal,
+} from './limits/store';
+export { redisStore, type RedisStoreOptions, type RedisSendCommand } from './limits/redis-store';
 export type { AvatarProxyOptions, OwnerLimitOptions, ProxyAction, RateLimitOptions, SessionLimitOptions } from './options';
-export { issueClientToken, type ClientTokenOptions } from './attach';
+export { issueClientToken, type ClientTokenOptions } from './session/attach';
 export { REDACT_PATHS } from './logging';
-export { AVATAR_TOKEN_TTL_S, VIEWER_TOKEN_TTL_S } from './livekit';
+export { AVATAR_TOKEN_TTL_S, VIEWER_TOKEN_TTL_S } from './session/livekit';
 export type { ProviderLabels, ProviderLabelsInput } from '../core/provider-labels';
 export type { ExpressMiddleware, LogFn, Logger, NodeRequest, RateLimitInfo, Store } from './peer-types';
 

@@ -3,7 +3,7 @@ import type { Logger } from './peer-types';
 import type { Store } from './peer-types';
 import { LiveAiError, formatZodError } from '../core/errors';
 import type { ProviderLabelsInput } from '../core/provider-labels';
-import type { ProxyStore } from './store';
+import type { ProxyStore } from './limits/store';
 import { secretProblem } from './secret';
 
 /** What a request asks the proxy to do; passed to `authorize(req, action)`. */

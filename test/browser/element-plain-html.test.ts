@@ -7,7 +7,7 @@ import express from 'express';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchEngine, MEDIA_ENGINES, type EngineBrowser, type TestPage as Page } from './driver';
-import { createSealer } from '../../src/server/handle';
+import { createSealer } from '../../src/server/session/handle';
 import { API_KEY, ROOT, SESSION_SECRET, startStack, type Stack } from './harness';
 
 /**

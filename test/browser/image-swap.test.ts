@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { INLINE_IMAGE_LIMIT_BYTES } from '../../src/core/constants';
-import { createSealer } from '../../src/server/handle';
+import { createSealer } from '../../src/server/session/handle';
 import { SESSION_SECRET, inboundStatsScript, launchBrowser, startStack, type Stack } from './harness';
 
 /**

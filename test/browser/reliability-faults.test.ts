@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { SessionListSchema } from '../../src/core/schemas';
-import { createSealer } from '../../src/server/handle';
+import { createSealer } from '../../src/server/session/handle';
 import { API_KEY, SESSION_SECRET, useBrowserStack } from './harness';
 import type { WidgetProbe } from './pages/widget';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error -- plain ESM script without types
 import { startLivekit, LIVEKIT_KEYS } from '../../scripts/livekit.mjs';
 import { createEmulator } from '../../src/emulator/index';
-import { createSealer } from '../../src/server/handle';
+import { createSealer } from '../../src/server/session/handle';
 import { launchEngine, MEDIA_ENGINES, type EngineBrowser, type TestPage as Page } from './driver';
 import { API_KEY, inboundStatsScript, SESSION_SECRET, startPageServer } from './harness';
 import type { WidgetProbe } from './pages/widget';

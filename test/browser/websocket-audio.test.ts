@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { createSealer } from '../../src/server/handle';
+import { createSealer } from '../../src/server/session/handle';
 import { SESSION_SECRET, inboundStatsScript, useBrowserStack } from './harness';
 import type { MouthSample } from './pages/frames';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
 import { createAvatarHandler, issueClientToken, type AvatarProxyOptions } from '../../src/server/index';
-import { createServiceClient } from '../../src/server/service-client';
+import { createServiceClient } from '../../src/server/service/client';
 import {
   ALICE,
   SECRET,

@@ -3,7 +3,7 @@ import express from 'express';
 import pino from 'pino';
 import { ipKeyGenerator } from 'express-rate-limit';
 import { createAvatarHandler, createAvatarProxy, type AvatarProxyOptions } from '../../src/server/index';
-import { addressKey, normalAddress } from '../../src/server/client-ip';
+import { addressKey, normalAddress } from '../../src/server/limits/client-ip';
 import { ALICE, listen, proxyOptions, startEmulator, type Emulator } from './helpers';
 
 /**

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import request from 'supertest';
 import pino from 'pino';
 import { SignJWT } from 'jose';
-import { createServiceClient } from '../../src/server/service-client';
+import { createServiceClient } from '../../src/server/service/client';
 import { createAvatarHandler, createAvatarProxy, type AvatarProxyOptions } from '../../src/server/index';
 import { createProxyClient } from '../../src/core/proxy-client';
 import type { Request } from 'express';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { WindowStore, createLimiter } from '../../src/server/fetch-limiter';
+import { WindowStore, createLimiter } from '../../src/server/adapters/fetch/limiter';
 import { createAvatarHandler } from '../../src/server/index';
 import { ALICE, SECRET } from './helpers';
 

@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import WebSocket from 'ws';
 import { createEmulator } from '../../src/emulator/index';
 import { createAvatarProxy, type AvatarProxyOptions } from '../../src/server/index';
-import { createSealer } from '../../src/server/handle';
+import { createSealer } from '../../src/server/session/handle';
 
 /** Built-in emulator seed (docs/emulator.md): alice owns agent-demo, bob agent-bob, broke has 0 credits. */
 export const ALICE = 'dev-key-alice';

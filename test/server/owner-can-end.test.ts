@@ -3,7 +3,7 @@ import { spawnSync, type ChildProcess } from 'node:child_process';
 import fc from 'fast-check';
 import { createClient } from 'redis';
 import { createAvatarHandler, redisStore, type ProxyStore } from '../../src/server/index';
-import { createServiceClient } from '../../src/server/service-client';
+import { createServiceClient } from '../../src/server/service/client';
 import { ALICE, LIVEKIT, SECRET, serviceId, startEmulator, startRedis, type Emulator } from './helpers';
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import request from 'supertest';
-import { sniffImageType } from '../../src/server/images';
+import { sniffImageType } from '../../src/server/session/images';
 import { badQueries, brokenJson, controlBodies, headers, ids, isValidSession, leaveBodies, roomBodies, sessionBodies } from './arbitraries';
 import { countingFetch, listen, proxyApp, proxyOptions, startEmulator, type Emulator } from './helpers';
 

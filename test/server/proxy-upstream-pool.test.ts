@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
-import { createUpstreamFetch, openPool } from '../../src/server/upstream-fetch';
+import { createUpstreamFetch, openPool } from '../../src/server/service/upstream-fetch';
 import { ALICE, closedPort, png, proxyApp, proxyOptions, setFaults, startEmulator, waitFor, type Emulator, serviceId } from './helpers';
 
 // The proxy's default way to the service (no `upstream.fetch` given): undici request() over a keep-alive pool.

@@ -4,7 +4,7 @@ import express from 'express';
 import pino from 'pino';
 import { createClient } from 'redis';
 import { createAvatarHandler, createAvatarProxy, redisStore, type AvatarProxyOptions, type RedisSendCommand } from '../../src/server/index';
-import { createServiceClient } from '../../src/server/service-client';
+import { createServiceClient } from '../../src/server/service/client';
 import { ALICE, listen, proxyOptions, serviceId, startEmulator, startRedis, waitFor, type Emulator } from './helpers';
 
 /**

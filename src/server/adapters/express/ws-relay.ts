@@ -1,12 +1,12 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type * as WsNs from 'ws';
-import { LiveAiError } from '../core/errors';
-import type { Guard } from './guard';
-import type { Sealer } from './handle';
-import type { ProxyLog } from './logging';
-import { loadPeer } from './peers';
-import { checkSite, type OriginRule } from './site';
+import { LiveAiError } from '../../../core/errors';
+import type { Guard } from '../../limits/guard';
+import type { Sealer } from '../../session/handle';
+import type { ProxyLog } from '../../logging';
+import { loadPeer } from '../../peers';
+import { checkSite, type OriginRule } from '../../proxy/site';
 
 /** Largest message relayed, bytes (2 s of PCM16 mono 16 kHz); bigger ones close the browser's socket with 1009. */
 export const MAX_RELAY_FRAME_BYTES = 64 * 1024;

@@ -1,6 +1,6 @@
 import type * as z from 'zod/mini';
-import * as control from '../core/schemas/control';
-import { ControlEventSchema, type ControlEvent } from '../core/schemas/control';
+import * as control from '../../core/schemas/control';
+import { ControlEventSchema, type ControlEvent } from '../../core/schemas/control';
 
 const SCHEMAS = {
   terminate: control.TerminateEventSchema,

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { BlockList, isIP } from 'node:net';
 import { Address6 } from 'ip-address';
-import { LiveAiError } from '../core/errors';
-import type { ProxyLog } from './logging';
+import { LiveAiError } from '../../core/errors';
+import type { ProxyLog } from '../logging';
 
 /** Named groups of addresses accepted in a `trustProxy` list. */
 const NAMED: Record<string, [string, number, 'ipv4' | 'ipv6'][]> = {

@@ -1,21 +1,21 @@
-import { LiveAiError } from '../core/errors';
-import { serviceClientOver, type ServiceClient } from './service-client';
-import { createClientTokens, type ClientTokens } from './client-token';
-import { proxyLogger, type ProxyLog } from './logging';
-import { resolveOptions, type AvatarProxyOptions, type ProxyAction, type ResolvedOptions } from './options';
-import { createSessionAction, type Upload } from './create-session';
+import { LiveAiError } from '../../core/errors';
+import { serviceClientOver, type ServiceClient } from '../service/client';
+import { createClientTokens, type ClientTokens } from '../session/client-token';
+import { proxyLogger, type ProxyLog } from '../logging';
+import { resolveOptions, type AvatarProxyOptions, type ProxyAction, type ResolvedOptions } from '../options';
+import { createSessionAction, type Upload } from '../session/create';
 import { parseBody } from './validate';
-import { createGuard, type Guard } from './guard';
+import { createGuard, type Guard } from '../limits/guard';
 import { checkSite, ORIGIN_GUARDED, type RequestSite } from './site';
-import { createSpawner, LATE_GRACE_MS, type Spawner } from './spawn';
-import { CreateRoomRequestSchema, PaginationQuerySchema } from '../core/schemas';
-import { MAX_PAGINATION_OFFSET } from '../core/constants';
-import { sessionAction } from './session-actions';
-import { cappedFetchJson, createUpstreamExchange, createUpstreamFetch, openPool } from './upstream-fetch';
-import { transportOfRoomUrl } from '../shared/room-url';
+import { createSpawner, LATE_GRACE_MS, type Spawner } from '../session/spawn';
+import { CreateRoomRequestSchema, PaginationQuerySchema } from '../../core/schemas';
+import { MAX_PAGINATION_OFFSET } from '../../core/constants';
+import { sessionAction } from '../session/actions';
+import { cappedFetchJson, createUpstreamExchange, createUpstreamFetch, openPool } from '../service/upstream-fetch';
+import { transportOfRoomUrl } from '../../shared/room-url';
 import { createTransportHint, type TransportHint } from './transport-hint';
-import { createSealer, type Sealer } from './handle';
-import { dailyRoomAllowed } from './daily-rooms';
+import { createSealer, type Sealer } from '../session/handle';
+import { dailyRoomAllowed } from '../session/daily-rooms';
 
 export type { Upload };
 

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type * as Undici from 'undici';
-import { fetchJson, parseJson, type FetchJsonOptions, type FetchedJson } from '../shared/fetch-json';
+import { fetchJson, parseJson, type FetchJsonOptions, type FetchedJson } from '../../shared/fetch-json';
 
 const requireFrom = createRequire(import.meta.url);
 

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type * as RateLimitNs from 'express-rate-limit';
-import type { ProxyCore } from './core';
-import { loadPeer } from './peers';
+import type { ProxyCore } from '../../proxy/core';
+import { loadPeer } from '../../peers';
 
 /**
  * The per-client express-rate-limit middleware of the create and admin routes (the client address comes from

@@ -1,17 +1,17 @@
-import { INLINE_IMAGE_LIMIT_BYTES } from '../core/constants';
-import { LiveAiError } from '../core/errors';
-import { EndRequestSchema, LeaveMeetingRequestSchema } from '../core/schemas';
+import { INLINE_IMAGE_LIMIT_BYTES } from '../../core/constants';
+import { LiveAiError } from '../../core/errors';
+import { EndRequestSchema, LeaveMeetingRequestSchema } from '../../core/schemas';
 import {
   CONTROL_EVENT_NAMES,
   ControlEventSchema,
   decodedBase64Bytes,
   inlineImageTooLarge,
   type ControlEvent,
-} from '../core/schemas/control';
-import { isFinalStatus } from '../core/schemas/plain';
+} from '../../core/schemas/control';
+import { isFinalStatus } from '../../core/schemas/plain';
 import { bearerToken } from './client-token';
-import type { ActionContext, ProxyCall, ProxyReply } from './core';
-import { parseBody } from './validate';
+import type { ActionContext, ProxyCall, ProxyReply } from '../proxy/core';
+import { parseBody } from '../proxy/validate';
 import { controlSchemaOf } from './control-event';
 
 const MAX_ID_CHARS = 256;

@@ -1,5 +1,5 @@
-import { LiveAiError } from '../core/errors';
-import type { ProxyAction } from './options';
+import { LiveAiError } from '../../core/errors';
+import type { ProxyAction } from '../options';
 
 /** A matched route: a session action (with the decoded `:id`), or `GET /transport` (the transport hint). */
 export type Route = { action: ProxyAction; sessionId?: string } | { action: 'transportHint'; sessionId?: undefined };

@@ -1,9 +1,9 @@
-import { LiveAiError } from '../core/errors';
-import { FINAL_STATUSES } from '../core/schemas/plain';
-import type { ServiceClient } from './service-client';
-import { createLimiter, WindowStore } from './fetch-limiter';
-import type { ProxyLog } from './logging';
-import type { ResolvedOptions } from './options';
+import { LiveAiError } from '../../core/errors';
+import { FINAL_STATUSES } from '../../core/schemas/plain';
+import type { ServiceClient } from '../service/client';
+import { createLimiter, WindowStore } from '../adapters/fetch/limiter';
+import type { ProxyLog } from '../logging';
+import type { ResolvedOptions } from '../options';
 import { dayOf, memoryStore, windowOf, type LedgerEntry, type ProxyStore, type ReserveLimits, type ReserveRefusal } from './store';
 
 /** How long an ended session's tokens still read its status, ms. */

@@ -1,5 +1,5 @@
-import type { MediaTransport } from '../core/schemas';
-import type { ProxyLog } from './logging';
+import type { MediaTransport } from '../../core/schemas';
+import type { ProxyLog } from '../logging';
 
 /** How long a browser may reuse a known answer, in seconds. */
 const KNOWN_MAX_AGE_S = 300;

@@ -1,13 +1,13 @@
 import type * as z from 'zod/mini';
-import { backoffDelay, pause } from '../shared/backoff';
-import { fetchJson, type FetchFailure, type FetchedJson } from '../shared/fetch-json';
-import { LiveAiError, formatZodError, invalidRequest } from '../core/errors';
-import { providerRenamer, type ProviderLabelsInput } from '../core/provider-labels';
-import { labelledForm, neutralList } from './service-client-labels';
-import { ErrorBodySchema, PaginationQuerySchema, type PaginationQuery } from '../core/schemas/common';
-import { safeParseControlEvent } from './control-event';
-import { ControlResponseSchema, LeaveMeetingRequestSchema, LeaveMeetingResponseSchema } from '../core/schemas/control';
-import type { ControlEvent, ControlResponse, LeaveMeetingRequest, LeaveMeetingResponse } from '../core/schemas/control';
+import { backoffDelay, pause } from '../../shared/backoff';
+import { fetchJson, type FetchFailure, type FetchedJson } from '../../shared/fetch-json';
+import { LiveAiError, formatZodError, invalidRequest } from '../../core/errors';
+import { providerRenamer, type ProviderLabelsInput } from '../../core/provider-labels';
+import { labelledForm, neutralList } from './labels';
+import { ErrorBodySchema, PaginationQuerySchema, type PaginationQuery } from '../../core/schemas/common';
+import { safeParseControlEvent } from '../session/control-event';
+import { ControlResponseSchema, LeaveMeetingRequestSchema, LeaveMeetingResponseSchema } from '../../core/schemas/control';
+import type { ControlEvent, ControlResponse, LeaveMeetingRequest, LeaveMeetingResponse } from '../../core/schemas/control';
 import {
   CreateRoomRequestSchema,
   RoomListSchema,
@@ -15,9 +15,9 @@ import {
   type CreateRoomRequest,
   type Room,
   type RoomList,
-} from '../core/schemas/rooms';
-import { CreateSessionRequestSchema, SessionListSchema, SessionSchema, SessionStatusResponseSchema } from '../core/schemas/sessions';
-import type { CreateSessionRequest, Session, SessionList, SessionStatusResponse } from '../core/schemas/sessions';
+} from '../../core/schemas/rooms';
+import { CreateSessionRequestSchema, SessionListSchema, SessionSchema, SessionStatusResponseSchema } from '../../core/schemas/sessions';
+import type { CreateSessionRequest, Session, SessionList, SessionStatusResponse } from '../../core/schemas/sessions';
 
 /** Options of {@link createServiceClient}. */
 export interface ServiceClientOptions {

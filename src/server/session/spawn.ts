@@ -1,10 +1,10 @@
-import { LiveAiError } from '../core/errors';
-import { serviceClientOver, type ServiceClient } from './service-client';
-import { cappedFetchJson, MAX_UPSTREAM_ANSWER_BYTES, readCapped } from './upstream-fetch';
-import type { Guard } from './guard';
-import { ClientUnknown } from './client-ip';
-import type { ProxyLog } from './logging';
-import type { ResolvedOptions } from './options';
+import { LiveAiError } from '../../core/errors';
+import { serviceClientOver, type ServiceClient } from '../service/client';
+import { cappedFetchJson, MAX_UPSTREAM_ANSWER_BYTES, readCapped } from '../service/upstream-fetch';
+import type { Guard } from '../limits/guard';
+import { ClientUnknown } from '../limits/client-ip';
+import type { ProxyLog } from '../logging';
+import type { ResolvedOptions } from '../options';
 
 /** How long after answering the browser 504 the proxy still waits for the service's create answer, ms. */
 export const LATE_GRACE_MS = 60_000;

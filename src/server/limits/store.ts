@@ -1,5 +1,5 @@
-import type { Store } from './peer-types';
-import { WindowStore } from './fetch-limiter';
+import type { Store } from '../peer-types';
+import { WindowStore } from '../adapters/fetch/limiter';
 
 /** A session the proxy started for a client, as kept in the ledger. */
 export interface LedgerEntry {

@@ -1,6 +1,6 @@
-import type { Store } from './peer-types';
-import { LiveAiError } from '../core/errors';
-import { loadPeer } from './peers';
+import type { Store } from '../peer-types';
+import { LiveAiError } from '../../core/errors';
+import { loadPeer } from '../peers';
 import { dayOf, ownerMember, windowOf, type LedgerEntry, type ProxyStore, type ReserveRefusal, type SessionLedger } from './store';
 
 /** Sends one raw Redis command, e.g. node-redis `(args) => client.sendCommand(args)` or ioredis `(args) => client.call(...args)`. */

@@ -1,10 +1,10 @@
-import { LiveAiError } from '../core/errors';
-import { ProxySessionFieldsSchema, proxySessionProblems, type ProxySessionRequest } from '../core/schemas/proxy';
-import type { CreateSessionRequest, Session } from '../core/schemas/sessions';
-import type { ActionContext, ProxyCall, ProxyReply } from './core';
+import { LiveAiError } from '../../core/errors';
+import { ProxySessionFieldsSchema, proxySessionProblems, type ProxySessionRequest } from '../../core/schemas/proxy';
+import type { CreateSessionRequest, Session } from '../../core/schemas/sessions';
+import type { ActionContext, ProxyCall, ProxyReply } from '../proxy/core';
 import { sniffImageType } from './images';
 import { mintRoomTokens, viewerTokenTtlS, type RoomTokens } from './livekit';
-import { parseBody } from './validate';
+import { parseBody } from '../proxy/validate';
 
 /** The parts of a `multipart/form-data` session creation, as received by the framework adapter. */
 export interface Upload {

@@ -1,15 +1,15 @@
-import { assertPeers, peersFor } from './peers';
-import { LiveAiError } from '../core/errors';
-import { createProxyCore, type ProxyCall } from './core';
-import { WindowStore, createLimiter } from './fetch-limiter';
-import { readBody } from './fetch-body';
-import { requestIdFrom } from './logging';
-import type { AvatarProxyOptions } from './options';
-import { logFailure, toWireError } from './wire-error';
-import { clientIdentity } from './client-ip';
-import { RateLimited } from './guard';
-import { corsHeaders, originAllowed, PREFLIGHT_HEADERS } from './site';
-import { matchRoute } from './routes';
+import { assertPeers, peersFor } from '../../peers';
+import { LiveAiError } from '../../../core/errors';
+import { createProxyCore, type ProxyCall } from '../../proxy/core';
+import { WindowStore, createLimiter } from './limiter';
+import { readBody } from './body';
+import { requestIdFrom } from '../../logging';
+import type { AvatarProxyOptions } from '../../options';
+import { logFailure, toWireError } from '../../proxy/wire-error';
+import { clientIdentity } from '../../limits/client-ip';
+import { RateLimited } from '../../limits/guard';
+import { corsHeaders, originAllowed, PREFLIGHT_HEADERS } from '../../proxy/site';
+import { matchRoute } from '../../proxy/routes';
 
 /** Options of {@link createAvatarHandler}: the proxy options plus where it is mounted and how to find the client IP. */
 export interface AvatarHandlerOptions extends AvatarProxyOptions<Request> {

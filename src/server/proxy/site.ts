@@ -1,5 +1,5 @@
-import { LiveAiError } from '../core/errors';
-import type { ProxyAction } from './options';
+import { LiveAiError } from '../../core/errors';
+import type { ProxyAction } from '../options';
 
 /** What a request says about the page that sent it. */
 export interface RequestSite {

@@ -1,8 +1,8 @@
-import { MAX_UPLOAD_BYTES } from '../core/constants';
-import { LiveAiError } from '../core/errors';
-import type { ProxyCall } from './core';
-import { checkDeclaredImageType } from './images';
-import type { ProxyAction } from './options';
+import { MAX_UPLOAD_BYTES } from '../../../core/constants';
+import { LiveAiError } from '../../../core/errors';
+import type { ProxyCall } from '../../proxy/core';
+import { checkDeclaredImageType } from '../../session/images';
+import type { ProxyAction } from '../../options';
 
 /** Largest JSON body, bytes: room for a 921600-byte inline image as base64, so we can answer its 413 ourselves. */
 const JSON_LIMIT_BYTES = 2 * 1024 * 1024;

@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import { LiveAiError, formatZodError } from '../core/errors';
+import { LiveAiError, formatZodError } from '../../core/errors';
 
 /**
  * Parses untrusted input with a core schema before anything reaches the service (bad input costs no credits).
