@@ -21,7 +21,12 @@ const focused = (page: Page) =>
     const el = document.activeElement as HTMLElement | null;
     if (!el || el === document.body) return { what: 'body', ring: false };
     const style = getComputedStyle(el);
-    const ring = el.matches(':focus-visible') && style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2;
+    // An outline, or (the stage) a ring drawn by ::after over its layers.
+    const after = getComputedStyle(el, '::after');
+    const drawn =
+      (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2) ||
+      (after.content !== 'none' && after.borderTopStyle === 'solid' && parseFloat(after.borderTopWidth) >= 2);
+    const ring = el.matches(':focus-visible') && drawn;
     const what = el.getAttribute('aria-label') ?? (el.textContent?.trim() || el.className);
     return { what: `${el.tagName.toLowerCase()}:${what}`, ring };
   });
