@@ -147,6 +147,20 @@ describe('the drop-in widget, polished (issue 28)', () => {
     }
   });
 
+  it('after a tap on Start, focus does not jump into the chat field (a phone would open its keyboard)', async () => {
+    const page = await env.context.newPage();
+    try {
+      await page.setViewportSize({ width: 360, height: 900 });
+      await page.goto(`${env.stack.baseUrl}/test/browser/pages/widget-polish.html`);
+      await page.getByRole('button', { name: 'Start call' }).click();
+      await waitPhase(page, 'active');
+      await page.locator('.liveai-chat__field:not(:disabled)').waitFor();
+      expect((await focused(page)).what).not.toMatch(/^textarea/);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('a slow create call: the clock ticks from the click; the time-out says "try again" once', async () => {
     const page = await env.context.newPage();
     try {
