@@ -42,3 +42,22 @@ export async function fakeAvatarTracks(
   }
   return { video, audio };
 }
+
+/**
+ * A short clip (WebM, about 1.5 s) of the fake avatar, recorded in the browser, as the object URL of a Blob: what an
+ * operator would give the widget as `previewSrc`. Null where the browser cannot record.
+ */
+export async function fakePreviewClip(ms = 1500): Promise<string | null> {
+  const { video } = await fakeAvatarTracks();
+  if (!video || typeof MediaRecorder === 'undefined') return null;
+  const recorder = new MediaRecorder(new MediaStream([video]), { mimeType: 'video/webm' });
+  const chunks: Blob[] = [];
+  recorder.ondataavailable = (e) => chunks.push(e.data);
+  const done = new Promise((r) => (recorder.onstop = r));
+  recorder.start();
+  await new Promise((r) => setTimeout(r, ms));
+  recorder.stop();
+  await done;
+  video.stop();
+  return URL.createObjectURL(new Blob(chunks, { type: 'video/webm' }));
+}

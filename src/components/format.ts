@@ -37,37 +37,44 @@ export function formatCredits(credits: number): string {
   return `${n} ${credits === 1 ? 'credit' : 'credits'}`;
 }
 
+/** What a visitor reads: one short sentence per code, no codes, no service wording. */
 const TITLES: Record<string, string> = {
-  invalid_request: 'The request was not accepted',
-  invalid_api_key: 'Not authorised',
-  insufficient_funds: 'Out of credits',
-  forbidden: 'Not allowed',
-  not_found: 'This avatar was not found',
-  conflict: 'Could not complete the request',
-  payload_too_large: 'The image is too large',
-  rate_limited: 'The avatar is busy right now',
-  busy: 'The avatar is busy right now',
-  upstream_error: 'The avatar service had a problem',
-  timeout: 'The avatar service took too long',
-  transport_failed: 'Could not connect to the call',
-  autoplay_blocked: 'Sound is blocked by the browser',
-  missing_peer: 'A media library is missing',
-  image_change_error: 'The avatar could not use this image',
+  invalid_request: 'The avatar could not start.',
+  invalid_api_key: 'The avatar is not set up correctly.',
+  insufficient_funds: 'The avatar is not available right now.',
+  forbidden: 'The avatar is not available here.',
+  not_found: 'This avatar could not be found.',
+  conflict: 'That did not work.',
+  payload_too_large: 'The image is too large.',
+  rate_limited: 'The avatar is busy right now.',
+  busy: 'The avatar is busy right now.',
+  upstream_error: 'The avatar could not start.',
+  timeout: 'The avatar service did not answer in time.',
+  transport_failed: 'Could not connect to the call.',
+  autoplay_blocked: 'Sound is blocked by the browser.',
+  missing_peer: 'The avatar is not set up correctly.',
+  image_change_error: 'The avatar could not use this image.',
 };
 
+/** A second sentence when it tells the visitor something the title and the button ("Try again") do not. */
 const HINTS: Record<string, string> = {
-  insufficient_funds: 'The account behind this avatar has no credits left.',
-  not_found: 'It may have been removed. Check the link, or try again later.',
+  invalid_api_key: 'Please let the site owner know.',
+  insufficient_funds: 'Please come back later.',
+  missing_peer: 'Please let the site owner know.',
+  not_found: 'It may have been removed.',
   payload_too_large: 'Inline images must be under 900 KB (uploads at most 4 MB). Use a smaller image or a URL.',
-  rate_limited: 'Too many calls at once. Wait a moment and try again.',
-  busy: 'Wait a few minutes and try again.',
-  transport_failed: 'Check your connection and try again.',
-  timeout: 'Try again in a moment.',
+  rate_limited: 'Many people are calling at once. Wait a moment.',
+  busy: 'Many people are calling at once. Wait a few minutes.',
+  transport_failed: 'Check your internet connection.',
+  image_change_error: 'Try a different picture.',
 };
 
 /**
- * A short title, a hint and the server's `detail` for an error, for display.
- * @returns `{title, hint?, detail?}`; `detail` is the `{detail}` text or the message.
+ * What to show a visitor for an error: `title`, one short sentence (e.g. "The avatar could not start."), and
+ * sometimes a `hint` that says what to do beyond trying again (e.g. "Check your internet connection."). Neither
+ * repeats "try again": the button says it. `detail` is the technical text (the server's `{detail}` or the message),
+ * for logs, `onError` and admin screens, not for visitors.
+ * @returns `{title, hint?, detail?}`
  * @public
  */
 export function explainError(error: ErrorLike): { title: string; hint?: string; detail?: string } {
@@ -76,5 +83,5 @@ export function explainError(error: ErrorLike): { title: string; hint?: string; 
   const detail = error.detail ?? error.message;
   // A transport failure that trying again cannot mend (a browser without WebRTC) gets no "check your connection".
   const hint = code === 'transport_failed' && error.retryable === false ? undefined : HINTS[code];
-  return { title: TITLES[code] ?? 'Something went wrong', hint, detail };
+  return { title: TITLES[code] ?? 'Something went wrong.', hint, detail };
 }

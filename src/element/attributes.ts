@@ -4,7 +4,8 @@ import { HEX_COLOR } from '../components/stage/hex-color';
 /**
  * Attributes `<liveai-avatar>` reads; changing one re-renders (a new `agent-id` / `proxy-url` means a new session):
  * `agent-id`, `proxy-url`, `inline` (boolean), `initial-state` (minimized|active|hidden), `theme` (light|dark|auto),
- * `avatar-title`, `image-url` (poster), `max-duration-ms` (positive integer), `image-swapper` (boolean),
+ * `avatar-title`, `image-url` (the agent's picture, the poster), `preview-src` (a short looping preview video before
+ * the call), `max-duration-ms` (positive integer), `minimize-keeps-call` (boolean), `image-swapper` (boolean),
  * `transport` (rtc-a|rtc-b: the kind of room the proxy hands out, so its SDK is fetched before Start is clicked),
  * `chroma-key` (makes the avatar's backdrop transparent: empty for green, or the backdrop colour as `#rrggbb`).
  * @public
@@ -17,7 +18,9 @@ export const OBSERVED_ATTRIBUTES = [
   'theme',
   'avatar-title',
   'image-url',
+  'preview-src',
   'max-duration-ms',
+  'minimize-keeps-call',
   'image-swapper',
   'transport',
   'chroma-key',
@@ -59,9 +62,11 @@ export function propsFromAttributes(el: Element): AvatarWidgetProps {
     theme: attr('theme') as AvatarWidgetProps['theme'],
     title: attr('avatar-title'),
     imageUrl: attr('image-url'),
+    previewSrc: attr('preview-src'),
     maxDurationMs: max > 0 ? max : undefined,
     initialState: attr('initial-state') as WidgetState | undefined,
     imageSwapper: el.hasAttribute('image-swapper'),
+    minimizeKeepsCall: el.hasAttribute('minimize-keeps-call'),
     options: attr('transport') ? { transport: attr('transport') as 'rtc-a' | 'rtc-b' } : undefined,
     chromaKey: el.hasAttribute('chroma-key') ? (attr('chroma-key')?.trim() ? { color: attr('chroma-key')!.trim() } : true) : undefined,
   };

@@ -10,12 +10,22 @@ export const MAX_CHAT_MESSAGE_CHARS = 2000;
 /** Longest `chat-msg` sender name, characters. */
 export const MAX_CHAT_NAME_CHARS = 100;
 
-/** The avatar's short placeholder answer to a `chat-msg`. */
+/** Sender names the widgets send when they know nobody's name: the reply does not address "user". */
+const GENERIC_NAMES = new Set(['', 'user', 'guest', 'visitor', 'you', 'anonymous']);
+
+/**
+ * The avatar's short spoken answer to a `chat-msg`: a greeting for a greeting, an honest "I cannot look that up"
+ * for a question, else what it heard; it addresses the sender by name unless the name is a generic one ("user").
+ */
 export function replyTo(message: string, name: string): string {
-  const who = name.trim() ? `, ${name.trim().slice(0, 40)}` : '';
+  const first = name.trim().slice(0, 40);
+  const to = GENERIC_NAMES.has(first.toLowerCase()) ? '' : `, ${first}`;
   const text = message.trim().replace(/\s+/g, ' ');
   const quoted = text.length > 80 ? `${text.slice(0, 77)}...` : text;
-  return `Thanks${who}! You said: "${quoted}". I am the local emulator avatar.`;
+  if (/^(hi|hello|hey|good (morning|afternoon|evening))\b/i.test(text))
+    return `Hello${to}! I am a practice avatar running on this computer. Ask me something, and I will answer out loud.`;
+  if (text.endsWith('?')) return `Good question${to}. I am a practice avatar, so I cannot look that up, but I heard you ask: "${quoted}"`;
+  return `I hear you${to}: "${quoted}". I am a practice avatar; a real agent would answer you here.`;
 }
 
 /**

@@ -79,6 +79,6 @@ export const Failed: Story = {
   loaders: [async () => ({ session: storySession({}, { agents: ['someone-else'] }) })],
   play: async ({ canvas, userEvent }) => {
     await userEvent.click(canvas.getByRole('button', { name: 'Start call' }));
-    await waitFor(() => expect(canvas.getByRole('alert')).toHaveTextContent('This avatar was not found'));
+    await waitFor(() => expect(canvas.getByRole('alert')).toHaveTextContent('This avatar could not be found.'));
   },
 };

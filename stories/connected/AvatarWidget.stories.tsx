@@ -111,8 +111,21 @@ export const MinimizedDuringCall: Story = {
   args: { initialState: 'active' },
   loaders: [async () => ({ session: storySession({ phase: 'active', sessionStatus: 'ACTIVE', activeAt: Date.now() }) })],
   play: async ({ canvas, userEvent }) => {
-    await userEvent.click(canvas.getByRole('button', { name: 'Minimize' }));
+    // Said before it happens: the label and the tooltip.
+    const minimize = canvas.getByRole('button', { name: 'Minimize (the call ends if it stays minimized for 30 s)' });
+    await expect(minimize).toHaveAttribute('title', 'Minimize (the call ends if it stays minimized for 30 s)');
+    await userEvent.click(minimize);
     await expect(canvas.getByRole('button', { name: /Call ends in 0:(30|29) · Open/ })).toBeVisible();
+  },
+};
+
+/** `minimizeKeepsCall`: minimizing keeps the call; the launcher says the call goes on. */
+export const MinimizeKeepsCall: Story = {
+  args: { initialState: 'active', minimizeKeepsCall: true },
+  loaders: [async () => ({ session: storySession({ phase: 'active', sessionStatus: 'ACTIVE', activeAt: Date.now() }) })],
+  play: async ({ canvas, userEvent }) => {
+    await userEvent.click(canvas.getByRole('button', { name: 'Minimize' }));
+    await expect(canvas.getByRole('button', { name: /^In call with .* · Open$/ })).toHaveFocus();
   },
 };
 
@@ -132,7 +145,7 @@ export const AgentNotFound: Story = {
   loaders: [async () => ({ session: storySession({}, { agents: ['another-agent'] }) })],
   play: async ({ canvas, args, userEvent }) => {
     await userEvent.click(canvas.getByRole('button', { name: 'Start call' }));
-    await waitFor(() => expect(canvas.getByRole('alert')).toHaveTextContent('Agent not found'));
+    await waitFor(() => expect(canvas.getByRole('alert')).toHaveTextContent('This avatar could not be found.'));
     await expect(args.onError).toHaveBeenCalled();
   },
 };

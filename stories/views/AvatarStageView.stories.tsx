@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, waitFor } from 'storybook/test';
 import { AvatarStageView, TranscriptPanelView } from '../../src/components';
-import { fakeAvatarTracks } from '../media';
+import { fakeAvatarTracks, fakePreviewClip } from '../media';
 import { sampleAvatarImage, sampleTranscript } from '../../src/testing';
 
 const PHASES = ['idle', 'creating', 'queued', 'connecting', 'active', 'ending', 'ended', 'error'] as const;
@@ -51,9 +51,49 @@ export const Idle: Story = {
   },
 };
 
+/** The first impression: the agent's picture with its name over it, and Start. */
+export const IdleWithName: Story = {
+  args: { name: 'Ada' },
+  play: async ({ canvas }) => {
+    await expect(canvas.getByText('Ada')).toBeVisible();
+    await expect(canvas.getByRole('button', { name: 'Start call' })).toBeVisible();
+  },
+};
+
+/** No picture set: the name's initial, not an empty black box. */
+export const IdleWithoutPicture: Story = {
+  args: { name: 'Ada', imageUrl: null },
+  play: async ({ canvasElement }) => expect(canvasElement.querySelector('.liveai-stage__initial')).toHaveTextContent('A'),
+};
+
+/** `previewSrc`: a short looping clip over the picture before the call (muted, inline; not with reduced motion). */
+export const IdleWithPreview: Story = {
+  args: { name: 'Ada' },
+  loaders: [async () => ({ clip: await fakePreviewClip() })],
+  render: (args, { loaded }) => <AvatarStageView {...args} previewSrc={loaded.clip as string | null} />,
+  play: async ({ canvasElement }) => {
+    const reduce = matchMedia('(prefers-reduced-motion: reduce)').matches;
+    const preview = canvasElement.querySelector<HTMLVideoElement>('.liveai-stage__preview');
+    if (reduce) return expect(preview).toBeNull();
+    await waitFor(() => expect(preview).not.toBeNull());
+    await expect(preview!.muted && preview!.loop).toBe(true);
+    await waitFor(() => expect(preview!.readyState).toBeGreaterThanOrEqual(2), { timeout: 5000 });
+  },
+};
+
 export const Creating: Story = {
   args: { phase: 'creating', queue: { elapsedMs: 800, estimateMs: 10_000, progress: 0.08, slow: false } },
   play: async ({ canvas }) => expect(canvas.getByText('Calling…')).toBeVisible(),
+};
+
+/** The create call itself is slow: the clock runs from the click and the note says what is happening, no cold start promised. */
+export const CreatingSlow: Story = {
+  args: { phase: 'creating', queue: { elapsedMs: 9500, estimateMs: 150_000, progress: 0.17, slow: false } },
+  play: async ({ canvas }) => {
+    await expect(canvas.getByRole('status')).toHaveTextContent('Still waiting for the avatar service to answer…');
+    await expect(canvas.getByText('0:10')).toBeVisible();
+    await expect(canvas.queryByText(/2:30/)).toBeNull();
+  },
 };
 
 export const Queued: Story = {
@@ -155,10 +195,40 @@ export const EndedByIdleTimeout: Story = {
   play: async ({ canvas }) => expect(canvas.getByRole('status')).toHaveTextContent('period of inactivity'),
 };
 
+/** The session ended FAILED at the service: a sentence and Try again; the technical text is not shown. */
+export const ErrorSessionFailed: Story = {
+  args: { phase: 'error', error: { code: 'upstream_error', detail: 'the avatar service says the session FAILED' } },
+  play: async ({ canvas }) => {
+    await expect(canvas.getByRole('alert')).toHaveTextContent('The avatar could not start.');
+    await expect(canvas.getByRole('alert')).not.toHaveTextContent('FAILED');
+  },
+};
+
+/** The create call timed out at the proxy (504): "try again" once, on the button. */
+export const ErrorTimeout: Story = {
+  args: { phase: 'error', error: { code: 'timeout', status: 504, detail: 'the avatar service did not answer within 15000 ms' } },
+  play: async ({ canvas }) => {
+    await expect(canvas.getByRole('alert')).toHaveTextContent('The avatar service did not answer in time.');
+    await expect(canvas.getByRole('alert').textContent!.match(/try again/gi)).toHaveLength(1);
+  },
+};
+
+export const ErrorConnection: Story = {
+  args: { phase: 'error', error: { code: 'transport_failed', detail: 'could not establish pc connection' } },
+  play: async ({ canvas }) =>
+    expect(canvas.getByRole('alert')).toHaveTextContent('Could not connect to the call.Check your internet connection.'),
+};
+
+export const ErrorNotFound: Story = {
+  args: { phase: 'error', error: { code: 'not_found', status: 404, detail: 'Agent not found' } },
+  play: async ({ canvas }) =>
+    expect(canvas.getByRole('alert')).toHaveTextContent('This avatar could not be found.It may have been removed.'),
+};
+
 export const ErrorOutOfCredits: Story = {
   args: { phase: 'error', error: { code: 'insufficient_funds', detail: 'Agent owner has insufficient funds' } },
   play: async ({ canvas, args, userEvent }) => {
-    await expect(canvas.getByRole('alert')).toHaveTextContent('Out of credits');
+    await expect(canvas.getByRole('alert')).toHaveTextContent('The avatar is not available right now.');
     await userEvent.click(canvas.getByRole('button', { name: 'Try again' }));
     await expect(args.onRetry).toHaveBeenCalledOnce();
   },

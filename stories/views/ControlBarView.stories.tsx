@@ -73,7 +73,7 @@ export const MutedAndKeptAlive: Story = {
   play: async ({ canvas }) => {
     await expect(canvas.getByRole('button', { name: 'Mute speaker' })).toHaveAttribute('aria-pressed', 'true');
     await expect(canvas.getByRole('slider', { name: 'Volume' })).toHaveValue('0');
-    await expect(canvas.getByRole('button', { name: 'Keep alive' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(canvas.getByRole('button', { name: 'Stay connected' })).toHaveAttribute('aria-pressed', 'true');
   },
 };
 

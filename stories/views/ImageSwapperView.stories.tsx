@@ -66,7 +66,8 @@ export const TooLarge413: Story = {
 
 export const DownloadFailed: Story = {
   args: { status: 'error', error: 'the image could not be downloaded' },
-  play: async ({ canvas }) => expect(canvas.getByRole('status')).toHaveTextContent('could not be downloaded'),
+  play: async ({ canvas }) =>
+    expect(canvas.getByRole('status')).toHaveTextContent('The avatar could not use this image. Try a different picture.'),
 };
 
 export const Disabled: Story = {

@@ -86,5 +86,6 @@ export const Empty: Story = {
 
 export const Forbidden: Story = {
   args: { items: [], error: { code: 'forbidden', detail: 'admin access required' } },
-  play: async ({ canvas }) => expect(canvas.getByRole('alert')).toHaveTextContent('Not allowed'),
+  play: async ({ canvas }) =>
+    expect(canvas.getByRole('alert')).toHaveTextContent('Could not load the list (forbidden): admin access required'),
 };

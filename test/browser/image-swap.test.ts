@@ -177,7 +177,9 @@ describe('image swap end to end on rtc-a (issue 5)', () => {
     await eventCount(page, 'image_change_error', 1);
     const status = page.getByRole('status').filter({ hasText: 'The avatar could not use this image' });
     await expect.poll(() => status.count()).toBe(1);
-    expect(await status.textContent()).toContain('not a decodable image');
+    // A sentence for the visitor; the service's text goes to onError (below), not to the screen.
+    expect(await status.textContent()).toContain('Try a different picture.');
+    expect(await status.textContent()).not.toContain('not a decodable image');
     expect((await probe(page)).imageErrors).toEqual([expect.stringContaining('not a decodable image')]);
     await page.screenshot({ path: `${SHOTS}/bad-bytes.png`, fullPage: true });
 

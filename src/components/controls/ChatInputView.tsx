@@ -12,7 +12,7 @@ export interface ChatInputViewProps {
   /** True while the call is not active: the field and the button are disabled. */
   disabled?: boolean;
   placeholder?: string;
-  /** Placeholder while disabled. */
+  /** Placeholder while disabled (default "Chat opens in a call": short, so it stays on one line on a phone). */
   disabledPlaceholder?: string;
   /** Accessible name of the field. */
   label?: string;
@@ -58,7 +58,7 @@ export function ChatInputView(props: ChatInputViewProps) {
         value={text}
         maxLength={maxLength}
         disabled={disabled}
-        placeholder={disabled ? (props.disabledPlaceholder ?? 'Chat opens when the call starts') : (props.placeholder ?? 'Type a message')}
+        placeholder={disabled ? (props.disabledPlaceholder ?? 'Chat opens in a call') : (props.placeholder ?? 'Type a message')}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={onKeyDown}
       />

@@ -13,7 +13,7 @@ export interface ControlBarViewProps {
   /** Keep-alive is on: `reset-idle-timeout` is sent while the user is active, so idle timeouts do not end the call. */
   keepAlive?: boolean;
   onMicChange?: (enabled: boolean) => void;
-  /** The microphone is being switched (the toggle is busy and disabled until it is done). */
+  /** The microphone is being switched (the toggle is busy, `aria-disabled`, until it is done; it keeps focus). */
   micPending?: boolean;
   onSpeakerMutedChange?: (muted: boolean) => void;
   onVolumeChange?: (volume: number) => void;
@@ -33,24 +33,28 @@ interface ToggleProps {
   icon: IconName;
   iconPressed?: IconName;
   disabled: boolean;
-  /** The change is under way: busy and disabled until done. */
+  /** The change is under way: busy (`aria-busy`, `aria-disabled`) until done; it keeps focus and ignores clicks. */
   pending?: boolean | undefined;
+  /** Tooltip, when it says more than the label. */
+  hint?: string;
   onChange: (pressed: boolean) => void;
 }
 
-function Toggle({ name, label, pressed, icon, iconPressed = icon, disabled, pending, onChange }: ToggleProps) {
+function Toggle({ name, label, pressed, icon, iconPressed = icon, disabled, pending, hint, onChange }: ToggleProps) {
   return (
     <button
       type="button"
       className="liveai-button liveai-button--icon"
       aria-label={label}
-      title={label}
+      title={hint ?? label}
       aria-pressed={pressed}
       data-control={name}
       data-state={pressed ? 'on' : 'off'}
-      disabled={disabled || pending}
+      disabled={disabled}
+      // Not \`disabled\` while pending: a disabled button drops keyboard focus to the page.
+      aria-disabled={pending || undefined}
       aria-busy={pending || undefined}
-      onClick={() => onChange(!pressed)}
+      onClick={() => pending || onChange(!pressed)}
     >
       <Icon name={pressed ? iconPressed : icon} />
     </button>
@@ -58,7 +62,7 @@ function Toggle({ name, label, pressed, icon, iconPressed = icon, disabled, pend
 }
 
 /**
- * Call controls: mic, speaker mute + volume, keep-alive, end. Buttons carry `aria-pressed` and `data-state`. Pure view.
+ * Call controls: mic, speaker mute + volume, "Stay connected" (keep-alive), end. Buttons carry `aria-pressed` and `data-state`. Pure view.
  * @public
  */
 export function ControlBarView(p: ControlBarViewProps) {
@@ -104,7 +108,8 @@ export function ControlBarView(p: ControlBarViewProps) {
       {p.onKeepAliveChange && (
         <Toggle
           name="keep-alive"
-          label="Keep alive"
+          label="Stay connected"
+          hint="Stay connected: keep the call open while you are quiet"
           pressed={!!p.keepAlive}
           icon="keepAlive"
           disabled={disabled}

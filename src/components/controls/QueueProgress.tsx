@@ -1,14 +1,16 @@
-import { useQueueClock, useSession } from '../../react';
+import { useSession } from '../../react';
+import { useCallClock } from '../stage/useCallClock';
 import { QueueProgressView } from './QueueProgressView';
 import { isWaiting } from '../../core/session/machine';
 
 /**
- * Cold-start progress of the nearest session; renders nothing unless it is being created, queued or connecting.
+ * Cold-start progress of the nearest session, counted from the click on Start; renders nothing unless it is being
+ * created, queued or connecting.
  * @public
  */
 export function QueueProgress({ className }: { className?: string }) {
   const { phase } = useSession();
-  const clock = useQueueClock();
+  const clock = useCallClock();
   if (!isWaiting(phase)) return null;
   return <QueueProgressView phase={phase} {...clock} className={className} />;
 }

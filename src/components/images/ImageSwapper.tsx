@@ -32,8 +32,9 @@ export function ImageSwapper({ prepare = true, className }: ImageSwapperProps) {
       className={className}
       onSubmit={submit}
       prepare={prepare ? prepareImage : undefined}
-      status={image.status}
-      error={image.status === 'error' ? (error ?? image.error ?? null) : null}
+      // Progress and "New look applied." belong to the call: once it is over, the swapper starts afresh.
+      status={phase === 'active' ? image.status : 'idle'}
+      error={phase === 'active' && image.status === 'error' ? (error ?? image.error ?? null) : null}
       disabled={phase !== 'active'}
     />
   );

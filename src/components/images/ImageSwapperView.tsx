@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ImageChangeState, ImageInput } from '../../core/session/types';
 import { Icon } from '../controls/icons';
 import { useImagePick, type PrepareImage } from './useImagePick';
@@ -41,9 +41,19 @@ export function ImageSwapperView({ onSubmit, prepare, status = 'idle', error, di
   const failure =
     status === 'error' ? explainError(typeof error === 'string' ? { code: 'image_change_error', detail: error } : (error ?? {})) : null;
   const preview = pick.picked?.kind === 'file' ? pick.picked.preview : pick.picked?.url;
+  // The pick last sent: "Apply new look" stays disabled for it unless that change failed; forgotten once disabled
+  // (the call ended), since a new call starts from the agent's own look.
+  const [applied, setApplied] = useState<unknown>(null);
+  useEffect(() => {
+    if (disabled) setApplied(null);
+  }, [disabled]);
+  const pickedKey = pick.picked?.kind === 'url' ? pick.picked.url : pick.picked?.kind === 'file' ? pick.picked.file : null;
+  const alreadyApplied = pickedKey !== null && applied === pickedKey && status !== 'error';
   const apply = () => {
     const p = pick.picked;
-    if (p) void onSubmit(p.kind === 'url' ? { url: p.url } : p.base64 ? { base64: p.base64 } : { blob: p.file });
+    if (!p) return;
+    setApplied(p.kind === 'url' ? p.url : p.file);
+    void onSubmit(p.kind === 'url' ? { url: p.url } : p.base64 ? { base64: p.base64 } : { blob: p.file });
   };
   return (
     <div
@@ -83,15 +93,19 @@ export function ImageSwapperView({ onSubmit, prepare, status = 'idle', error, di
           Preview
         </button>
       </form>
-      <button type="button" className="liveai-button liveai-button--primary" disabled={disabled || busy || !pick.picked} onClick={apply}>
+      <button
+        type="button"
+        className="liveai-button liveai-button--primary"
+        disabled={disabled || busy || !pick.picked || alreadyApplied}
+        onClick={apply}
+      >
         Apply new look
       </button>
       <div className="liveai-images__status" role="status" aria-live="polite">
         {pick.problem ??
           (failure ? (
             <>
-              <strong>{failure.title}.</strong> {failure.hint}
-              {failure.detail && <span className="liveai-images__detail">{failure.detail}</span>}
+              <strong>{failure.title}</strong> {failure.hint}
             </>
           ) : (
             STATUS[status]

@@ -75,7 +75,8 @@ export function SessionListView(p: SessionListViewProps) {
         tabIndex={0}
       >
         {p.error ? (
-          <p role="alert">{`${explainError(p.error).title}: ${p.error.detail ?? p.error.message ?? ''}`}</p>
+          // An admin screen: the technical detail is what helps here.
+          <p role="alert">{`Could not load the list (${p.error.code ?? 'error'}): ${explainError(p.error).detail ?? ''}`}</p>
         ) : p.items.length ? (
           <SessionTable kind={p.kind} items={p.items} />
         ) : (

@@ -1,6 +1,7 @@
-import { useCallback } from 'react';
+import { useCallback, useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { useAvatarSession, useQueueClock, useSessionState } from '../../react';
+import { useAvatarSession, useSessionState } from '../../react';
+import { useCallClock } from './useCallClock';
 import { AvatarStageView, type AvatarStageViewProps } from './AvatarStageView';
 import { expiresAtMs, timeLimitReached } from './TimeLimitCountdown';
 import { useSessionPosterDue } from './useSessionPoster';
@@ -12,7 +13,8 @@ export type AvatarStageProps = Partial<
 
 /**
  * The avatar of the nearest `AvatarSessionProvider`: its video track, poster (the `imageUrl` prop; the session's own
- * image instead while queued, after the call, or when a call goes 1 s without video), queue clock, "Tap to unmute"
+ * image instead while queued, after the call, or when a call goes 1 s without video), the wait counted from the click
+ * on Start, "Tap to unmute"
  * wired to `unblockAudio()`, start / retry / start again.
  * The session plays the audio itself, so no audio track is given to the view.
  */
@@ -31,7 +33,11 @@ export function AvatarStage(props: AvatarStageProps) {
     [session],
   );
   const audioBlocked = useSessionState((st) => st.media.audioBlocked);
-  const queue = useQueueClock();
+  const queue = useCallClock();
+  // The visitor reads a sentence; the technical detail goes to the console (and to onError).
+  useEffect(() => {
+    if (error) console.warn(`liveai-kit: ${error.code}: ${error.detail}`);
+  }, [error]);
   const start = () => void session.start().catch(() => undefined); // the error shows from the store
   // Fixed for a call; read when the phase changes (the countdown shows only while active).
   const expiresAt = expiresAtMs(session.getClientSession()?.session_expires_at);

@@ -10,6 +10,11 @@ export interface AvatarStageViewProps extends StageOverlayProps {
   videoTrack?: MediaStreamTrack | null;
   /** Poster / placeholder image of the avatar, shown until video frames arrive (368×560 portrait). */
   imageUrl?: string | null;
+  /**
+   * A short looping preview video (URL) shown before the call and while it starts, muted and inline, over the poster.
+   * Left out (the poster shows) when the visitor prefers reduced motion.
+   */
+  previewSrc?: string | null;
   /** The store's `media.audioBlocked`: the browser blocked the session's audio; shows "Tap to unmute". */
   audioBlocked?: boolean;
   /** Called from the "Tap to unmute" click (a user gesture), e.g. `session.unblockAudio()`. */
@@ -106,11 +111,26 @@ function useChromaKey(
   return mode;
 }
 
+/** Whether the visitor asks for reduced motion (true until known, so no preview starts before it is checked). */
+function useReducedMotion(): boolean {
+  const [reduce, setReduce] = useState(true);
+  useEffect(() => {
+    if (typeof matchMedia === 'undefined') return setReduce(false);
+    const query = matchMedia('(prefers-reduced-motion: reduce)');
+    const update = () => setReduce(query.matches);
+    update();
+    query.addEventListener('change', update);
+    return () => query.removeEventListener('change', update);
+  }, []);
+  return reduce;
+}
+
 /** useLayoutEffect in the browser; useEffect where there is no DOM (server rendering), which has nothing to bind. */
 const useBeforePaint = typeof document === 'undefined' ? useEffect : useLayoutEffect;
 
 /**
- * The avatar: the session's video track (muted; the session plays the audio), poster while waiting, cold-start progress
+ * The avatar: the session's video track (muted; the session plays the audio), poster while waiting (with the avatar's
+ * `name` and an optional looping `previewSrc` before the call; its initial when there is no picture), cold-start progress
  * ("Connecting…" until the video's first frame is decoded), "Tap to unmute" when audio is blocked, ended state with the
  * cost in credits, error with retry.
  * State is mirrored on `data-phase`, `data-audio-blocked`, `data-has-video` (the video shows a frame) for styling.
@@ -132,17 +152,41 @@ export function AvatarStageView(props: AvatarStageViewProps) {
   const keying = useChromaKey(video, canvas, props.chromaKey);
   // Active with a video track that has no frame yet: still connecting, as far as the user can see.
   const overlay = StageOverlay(phase === 'active' && videoTrack && !framed ? { ...props, phase: 'connecting' } : props);
+  const reduceMotion = useReducedMotion();
+  const before = phase === 'idle' || phase === 'creating' || phase === 'queued' || phase === 'connecting';
+  const preview = props.previewSrc && before && !framed && !reduceMotion ? props.previewSrc : null;
+  // Nothing to show before a call: the name's first letter instead of an empty box.
+  const initial = !imageUrl && !preview && phase === 'idle' && props.name ? props.name.trim().charAt(0).toUpperCase() : '';
   return (
     <div
       className={cx('liveai-stage', className)}
       role="region"
       aria-label={label}
+      tabIndex={-1}
       data-phase={phase}
       data-audio-blocked={blocked || undefined}
       data-has-video={(phase === 'active' && framed) || undefined}
       data-chroma-key={props.chromaKey ? (keying ?? 'loading') : undefined}
     >
       {imageUrl && <img className="liveai-stage__poster" src={imageUrl} alt="" decoding="async" />}
+      {initial && (
+        <span className="liveai-stage__initial" aria-hidden="true">
+          {initial}
+        </span>
+      )}
+      {preview && (
+        <video
+          className="liveai-stage__preview"
+          src={preview}
+          poster={imageUrl ?? undefined}
+          autoPlay
+          loop
+          muted
+          playsInline
+          preload="auto"
+          aria-hidden="true"
+        />
+      )}
       <video className="liveai-stage__video" ref={video} autoPlay playsInline muted aria-hidden="true" />
       {props.chromaKey && <canvas className="liveai-stage__canvas" ref={canvas} aria-hidden="true" />}
       {overlay && <div className="liveai-stage__overlay">{overlay}</div>}

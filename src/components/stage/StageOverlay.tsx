@@ -18,12 +18,14 @@ export interface StageOverlayProps {
   onPrefetch?: (() => void) | undefined;
   onRetry?: (() => void) | undefined;
   onRestart?: (() => void) | undefined;
+  /** The avatar's name, shown over its picture before the call. */
+  name?: string | undefined;
 }
 
 const ENDED: Partial<Record<EndReason, string>> = {
   idle_timeout: 'The avatar stopped after a period of inactivity.',
   timed_out: 'The avatar timed out.',
-  failed: 'The session failed.',
+  failed: 'The avatar stopped unexpectedly.',
   remote: 'The avatar left the call.',
 };
 
@@ -55,8 +57,17 @@ export function StageOverlay({
   onPrefetch,
   onRetry,
   onRestart,
+  name,
 }: StageOverlayProps) {
-  if (phase === 'idle') return onStart ? <StartButton onStart={onStart} onPrefetch={onPrefetch} /> : null;
+  if (phase === 'idle') {
+    if (!onStart) return name ? <p className="liveai-stage__name">{name}</p> : null;
+    return (
+      <>
+        {name && <p className="liveai-stage__name">{name}</p>}
+        <StartButton onStart={onStart} onPrefetch={onPrefetch} />
+      </>
+    );
+  }
   if (isWaiting(phase)) {
     return <QueueProgressView phase={phase} elapsedMs={0} estimateMs={10_000} progress={0} slow={false} {...queue} />;
   }
@@ -84,9 +95,9 @@ export function StageOverlay({
     const e = explainError(error ?? {});
     return (
       <div className="liveai-stage__message" role="alert">
+        {/* A sentence and one action; the technical detail goes to onError and the console, not to the visitor. */}
         <p className="liveai-stage__title">{e.title}</p>
         {e.hint && <p>{e.hint}</p>}
-        {e.detail && <p className="liveai-stage__detail">{e.detail}</p>}
         {onRetry && (
           <button type="button" className="liveai-button liveai-button--primary" onClick={onRetry}>
             Try again

@@ -29,12 +29,22 @@ export interface AvatarWidgetProps extends WidgetCallbacks {
   theme?: 'light' | 'dark' | 'auto';
   /** Name shown in the header (default `Avatar`). */
   title?: string;
-  /** Poster shown before the session knows its image (368×560 portrait). */
+  /**
+   * The agent's picture (368×560 portrait): the first impression before a call (with `title` over it), and the
+   * poster until the video plays.
+   */
   imageUrl?: string;
+  /**
+   * A short looping preview video of the agent (URL; e.g. a few seconds of MP4 or WebM, 368×560) shown before the
+   * call, muted and inline, over `imageUrl` (its poster). Not loaded for visitors who prefer reduced motion.
+   */
+  previewSrc?: string;
   /** Ends the call this long after it became active, ms; a countdown shows in the last 30 s. */
   maxDurationMs?: number;
-  /** A call minimized (or hidden) this long is ended, ms (default 30000). */
+  /** A call minimized (or hidden) this long is ended, ms (default 30000). The Minimize button says so during a call. */
   minimizedEndMs?: number;
+  /** Minimizing keeps the call going (default false: a call minimized for `minimizedEndMs` is ended). Hidden still ends it. */
+  minimizeKeepsCall?: boolean;
   /** Default: floating → `caption` over the video, inline → `conversation` beside it. */
   transcriptMode?: 'caption' | 'conversation';
   /** Show the "Change look" image swapper (default false). */
@@ -52,7 +62,8 @@ export interface AvatarWidgetProps extends WidgetCallbacks {
 /**
  * The drop-in widget: start → queue progress → live avatar with transcript, chat and controls → end with
  * the cost. Creates its own session (one store per widget, so several widgets stay independent) unless
- * `session` is given. Ends 30 s after being minimized during a call; ends at `maxDurationMs`.
+ * `session` is given. Ends 30 s after being minimized during a call (unless `minimizeKeepsCall`); ends at
+ * `maxDurationMs`. Keyboard focus stays on a sensible control through every state change.
  * @public
  */
 export function AvatarWidget(props: AvatarWidgetProps) {

@@ -7,6 +7,7 @@ import { AvatarWidgetView, type WidgetState } from './AvatarWidgetView';
 import { ChatInput } from '../controls/ChatInput';
 import { ControlBar } from '../controls/ControlBar';
 import { ImageSwapper } from '../images/ImageSwapper';
+import { LookSheet } from './LookSheet';
 import { TranscriptPanel } from '../transcript/TranscriptPanel';
 import { useDeadline } from '../stage/useDeadline';
 import { useWidgetCallbacks } from './useWidgetCallbacks';
@@ -31,7 +32,8 @@ export function AvatarWidgetBody(p: AvatarWidgetProps) {
   const { onSession } = p;
   useEffect(() => onSession?.(session), [session, onSession]);
 
-  const away = state !== 'active' && isRunning(phase);
+  // Minimized with `minimizeKeepsCall`, the call goes on; hidden (nothing on screen) always counts as away.
+  const away = (p.minimizeKeepsCall ? state === 'hidden' : state !== 'active') && isRunning(phase);
   const [awaySince, setAwaySince] = useState<number | null>(null);
   useEffect(() => setAwaySince(away ? Date.now() : null), [away]);
   const endCall = () => void session.end('user').catch(() => undefined);
@@ -42,7 +44,7 @@ export function AvatarWidgetBody(p: AvatarWidgetProps) {
   const caption = (p.transcriptMode ?? (variant === 'inline' ? 'conversation' : 'caption')) === 'caption';
   // The parts read the session themselves, so they are made once per change of their own props: a phase change
   // (several while a call connects) re-renders the frame only, not the stage, transcript, chat and controls again.
-  const { imageUrl, imageSwapper } = p;
+  const { imageUrl, imageSwapper, previewSrc } = p;
   // One key per set of options, so an inline `chromaKey={{…}}` does not re-make the parts on every render.
   const chromaKey = chromaKeyId(p.chromaKey);
   const parts = useMemo(
@@ -50,6 +52,8 @@ export function AvatarWidgetBody(p: AvatarWidgetProps) {
       stage: (
         <AvatarStage
           imageUrl={imageUrl}
+          previewSrc={previewSrc}
+          name={title}
           label={`${title} video`}
           chromaKey={chromaKey ? (JSON.parse(chromaKey) as ChromaKeyOptions) : undefined}
         >
@@ -58,15 +62,14 @@ export function AvatarWidgetBody(p: AvatarWidgetProps) {
       ),
       transcript: caption ? undefined : <TranscriptPanel agentLabel={title} />,
       extra: imageSwapper ? (
-        <details className="liveai-widget__extra">
-          <summary>Change look</summary>
+        <LookSheet>
           <ImageSwapper />
-        </details>
+        </LookSheet>
       ) : undefined,
       chat: <ChatInput />,
       controls: <ControlBar />,
     }),
-    [imageUrl, title, caption, imageSwapper, chromaKey],
+    [imageUrl, previewSrc, title, caption, imageSwapper, chromaKey],
   );
   return (
     <AvatarWidgetView
@@ -80,11 +83,12 @@ export function AvatarWidgetBody(p: AvatarWidgetProps) {
       className={p.className}
       remainingMs={remainingMs}
       minimizedEndMs={minimizedEndMs}
+      minimizeEndsCallAfterMs={p.minimizeKeepsCall ? null : (p.minimizedEndMs ?? 30_000)}
       stage={parts.stage}
       transcript={parts.transcript}
       extra={parts.extra}
       chat={parts.chat}
-      controls={isRunning(phase) ? parts.controls : undefined}
+      controls={parts.controls}
     />
   );
 }

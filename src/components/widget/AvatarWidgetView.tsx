@@ -1,8 +1,9 @@
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import type { Phase } from '../../core/session/types';
 import { Icon } from '../controls/icons';
 import { cx, formatClock } from '../format';
 import { isRunning } from '../../core/session/machine';
+import { useFocusKeeper } from './useFocusKeeper';
 
 /**
  * Visible state of the widget. `hidden` renders nothing.
@@ -35,6 +36,11 @@ export interface AvatarWidgetViewProps {
   remainingMs?: number | null;
   /** Remaining ms before a minimized call ends (30 s after minimizing). */
   minimizedEndMs?: number | null;
+  /**
+   * How long a call may stay minimized before it is ended, ms: the Minimize button says so during a call (label and
+   * tooltip). Null or absent: minimizing keeps the call (the launcher then shows "In call · Open").
+   */
+  minimizeEndsCallAfterMs?: number | null;
   className?: string;
 }
 
@@ -44,8 +50,12 @@ export interface AvatarWidgetViewProps {
  */
 export function AvatarWidgetView(p: AvatarWidgetViewProps) {
   const { variant = 'floating', state, theme = 'auto', phase, title = 'Avatar' } = p;
+  const ref = useRef<HTMLDivElement>(null);
+  useFocusKeeper(ref, phase, state);
   if (state === 'hidden') return null;
+  const running = isRunning(phase);
   const root = {
+    ref,
     className: cx('liveai-widget', p.className),
     'data-variant': variant,
     'data-state': state,
@@ -53,6 +63,7 @@ export function AvatarWidgetView(p: AvatarWidgetViewProps) {
     'data-phase': phase,
   };
   if (state === 'minimized') {
+    const ending = p.minimizedEndMs != null && running;
     return (
       <div {...root}>
         <button
@@ -62,45 +73,63 @@ export function AvatarWidgetView(p: AvatarWidgetViewProps) {
           onClick={() => p.onStateChange?.('active')}
           onPointerEnter={p.onPrefetch}
           onFocus={p.onPrefetch}
-          data-in-call={isRunning(phase) || undefined}
+          data-in-call={running || undefined}
+          data-ending={ending || undefined}
         >
           <Icon name="chat" />
           <span>
-            {p.minimizedEndMs != null && isRunning(phase) ? `Call ends in ${formatClock(p.minimizedEndMs)} · Open` : `Talk to ${title}`}
+            {ending
+              ? `Call ends in ${formatClock(p.minimizedEndMs!)} · Open`
+              : running
+                ? `In call with ${title} · Open`
+                : `Talk to ${title}`}
           </span>
         </button>
       </div>
     );
   }
   const showCountdown = p.remainingMs != null && p.remainingMs <= 30_000 && phase === 'active';
+  const endsAfter = running && p.minimizeEndsCallAfterMs != null ? Math.round(p.minimizeEndsCallAfterMs / 1000) : null;
+  const minimizeLabel = endsAfter === null ? 'Minimize' : `Minimize (the call ends if it stays minimized for ${endsAfter} s)`;
   return (
     <div {...root}>
       <section className="liveai-widget__panel" aria-label={title}>
         <header className="liveai-widget__header">
-          <h2 className="liveai-widget__title">{title}</h2>
-          {phase === 'active' && <span className="liveai-widget__live">Live</span>}
+          <h2 className="liveai-widget__title" tabIndex={-1}>
+            {title}
+          </h2>
+          {showCountdown ? (
+            <p className="liveai-widget__countdown" role="timer" aria-label="Time left in this call">
+              Call ends in {formatClock(p.remainingMs!)}
+            </p>
+          ) : (
+            phase === 'active' && <span className="liveai-widget__live">Live</span>
+          )}
           <button
             type="button"
             className="liveai-button liveai-button--icon liveai-button--ghost"
-            aria-label="Minimize"
+            aria-label={minimizeLabel}
+            title={minimizeLabel}
             aria-expanded="true"
+            data-control="minimize"
+            data-ends-call={endsAfter !== null || undefined}
             onClick={() => p.onStateChange?.('minimized')}
           >
             <Icon name="minimize" />
           </button>
         </header>
-        {showCountdown && (
-          <p className="liveai-widget__countdown" role="timer" aria-label="Time left in this call">
-            Call ends in {formatClock(p.remainingMs!)}
-          </p>
-        )}
         <div className="liveai-widget__body">
           <div className="liveai-widget__main">{p.stage}</div>
           <div className="liveai-widget__side">
             {p.transcript}
             {p.extra}
             {p.chat}
-            {p.controls}
+            {p.controls && (
+              // Kept in the layout before and after a call (hidden, not removed), so nothing below it moves.
+              <div className="liveai-widget__controls" data-hidden={!running || undefined}>
+                {p.controls}
+              </div>
+            )}
           </div>
         </div>
       </section>

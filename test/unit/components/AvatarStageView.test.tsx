@@ -1,5 +1,5 @@
 import './cleanup';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AvatarStageView } from '../../../src/components';
@@ -86,13 +86,15 @@ describe('AvatarStageView', () => {
     expect(onRestart).toHaveBeenCalledOnce();
   });
 
-  it('error: explains the error with its detail and retries', async () => {
+  it('error: a short sentence and one action, without the technical detail', async () => {
     const onRetry = vi.fn();
     const error = new LiveAiError('insufficient_funds', 'agent owner has insufficient funds', { status: 402 });
     render(<AvatarStageView phase="error" error={error} onRetry={onRetry} />);
     const alert = screen.getByRole('alert');
-    expect(alert).toHaveTextContent('Out of credits');
-    expect(alert).toHaveTextContent('agent owner has insufficient funds');
+    expect(alert).toHaveTextContent('The avatar is not available right now.');
+    expect(alert).toHaveTextContent('Please come back later.');
+    expect(alert).not.toHaveTextContent('agent owner has insufficient funds');
+    expect(within(alert).getAllByRole('button')).toHaveLength(1);
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(onRetry).toHaveBeenCalledOnce();
   });

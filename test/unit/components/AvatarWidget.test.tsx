@@ -45,7 +45,10 @@ describe('AvatarWidget', () => {
   it('ends a call that stays minimized, showing when on the launcher', async () => {
     const session = createTestSession({ initialState: { phase: 'active', activeAt: Date.now() } });
     render(<AvatarWidget session={session} initialState="active" minimizedEndMs={1500} />);
-    await userEvent.click(screen.getByRole('button', { name: 'Minimize' }));
+    // Said before it happens: the label (and tooltip) of Minimize during a call.
+    const minimize = screen.getByRole('button', { name: 'Minimize (the call ends if it stays minimized for 2 s)' });
+    expect(minimize).toHaveAttribute('title', 'Minimize (the call ends if it stays minimized for 2 s)');
+    await userEvent.click(minimize);
     expect(screen.getByRole('button', { name: /Call ends in 0:0[12] · Open/ })).toBeInTheDocument();
     await waitFor(() => expect(session.store.getState().phase).toBe('ended'), { timeout: 4000 });
     expect(session.store.getState().endReason).toBe('user');
@@ -55,8 +58,22 @@ describe('AvatarWidget', () => {
     const session = createTestSession({ initialState: { phase: 'active', activeAt: Date.now() } });
     render(<AvatarWidget session={session} initialState="minimized" minimizedEndMs={60_000} />);
     await userEvent.click(screen.getByRole('button', { name: /Call ends in/ }));
-    expect(screen.getByRole('button', { name: 'Minimize' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /^Minimize/ })).toBeInTheDocument();
     expect(session.store.getState().phase).toBe('active');
+  });
+
+  it('minimizeKeepsCall: minimizing keeps the call, and Minimize says nothing about ending it', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const session = createTestSession({ initialState: { phase: 'active', activeAt: Date.now() } });
+      render(<AvatarWidget session={session} initialState="active" minimizedEndMs={1000} minimizeKeepsCall title="Ada" />);
+      await userEvent.click(screen.getByRole('button', { name: 'Minimize' }));
+      expect(screen.getByRole('button', { name: 'In call with Ada · Open' })).toBeInTheDocument();
+      await act(() => vi.advanceTimersByTimeAsync(5000));
+      expect(session.store.getState().phase).toBe('active');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('counts down the last 30 s of maxDurationMs and ends the call', async () => {

@@ -32,7 +32,7 @@ describe('ChatInputView', () => {
     render(<ChatInputView onSend={onSend} disabled />);
     const field = screen.getByRole('textbox');
     expect(field).toBeDisabled();
-    expect(field).toHaveAttribute('placeholder', 'Chat opens when the call starts');
+    expect(field).toHaveAttribute('placeholder', 'Chat opens in a call');
     expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
   });
 

@@ -25,7 +25,7 @@ describe('ControlBarView', () => {
     expect(speaker).toHaveAttribute('aria-pressed', 'false');
     await userEvent.click(speaker);
     expect(h.onSpeakerMutedChange).toHaveBeenCalledWith(true);
-    await userEvent.click(screen.getByRole('button', { name: 'Keep alive' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Stay connected' }));
     expect(h.onKeepAliveChange).toHaveBeenCalledWith(true);
     await userEvent.click(screen.getByRole('button', { name: 'End' }));
     expect(h.onEnd).toHaveBeenCalledOnce();

@@ -80,6 +80,6 @@ describe('SessionListView', () => {
     rerender(<SessionListView {...props({ items: [], loading: true })} />);
     expect(screen.getByText('Loading…')).toBeInTheDocument();
     rerender(<SessionListView {...props({ items: [], error: { code: 'forbidden', detail: 'admin only' } })} />);
-    expect(screen.getByRole('alert')).toHaveTextContent('Not allowed: admin only');
+    expect(screen.getByRole('alert')).toHaveTextContent('Could not load the list (forbidden): admin only');
   });
 });

@@ -14,7 +14,9 @@ describe("the proxy's busy answers", () => {
     render(<AvatarStageView phase="error" error={error} onRetry={() => {}} />);
     const alert = screen.getByRole('alert');
     expect(alert).toHaveTextContent('The avatar is busy right now');
-    expect(alert).toHaveTextContent('Wait a few minutes and try again.');
+    expect(alert).toHaveTextContent('Many people are calling at once. Wait a few minutes.');
+    // The proxy's technical text is for onError and the console, not for the visitor.
+    expect(alert).not.toHaveTextContent('as many avatar sessions as it allows');
     expect(alert).not.toHaveTextContent('The avatar service had a problem');
   });
 

@@ -70,7 +70,7 @@ describe('connected components', () => {
     expect(session.transport.micEnabled).toBe(true);
   });
 
-  it('ControlBar: the mic toggle is busy and disabled while the session says micPending (useMedia exposes it)', async () => {
+  it('ControlBar: the mic toggle is busy (aria-disabled, keeps focus) while the session says micPending', async () => {
     const session = createTestSession({ initialState: { phase: 'active' } });
     withSession(session, <ControlBar />);
     const mic = screen.getByRole('button', { name: 'Microphone' });
@@ -79,7 +79,12 @@ describe('connected components', () => {
     act(() => void (switching = session.setMicEnabled(true)));
     expect(session.store.getState().media.micPending).toBe(true);
     expect(mic).toHaveAttribute('aria-busy', 'true');
-    expect(mic).toBeDisabled();
+    expect(mic).toHaveAttribute('aria-disabled', 'true');
+    // Not disabled: a keyboard user's focus stays on it; a click while pending does nothing.
+    expect(mic).toBeEnabled();
+    mic.focus();
+    fireEvent.click(mic);
+    expect(mic).toHaveFocus();
     await act(() => switching);
     expect(session.store.getState().media.micPending).toBe(false);
     expect(mic).not.toHaveAttribute('aria-busy');
@@ -95,7 +100,7 @@ describe('connected components', () => {
     await waitFor(() => expect(phase(session)).toBe('queued'));
     session.proxy.setStatus(session.store.getState().sessionId!, 'ACTIVE');
     await waitFor(() => expect(phase(session)).toBe('active'));
-    const toggle = screen.getByRole('button', { name: 'Keep alive' });
+    const toggle = screen.getByRole('button', { name: 'Stay connected' });
     expect(toggle).toHaveAttribute('aria-pressed', 'false');
     const controls = () =>
       session.proxy.sessions.get(session.store.getState().sessionId!)!.controls.filter((c) => c.event === 'reset-idle-timeout');
@@ -137,7 +142,17 @@ describe('connected components', () => {
     act(() => session.transport.emitEvent({ type: 'image_change_complete' }));
     await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('New look applied.'));
     act(() => session.transport.emitEvent({ type: 'image_change_error', error: 'could not download the image' }));
-    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('could not download the image'));
+    // The visitor reads a sentence, not the service's text.
+    await waitFor(() =>
+      expect(screen.getByRole('status')).toHaveTextContent('The avatar could not use this image. Try a different picture.'),
+    );
+    expect(screen.getByRole('status')).not.toHaveTextContent('could not download the image');
+    // The same image cannot be applied twice; after the call, the status is cleared.
+    act(() => session.transport.emitEvent({ type: 'image_change_complete' }));
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('New look applied.'));
+    expect(screen.getByRole('button', { name: 'Apply new look' })).toBeDisabled();
+    await act(() => session.end('user'));
+    expect(screen.getByRole('status')).toBeEmptyDOMElement();
   });
 
   it('SessionList lists rooms and sessions through the proxy, with pagination', async () => {

@@ -1,0 +1,31 @@
+import { useEffect, useState } from 'react';
+import { queueProgress, useQueueClock, useSessionState, type QueueClock } from '../../react';
+import { isRunning, isWaiting } from '../../core/session/machine';
+
+/**
+ * The wait the visitor sees, counted from the click on Start (the phase turning `creating`), not from the queue:
+ * ticks once a second while the call is being created, queued or connecting. `estimateMs` is the time already spent
+ * before the queue plus the queue's worst case (the 2.5 min cold start); `slow` is the queue's (over 20 s queued).
+ */
+export function useCallClock(): QueueClock {
+  const phase = useSessionState((s) => s.phase);
+  const queue = useQueueClock();
+  const [since, setSince] = useState<number | null>(null);
+  const [now, setNow] = useState(() => Date.now());
+  const waiting = isWaiting(phase);
+  useEffect(() => {
+    if (phase === 'creating') setSince(Date.now());
+    else if (!isRunning(phase)) setSince(null);
+  }, [phase]);
+  useEffect(() => {
+    if (!waiting) return;
+    setNow(Date.now());
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, [waiting]);
+  if (since === null || !waiting) return queue;
+  const elapsedMs = Math.max(0, now - since, queue.elapsedMs);
+  const beforeQueue = Math.max(0, elapsedMs - queue.elapsedMs);
+  const estimateMs = beforeQueue + queue.estimateMs;
+  return { elapsedMs, estimateMs, progress: queueProgress(elapsedMs, estimateMs), slow: queue.slow };
+}
