@@ -1,4 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import { initialAgentState } from '../session/agent-state';
 import type { MediaState, SessionState } from '../session/types';
 
 /** Media state before joining: disconnected, no tracks, mic off, speaker on at full volume. */
@@ -8,6 +9,7 @@ export const initialMediaState = (): MediaState => ({
   audioTrack: null,
   audioBlocked: false,
   micEnabled: false,
+  micTrack: null,
   micPending: false,
   speakerMuted: false,
   volume: 1,
@@ -33,6 +35,7 @@ export const initialSessionState = (): SessionState => ({
   media: initialMediaState(),
   lastEvent: null,
   keepAlive: false,
+  agentState: initialAgentState(),
 });
 
 /**
