@@ -30,5 +30,6 @@ export { BarVisualizerView, type BarVisualizerViewProps } from './visualizer/Bar
 export { BarVisualizer, type BarVisualizerProps } from './visualizer/BarVisualizer';
 export { ConnectionQualityView, type ConnectionQualityViewProps, type ConnectionQualityLevel } from './quality/ConnectionQualityView';
 export { ConnectionQuality } from './quality/ConnectionQuality';
+export { callQuality, type CallQuality } from './quality/quality';
 export { AvatarVideo, type AvatarVideoProps } from './primitives/AvatarVideo';
 export { AvatarAudio, type AvatarAudioProps } from './primitives/AvatarAudio';

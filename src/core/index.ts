@@ -57,4 +57,3 @@ export { PCM_FRAME_BYTES, PCM_FRAME_MS, PCM_FRAME_SAMPLES, PCM_SAMPLE_RATE } fro
 export { streamPcmToWebSocket, type AudioBufferLike, type PcmStream, type StreamPcmOptions } from './audio/stream';
 export { loadTransport, registerTransport, type TransportModule } from './transports/load';
 export type * from './transports/types';
-export { callQuality, type CallQuality } from './transports/quality';

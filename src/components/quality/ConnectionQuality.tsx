@@ -1,4 +1,4 @@
-import { callQuality } from '../../core/transports/quality';
+import { callQuality } from './quality';
 import { useCallStats, useSessionState } from '../../react';
 import { ConnectionQualityView } from './ConnectionQualityView';
 

@@ -1,4 +1,4 @@
-import type { CallQuality } from '../../core/transports/quality';
+import type { CallQuality } from './quality';
 import type { CallStats } from '../../core/transports/types';
 import { cx } from '../format';
 

@@ -31,16 +31,12 @@ export type AgentSignal =
   /** The call left the room or started again. */
   | { kind: 'reset' };
 
-const AGENT_STATES: Record<string, AgentStateName> = {
-  initializing: 'idle',
-  idle: 'idle',
-  listening: 'listening',
-  thinking: 'thinking',
-  speaking: 'speaking',
-};
+const NAMES: readonly string[] = ['idle', 'listening', 'thinking', 'speaking'];
+/** A LiveKit Agents state as ours: `initializing` is `idle`; an unknown one is ignored. */
+const named = (state: string) => (state === 'initializing' ? 'idle' : NAMES.includes(state) ? (state as AgentStateName) : undefined);
 
-/** The agent state before any signal. */
-export const initialAgentState = (now = Date.now()): AgentState => ({ state: 'idle', since: now, source: 'derived' });
+/** The agent state before any signal (the store starts with it too). */
+export const initialAgentState = (now: number): AgentState => ({ state: 'idle', since: now, source: 'derived' });
 
 /**
  * The next agent state for one signal, or null when nothing changes. Pure. Once an agent published its state, only
@@ -55,7 +51,7 @@ export function nextAgentState(cur: AgentState, signal: AgentSignal, now: number
     state = 'idle';
     source = 'derived';
   } else if (signal.kind === 'agent') {
-    state = AGENT_STATES[signal.state];
+    state = named(signal.state);
     if (state) source = 'agent';
   } else if (cur.source === 'agent') return null;
   else if (signal.kind === 'avatar') state = signal.speaking ? 'speaking' : cur.state === 'speaking' ? 'listening' : undefined;

@@ -9,7 +9,7 @@ import { DEFAULT_MAX_TRANSCRIPT_LINES, describeError, reduceEvent } from '../sto
 import { chooseTransport, prefetchTransport } from '../transports/choose';
 import { loadTransport as defaultLoader } from '../transports/load';
 import type { CallStats, ConnectionState, TransportEventMap, TransportLoader } from '../transports/types';
-import { nextAgentState, type AgentSignal } from './agent-state';
+import type { AgentSignal } from './agent-state';
 import { createAudioOutput, type AudioOutput } from './audio-output';
 import { Call, aborted, toError } from './call';
 import { phaseOf, stageOf, transition, type Input, type Stage } from './machine';
@@ -96,6 +96,9 @@ export class Session {
   /** Devices chosen before joining; applied when the room is joined. */
   private readonly devices = new Map<'audioinput' | 'videoinput', string>();
   private readonly controls = loadOnce(() => import('./control-commands'));
+  /** The agent state's rules load with the first signal of a call (the room's first speaker, transcription, …). */
+  private readonly agentRules = loadOnce(() => import('./agent-state'));
+  private rules: typeof import('./agent-state') | null = null;
   private life: Life = { stage: 'idle', call: null };
   private disposed = false;
   private lineId = 0;
@@ -421,9 +424,21 @@ export class Session {
     if (seg.role === 'user') this.onAgentSignal({ kind: 'user', final: seg.final });
   }
 
-  /** The only writer of `agentState`: what the agent publishes, or what the room tells of the turns. */
-  onAgentSignal(signal: AgentSignal): void {
-    const next = nextAgentState(this.state.agentState, signal, Date.now());
+  /**
+   * The only writer of `agentState`: what the agent publishes, or what the room tells of the turns. Signals that
+   * come while the rules load are applied in their order, with their own time.
+   */
+  onAgentSignal(signal: AgentSignal, at = Date.now()): void {
+    const m = this.rules;
+    if (!m)
+      return void this.agentRules().then(
+        (loaded) => {
+          this.rules = loaded;
+          this.onAgentSignal(signal, at);
+        },
+        (e: unknown) => this.report(toError(e)),
+      );
+    const next = m.nextAgentState(this.state.agentState, signal, at);
     if (next) this.set({ agentState: next });
   }
 

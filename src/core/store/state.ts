@@ -1,5 +1,4 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { initialAgentState } from '../session/agent-state';
 import type { MediaState, SessionState } from '../session/types';
 
 /** Media state before joining: disconnected, no tracks, mic off, speaker on at full volume. */
@@ -35,7 +34,8 @@ export const initialSessionState = (): SessionState => ({
   media: initialMediaState(),
   lastEvent: null,
   keepAlive: false,
-  agentState: initialAgentState(),
+  // The agent state's rules (session/agent-state) load with a call's first signal; this is where they start.
+  agentState: { state: 'idle', since: Date.now(), source: 'derived' },
 });
 
 /**

@@ -1,6 +1,7 @@
-import { act, renderHook } from '@testing-library/react';
+import { act, renderHook, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { callQuality, type CallStats } from '../../../src/core';
+import type { CallStats } from '../../../src/core';
+import { callQuality } from '../../../src/components';
 import { useAgentState, useAudioLevel, useCallStats } from '../../../src/react';
 import { testSessions, wrap } from './session-wrapper';
 
@@ -18,12 +19,12 @@ const stats = (o: Partial<CallStats> = {}): CallStats => ({
 });
 
 describe('useAgentState', () => {
-  it('re-renders with each change of the agent’s state', () => {
+  it('re-renders with each change of the agent’s state', async () => {
     const s = make({ initialState: { phase: 'active', sessionStatus: 'ACTIVE' } });
     const { result } = renderHook(() => useAgentState(), { wrapper: wrap(s) });
     expect(result.current.state).toBe('idle');
     act(() => s.transport.emitRoom('agentState', { state: 'speaking' }));
-    expect(result.current).toMatchObject({ state: 'speaking', source: 'agent' });
+    await waitFor(() => expect(result.current).toMatchObject({ state: 'speaking', source: 'agent' }));
   });
 });
 

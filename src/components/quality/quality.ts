@@ -1,4 +1,4 @@
-import type { CallStats } from './types';
+import type { CallStats } from '../../core/transports/types';
 
 /**
  * A call's quality in one word: `unknown` without stats; `poor` at 5 % packet loss or more, a round-trip time of
