@@ -1,10 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import { AccessToken } from 'livekit-server-sdk';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { issueClientToken } from '../../src/server/index';
-import { AGENT_APP_MISSING, AgentProcess, agentAppInstalled } from './agent-process';
-import { API_KEY, SESSION_SECRET, inboundStatsScript, useBrowserStack } from './harness';
+import { AGENT_APP_MISSING, AgentProcess, agentAppInstalled, viewerAttach } from './agent-process';
+import { inboundStatsScript, useBrowserStack } from './harness';
 import type { SignalsProbe } from './pages/call-signals';
 
 /**
@@ -83,31 +81,16 @@ describe('agent state, audio levels and call stats on a real LiveKit call (issue
   if (!agentAppInstalled() && (process.env.CI === 'true' || process.env.CI === '1'))
     throw new Error(`${AGENT_APP_MISSING} (CI=true makes this a failure)`);
   describe.skipIf(!agentAppInstalled())('with the example LiveKit Agents app and the published avatar plugin', () => {
-    let agent: AgentProcess | null = null;
+    const running: { agent: AgentProcess | null } = { agent: null };
     afterAll(async () => {
-      await agent?.stop();
+      await running.agent?.stop();
     });
 
     it('takes the agent’s own lk.agent.state: speaking → listening around a turn', async () => {
       const ROOM = 'call-signals-agent-room';
       const livekit = { url: inject('livekitUrl'), apiKey: inject('livekitApiKey'), apiSecret: inject('livekitApiSecret') };
-      agent = AgentProcess.start({
-        LIVEKIT_URL: livekit.url,
-        LIVEKIT_API_KEY: livekit.apiKey,
-        LIVEKIT_API_SECRET: livekit.apiSecret,
-        LEMONSLICE_API_URL: `${env.stack.emulatorUrl}/liveai/sessions`,
-        LEMONSLICE_API_KEY: API_KEY,
-        ROOM,
-      });
-      const ready = await agent.next((r) => r.event === 'ready', { timeoutMs: 60_000 });
-      const viewer = new AccessToken(livekit.apiKey, livekit.apiSecret, { identity: 'user-1', ttl: '10m' });
-      viewer.addGrant({ room: ROOM, roomJoin: true, canPublish: true, canSubscribe: true, canPublishData: true });
-      const attach = {
-        ...(await issueClientToken({ sessionSecret: SESSION_SECRET }, String(ready.session_id))),
-        transport: 'rtc-a',
-        room_url: livekit.url,
-        token: await viewer.toJwt(),
-      };
+      const { agent, sessionId } = await AgentProcess.startReady(running, livekit, env.stack.emulatorUrl, ROOM);
+      const attach = await viewerAttach(livekit, ROOM, sessionId);
       const page = await env.context.newPage();
       const pageErrors: string[] = [];
       page.on('pageerror', (e) => pageErrors.push(String(e)));
