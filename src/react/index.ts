@@ -15,3 +15,6 @@ export { useMedia, type UseMediaResult } from './useMedia';
 export { useMediaDevices } from './useMediaDevices';
 export { useQueueClock, queueProgress, SLOW_QUEUE_MS, type QueueClock } from './useQueueClock';
 export { useSessionList, type UseSessionListOptions, type UseSessionListResult } from './useSessionList';
+export { useAgentState } from './useAgentState';
+export { useAudioLevel, useAudioBands, type AudioLevelSource } from './useAudioLevel';
+export { useCallStats } from './useCallStats';

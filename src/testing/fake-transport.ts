@@ -2,7 +2,7 @@ import { LiveAiError } from '../core/errors';
 import { createEventBus } from '../core/events/bus';
 import { parseAvatarEventMessage } from '../core/events/parse';
 import type { AppMessage, AvatarEvent, MediaTransport } from '../core/schemas';
-import type { ConnectOptions, ConnectionState, Transport, TransportEventMap, TransportLoader } from '../core/transports/types';
+import type { CallStats, ConnectOptions, ConnectionState, Transport, TransportEventMap, TransportLoader } from '../core/transports/types';
 
 /**
  * Options of `FakeTransport`.
@@ -15,7 +15,7 @@ export interface FakeTransportOptions {
 }
 
 /**
- * An in-memory `Transport` for tests and stories (`liveai-kit/testing`). Drive it with `emitEvent`, `emitRaw`,
+ * An in-memory `Transport` for tests and stories (`liveai-kit/testing`). Drive it with `emitEvent`, `emitRaw`, `emitRoom`,
  * `emitTrack`, `setConnection`, `dropConnection`; inspect `sentMessages`, `connectCalls`, `devices`, `micEnabled`.
  * @public
  */
@@ -27,6 +27,8 @@ export class FakeTransport implements Transport {
   micEnabled = false;
   connection: ConnectionState = 'disconnected';
   disconnectCalls = 0;
+  /** What `getStats()` answers while connected. */
+  stats: CallStats | null = null;
   private readonly bus = createEventBus<TransportEventMap>();
   private readonly autoConnect: boolean;
   private pending: { resolve: () => void; reject: (e: unknown) => void } | null = null;
@@ -78,6 +80,9 @@ export class FakeTransport implements Transport {
   async setDevice(kind: 'audioinput' | 'audiooutput' | 'videoinput', deviceId: string): Promise<void> {
     this.devices.push({ kind, deviceId });
   }
+  async getStats(): Promise<CallStats | null> {
+    return this.connection === 'connected' ? this.stats : null;
+  }
   on<K extends keyof TransportEventMap>(name: K, handler: (payload: TransportEventMap[K]) => void): () => void {
     return this.bus.on(name, handler);
   }
@@ -95,6 +100,10 @@ export class FakeTransport implements Transport {
   /** The avatar's track appears (a track) or goes away (null). */
   emitTrack(kind: 'video' | 'audio', track: MediaStreamTrack | null): void {
     this.bus.emit('track', { kind, track });
+  }
+  /** The agent's state (`agentState`), who is speaking (`speaking`) or the microphone track (`micTrack`), as an adapter reports it. */
+  emitRoom<K extends 'agentState' | 'speaking' | 'micTrack'>(name: K, payload: TransportEventMap[K]): void {
+    this.bus.emit(name, payload);
   }
   setConnection(state: ConnectionState): void {
     this.connection = state;

@@ -65,6 +65,7 @@ export const AudioBlocked: Story = {
           audioTrack: null,
           audioBlocked: true,
           micEnabled: false,
+          micTrack: null,
           micPending: false,
           speakerMuted: false,
           volume: 1,

@@ -1,10 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import { AccessToken } from 'livekit-server-sdk';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { issueClientToken } from '../../src/server/index';
-import { AGENT_APP_MISSING, AgentProcess, agentAppInstalled } from './agent-process';
-import { API_KEY, SESSION_SECRET, inboundStatsScript, useBrowserStack } from './harness';
+import { AGENT_APP_MISSING, AgentProcess, agentAppInstalled, viewerAttach } from './agent-process';
+import { API_KEY, inboundStatsScript, useBrowserStack } from './harness';
 import type { AgentProbe as Probe } from './pages/agent-attach';
 import type { MouthSample } from './pages/frames';
 
@@ -39,23 +37,14 @@ const env = useBrowserStack({ queueMs: 200, providerLabels: 'rtc-a=livekit,rtc-b
 describe.skipIf(!agentAppInstalled())(
   'LiveKit Agents + the published avatar plugin drive the local avatar; the hooks attach (issue 13)',
   () => {
-    let agent: AgentProcess | null = null;
+    const running: { agent: AgentProcess | null } = { agent: null };
     afterAll(async () => {
-      await agent?.stop();
+      await running.agent?.stop();
     });
 
     it('creates the session with the provider labels, lip-syncs the agent’s speech, reports playback, stops on an interruption, and the page shows it', async () => {
       const livekit = { url: inject('livekitUrl'), apiKey: inject('livekitApiKey'), apiSecret: inject('livekitApiSecret') };
-      agent = AgentProcess.start({
-        LIVEKIT_URL: livekit.url,
-        LIVEKIT_API_KEY: livekit.apiKey,
-        LIVEKIT_API_SECRET: livekit.apiSecret,
-        LEMONSLICE_API_URL: `${env.stack.emulatorUrl}/liveai/sessions`,
-        LEMONSLICE_API_KEY: API_KEY,
-        ROOM,
-      });
-      const ready = await agent.next((r) => r.event === 'ready', { timeoutMs: 60_000 });
-      const sessionId = String(ready.session_id);
+      const { agent, sessionId } = await AgentProcess.startReady(running, livekit, env.stack.emulatorUrl, ROOM);
 
       // The plugin's request was accepted in the service's labels: transport_type "livekit" with livekit_url/livekit_token.
       const list = (await (
@@ -72,14 +61,7 @@ describe.skipIf(!agentAppInstalled())(
       });
 
       // The app's server hands the browser an attach session: a client token for the proxy and its own room token.
-      const viewer = new AccessToken(livekit.apiKey, livekit.apiSecret, { identity: 'user-1', ttl: '10m' });
-      viewer.addGrant({ room: ROOM, roomJoin: true, canPublish: true, canSubscribe: true, canPublishData: true });
-      const attach = {
-        ...(await issueClientToken({ sessionSecret: SESSION_SECRET }, sessionId)),
-        transport: 'rtc-a',
-        room_url: livekit.url,
-        token: await viewer.toJwt(),
-      };
+      const attach = await viewerAttach(livekit, ROOM, sessionId);
       const page = await env.context.newPage();
       const pageErrors: string[] = [];
       page.on('pageerror', (e) => pageErrors.push(String(e)));

@@ -3,6 +3,9 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
+import { AccessToken } from 'livekit-server-sdk';
+import { issueClientToken } from '../../src/server/index';
+import { API_KEY, SESSION_SECRET } from './harness';
 
 /** The LiveKit Agents fixture app (examples/livekit-agent/agent): its own package.json, installed with `npm ci` in that folder. */
 export const AGENT_APP = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../examples/livekit-agent/agent');
@@ -59,6 +62,28 @@ export class AgentProcess {
     }
   }
 
+  /**
+   * Starts the agent in `room` of `livekit`, creating its avatar session on the local service at `emulatorUrl`, and
+   * waits until it is ready (60 s). `agent` is set on `holder` at once, so an `afterAll` can stop it either way.
+   */
+  static async startReady(
+    holder: { agent: AgentProcess | null },
+    livekit: LiveKitServer,
+    emulatorUrl: string,
+    room: string,
+  ): Promise<{ agent: AgentProcess; sessionId: string }> {
+    const agent = (holder.agent = AgentProcess.start({
+      LIVEKIT_URL: livekit.url,
+      LIVEKIT_API_KEY: livekit.apiKey,
+      LIVEKIT_API_SECRET: livekit.apiSecret,
+      LEMONSLICE_API_URL: `${emulatorUrl}/liveai/sessions`,
+      LEMONSLICE_API_KEY: API_KEY,
+      ROOM: room,
+    }));
+    const ready = await agent.next((r) => r.event === 'ready', { timeoutMs: 60_000 });
+    return { agent, sessionId: String(ready.session_id) };
+  }
+
   send(cmd: object): void {
     this.child.stdin!.write(`${JSON.stringify(cmd)}\n`);
   }
@@ -72,4 +97,22 @@ export class AgentProcess {
     await gone;
     clearTimeout(t);
   }
+}
+
+/** The suite's LiveKit server (vitest `inject`). */
+export type LiveKitServer = { url: string; apiKey: string; apiSecret: string };
+
+/**
+ * What the app's server hands a browser to attach to the agent's session: a client token for the proxy and the
+ * browser's own room token (identity `user-1`).
+ */
+export async function viewerAttach(livekit: LiveKitServer, room: string, sessionId: string) {
+  const viewer = new AccessToken(livekit.apiKey, livekit.apiSecret, { identity: 'user-1', ttl: '10m' });
+  viewer.addGrant({ room, roomJoin: true, canPublish: true, canSubscribe: true, canPublishData: true });
+  return {
+    ...(await issueClientToken({ sessionSecret: SESSION_SECRET }, sessionId)),
+    transport: 'rtc-a',
+    room_url: livekit.url,
+    token: await viewer.toJwt(),
+  };
 }

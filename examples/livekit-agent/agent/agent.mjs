@@ -34,7 +34,9 @@ const identity = env('AGENT_IDENTITY', 'agent');
 
 const token = new AccessToken(apiKey, apiSecret, { identity, name: 'Agent', ttl: '1h' });
 token.kind = 'agent';
-token.addGrant({ roomJoin: true, room: roomName, canPublish: true, canSubscribe: true, canPublishData: true });
+// canUpdateOwnMetadata: the agent publishes its state (`lk.agent.state`) as a participant attribute, as a worker's
+// dispatch token allows.
+token.addGrant({ roomJoin: true, room: roomName, canPublish: true, canSubscribe: true, canPublishData: true, canUpdateOwnMetadata: true });
 const room = new Room();
 await room.connect(url, await token.toJwt(), { autoSubscribe: true, dynacast: false });
 

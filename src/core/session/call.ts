@@ -140,6 +140,13 @@ export class Call {
       t.on('connection', (c) => mine() && s.onConnection(c)),
       t.on('mic', ({ enabled }) => mine() && s.onMic(enabled)),
       t.on('transcription', (seg) => mine() && s.onTranscription(seg)),
+      t.on('agentState', ({ state }) => mine() && s.onAgentSignal({ kind: 'agent', state })),
+      t.on('speaking', ({ who, speaking }) => {
+        // The user falling quiet changes nothing: the final transcription (or the avatar's answer) moves it on.
+        if (!mine() || (who === 'user' && !speaking)) return;
+        s.onAgentSignal(who === 'avatar' ? { kind: 'avatar', speaking } : { kind: 'user', final: false });
+      }),
+      t.on('micTrack', ({ track }) => mine() && s.onMicTrack(track)),
       t.on('disconnected', ({ error }) => void (mine() && error && s.onRoomLost(error))),
     ];
   }

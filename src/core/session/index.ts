@@ -2,3 +2,4 @@ export * from './types';
 export { createAvatarSession, imageSource } from './session';
 export { isRunning, RUNNING_PHASES } from './machine';
 export { chooseTransport } from '../transports/choose';
+export type { AgentState, AgentStateName } from './agent-state';

@@ -8,7 +8,8 @@ import { createSessionStore, restartedState } from '../store/state';
 import { DEFAULT_MAX_TRANSCRIPT_LINES, describeError, reduceEvent } from '../store/reducers';
 import { chooseTransport, prefetchTransport } from '../transports/choose';
 import { loadTransport as defaultLoader } from '../transports/load';
-import type { ConnectionState, TransportEventMap, TransportLoader } from '../transports/types';
+import type { CallStats, ConnectionState, TransportEventMap, TransportLoader } from '../transports/types';
+import type { AgentSignal } from './agent-state';
 import { createAudioOutput, type AudioOutput } from './audio-output';
 import { Call, aborted, toError } from './call';
 import { phaseOf, stageOf, transition, type Input, type Stage } from './machine';
@@ -95,6 +96,9 @@ export class Session {
   /** Devices chosen before joining; applied when the room is joined. */
   private readonly devices = new Map<'audioinput' | 'videoinput', string>();
   private readonly controls = loadOnce(() => import('./control-commands'));
+  /** The agent state's rules load with the first signal of a call (the room's first speaker, transcription, …). */
+  private readonly agentRules = loadOnce(() => import('./agent-state'));
+  private rules: typeof import('./agent-state') | null = null;
   private life: Life = { stage: 'idle', call: null };
   private disposed = false;
   private lineId = 0;
@@ -370,6 +374,7 @@ export class Session {
     }
     if (event.type === 'bot_ready') this.commit({ ...patch, live: true });
     else this.set(patch);
+    if (event.type === 'user_transcription') this.onAgentSignal({ kind: 'user', final: true });
     this.bus.emit(event.type, event as never);
     this.bus.emit('*', event);
     if (event.type === 'idle_timeout') void this.teardown({ reason: 'idle_timeout', terminate: false });
@@ -416,6 +421,29 @@ export class Session {
       );
     const lines = merger.segment(this.state.transcript, seg, Date.now());
     if (lines) this.set({ transcript: lines });
+    if (seg.role === 'user') this.onAgentSignal({ kind: 'user', final: seg.final });
+  }
+
+  /**
+   * The only writer of `agentState`: what the agent publishes, or what the room tells of the turns. Signals that
+   * come while the rules load are applied in their order, with their own time.
+   */
+  onAgentSignal(signal: AgentSignal, at = Date.now()): void {
+    const m = this.rules;
+    if (!m)
+      return void this.agentRules().then(
+        (loaded) => {
+          this.rules = loaded;
+          this.onAgentSignal(signal, at);
+        },
+        (e: unknown) => this.report(toError(e)),
+      );
+    const next = m.nextAgentState(this.state.agentState, signal, at);
+    if (next) this.set({ agentState: next });
+  }
+
+  onMicTrack(track: MediaStreamTrack | null): void {
+    this.setMedia({ micTrack: track });
   }
 
   /** The room was lost for good (`transport_failed`). */
@@ -427,7 +455,8 @@ export class Session {
   onLeft(call: Call): void {
     if (!this.isCurrent(call)) return;
     this.audio.attach(null);
-    this.setMedia({ connection: 'disconnected', videoTrack: null, audioTrack: null, audioBlocked: false });
+    this.setMedia({ connection: 'disconnected', videoTrack: null, audioTrack: null, micTrack: null, audioBlocked: false });
+    this.onAgentSignal({ kind: 'reset' });
   }
 
   // ---- commands ------------------------------------------------------------------------------------------
@@ -523,6 +552,14 @@ export class Session {
     await this.connected()?.setDevice(kind, deviceId);
   }
 
+  async getCallStats(): Promise<CallStats | null> {
+    return (
+      (await this.connected()
+        ?.getStats?.()
+        .catch(() => null)) ?? null
+    );
+  }
+
   setKeepAlive(on: boolean): void {
     this.set({ keepAlive: on });
   }
@@ -561,6 +598,7 @@ export class Session {
       setVolume: (volume) => this.setVolume(volume),
       setDevice: (kind, id) => this.setDevice(kind, id),
       setKeepAlive: (on) => this.setKeepAlive(on),
+      getCallStats: () => this.getCallStats(),
       unblockAudio: () => this.audio.unblock(),
       dispose: (o) => this.dispose(o),
     };

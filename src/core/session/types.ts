@@ -9,7 +9,8 @@ import type {
   SessionStatus,
   TransportType,
 } from '../schemas';
-import type { ConnectionState, TransportLoader } from '../transports/types';
+import type { CallStats, ConnectionState, TransportLoader } from '../transports/types';
+import type { AgentState } from './agent-state';
 
 /**
  * Client phase, one value derived in core:
@@ -51,6 +52,8 @@ export interface MediaState {
   /** True when the browser blocked audio playback; call `session.unblockAudio()` from a user gesture. */
   audioBlocked: boolean;
   micEnabled: boolean;
+  /** The published microphone track while the microphone is on in the room (for level meters); else null. */
+  micTrack: MediaStreamTrack | null;
   /** True while `setMicEnabled` is switching the microphone (show the toggle busy); false once it settled. */
   micPending: boolean;
   speakerMuted: boolean;
@@ -89,6 +92,8 @@ export interface SessionState {
   lastEvent: AvatarEvent | null;
   /** Keep-alive is on (see `AvatarSession.setKeepAlive`). */
   keepAlive: boolean;
+  /** What the agent is doing: idle, listening, thinking or speaking, since when (see `useAgentState`). */
+  agentState: AgentState;
 }
 
 /** How the session starts. */
@@ -208,6 +213,11 @@ export interface AvatarSession {
    * transport is known before creation), e.g. on hover or focus of a Start button. Never throws; idempotent.
    */
   prefetch(): void;
+  /**
+   * One sample of the received call quality (round-trip time, jitter, packet loss, fps, bitrate), read from the
+   * room's WebRTC statistics; null while not in a room or where the transport cannot tell. Never rejects.
+   */
+  getCallStats(): Promise<CallStats | null>;
   /** Resumes blocked audio; call from a user gesture (click/tap). */
   unblockAudio(): Promise<void>;
   /** Stops timers and listeners; ends the session unless `{ end: false }`. */

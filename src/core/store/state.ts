@@ -8,6 +8,7 @@ export const initialMediaState = (): MediaState => ({
   audioTrack: null,
   audioBlocked: false,
   micEnabled: false,
+  micTrack: null,
   micPending: false,
   speakerMuted: false,
   volume: 1,
@@ -33,6 +34,8 @@ export const initialSessionState = (): SessionState => ({
   media: initialMediaState(),
   lastEvent: null,
   keepAlive: false,
+  // The agent state's rules (session/agent-state) load with a call's first signal; this is where they start.
+  agentState: { state: 'idle', since: Date.now(), source: 'derived' },
 });
 
 /**

@@ -23,8 +23,34 @@ export interface TransportEventMap {
    * text streams): the whole text so far of segment `segmentId`, again with `final` when the segment is complete.
    */
   transcription: { role: 'user' | 'agent'; text: string; segmentId: string; final: boolean };
+  /** The state a LiveKit Agents agent publishes (`lk.agent.state`: initializing, idle, listening, thinking, speaking). */
+  agentState: { state: string };
+  /** The avatar's (or the user's) audio became active or quiet, as the room measures it. */
+  speaking: { who: 'avatar' | 'user'; speaking: boolean };
+  /** The local microphone's track once published (null when it is gone): for level meters, never a second capture. */
+  micTrack: { track: MediaStreamTrack | null };
 }
 export type TransportEventName = keyof TransportEventMap;
+
+/**
+ * The quality of the call as this browser receives it, one sample. A field is null when the transport does not
+ * tell it (e.g. `fps` on Daily) or before enough has been received.
+ * @public
+ */
+export interface CallStats {
+  /** Round-trip time to the media server, ms. */
+  rttMs: number | null;
+  /** Jitter of the received media (the larger of audio and video), ms. */
+  jitterMs: number | null;
+  /** Received packets lost since the previous sample, percent (0–100). */
+  packetLossPct: number | null;
+  /** Frames per second of the avatar's video as received and decoded. */
+  fps: number | null;
+  /** Received bitrate, audio and video together, kbit/s. */
+  bitrateKbps: number | null;
+  /** When the sample was taken, epoch ms. */
+  at: number;
+}
 
 /** Options of `Transport.connect`. */
 export interface ConnectOptions {
@@ -60,6 +86,8 @@ export interface Transport {
   setMicEnabled(enabled: boolean): Promise<void>;
   /** Selects an input or output device by `deviceId` (`audiooutput` where the browser supports it). */
   setDevice(kind: 'audioinput' | 'audiooutput' | 'videoinput', deviceId: string): Promise<void>;
+  /** The quality of the received media now (see `CallStats`); null while not connected. Optional for custom adapters. */
+  getStats?(): Promise<CallStats | null>;
   /** Subscribes to an event; returns the unsubscribe function. */
   on<K extends TransportEventName>(name: K, handler: (payload: TransportEventMap[K]) => void): () => void;
 }

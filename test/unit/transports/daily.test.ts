@@ -42,13 +42,24 @@ class FakeDailyCall extends EventEmitter implements DailyCallLike {
     this.outputs.push(d);
     return {};
   }
+  observers: string[] = [];
+  async startRemoteParticipantsAudioLevelObserver(ms?: number) {
+    this.observers.push(`remote ${ms}`);
+  }
+  async startLocalAudioLevelObserver(ms?: number) {
+    this.observers.push(`local ${ms}`);
+  }
+  latest: Record<string, number | null> = {};
+  async getNetworkStats() {
+    return { stats: { latest: this.latest } };
+  }
 }
 
 function setup() {
   const call = new FakeDailyCall();
   const t = createDailyTransport({ createCallObject: () => call });
   const log: { [K in keyof TransportEventMap]?: TransportEventMap[K][] } = {};
-  for (const k of ['event', 'invalidMessage', 'track', 'connection', 'disconnected', 'mic'] as const) {
+  for (const k of ['event', 'invalidMessage', 'track', 'connection', 'disconnected', 'mic', 'speaking', 'micTrack'] as const) {
     (t.on as (k: string, h: (p: unknown) => void) => void)(k, (p) => void ((log[k] ??= []) as unknown[]).push(p));
   }
   return { call, t, log };
@@ -195,5 +206,42 @@ describe('rtc-b adapter (fake DailyCall)', () => {
     ac.abort();
     await expect(t.connect({ ...opts, signal: ac.signal })).rejects.toMatchObject({ code: 'aborted' });
     vi.restoreAllMocks();
+  });
+});
+
+describe('rtc-b speaking, microphone track and network stats (issue 27)', () => {
+  it('audio levels: speaking above 0.02 at once, quiet after three quiet samples; the local audio track is the mic track', async () => {
+    const { call, t, log } = setup();
+    await t.connect(opts);
+    expect(call.observers).toEqual(['remote 200', 'local 200']);
+    const levels = (l: number) => call.emit('remote-participants-audio-level', { participantsAudioLevel: { bot: l, other: 0 } });
+    [0.01, 0.3, 0.001, 0.001, 0.2, 0.001, 0.001, 0.001].forEach(levels);
+    call.emit('local-audio-level', { audioLevel: 0.5 });
+    expect(log.speaking).toEqual([
+      { who: 'avatar', speaking: true },
+      { who: 'avatar', speaking: false },
+      { who: 'user', speaking: true },
+    ]);
+    const mic = track('a-local');
+    call.emit('track-started', { participant: { local: true }, track: mic, type: 'audio' });
+    call.emit('track-stopped', { participant: { local: true }, track: mic, type: 'audio' });
+    expect(log.micTrack).toEqual([{ track: mic }, { track: null }]);
+  });
+
+  it('getStats maps daily-js network stats (seconds, fractions, bit/s) to ms, percent and kbit/s; no fps', async () => {
+    const { call, t } = setup();
+    expect(await t.getStats!()).toBeNull();
+    await t.connect(opts);
+    call.latest = {
+      networkRoundTripTime: 0.08,
+      recvBitsPerSecond: 640_000,
+      videoRecvPacketLoss: 0.02,
+      audioRecvPacketLoss: 0.01,
+      videoRecvJitter: 0.015,
+      audioRecvJitter: null,
+    };
+    expect(await t.getStats!()).toMatchObject({ rttMs: 80, bitrateKbps: 640, packetLossPct: 2, jitterMs: 15, fps: null });
+    call.latest = {};
+    expect(await t.getStats!()).toMatchObject({ rttMs: null, bitrateKbps: null, packetLossPct: null, jitterMs: null });
   });
 });

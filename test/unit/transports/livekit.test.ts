@@ -94,7 +94,17 @@ function setup(opts: { failFrom?: number; reconnect?: Partial<typeof FAST>; join
     reconnect: { ...FAST, ...opts.reconnect },
   });
   const log: { [K in keyof TransportEventMap]?: TransportEventMap[K][] } = {};
-  for (const k of ['event', 'invalidMessage', 'track', 'connection', 'disconnected', 'mic'] as const) {
+  for (const k of [
+    'event',
+    'invalidMessage',
+    'track',
+    'connection',
+    'disconnected',
+    'mic',
+    'agentState',
+    'speaking',
+    'micTrack',
+  ] as const) {
     (t.on as (k: string, h: (p: unknown) => void) => void)(k, (p) => void ((log[k] ??= []) as unknown[]).push(p));
   }
   const room = (i = -1) => rooms.at(i)!;
@@ -455,5 +465,72 @@ describe('a browser without WebRTC', () => {
     expect(error).toBeInstanceOf(LiveAiError);
     expect(error).toMatchObject({ code: 'transport_failed', retryable: false });
     expect((error as LiveAiError).detail).toMatch(/^This browser cannot make video calls \(it has no WebRTC\)/);
+  });
+});
+
+describe('LiveKit agent state, speakers, microphone track and stats (issue 27)', () => {
+  const AGENT = { identity: 'agent', attributes: { 'lk.agent.state': 'listening' } };
+  it('reports the agent’s lk.agent.state, who speaks (avatar, us), and our published microphone track', async () => {
+    const { room, t, log } = setup();
+    await t.connect({ url: 'ws://127.0.0.1:7880', token: 'tok', eventTopic: 'liveai' });
+    (room().localParticipant as { identity?: string }).identity = 'user-1';
+    const avatar = { identity: 'liveai-avatar-1', attributes: { 'lk.publish_on_behalf': 'agent' } };
+    room().emit(RoomEvent.ParticipantConnected, avatar);
+    room().emit(RoomEvent.ParticipantAttributesChanged, {}, AGENT);
+    room().emit(RoomEvent.ParticipantAttributesChanged, {}, { identity: 'other-agent', attributes: { 'lk.agent.state': 'speaking' } });
+    room().emit(RoomEvent.ParticipantAttributesChanged, {}, { ...AGENT, attributes: { 'lk.agent.state': 'thinking' } });
+    expect(log.agentState).toEqual([{ state: 'listening' }, { state: 'thinking' }]);
+
+    room().emit(RoomEvent.ActiveSpeakersChanged, [{ identity: 'user-1' }]);
+    room().emit(RoomEvent.ActiveSpeakersChanged, [{ identity: 'user-1' }, { identity: 'someone' }]);
+    room().emit(RoomEvent.ActiveSpeakersChanged, [avatar]);
+    room().emit(RoomEvent.ActiveSpeakersChanged, []);
+    expect(log.speaking).toEqual([
+      { who: 'user', speaking: true },
+      { who: 'avatar', speaking: true },
+      { who: 'user', speaking: false },
+      { who: 'avatar', speaking: false },
+    ]);
+
+    const mic = { id: 'mic' } as unknown as MediaStreamTrack;
+    room().emit(RoomEvent.LocalTrackPublished, { source: 'camera', track: { mediaStreamTrack: { id: 'cam' } } });
+    room().emit(RoomEvent.LocalTrackPublished, { source: 'microphone', track: { mediaStreamTrack: mic } });
+    room().emit(RoomEvent.LocalTrackUnpublished, { source: 'microphone', track: { mediaStreamTrack: mic } });
+    expect(log.micTrack).toEqual([{ track: mic }, { track: null }]);
+  });
+
+  it('getStats reads the receivers of the avatar’s tracks: rtt, jitter, loss and bitrate since the last sample, fps', async () => {
+    const { room, t } = setup();
+    expect(await t.getStats!()).toBeNull();
+    await t.connect({ url: 'ws://127.0.0.1:7880', token: 'tok', eventTopic: 'liveai' });
+    const sample = (bytes: number, received: number, lost: number) =>
+      new Map<string, Record<string, unknown>>([
+        [
+          'in-v',
+          {
+            id: 'in-v',
+            type: 'inbound-rtp',
+            kind: 'video',
+            bytesReceived: bytes,
+            packetsReceived: received,
+            packetsLost: lost,
+            jitter: 0.012,
+            framesPerSecond: 25,
+          },
+        ],
+        ['cp', { id: 'cp', type: 'candidate-pair', state: 'succeeded', nominated: true, currentRoundTripTime: 0.042 }],
+      ]) as unknown as RTCStatsReport;
+    let report = sample(100_000, 1000, 0);
+    const video = { kind: 'video', mediaStreamTrack: { id: 'v' }, getRTCStatsReport: async () => report };
+    room().emit(RoomEvent.TrackSubscribed, video, {}, AVATAR);
+    const first = (await t.getStats!())!;
+    expect(first).toMatchObject({ rttMs: 42, jitterMs: 12, packetLossPct: 0, fps: 25, bitrateKbps: null });
+    vi.advanceTimersByTime(2_000);
+    report = sample(350_000, 1180, 20);
+    const second = (await t.getStats!())!;
+    expect(second.bitrateKbps).toBe(1000); // 250 000 bytes in 2 s
+    expect(second.packetLossPct).toBe(10); // 20 lost of 200 expected
+    await t.disconnect();
+    expect(await t.getStats!()).toBeNull();
   });
 });

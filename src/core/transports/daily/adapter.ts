@@ -4,7 +4,7 @@ import { createEventBus } from '../../events/bus';
 import { readAvatarEventMessage } from '../../events/read';
 import type { AppMessage } from '../../schemas';
 import { AvatarIdentity } from '../avatar-identity';
-import type { ConnectOptions, Transport, TransportEventMap } from '../types';
+import type { CallStats, ConnectOptions, Transport, TransportEventMap } from '../types';
 
 /** Event payloads of a Daily call object the adapter reads. */
 interface DailyTrackEvent {
@@ -30,6 +30,34 @@ export interface DailyCallLike {
   setLocalAudio(enabled: boolean): unknown;
   setInputDevicesAsync(devices: { audioDeviceId?: string; videoDeviceId?: string }): Promise<unknown>;
   setOutputDeviceAsync(device: { outputDeviceId: string }): Promise<unknown>;
+  /** daily-js's network statistics (`getNetworkStats`); its `latest` sample is read. */
+  getNetworkStats?(): Promise<{ stats: { latest?: Partial<Record<DailyLatestStat, number | null>> } }>;
+  /** daily-js's audio level observers (`remote-participants-audio-level`, `local-audio-level` events). */
+  startRemoteParticipantsAudioLevelObserver?(intervalMs?: number): Promise<void>;
+  startLocalAudioLevelObserver?(intervalMs?: number): Promise<void>;
+}
+
+type DailyLatestStat =
+  'networkRoundTripTime' | 'recvBitsPerSecond' | 'videoRecvPacketLoss' | 'audioRecvPacketLoss' | 'videoRecvJitter' | 'audioRecvJitter';
+
+/** Audio level (0–1) above which a participant counts as speaking, and how many quiet samples end it. */
+const SPEAKING_LEVEL = 0.02;
+const QUIET_SAMPLES = 3;
+/** How often daily-js reports audio levels, ms. */
+const LEVEL_INTERVAL_MS = 200;
+
+/** daily-js gives seconds and fractions; `CallStats` has ms and percent. Null stays null. */
+function dailyStats(latest: Partial<Record<DailyLatestStat, number | null>> = {}, at = Date.now()): CallStats {
+  const max = (a?: number | null, b?: number | null) => (a == null && b == null ? null : Math.max(a ?? 0, b ?? 0));
+  const scale = (v: number | null, k: number) => (v == null ? null : v * k);
+  return {
+    rttMs: scale(latest.networkRoundTripTime ?? null, 1000),
+    jitterMs: scale(max(latest.videoRecvJitter, latest.audioRecvJitter), 1000),
+    packetLossPct: scale(max(latest.videoRecvPacketLoss, latest.audioRecvPacketLoss), 100),
+    fps: null,
+    bitrateKbps: scale(latest.recvBitsPerSecond ?? null, 1 / 1000),
+    at,
+  };
 }
 
 const message = (e: unknown) => String((e as { errorMsg?: string; message?: string })?.errorMsg ?? (e as Error)?.message ?? e);
@@ -74,6 +102,7 @@ export function createDailyTransport(deps: { createCallObject?: () => DailyCallL
       });
     });
     const onTrack = (present: boolean) => (e: DailyTrackEvent) => {
+      if (e?.participant?.local && e.type === 'audio') return bus.emit('micTrack', { track: present ? e.track : null });
       if (!e?.participant || e.participant.local || (e.type !== 'audio' && e.type !== 'video')) return;
       if (present ? !avatar.claim(e.participant.session_id) : shown[e.type] !== e.track) return;
       if (present) shown[e.type] = e.track;
@@ -87,6 +116,17 @@ export function createDailyTransport(deps: { createCallObject?: () => DailyCallL
       if (e?.event === 'interrupted') bus.emit('connection', 'reconnecting');
       else if (e?.event === 'connected') bus.emit('connection', 'connected');
     });
+    // Who is speaking, from daily-js's audio levels: on above SPEAKING_LEVEL, off after QUIET_SAMPLES quiet samples.
+    const quiet = { avatar: QUIET_SAMPLES, user: QUIET_SAMPLES };
+    const level = (who: 'avatar' | 'user', value: number) => {
+      const was = quiet[who] < QUIET_SAMPLES;
+      quiet[who] = value > SPEAKING_LEVEL ? 0 : Math.min(QUIET_SAMPLES, quiet[who] + 1);
+      if (was !== quiet[who] < QUIET_SAMPLES) bus.emit('speaking', { who, speaking: !was });
+    };
+    listen<{ participantsAudioLevel?: Record<string, number> }>(c, 'remote-participants-audio-level', (e) =>
+      level('avatar', Math.max(0, ...Object.values(e?.participantsAudioLevel ?? {}))),
+    );
+    listen<{ audioLevel?: number }>(c, 'local-audio-level', (e) => level('user', e?.audioLevel ?? 0));
     listen(c, 'left-meeting', () => lost('left-meeting', 'left the Daily room unexpectedly'));
     listen(c, 'error', (e) => lost('error', `Daily room error: ${message(e)}`));
   };
@@ -123,6 +163,8 @@ export function createDailyTransport(deps: { createCallObject?: () => DailyCallL
       }
       joined = true;
       bus.emit('connection', 'connected');
+      void c.startRemoteParticipantsAudioLevelObserver?.(LEVEL_INTERVAL_MS).catch(() => {});
+      void c.startLocalAudioLevelObserver?.(LEVEL_INTERVAL_MS).catch(() => {});
       if (o.micEnabled) bus.emit('mic', { enabled: true });
     },
     async disconnect() {
@@ -149,6 +191,11 @@ export function createDailyTransport(deps: { createCallObject?: () => DailyCallL
       const c = requireCall();
       if (kind === 'audiooutput') await c.setOutputDeviceAsync({ outputDeviceId: deviceId });
       else await c.setInputDevicesAsync(kind === 'audioinput' ? { audioDeviceId: deviceId } : { videoDeviceId: deviceId });
+    },
+    async getStats() {
+      if (!call || !joined || !call.getNetworkStats) return null;
+      const s = await call.getNetworkStats().catch(() => null);
+      return s ? dailyStats(s.stats?.latest) : null;
     },
     on: (name, handler) => bus.on(name, handler),
   };

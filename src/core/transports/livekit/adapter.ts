@@ -7,6 +7,7 @@ import { TRANSCRIPTION_TOPIC, transcriptionHandler } from './transcription';
 import { DEFAULT_RECONNECT_POLICY, type ReconnectPolicy } from './policy';
 import { AvatarIdentity } from '../avatar-identity';
 import type { RoomLike } from './room';
+import { createStatsReader } from '../webrtc-stats';
 import type { ConnectOptions, Transport, TransportEventMap } from '../types';
 
 export { handleDataMessage } from './link';
@@ -59,6 +60,7 @@ export function createLiveKitTransport(deps: { createRoom?: () => RoomLike; reco
   const bus = createEventBus<TransportEventMap>();
   const newRoom = deps.createRoom ?? (() => new Room() as unknown as RoomLike);
   let link: LiveKitLink | null = null;
+  const readStats = createStatsReader();
   const current = () => {
     if (!link || link.state === 'closed') throw new LiveAiError('transport_failed', 'not connected to the room');
     return link;
@@ -123,6 +125,10 @@ export function createLiveKitTransport(deps: { createRoom?: () => RoomLike; reco
     sendAppMessage: async (message: AppMessage) => current().send(message),
     setMicEnabled: async (enabled) => current().setMic(enabled),
     setDevice: async (kind, deviceId) => current().setDevice(kind, deviceId),
+    async getStats() {
+      const room = link?.state === 'closed' ? null : link?.room;
+      return room ? readStats(await room.stats()) : null;
+    },
     on: (name, handler) => bus.on(name, handler),
   };
   return transport;

@@ -62,6 +62,8 @@ export class LiveKitLink {
   private readonly outbox: Outbox;
   private lastReason: number | undefined;
   private rejoining: AbortController | null = null;
+  /** Who was last heard speaking (the avatar, the user), to report only changes. */
+  private readonly heard = { avatar: false, user: false };
 
   constructor(private readonly s: LinkSetup) {
     this.outage = new OutageClock(s.policy.deadlineMs, () => this.giveUp(this.lastReason));
@@ -160,6 +162,13 @@ export class LiveKitLink {
       trouble: () => this.trouble(),
       back: () => this.back(),
       lost: (reason) => this.lost(reason),
+      agentState: (state) => bus.emit('agentState', { state }),
+      speakers: (ids) => {
+        const now = { avatar: ids.has(this.s.avatar.current ?? ''), user: ids.has(self().room.localParticipant.identity ?? '') };
+        for (const who of ['avatar', 'user'] as const)
+          if (now[who] !== this.heard[who]) bus.emit('speaking', { who, speaking: (this.heard[who] = now[who]) });
+      },
+      micTrack: (track) => bus.emit('micTrack', { track }),
     };
   }
 

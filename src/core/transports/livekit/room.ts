@@ -2,6 +2,9 @@ import { RoomEvent, type RemoteTrack } from 'livekit-client';
 import type { AppMessage } from '../../schemas';
 import type { AvatarIdentity } from '../avatar-identity';
 
+/** Participant attribute a LiveKit Agents agent publishes its state in (initializing, idle, listening, thinking, speaking). */
+export const ATTRIBUTE_AGENT_STATE = 'lk.agent.state';
+
 /** The part of a livekit-client `Room` the adapter uses (so tests can inject a fake). Public livekit-client API only. */
 export interface RoomLike {
   on(event: string, listener: (...args: unknown[]) => void): unknown;
@@ -51,7 +54,18 @@ export interface RoomHooks {
   back(): void;
   /** The room is gone (LiveKit `DisconnectReason`, or undefined when livekit-client gave none). */
   lost(reason: number | undefined): void;
+  /** The agent's `lk.agent.state` attribute, as it is now. */
+  agentState(state: string): void;
+  /** The identities the server hears speaking now (livekit-client's active speakers). */
+  speakers(identities: ReadonlySet<string>): void;
+  /** Our published microphone track appeared (or went away). */
+  micTrack(track: MediaStreamTrack | null): void;
 }
+
+/** The part of a livekit-client track the adapter reads for statistics. */
+type StatsSource = { getRTCStatsReport?(): Promise<RTCStatsReport | undefined> };
+/** The part of a livekit-client local track publication the adapter reads. */
+type LocalPublication = { source?: string; track?: { mediaStreamTrack?: MediaStreamTrack } };
 
 type Who = { identity?: string; attributes?: Record<string, string> } | undefined;
 type Kind = 'audio' | 'video';
@@ -68,6 +82,8 @@ export class RoomSession {
   /** Subscribed tracks by participant identity, so the avatar's can be shown when it is recognised late. */
   private readonly tracks = new Map<string, Partial<Record<Kind, MediaStreamTrack>>>();
   private readonly shown: Partial<Record<Kind, MediaStreamTrack>> = {};
+  /** The livekit-client track of each subscribed media track (for its receiver's statistics). */
+  private readonly sources = new WeakMap<MediaStreamTrack, StatsSource>();
   private readonly offs: (() => void)[] = [];
   private joined = false;
   private left = false;
@@ -91,6 +107,13 @@ export class RoomSession {
       this.reachable.delete(p.identity);
       this.tracks.delete(p.identity);
     });
+    this.listen(RoomEvent.ActiveSpeakersChanged, (speakers: Who[]) =>
+      this.hooks.speakers(new Set(speakers.map((p) => p?.identity ?? '').filter(Boolean))),
+    );
+    const mic = (on: boolean) => (pub: LocalPublication) =>
+      pub?.source === 'microphone' && this.hooks.micTrack((on && pub.track?.mediaStreamTrack) || null);
+    this.listen(RoomEvent.LocalTrackPublished, mic(true));
+    this.listen(RoomEvent.LocalTrackUnpublished, mic(false));
     this.listen(RoomEvent.Reconnecting, () => this.joined && this.hooks.trouble());
     this.listen(RoomEvent.SignalReconnecting, () => this.joined && this.hooks.trouble());
     this.listen(RoomEvent.Reconnected, () => {
@@ -127,6 +150,12 @@ export class RoomSession {
     return this.room.localParticipant.publishData(new TextEncoder().encode(JSON.stringify(message)), { reliable: true, topic });
   }
 
+  /** WebRTC statistics of the receivers of the avatar's shown tracks. */
+  async stats(): Promise<RTCStatsReport[]> {
+    const shown = [this.shown.video, this.shown.audio].map((t) => (t ? this.sources.get(t)?.getRTCStatsReport?.() : undefined));
+    return (await Promise.all(shown.map((p) => p?.catch(() => undefined)))).filter((r): r is RTCStatsReport => !!r);
+  }
+
   /** Stops listening, then leaves the Room. Idempotent; never rejects. */
   async leave(): Promise<void> {
     if (this.left) return;
@@ -151,6 +180,9 @@ export class RoomSession {
 
   /** A participant was seen; when that told who the avatar is, the avatar's tracks replace anyone else's. */
   private see(p: Who): void {
+    // The agent's state: from the agent the avatar publishes for, or (while that is not known) whoever carries it.
+    const state = p?.attributes?.[ATTRIBUTE_AGENT_STATE];
+    if (state && (this.avatar.agent ?? p?.identity) === p?.identity) this.hooks.agentState(state);
     if (!this.avatar.see(p?.identity, p?.attributes)) return;
     const mine = this.tracks.get(this.avatar.current ?? '') ?? {};
     for (const kind of ['video', 'audio'] as const) this.show(kind, mine[kind] ?? null);
@@ -172,6 +204,7 @@ export class RoomSession {
     const mst = track.mediaStreamTrack;
     const own = this.tracks.get(identity) ?? {};
     if (present) {
+      this.sources.set(mst, track as StatsSource);
       this.tracks.set(identity, { ...own, [kind]: mst });
       this.see(from);
       this.markReachable(identity);

@@ -1,0 +1,35 @@
+import { useAgentState, useAudioBands, type AudioLevelSource } from '../../react';
+import { BarVisualizerView } from './BarVisualizerView';
+
+/**
+ * Props of {@link BarVisualizer}.
+ * @public
+ */
+export interface BarVisualizerProps {
+  /** Whose audio: the avatar's (default) or the user's microphone. */
+  source?: AudioLevelSource;
+  /** Number of bars (default 5). */
+  bars?: number;
+  /** Accessible name (default `Avatar audio` or `Your microphone`). */
+  label?: string;
+  className?: string;
+}
+
+/**
+ * Bars that move with the avatar's voice (or the user's microphone) in the nearest session, measured with the Web
+ * Audio API on the session's own tracks; `data-state` carries the agent's state. At rest without a track.
+ * @public
+ */
+export function BarVisualizer({ source = 'avatar', bars = 5, label, className }: BarVisualizerProps) {
+  const bands = useAudioBands(source, bars);
+  const { state } = useAgentState();
+  return (
+    <BarVisualizerView
+      bands={bands}
+      count={bars}
+      state={source === 'avatar' ? state : undefined}
+      label={label ?? (source === 'avatar' ? 'Avatar audio' : 'Your microphone')}
+      className={className}
+    />
+  );
+}

@@ -1,0 +1,35 @@
+import type { AgentStateName } from '../../core/session/agent-state';
+import { cx } from '../format';
+
+/**
+ * Props of {@link BarVisualizerView}.
+ * @public
+ */
+export interface BarVisualizerViewProps {
+  /** Height of each bar, 0–1 (low to high frequencies). An empty array draws `count` bars at rest. */
+  bands: readonly number[];
+  /** Number of bars when `bands` is empty (default 5). */
+  count?: number;
+  /** The agent's state, as `data-state` for styling (e.g. a pulse while `thinking`). */
+  state?: AgentStateName;
+  /** Accessible name (default `Avatar audio`). The bars themselves are decorative. */
+  label?: string;
+  className?: string;
+}
+
+/**
+ * Audio bars: one `span` per band whose height follows `--liveai-bar-level` (0–1). Unstyled but themable: colours,
+ * sizes and gaps come from CSS variables (`--liveai-bar-color`, `--liveai-bar-width`, `--liveai-bar-gap`,
+ * `--liveai-bar-height`, `--liveai-bar-min`). Pure view.
+ * @public
+ */
+export function BarVisualizerView({ bands, count = 5, state, label = 'Avatar audio', className }: BarVisualizerViewProps) {
+  const levels = bands.length ? bands : Array.from({ length: Math.max(1, count) }, () => 0);
+  return (
+    <div className={cx('liveai-bars', className)} data-state={state} role="img" aria-label={state ? `${label}: ${state}` : label}>
+      {levels.map((v, i) => (
+        <span key={i} className="liveai-bars__bar" style={{ ['--liveai-bar-level' as string]: Math.min(1, Math.max(0, v)).toFixed(2) }} />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+import { useEffect, useState } from 'react';
+import type { CallStats } from '../core/transports/types';
+import { useAvatarSession } from './useAvatarSession';
+import { useSessionState } from './useSessionState';
+
+/**
+ * The received call quality, sampled every `intervalMs` (default 2000) while the room is connected and a component
+ * uses the hook: round-trip time (ms), jitter (ms), packet loss (%), received fps and bitrate (kbit/s), from the
+ * browser's WebRTC statistics on LiveKit and daily-js's network statistics on Daily (which gives no fps: null).
+ * null before the first sample and outside a connected room. Pair it with `callQuality(stats)` for one word.
+ * @public
+ */
+export function useCallStats({ intervalMs = 2000 }: { intervalMs?: number } = {}): CallStats | null {
+  const session = useAvatarSession();
+  const connected = useSessionState((s) => s.media.connection === 'connected');
+  const [stats, setStats] = useState<CallStats | null>(null);
+  useEffect(() => {
+    if (!connected) return;
+    let live = true;
+    const sample = () => void session.getCallStats().then((s) => live && setStats(s));
+    sample();
+    const timer = setInterval(sample, Math.max(250, intervalMs));
+    return () => {
+      live = false;
+      clearInterval(timer);
+    };
+  }, [session, connected, intervalMs]);
+  return connected ? stats : null;
+}
