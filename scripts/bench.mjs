@@ -2,9 +2,10 @@
 // `npm run bench`: liveai-kit's benchmarks, each against a baseline measured in the same run, medians over ≥ 5 runs.
 // Prints a Markdown table and writes it to docs/benchmarks.md with the command and the date.
 //   npm run bench [-- --quick] [-- --rounds N] [-- --only size,proxy,image,renders,e2e,avatars]
-//                 [-- --conditions normal,cpu4,lossy] [-- --memory]
+//                 [-- --conditions normal,cpu4,lossy,firefox] [-- --memory]
 // --rounds N (or LIVEAI_BENCH_ROUNDS=N): N rounds for every measured row (a quick full run: --quick --rounds 2);
-// --conditions: the Chromium conditions of rows 5 and 7 (default all three); --memory: also a 10-minute call per page.
+// --conditions: the conditions of rows 5 and 7 (default all four: Chromium as-is, throttled, behind a lossy link, and
+// the first frame in Firefox); --memory: also a 10-minute call per page.
 // 1 bundle sizes (gzip) vs budgets and the anchors; 2 proxy overhead (autocannon); 3 image preparation in Chromium;
 // 4 re-renders per 1000 transcript events (jsdom); 5 real LiveKit path in Chromium; 6 synthetic avatars' fps.
 // Everything runs inside a private network namespace (scripts/netns-run.sh): rtc-node offers no loopback ICE
@@ -34,7 +35,7 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false },
     rounds: { type: 'string', default: process.env.LIVEAI_BENCH_ROUNDS },
     only: { type: 'string' },
-    conditions: { type: 'string', default: 'normal,cpu4,lossy' },
+    conditions: { type: 'string', default: 'normal,cpu4,lossy,firefox' },
     memory: { type: 'boolean', default: false },
     'e2e-from': { type: 'string' },
     out: { type: 'string', default: 'docs/benchmarks.md' },
@@ -326,7 +327,7 @@ const PAGE_NAMES = {
 const BARE = 'fastest public-API livekit-client page';
 
 async function e2e() {
-  step('5 real LiveKit path (Chromium): widget, standalone element and livekit-client pages, alternating');
+  step('5, 7 real LiveKit path (Chromium; Firefox for its first-frame rows): widget, element and livekit-client pages, alternating');
   // First frames vary by ±20 % from run to run (the avatar's publish, LiveKit, the machine), so these rows take 25
   // rounds (11 traced ones for the main-thread rows) and give a bootstrap interval with each ratio.
   const r = values['e2e-from']
@@ -456,6 +457,20 @@ async function e2e() {
     }
     cpuRows('7 CPU throttled 4× (Chromium trace, avatar publishing)', cpu4.profile, 1.1);
   }
+  const fx = r.conditions?.firefox;
+  for (const page of ['widget', 'element']) {
+    const ours = fx?.first[page];
+    const bare = fx?.first.bare;
+    if (!ours?.length || !bare?.length) continue;
+    row(
+      '7 first frame in Firefox (Firefox ESR, avatar publishing)',
+      `${PAGE_NAMES[page]}: Start click → first video frame`,
+      ms(m(ours)),
+      `${ms(m(bare))} ${BARE} in Firefox`,
+      compared(ours, bare, 1.05),
+      `ours ${spread(ours)}, bare ${spread(bare)}`,
+    );
+  }
   const lossy = r.conditions?.lossy;
   if (lossy) {
     const l = lossy.link;
@@ -537,6 +552,10 @@ async function e2e() {
   notes.push(
     `First frame: one Chromium, pages built for production: the widget in a Vite React app; the standalone script on a plain HTML page; the fair baseline, the fastest page a competent engineer writes with livekit-client's public API (quiet logs with setLogLevel('warn'), the Room and its TrackSubscribed listener made at load, room.prepareConnection(url) at load, the video attached on TrackSubscribed); and, informative, the quickstart page (Room made on click, info-level logs). Every page POSTs to the same proxy and is timed by the same probe (capture-phase click on Start → the first requestVideoFrameCallback of the page's video). Two local services behind two proxies: as-is (queue 0, the avatar joins in parallel) and \`answerWhenActive\` (the create call answers once the avatar publishes). Every page is clicked the same ${SETTLE_MS / 1000} s after it went quiet (no request for 500 ms), as a person clicks a while after the page showed, and no run starts before the previous run's teardown has finished (the service lists no session QUEUED or ACTIVE and no LiveKit room has a participant). Every round runs every page in both modes, in an order shuffled afresh for each round and mode (seeded, so a re-run repeats it); round 0 is a dropped warm-up; medians of ${FIRST_FRAME_RUNS} rounds. Each ratio comes with a 90 % bootstrap interval (rounds resampled with replacement, each keeping its pair of pages, 2000 draws): a target counts as met only when the whole interval is at or under it, as missed when all of it is above, and as undecided otherwise. Main thread: separate traced runs (avatar publishing; up to 11 per page, alternating, medians), the CPU time (trace events' thread time, \`tdur\`, not wall time: on a loaded machine wall time counts waiting for a core) of the renderer main thread's top-level tasks between the two marks. The widget page registers only the LiveKit transport, so the widget predicts it and fetches it when Start comes into view; the element page sets \`transport="rtc-a"\`. "predicted from the proxy" is the widget on a page that registers two transports, on a first visit: only the proxy's \`GET /transport\` answer tells it which transport to fetch before the click. The page's own part: the same runs timed from the create call's answer (seen by a wrapper of \`window.fetch\` in the shared probe) to the first frame.`,
   );
+  if (fx)
+    notes.push(
+      `First frame in Firefox (rows 7): Debian's Firefox ESR (puppeteer-core over WebDriver BiDi, a window in a private Xvfb display, fake camera and microphone, autoplay allowed), avatar publishing, the same production pages, probe and method as the Chromium rows: loaded until the page went quiet (no request for 500 ms, puppeteer's networkidle0), clicked the same ${SETTLE_MS / 1000} s later with a real click (WebDriver BiDi input), each run in a fresh browser context after the previous run's teardown finished, pages shuffled per round, round 0 dropped, the same bootstrap interval. The baseline is the same fastest public-API livekit-client page, run in Firefox; the target is at most 1.05×.`,
+    );
   if (cpu4 || lossy)
     notes.push(
       `Conditions (rows 7): the same method and interval, avatar publishing, pages widget, element and the fastest public-API page. CPU throttled 4×: Chromium's CDP Emulation.setCPUThrottlingRate(4) on each page from navigation on (main-thread CPU from traced runs, thread time as above). Lossy slow link: a second Chromium in an inner network namespace whose every packet, page files included, goes through scripts/impair (a userspace TUN relay, as this kernel has no netem: 40 ± 10 ms each way, uniform, order kept; 2 % of packets dropped each way), self-tested before the runs; page settle = navigation → the last page file (document, script, stylesheet; not fetch calls such as prepareConnection's) before the page went quiet (Resource Timing); freezes = getStats freezeCount of the received video over ${FREEZE_SECONDS} s of playback right after the first frame, with the jitter buffer's mean delay per frame (jitterBufferDelay ÷ jitterBufferEmittedCount). The prototype row sets the standard RTCRtpReceiver.jitterBufferTarget = ${JBT_MS} ms on the bare page's receivers.${MEMORY ? ' Memory: one 10-minute call per page, JS heap used after a forced GC (CDP HeapProfiler.collectGarbage, Performance.getMetrics) each minute.' : ''}`,
@@ -668,7 +687,8 @@ ${BASELINES}
 Run it yourself: \`npm run bench\` (all rows, 5 runs, 25 rounds for rows 5 and 7; about two hours; re-runs itself in
 a network namespace), \`npm run bench -- --quick\` (3 rounds, shorter windows), \`npm run bench -- --quick --rounds 2\`
 (a smoke run of everything), \`npm run bench -- --memory\` (adds a 10-minute call per page),
-\`npm run bench -- --conditions normal\` (row 5 only, no throttling or impaired link),
+\`npm run bench -- --conditions normal\` (row 5 only, no throttling, impaired link or Firefox),
+\`npm run bench -- --only e2e --conditions firefox\` (the Firefox first-frame rows only),
 \`npm run bench -- --only size,renders\` (some rows; this file is then left unchanged, another \`--out\` file is written). The pieces live in
 scripts/bench/ (size.mjs, same-feature.mjs + same-feature/, proxy.mjs, image.mjs + image page, renders.bench.tsx,
 e2e.ts + e2e-node.ts + trace.ts + pages/), scripts/impair/ (the impaired link: relay.py, its Node wrapper and

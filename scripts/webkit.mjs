@@ -51,7 +51,13 @@ async function untilListening(port, child) {
 /**
  * Starts Xvfb (its own display, no TCP), WebKitWebDriver on a free loopback port and a MiniBrowser session.
  * `args` are MiniBrowser's WebKitSettings flags (e.g. `--enable-webrtc=true`). Returns the selenium-webdriver
- * driver and `close()`, which ends the session and both processes.
+ * driver, `resize(width, height)` and `close()`, which ends the session and both processes.
+ *
+ * `resize` keeps the window focused, as a visitor's window is while they type: this display has no window manager,
+ * so X gives the keyboard focus to the window under the pointer, and Xvfb's pointer rests at the screen's centre.
+ * A narrow window left at the screen's left edge is not under it, has no focus (`document.hasFocus()` false), and
+ * WebKit then matches no `:focus-visible` and draws no focus ring. So the window is placed over the centre.
+ * MiniBrowser's window is never narrower than its toolbar (447 px here), whatever width is asked.
  * @param {{ args?: string[], width?: number, height?: number }} [options]
  */
 export async function launchWebKit({ args = [], width = 1280, height = 1024 } = {}) {
@@ -76,6 +82,12 @@ export async function launchWebKit({ args = [], width = 1280, height = 1024 } = 
       .build();
     return {
       driver,
+      /** Sets the window's size (px) and places it over the pointer, so that it keeps the keyboard focus. */
+      async resize(w, h) {
+        const x = Math.max(0, Math.round(width / 2 - w / 2));
+        const y = Math.max(0, Math.round(height / 2 - h / 2));
+        await driver.manage().window().setRect({ x, y, width: w, height: h });
+      },
       async close() {
         await driver.quit().catch(() => {});
         kill(wd);

@@ -17,7 +17,9 @@
 //            each way, 2 % loss each way), warm mode: page settle time (navigation → the last page file that arrived
 //            before the page went quiet, with the order the files loaded in), first frame, and freezes over --freeze-seconds (20) of
 //            playback from the received video's getStats (freezeCount, totalFreezesDuration, the jitter buffer's
-//            mean delay).
+//            mean delay);
+//   firefox — Firefox ESR (scripts/firefox.mjs: puppeteer-core over WebDriver BiDi, a window in a private Xvfb),
+//            warm mode: first frame of the widget, the element and the fair baseline, by the same probe and method.
 // Fairness: every page is clicked the same --settle-ms (2000) after it went quiet (no request for 500 ms), and no
 // run starts before the previous one's teardown has finished: the service lists no session still QUEUED or ACTIVE
 // and no LiveKit room has a participant.
@@ -59,6 +61,9 @@ import { startImpairedLink } from '../impair/index.mjs';
 // @ts-expect-error -- plain ESM script without types
 import { measureLink } from '../impair/self-test.mjs';
 import { CHROMIUM_BASE_ARGS, CHROMIUM_MEDIA_ARGS } from '../chromium.mjs';
+import type { Browser as FirefoxBrowser, ElementHandle } from 'puppeteer-core';
+// @ts-expect-error -- plain ESM script without types
+import { launchFirefox } from '../firefox.mjs';
 import { median } from './stats.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -82,7 +87,7 @@ const MEMORY_MINUTES = Number(arg('--memory-minutes') ?? 0);
 const [LINK_DELAY_MS, LINK_JITTER_MS, LINK_LOSS] = (arg('--link') ?? '40,10,0.02').split(',').map(Number) as [number, number, number];
 type PageKind = 'widget' | 'element' | 'bare' | 'bareNaive' | 'bareJbt' | 'widgetCold';
 type Mode = 'asIs' | 'warm';
-type Condition = 'normal' | 'cpu4' | 'lossy';
+type Condition = 'normal' | 'cpu4' | 'lossy' | 'firefox';
 const COLD = process.argv.includes('--cold');
 const ONLY = arg('--only')?.split(',') as PageKind[] | undefined;
 const pagesFor = (all: PageKind[]) => (ONLY ? all.filter((p) => ONLY.includes(p)) : all);
@@ -93,6 +98,7 @@ const CONDITIONS = (arg('--conditions')?.split(',') ?? ['normal']) as Condition[
 const CONDITION_PAGES: Record<Exclude<Condition, 'normal'>, PageKind[]> = {
   cpu4: pagesFor(['widget', 'element', 'bare']),
   lossy: pagesFor(['widget', 'element', 'bare', 'bareJbt']),
+  firefox: pagesFor(['widget', 'element', 'bare']),
 };
 const CHROMIUM_ARGS = CHROMIUM_BASE_ARGS;
 const MEDIA_ARGS = CHROMIUM_MEDIA_ARGS;
@@ -218,6 +224,9 @@ if (CONDITIONS.includes('lossy')) {
   };
   process.stderr.write(`e2e: impaired link up, self-test ${JSON.stringify(lossy.measured)}\n`);
 }
+
+/** The firefox condition: Firefox ESR with a window in its own Xvfb display, as the browser tier runs it. */
+const firefox: FirefoxBrowser | undefined = CONDITIONS.includes('firefox') ? await launchFirefox({ xvfb: true }) : undefined;
 
 type Probe = {
   marks: Record<string, number>;
@@ -383,6 +392,57 @@ async function pageRun(kind: PageKind, mode: Mode, opts: RunOptions = {}) {
   }
 }
 
+/**
+ * One page run in Firefox, by the method of `pageRun`: load until the page went quiet (puppeteer's `networkidle0`:
+ * no request for 500 ms), the same settle pause, a real click on Start (WebDriver BiDi input), the probe's first frame;
+ * then end the call, close the context and wait for the teardown.
+ */
+async function firefoxRun(kind: PageKind, mode: Mode) {
+  const context = await firefox!.createBrowserContext();
+  const page = await context.newPage();
+  page.on('pageerror', (e) => process.stderr.write(`[firefox ${kind}/${mode}] page error: ${String(e)}\n`));
+  try {
+    await page.setViewport({ width: 900, height: 820 });
+    const query = new URLSearchParams({ proxy: PROXY[mode], ...(kind === 'bare' ? { lk: livekit.url } : {}) });
+    await page.goto(`${base}${URLS[kind]}?${query}`, { waitUntil: 'networkidle0', timeout: 30_000 });
+    // The Start button, in the page or in the element's shadow root.
+    await page.waitForFunction(
+      () =>
+        [
+          ...document.querySelectorAll('button'),
+          ...(document.querySelector('liveai-avatar')?.shadowRoot?.querySelectorAll('button') ?? []),
+        ].some((b) => /Start call/.test(b.textContent ?? '')),
+      { timeout: 30_000, polling: 50 },
+    );
+    const start = (await page.evaluateHandle(() =>
+      [
+        ...document.querySelectorAll('button'),
+        ...(document.querySelector('liveai-avatar')?.shadowRoot?.querySelectorAll('button') ?? []),
+      ].find((b) => /Start call/.test(b.textContent ?? '')),
+    )) as ElementHandle<HTMLButtonElement>;
+    await new Promise((r) => setTimeout(r, SETTLE_MS)); // the same pause for every page
+    await start.click();
+    await page
+      .waitForFunction(() => (window as unknown as { __bench: Probe }).__bench.firstFrameAt !== null, { timeout: 60_000, polling: 50 })
+      .catch(async (e: Error) => {
+        const errors = await page.evaluate(() => (window as unknown as { __bench: Probe }).__bench.errors.join('; '));
+        throw new Error(`firefox ${kind}/${mode}: no first frame (${e.message}); page errors: ${errors}`);
+      });
+    const firstFrameMs = await page.evaluate(() => {
+      const p = (window as unknown as { __bench: Probe }).__bench;
+      return p.firstFrameAt! - p.startClickedAt!;
+    });
+    await page.evaluate(() => {
+      const p = (window as unknown as { __bench: Probe }).__bench;
+      return p.session?.end() ?? p.end?.();
+    });
+    return { firstFrameMs };
+  } finally {
+    await context.close();
+    await tornDown();
+  }
+}
+
 /** One sample per minute of a call: JS heap used after a forced GC (bytes), event listeners, DOM nodes. */
 interface MemorySample {
   minute: number;
@@ -522,7 +582,10 @@ try {
     for (let i = 0; i <= RUNS; i++) {
       const line: string[] = [];
       for (const kind of shuffled(kinds)) {
-        const r = await pageRun(kind, 'warm', { condition, freezeSeconds: condition === 'lossy' ? FREEZE_SECONDS : undefined });
+        const r =
+          condition === 'firefox'
+            ? { ...(await firefoxRun(kind, 'warm')), settleMs: 0, freezes: undefined, resources: [] }
+            : await pageRun(kind, 'warm', { condition, freezeSeconds: condition === 'lossy' ? FREEZE_SECONDS : undefined });
         line.push(
           `${kind} ${r.firstFrameMs.toFixed(0)}${condition === 'lossy' ? ` (settle ${r.settleMs.toFixed(0)}, freezes ${r.freezes?.freezes ?? '?'})` : ''}`,
         );
@@ -557,6 +620,7 @@ try {
 } finally {
   await browser.close();
   await lossy?.browser.close();
+  await firefox?.close();
   await lossy?.link.close();
   await new Promise((r) => server.close(() => r(undefined)));
   server.closeAllConnections?.();

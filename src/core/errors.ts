@@ -130,3 +130,17 @@ export function formatZodError(error: z.core.$ZodError): string {
 /** Wraps a zod failure as `invalid_request` (400). */
 export const invalidRequest = (error: z.core.$ZodError): LiveAiError =>
   new LiveAiError('invalid_request', formatZodError(error), { status: 400 });
+
+/**
+ * The error of a browser that has no WebRTC (no `RTCPeerConnection`: some WebViews, WebKitGTK builds, privacy
+ * modes): `transport_failed`, not retryable (trying again cannot help), with a `detail` a visitor understands.
+ */
+export const noWebRtc = (): LiveAiError =>
+  new LiveAiError(
+    'transport_failed',
+    'This browser cannot make video calls (it has no WebRTC). Open this page in a current Chrome, Edge, Firefox or Safari.',
+    { retryable: false },
+  );
+
+/** Whether this page can make WebRTC calls (`RTCPeerConnection` exists). */
+export const hasWebRtc = (): boolean => typeof globalThis.RTCPeerConnection === 'function';

@@ -69,6 +69,10 @@ const withTimeout = <T>(p: Promise<T>, ms: number, what: string): Promise<T> =>
 export async function joinMedia(ctx: EmulatorContext, rec: SessionRecord): Promise<void> {
   const target = rec.join;
   if (!target) return activate(ctx, rec);
+  // Viewers LiveKit announced while the avatar was in the room but not yet ready. The room-wide `bot_ready` reaches
+  // only participants whose connection is already up, which one that joined a moment before may not be: so each of
+  // them also gets it addressed (a second copy at most, never none).
+  const early = new Set<string>();
   try {
     const joinAvatar = await loadJoinAvatar();
     const image = rec.image.bytes ?? (await toAvatarPng(await fetchImage(ctx, rec.image.url ?? '')));
@@ -91,6 +95,7 @@ export async function joinMedia(ctx: EmulatorContext, rec: SessionRecord): Promi
         },
         onParticipantJoined: (identity) => {
           if (rec.status === 'ACTIVE') emitEvent(ctx, rec, { type: 'bot_ready' }, [identity]);
+          else if (rec.status === 'QUEUED') early.add(identity);
         },
         onDisconnected: (reason) => finish(ctx, rec, 'FAILED', `the avatar lost the room: ${reason}`),
       }),
@@ -104,6 +109,7 @@ export async function joinMedia(ctx: EmulatorContext, rec: SessionRecord): Promi
     rec.media = media;
     if (rec.demeanour.agentPrompt || rec.demeanour.idlePrompt) media.setDemeanour(rec.demeanour);
     activate(ctx, rec);
+    if (early.size > 0) emitEvent(ctx, rec, { type: 'bot_ready' }, [...early]);
   } catch (e) {
     ctx.options.logger.warn({ session_id: rec.id, err: (e as Error).message }, 'the avatar could not join');
     finish(ctx, rec, 'FAILED', `join failed: ${(e as Error).message}`);

@@ -35,13 +35,19 @@ describe.each(MEDIA_ENGINES)('hooks page in %s (issue 25)', (engine) => {
     await say.press('Enter');
     await expect.poll(() => page.countText('user: Hello from the hooks'), { timeout: 30_000 }).toBe(1);
     await expect.poll(() => page.countText(/^agent: /), { timeout: 30_000 }).toBeGreaterThan(0);
+    // The page publishes nothing, so LiveKit announces it to the avatar only in its next batch of participant
+    // updates (every 3 s): a page that joins after the avatar's room-wide `bot_ready` gets the addressed re-send then.
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { __hooks: HooksProbe }).__hooks.events.includes('bot_ready')), {
+        timeout: 15_000,
+      })
+      .toBe(true);
     mkdirSync(`test-results/hooks/${engine}`, { recursive: true });
     await page.screenshot({ path: `test-results/hooks/${engine}/live.png`, fullPage: true });
 
     await page.byRole('button', 'Hang up').click();
     await page.waitForFunction(() => (window as unknown as { __hooks: HooksProbe }).__hooks.phases.includes('ended'));
     const p = await page.evaluate(hooks);
-    expect(p.events).toContain('bot_ready');
     expect(p.errors).toEqual([]);
     expect(page.pageErrors).toEqual([]);
     await page.close();

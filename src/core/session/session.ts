@@ -1,4 +1,4 @@
-import { LiveAiError, invalidRequest } from '../errors';
+import { LiveAiError, hasWebRtc, invalidRequest, noWebRtc } from '../errors';
 import { createEventBus } from '../events/bus';
 import { check, lazyTranscriptMerger, loadGuards, loadOnce } from '../lazy';
 import { createProxyClient, type ProxyClient } from '../proxy-client';
@@ -66,6 +66,13 @@ export function imageSource(input: ImageInput): 'url' | 'base64' | 'blob' {
   }
   return key;
 }
+
+/**
+ * Whether a start of this flow joins a room for sure (so needs WebRTC): a hosted room, an `rtc-a` / `rtc-b`
+ * session, an attached session with a room. A WebSocket session may have no room; its adapter checks on joining.
+ */
+const joinsRoom = (flow: AvatarSessionOptions['flow']): boolean =>
+  flow.kind === 'room' || (flow.kind === 'session' ? !flow.request.transport_type.startsWith('websocket') : !!flow.session.room_url);
 
 /**
  * Seeds of a session, for `liveai-kit/testing` (`createTestSession`) and stories: the store and optionally an
@@ -226,6 +233,8 @@ export class Session {
     await Promise.resolve(); // the stage moves to running first
     const o = this.options;
     try {
+      // No WebRTC, no call: fail before a session is created (and paid for). A custom loader may need none.
+      if (!o.loadTransport && joinsRoom(o.flow) && !hasWebRtc()) throw noWebRtc();
       const c = await call.obtain(o.flow);
       const requested = o.flow.kind === 'session' ? o.flow.request.transport_type : undefined;
       this.set({

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LiveAiError } from '../../../src/core';
+import { LiveAiError, type AvatarSessionOptions } from '../../../src/core';
 import { blobToText } from '../../../src/core/image/blob';
 import { FakeTransport, createFakeProxy } from '../../../src/testing';
 import { harness, settle, until, type Harness, useFakeClock } from './helpers';
@@ -57,6 +57,31 @@ describe('start guards and failures', () => {
     });
     await expect(h.session.start()).rejects.toMatchObject({ code: 'missing_peer' });
     expect(h.session.store.getState().error?.detail).toMatch(/npm i @daily-co\/daily-js/);
+  });
+
+  it('a browser without WebRTC gets transport_failed before any session is created (nothing to pay for)', async () => {
+    expect(typeof (globalThis as { RTCPeerConnection?: unknown }).RTCPeerConnection).toBe('undefined'); // Node
+    for (const flow of [
+      { kind: 'room', agentId: 'agent-1' },
+      { kind: 'session', request: { transport_type: 'rtc-b', avatar_id: 'a' } },
+    ] as const) {
+      h = harness({ loadTransport: undefined, flow: flow as AvatarSessionOptions['flow'] }); // the page's own transports
+      const error = await settle(h.session.start());
+      expect(error).toBeInstanceOf(LiveAiError);
+      expect(error).toMatchObject({ code: 'transport_failed', retryable: false });
+      expect((error as LiveAiError).detail).toMatch(/^This browser cannot make video calls \(it has no WebRTC\)/);
+      expect(h.phases).toEqual(['idle', 'creating', 'error']);
+      expect(h.errors).toHaveLength(1);
+      expect(h.proxy.calls).toEqual([]); // no create, no end: the proxy never heard of it
+      h.session.dispose({ end: false });
+    }
+  });
+
+  it('with WebRTC the same start creates the session', async () => {
+    vi.stubGlobal('RTCPeerConnection', function RTCPeerConnection() {});
+    h = harness({ loadTransport: undefined, proxy: createFakeProxy({ initialStatus: 'ACTIVE' }) });
+    await settle(h.session.start()); // no transport is registered here: the join fails, after the create
+    expect(h.proxy.callsTo('POST /rooms')).toHaveLength(1);
   });
 
   it('FAILED from the service → phase error (endReason failed); TIMED_OUT → timeout', async () => {

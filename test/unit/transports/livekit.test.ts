@@ -11,6 +11,7 @@ import {
   shouldReconnect,
   type RoomLike,
 } from '../../../src/core/transports/livekit/adapter';
+import { SDK_HEAL_MS } from '../../../src/core/transports/livekit/link';
 import { createOutbox } from '../../../src/core/transports/livekit/outbox';
 
 // Fake timers: backoff, deadlines and the waits below run on a fake clock (vi.waitFor advances it as it checks).
@@ -239,6 +240,39 @@ describe('LiveKit adapter (fake Room)', () => {
     expect(log.track?.filter((x) => x.track !== null)).toHaveLength(2);
     expect(log.connection).toEqual(['connecting', 'connected', 'reconnecting', 'connected']);
     expect(log.disconnected).toBeUndefined();
+  });
+
+  it('livekit-client healing for SDK_HEAL_MS without a result: the Room is left and a fresh one joins (Firefox after a crash)', async () => {
+    const { rooms, room, t, log } = setup({ reconnect: { deadlineMs: 60_000 } });
+    await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai' });
+    room().avatarArrives();
+    room().emit(RoomEvent.Reconnecting); // … and then nothing: neither Reconnected nor Disconnected
+    const queued = t.sendAppMessage(chat('typed during the outage'));
+    await vi.advanceTimersByTimeAsync(SDK_HEAL_MS - 1);
+    expect(rooms).toHaveLength(1); // livekit-client is given its time
+    await vi.advanceTimersByTimeAsync(1);
+    await vi.waitFor(() => expect(rooms).toHaveLength(2));
+    expect(rooms[0]!.disconnects).toBe(1); // the stuck Room is left
+    await vi.waitFor(() => expect(log.connection?.at(-1)).toBe('connected'));
+    room().avatarArrives();
+    await queued;
+    expect(room().chats()).toEqual(['typed during the outage']);
+    expect(log.connection).toEqual(['connecting', 'connected', 'reconnecting', 'connected']);
+    expect(log.disconnected).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(rooms).toHaveLength(2); // no second rejoin
+  });
+
+  it('livekit-client healing in time is left alone', async () => {
+    const { rooms, room, t, log } = setup({ reconnect: { deadlineMs: 60_000 } });
+    await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai' });
+    room().emit(RoomEvent.SignalReconnecting);
+    await vi.advanceTimersByTimeAsync(SDK_HEAL_MS - 1000);
+    room().emit(RoomEvent.Reconnected);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(rooms).toHaveLength(1);
+    expect(room().disconnects).toBe(0);
+    expect(log.connection).toEqual(['connecting', 'connected', 'reconnecting', 'connected']);
   });
 
   it('livekit-client giving up (no reason) is retried with backoff until the deadline, then transport_failed; queued chat is rejected', async () => {

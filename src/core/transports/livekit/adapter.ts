@@ -1,5 +1,5 @@
 import { LogLevel, Room, setLogLevel } from 'livekit-client';
-import { LiveAiError } from '../../errors';
+import { LiveAiError, hasWebRtc, noWebRtc } from '../../errors';
 import { createEventBus } from '../../events/bus';
 import type { AppMessage } from '../../schemas';
 import { LiveKitLink } from './link';
@@ -15,14 +15,6 @@ export { AvatarIdentity } from '../avatar-identity';
 export type { RoomLike } from './room';
 export { DEFAULT_RECONNECT_POLICY, type ReconnectPolicy } from './policy';
 export { LK_REASON, retryDelayMs, shouldReconnect } from './reconnect';
-
-/** The error of a browser that has no WebRTC (`RTCPeerConnection`): `transport_failed`, not retryable. */
-const noWebRtc = () =>
-  new LiveAiError(
-    'transport_failed',
-    'This browser cannot make video calls (it has no WebRTC). Open this page in a current Chrome, Edge, Firefox or Safari.',
-    { retryable: false },
-  );
 
 let quieted = false;
 /**
@@ -70,8 +62,9 @@ export function createLiveKitTransport(deps: { createRoom?: () => RoomLike; reco
     kind: 'rtc-a',
     async connect(o: ConnectOptions) {
       if (o.signal?.aborted) throw new LiveAiError('aborted', 'join was cancelled');
-      // A browser without WebRTC (some WebViews, WebKitGTK builds, privacy modes) cannot join: say so, not retryable.
-      if (!deps.createRoom && typeof globalThis.RTCPeerConnection !== 'function') throw noWebRtc();
+      // A browser without WebRTC cannot join: say so, not retryable. The session engine already refuses to create
+      // a session in such a browser; this covers a room found only in the create answer (a WebSocket session's).
+      if (!deps.createRoom && !hasWebRtc()) throw noWebRtc();
       if (!deps.createRoom) quietLiveKitLogs();
       await link?.close(new LiveAiError('transport_failed', 'a new connection replaced this one'));
       const policy = Object.freeze({ ...base, deadlineMs: o.reconnectDeadlineMs ?? base.deadlineMs });

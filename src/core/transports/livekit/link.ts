@@ -28,6 +28,15 @@ export interface LinkSetup {
 type LinkState = 'joining' | 'connected' | 'reconnecting' | 'closed';
 
 /**
+ * How long livekit-client may heal a drop by itself (`Reconnecting` until `Reconnected` or `Disconnected`), ms. Past
+ * it the Room is left and a fresh one joins, as after a `Disconnected`: a resume that can no longer succeed must not
+ * use up the whole reconnect deadline. It happens: after a LiveKit server crash the restarted server answers the
+ * resume with a leave and closes the socket at once; Firefox then fires `close` without `open`, and livekit-client
+ * 2.x waits for that `open` forever, holding its connect lock, so it neither reconnects nor gives up.
+ */
+export const SDK_HEAL_MS = 20_000;
+
+/**
  * Routes one LiveKit data message: only messages on `eventTopic` are service events; others are ignored
  * (returns null). Events and invalid messages go to `emit`; `onEvent` runs before each event is emitted and drops it by returning
  * false (a sender that turned out not to be the avatar). Returns what was
@@ -64,6 +73,7 @@ export class LiveKitLink {
   private rejoining: AbortController | null = null;
   /** Who was last heard speaking (the avatar, the user), to report only changes. */
   private readonly heard = { avatar: false, user: false };
+  private healTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly s: LinkSetup) {
     this.outage = new OutageClock(s.policy.deadlineMs, () => this.giveUp(this.lastReason));
@@ -124,6 +134,7 @@ export class LiveKitLink {
   private stop(error: LiveAiError): void {
     this.ending = true;
     this.state = 'closed';
+    clearTimeout(this.healTimer);
     this.outage.end();
     this.rejoining?.abort();
     this.outbox.failAll(error);
@@ -172,11 +183,18 @@ export class LiveKitLink {
     };
   }
 
-  /** Enters `reconnecting` once per outage and starts the outage clock. */
+  /**
+   * Enters `reconnecting` once per outage and starts the outage clock. While livekit-client heals the Room itself it
+   * gets SDK_HEAL_MS (when that ends before the deadline); then the Room is given up and a fresh one joins.
+   */
   private trouble(): void {
     if (this.state === 'closed' || !this.outage.begin()) return;
     this.state = 'reconnecting';
     this.s.bus.emit('connection', 'reconnecting');
+    clearTimeout(this.healTimer);
+    if (!this.rejoining && SDK_HEAL_MS < this.s.policy.deadlineMs) {
+      this.healTimer = setTimeout(() => this.state === 'reconnecting' && !this.rejoining && this.lost(undefined), SDK_HEAL_MS);
+    }
   }
 
   /** livekit-client healed the connection. */
@@ -193,11 +211,13 @@ export class LiveKitLink {
     void room?.leave();
     if (!shouldReconnect(reason, { wasConnected: true, ending: this.ending })) return this.giveUp(reason);
     this.trouble();
+    clearTimeout(this.healTimer); // the adapter rejoins now: no Room is left healing itself
     void this.rejoin(reason);
   }
 
   /** Connected (again): the outage, if any, is over and queued messages may go. */
   private connected(): void {
+    clearTimeout(this.healTimer);
     this.outage.end();
     this.lastReason = undefined;
     this.state = 'connected';
