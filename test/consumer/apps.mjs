@@ -27,24 +27,36 @@ export function docsExample(doc, file) {
   return block.replace(/^\w*\n/, '');
 }
 
+/** A file of test/consumer/apps/shared, which prepare.mjs copies into the apps that list it. */
+const shared = (file) => readFileSync(join(ROOT, 'test/consumer/apps/shared', file), 'utf8');
+
 export const APPS = {
   // Next.js App Router with ONLY livekit-client, then with ONLY @daily-co/daily-js.
   'next-livekit': {
     template: 'next',
     packs: ['liveai-kit'],
     registry: { ...next, 'livekit-client': '^2.23.0' },
-    files: { 'app/transport.ts': "import 'liveai-kit/livekit';\n" },
+    files: {
+      'app/transport.ts': "import 'liveai-kit/livekit';\n",
+      'app/auth.ts': shared('auth.ts'),
+      'app/ProbedWidget.tsx': shared('ProbedWidget.tsx'),
+    },
   },
   'next-daily': {
     template: 'next',
     packs: ['liveai-kit'],
     registry: { ...next, '@daily-co/daily-js': '^0.92.2' },
-    files: { 'app/transport.ts': "import 'liveai-kit/daily';\n" },
+    files: {
+      'app/transport.ts': "import 'liveai-kit/daily';\n",
+      'app/auth.ts': shared('auth.ts'),
+      'app/ProbedWidget.tsx': shared('ProbedWidget.tsx'),
+    },
   },
   // Vite + React, served by Express with createAvatarProxy.
   vite: {
     template: 'vite',
     packs: ['liveai-kit'],
+    files: { 'src/ProbedWidget.tsx': shared('ProbedWidget.tsx') },
     registry: {
       ...react,
       vite: '^8.0.0',
@@ -79,8 +91,9 @@ export const APPS = {
       '@types/ws': '^8.18.1',
     },
   },
-  // React Router framework mode (react-router-serve): the proxy as a resource route on createAvatarHandler, the
-  // widget page, and the custom hooks UI of docs/core.md taken from the docs. Typechecked with skipLibCheck: false.
+  // React Router framework mode (react-router-serve and react-router dev): the proxy as a resource route on
+  // createAvatarHandler (docs/proxy.md's recipe, taken from the docs), the widget page, and the custom hooks UI of
+  // docs/core.md taken from the docs. Typechecked with skipLibCheck: false.
   'react-router': {
     template: 'react-router',
     packs: ['liveai-kit'],
@@ -96,7 +109,12 @@ export const APPS = {
       '@types/node': '^22.19.0',
       'livekit-client': '^2.23.0',
     },
-    files: { 'app/CustomAvatar.tsx': docsExample('docs/core.md', 'CustomAvatar.tsx') },
+    files: {
+      'app/CustomAvatar.tsx': docsExample('docs/core.md', 'CustomAvatar.tsx'),
+      'app/routes/api.avatar.$.ts': docsExample('docs/proxy.md', 'app/routes/api.avatar.$.ts'),
+      'app/auth.server.ts': shared('auth.ts'),
+      'app/ProbedWidget.tsx': shared('ProbedWidget.tsx'),
+    },
   },
   // Hono on Node: the proxy on createAvatarHandler with nothing optional installed, typechecked with skipLibCheck: false.
   hono: {

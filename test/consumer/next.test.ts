@@ -1,33 +1,50 @@
-import { writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext } from 'playwright-core';
-import { launchBrowser } from '../browser/harness';
-import { requireApp, run, serve, within, type Served } from './helpers';
-import { freePort, openWidget, playAvatar, probe, proxyEnv, startEmulator } from './play';
+import { requireApp, run, serve } from './helpers';
+import {
+  createRoom,
+  endRooms,
+  freePort,
+  openWidget,
+  playAvatar,
+  probe,
+  proxyEnv,
+  signIn,
+  startReverseProxy,
+  useServedStack,
+  withServer,
+} from './play';
 
 /**
  * A Next.js App Router app (widget page, hooks-only page, route handler on createAvatarHandler) built from the
  * installed tarball with webpack and with Turbopack, once with ONLY livekit-client installed and once with ONLY
- * @daily-co/daily-js. Each build is served with `next start`; the LiveKit build plays the local avatar.
+ * @daily-co/daily-js. Each build is served with `next start`; the LiveKit build plays the local avatar. The route
+ * handler follows docs/proxy.md's recipes for a self-hosted `next start`: the signed-in user (a cookie here) is the
+ * client's identity, and an anonymous visitor's address is read only behind a reverse proxy.
  */
 const sizes: Record<string, number> = {};
-let emulator: Served;
-let browser: Browser;
-let context: BrowserContext;
-
-beforeAll(async () => {
-  emulator = await startEmulator();
-  ({ browser, context } = await launchBrowser());
-  // As a platform proxy in front of `next start` would (the route handler reads it with `clientIp`).
-  await context.setExtraHTTPHeaders({ 'x-real-ip': '127.0.0.1' });
-});
-afterAll(async () => {
-  await browser?.close();
-  await emulator?.stop();
+const stack = useServedStack();
+beforeAll(() => signIn(stack.context, 'alice'));
+afterAll(() => {
   mkdirSync('test-results/consumer', { recursive: true });
   writeFileSync('test-results/consumer/next-first-load.json', `${JSON.stringify(sizes, null, 2)}\n`);
   console.log(`Next.js first load (gzip bytes of JS+CSS before the widget is ready): ${JSON.stringify(sizes)}`);
 });
+
+const build = (dir: string, bundler: string) =>
+  run('node_modules/.bin/next', ['build', ...(bundler === 'webpack' ? ['--webpack'] : ['--turbopack'])], {
+    cwd: dir,
+    env: { NEXT_DIST_DIR: `.next-${bundler}` },
+  });
+const nextStart =
+  (dir: string, bundler: string, port: number, env: Record<string, string> = {}) =>
+  () =>
+    serve('node_modules/.bin/next', ['start', '-p', String(port), '-H', '127.0.0.1'], {
+      cwd: dir,
+      env: { NEXT_DIST_DIR: `.next-${bundler}`, ...proxyEnv(stack.emulator.url), ...env },
+      ready: /Ready in|started server/i,
+    });
 
 describe.each([
   { app: 'next-livekit', sdk: 'livekit-client' },
@@ -43,13 +60,8 @@ describe.each([
   });
 
   describe.each(['webpack', 'turbopack'])('%s', (bundler) => {
-    const distDir = `.next-${bundler}`;
-
     it('next build passes', async () => {
-      const r = await run('node_modules/.bin/next', ['build', ...(bundler === 'webpack' ? ['--webpack'] : ['--turbopack'])], {
-        cwd: dir,
-        env: { NEXT_DIST_DIR: distDir },
-      });
+      const r = await build(dir, bundler);
       expect(r.code, r.stdout + r.stderr).toBe(0);
       expect(r.stdout + r.stderr).not.toMatch(/Module not found|Can't resolve/);
     });
@@ -58,29 +70,22 @@ describe.each([
     // in the log, and a second `next start` on a fresh port decides.
     it('serves the widget page, the hooks page and the route handler', { retry: 1 }, async () => {
       const port = await freePort();
-      const server = await serve('node_modules/.bin/next', ['start', '-p', String(port), '-H', '127.0.0.1'], {
-        cwd: dir,
-        env: { NEXT_DIST_DIR: distDir, ...proxyEnv(emulator.url) },
-        ready: /Ready in|started server/i,
-      });
       const base = `http://127.0.0.1:${port}`;
-      // Each step has its own deadline, so a hang names the step and shows what `next start` printed.
-      const step = <T>(what: string, ms: number, work: () => Promise<T>) => within(what, ms, work, server.output);
-      try {
+      await withServer(nextStart(dir, bundler, port), async (_server, step) => {
         await step('the hooks page', 60_000, async () => {
-          const hooks = await context.newPage();
+          const hooks = await stack.context.newPage();
           await hooks.goto(`${base}/hooks`);
           await expect.poll(() => hooks.getByText('phase: idle').count(), { timeout: 30_000 }).toBe(1);
           await hooks.close();
         });
 
         await step('the route handler', 30_000, async () => {
-          const api = await fetch(`${base}/api/avatar/sessions/abc`, { headers: { 'x-real-ip': '127.0.0.1' } });
+          const api = await fetch(`${base}/api/avatar/sessions/abc`);
           expect(api.status).toBe(401);
           expect(await api.json()).toEqual({ detail: expect.any(String) });
         });
 
-        const { page, firstLoadGzip, pageErrors } = await step('the widget page', 90_000, () => openWidget(context, `${base}/`));
+        const { page, firstLoadGzip, pageErrors } = await step('the widget page', 90_000, () => openWidget(stack.context, `${base}/`));
         sizes[`${app} ${bundler}`] = firstLoadGzip;
         if (app === 'next-livekit') {
           await step('a call with the local avatar', 240_000, () => playAvatar(page, `${app}-${bundler}`));
@@ -99,8 +104,64 @@ describe.each([
         }
         expect(pageErrors).toEqual([]);
         await step('closing the page', 30_000, () => page.close());
+      });
+    });
+  });
+});
+
+/**
+ * Client identity of a self-hosted `next start` (the webpack build with livekit-client), which hands a route handler
+ * no client address and passes a client's own `X-Forwarded-For` and `X-Real-IP` through unchanged. Every create
+ * forges both; the limit that shows it is 3 sessions at once per client.
+ */
+describe('self-hosted next start: the client identity of the per-client limits', () => {
+  const dir = requireApp('next-livekit');
+  beforeAll(async () => {
+    if (existsSync(join(dir, '.next-webpack/BUILD_ID'))) return;
+    const r = await build(dir, 'webpack');
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+  });
+
+  it('facing clients directly, a forged X-Forwarded-For or X-Real-IP chooses no bucket', { retry: 1 }, async () => {
+    const port = await freePort();
+    await withServer(nextStart(dir, 'webpack', port), async (server, step) => {
+      const api = `http://127.0.0.1:${port}/api/avatar`;
+      await step('forged headers', 120_000, async () => {
+        // Anonymous visitors: nothing identifies them, so their creates are refused (403, sign in; one warning line).
+        const anonymous: number[] = [];
+        for (let i = 1; i <= 6; i++) anonymous.push((await createRoom(api, { spoof: `203.0.113.${i}` })).status);
+        expect(anonymous).toEqual([403, 403, 403, 403, 403, 403]);
+        expect(server.output().match(/a visitor without a user/g), server.output()).toHaveLength(1);
+        // A signed-in user forging six addresses is still one client.
+        const alice: number[] = [];
+        for (let i = 1; i <= 6; i++) alice.push((await createRoom(api, { user: 'alice', spoof: `203.0.113.${i}` })).status);
+        expect(alice).toEqual([201, 201, 201, 429, 429, 429]);
+        expect((await createRoom(api, { user: 'bob', spoof: '203.0.113.1' })).status).toBe(201);
+        await endRooms();
+        expect(server.output()).not.toMatch(/Internal error|cannot tell clients apart/);
+      });
+    });
+  });
+
+  it('behind one reverse proxy that appends the client address, trustProxy: 1 gives each client its own bucket', { retry: 1 }, async () => {
+    const port = await freePort();
+    await withServer(nextStart(dir, 'webpack', port, { TRUSTED_PROXIES: '1' }), async (server, step) => {
+      const front = await startReverseProxy(`http://127.0.0.1:${port}`);
+      try {
+        const api = `${front.url}/api/avatar`;
+        await step('two clients behind the proxy', 120_000, async () => {
+          // Two machines (two loopback addresses); the first forges a fresh leftmost X-Forwarded-For every time.
+          const first: number[] = [];
+          for (let i = 1; i <= 6; i++) first.push((await createRoom(api, { from: '127.0.0.2', spoof: `203.0.113.${i}` })).status);
+          expect(first).toEqual([201, 201, 201, 429, 429, 429]);
+          // The second, forging the first one's address, is counted on its own.
+          expect((await createRoom(api, { from: '127.0.0.3', spoof: '127.0.0.2' })).status).toBe(201);
+          expect((await createRoom(api, { from: '127.0.0.3' })).status).toBe(201);
+          await endRooms();
+          expect(server.output()).not.toMatch(/cannot tell clients apart|Internal error/);
+        });
       } finally {
-        await server.stop();
+        await front.close();
       }
     });
   });

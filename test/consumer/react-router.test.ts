@@ -1,31 +1,50 @@
 import { mkdirSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext } from 'playwright-core';
-import { inboundStatsScript, launchBrowser } from '../browser/harness';
-import { requireApp, run, serve, within, type Served } from './helpers';
-import { freePort, openWidget, playAvatar, proxyEnv, startEmulator } from './play';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { inboundStatsScript } from '../browser/harness';
+import { requireApp, run, serve } from './helpers';
+import { createRoom, endRooms, freePort, openWidget, playAvatar, proxyEnv, signIn, useServedStack, withServer } from './play';
 
 /**
- * A React Router framework-mode app (react-router build, served by react-router-serve) from the installed tarball:
- * the proxy as a resource route on createAvatarHandler, the widget page, and the custom hooks UI of docs/core.md,
- * whose code prepare.mjs copies from the docs, so the docs' example is what runs here.
+ * A React Router framework-mode app from the installed tarball: the proxy as a resource route on createAvatarHandler
+ * (docs/proxy.md's recipe: a login, and the signed-in user as the client's identity), the widget page, and the
+ * custom hooks UI of docs/core.md. prepare.mjs copies both from the docs, so the docs' examples are what runs here.
+ * Built and served by react-router-serve, and served by react-router dev.
  */
 describe('React Router framework mode', () => {
   const dir = requireApp('react-router');
-  let emulator: Served;
-  let browser: Browser;
-  let context: BrowserContext;
+  const stack = useServedStack();
+  beforeAll(() => signIn(stack.context, 'alice'));
 
-  beforeAll(async () => {
-    emulator = await startEmulator();
-    ({ browser, context } = await launchBrowser());
-    // As a reverse proxy in front of react-router-serve would (the resource route reads it with `clientIp`).
-    await context.setExtraHTTPHeaders({ 'x-real-ip': '127.0.0.1' });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await emulator?.stop();
-  });
+  /**
+   * What a client can and cannot do to the limits through the recipe, on a platform that gives a route no client
+   * address: every create forges `X-Forwarded-For` and `X-Real-IP`, which must choose nothing.
+   */
+  async function checkIdentity(base: string, output: () => string) {
+    const api = `${base}/api/avatar`;
+    // Not signed in: refused (there is nothing else to count the visitor by), and no misconfiguration is reported.
+    const anonymous = await createRoom(api, { spoof: '203.0.113.9' });
+    expect(anonymous).toEqual({ status: 403, body: { detail: expect.stringMatching(/^Sign in/) } });
+    expect(output()).not.toMatch(/cannot tell clients apart/);
+    // Alice forges another address on every create: her limit (3 sessions at once) still counts her.
+    const alice: number[] = [];
+    for (let i = 1; i <= 4; i++) alice.push((await createRoom(api, { user: 'alice', spoof: `203.0.113.${i}` })).status);
+    expect(alice).toEqual([201, 201, 201, 429]);
+    // Bob, forging one of Alice's addresses, has limits of his own.
+    expect((await createRoom(api, { user: 'bob', spoof: '203.0.113.1' })).status).toBe(201);
+    await endRooms();
+
+    // A handler given no way to tell clients apart: 503 {detail} on every create, never a 500, and one log line.
+    const none: number[] = [];
+    for (let i = 1; i <= 3; i++) {
+      const r = await createRoom(`${base}/api/no-identity`, { spoof: `203.0.113.${i}` });
+      none.push(r.status);
+      expect(r.body).toEqual({ detail: expect.stringMatching(/cannot tell its visitors apart/) });
+    }
+    expect(none).toEqual([503, 503, 503]);
+    expect(output().match(/cannot tell clients apart/g), output()).toHaveLength(1);
+    expect(output()).toMatch(/set clientKey/);
+    expect(output()).not.toMatch(/Internal error/);
+  }
 
   it('typechecks with skipLibCheck: false (react-router typegen, tsc)', async () => {
     const gen = await run('node_modules/.bin/react-router', ['typegen'], { cwd: dir });
@@ -39,23 +58,24 @@ describe('React Router framework mode', () => {
     expect(r.code, r.stdout + r.stderr).toBe(0);
   });
 
-  it('serves the resource route, the widget page and the docs hooks UI', { retry: 1 }, async () => {
+  it('react-router-serve: each user has own limits, the widget page and the docs hooks UI play', { retry: 1 }, async () => {
     const port = await freePort();
-    const server = await serve('node_modules/.bin/react-router-serve', ['./build/server/index.js'], {
-      cwd: dir,
-      env: { ...proxyEnv(emulator.url), PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' },
-      ready: /react-router-serve\]? *(http:\/\/\S+)/,
-    });
-    const base = `http://127.0.0.1:${port}`;
-    const step = <T>(what: string, ms: number, work: () => Promise<T>) => within(what, ms, work, server.output);
-    try {
+    const start = () =>
+      serve('node_modules/.bin/react-router-serve', ['./build/server/index.js'], {
+        cwd: dir,
+        env: { ...proxyEnv(stack.emulator.url), PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' },
+        ready: /react-router-serve\]? *(http:\/\/\S+)/,
+      });
+    await withServer(start, async (server, step) => {
+      const base = `http://127.0.0.1:${port}`;
       await step('the resource route', 30_000, async () => {
-        const api = await fetch(`${base}/api/avatar/sessions/abc`, { headers: { 'x-real-ip': '127.0.0.1' } });
+        const api = await fetch(`${base}/api/avatar/sessions/abc`, { headers: { cookie: 'user=alice' } });
         expect(api.status).toBe(401);
         expect(await api.json()).toEqual({ detail: expect.any(String) });
       });
+      await step('client identity', 60_000, () => checkIdentity(base, server.output));
 
-      const { page, pageErrors } = await step('the widget page', 90_000, () => openWidget(context, `${base}/`));
+      const { page, pageErrors } = await step('the widget page', 90_000, () => openWidget(stack.context, `${base}/`));
       // The server-rendered Start button shows before React has hydrated the page; the page marks hydration.
       await page.waitForFunction(() => (window as unknown as { __liveai?: unknown }).__liveai !== undefined, null, { timeout: 60_000 });
       await step('a call with the local avatar', 240_000, () => playAvatar(page, 'react-router-widget'));
@@ -63,7 +83,7 @@ describe('React Router framework mode', () => {
       await page.close();
 
       await step('the hooks UI of docs/core.md', 240_000, async () => {
-        const hooks = await context.newPage();
+        const hooks = await stack.context.newPage();
         const errors: string[] = [];
         hooks.on('pageerror', (e) => errors.push(String(e)));
         await hooks.goto(`${base}/hooks`);
@@ -93,8 +113,21 @@ describe('React Router framework mode', () => {
         expect(errors).toEqual([]);
         await hooks.close();
       });
-    } finally {
-      await server.stop();
-    }
+    });
+  });
+
+  it('react-router dev: each user has own limits; a handler with no identity says so once', { retry: 1 }, async () => {
+    const port = await freePort();
+    const start = () =>
+      serve('node_modules/.bin/react-router', ['dev', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
+        cwd: dir,
+        env: { ...proxyEnv(stack.emulator.url), NO_COLOR: '1' },
+        ready: /Local:\s+(http:\/\/\S+)/,
+      });
+    await withServer(start, async (server, step) => {
+      const base = `http://127.0.0.1:${port}`;
+      // Vite compiles a route on its first request.
+      await step('client identity', 180_000, () => checkIdentity(base, server.output));
+    });
   });
 });

@@ -1,22 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext } from 'playwright-core';
-import { launchBrowser } from '../browser/harness';
-import { requireApp, run, serve, within, type Served } from './helpers';
-import { openWidget, playAvatar, proxyEnv, startEmulator } from './play';
+import { describe, expect, it } from 'vitest';
+import { requireApp, run, serve } from './helpers';
+import { createRoom, endRooms, openWidget, playAvatar, proxyEnv, useServedStack, withServer } from './play';
 
 /** A Vite + React app from the installed tarball, served by Express with createAvatarProxy; the widget plays. */
-let emulator: Served;
-let browser: Browser;
-let context: BrowserContext;
-beforeAll(async () => {
-  emulator = await startEmulator();
-  ({ browser, context } = await launchBrowser());
-});
-afterAll(async () => {
-  await browser?.close();
-  await emulator?.stop();
-});
+const stack = useServedStack();
 
 describe('Vite React app (installed tarball, only livekit-client)', () => {
   const dir = requireApp('vite');
@@ -32,26 +20,26 @@ describe('Vite React app (installed tarball, only livekit-client)', () => {
   });
 
   // One retry, as for the Next.js apps: a hung step is named in the log, and a fresh server decides.
-  it('served with the Express proxy, the widget plays the local avatar', { retry: 1 }, async () => {
-    const server = await serve(process.execPath, ['server.mjs'], {
-      cwd: dir,
-      env: proxyEnv(emulator.url),
-      ready: /listening on (http:\/\/\S+)/,
-    });
-    try {
-      const { page, firstLoadGzip, pageErrors } = await within(
-        'the widget page',
-        90_000,
-        () => openWidget(context, `${server.url}/`),
-        server.output,
-      );
+  it('served with the Express proxy, the widget plays the local avatar; each client address has its own limits', { retry: 1 }, async () => {
+    const start = () =>
+      serve(process.execPath, ['server.mjs'], { cwd: dir, env: proxyEnv(stack.emulator.url), ready: /listening on (http:\/\/\S+)/ });
+    await withServer(start, async (server, step) => {
+      const { page, firstLoadGzip, pageErrors } = await step('the widget page', 90_000, () => openWidget(stack.context, `${server.url}/`));
       mkdirSync('test-results/consumer', { recursive: true });
       writeFileSync('test-results/consumer/vite-first-load.json', `${JSON.stringify({ vite: firstLoadGzip })}\n`);
       console.log(`Vite first load (gzip bytes of JS+CSS before the widget is ready): ${firstLoadGzip}`);
-      await within('a call with the local avatar', 240_000, () => playAvatar(page, 'vite'), server.output);
+      await step('a call with the local avatar', 240_000, () => playAvatar(page, 'vite'));
       expect(pageErrors).toEqual([]);
-    } finally {
-      await server.stop();
-    }
+
+      await step('two clients, one forging its address', 60_000, async () => {
+        // Express hands the proxy the socket: a forged X-Forwarded-For / X-Real-IP chooses no bucket (3 at once).
+        const api = `${server.url}/api/avatar`;
+        const first: number[] = [];
+        for (let i = 1; i <= 4; i++) first.push((await createRoom(api, { from: '127.0.0.2', spoof: `203.0.113.${i}` })).status);
+        expect(first).toEqual([201, 201, 201, 429]);
+        expect((await createRoom(api, { from: '127.0.0.3', spoof: '127.0.0.2' })).status).toBe(201);
+        await endRooms();
+      });
+    });
   });
 });

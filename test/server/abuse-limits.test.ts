@@ -254,8 +254,11 @@ describe("the Fetch handler's client identity", () => {
       );
       expect(end.status).toBe(200);
     }
-    // A visitor without an account: no key, no address → refused, not pooled with the users.
-    expect((await h(rooms())).status).toBe(503);
+    // A visitor without an account: no key, no address → refused, not pooled with the users. It is a visitor to
+    // refuse (403, sign in), not a misconfiguration: no error line tells the owner to set the clientKey they set.
+    const anonymous = await h(rooms());
+    expect(anonymous.status).toBe(403);
+    expect((await anonymous.json()).detail).toMatch(/^Sign in/);
   });
 
   it('without a logger, warnings and errors go to stderr as redacted JSON lines', async () => {

@@ -2,10 +2,7 @@
 // plugin expects), liveai-kit's proxy for the browser, and POST /api/call, which starts a LiveKit agent for a fresh
 // room and hands the browser what it needs to attach: {session_id, client_token, transport, room_url, token}.
 // Secrets (API key, LiveKit secret, session secret) stay here.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { networkInterfaces } from 'node:os';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { AccessToken } from 'livekit-server-sdk';
@@ -13,6 +10,7 @@ import { createServer as createVite } from 'vite';
 import react from '@vitejs/plugin-react';
 import { createEmulator } from 'liveai-kit/emulator';
 import { createAvatarProxy, issueClientToken } from 'liveai-kit/server';
+import { startAgent } from './agent-launch.mjs';
 
 const PORT = Number(process.env.PORT ?? 5173);
 const LABELS = 'rtc-a=livekit,rtc-b=daily';
@@ -22,7 +20,6 @@ const livekit = {
   apiSecret: process.env.LIVEKIT_API_SECRET ?? 'secret',
 };
 const sessionSecret = process.env.SESSION_SECRET ?? randomBytes(32).toString('hex');
-const AGENT_DIR = fileURLToPath(new URL('../agent/', import.meta.url));
 
 // 1. The local avatar service (in a real deployment: the service's URL and your API key).
 const service = await createEmulator({ port: 0, media: true, livekit, providerLabels: LABELS });
@@ -32,62 +29,16 @@ const apiKey = 'dev-key-alice'; // from the built-in seed; owns agent-demo
 const app = express();
 app.use('/api/avatar', createAvatarProxy({ upstream: { baseUrl: service.url, apiKey }, sessionSecret, livekit, providerLabels: LABELS }));
 
-/**
- * Why the agent exited before joining its room, in words: LiveKit not answering, or (the usual cause on a server or
- * in a container) WebRTC finding no address to connect from, since it never uses loopback; else its last error.
- */
-async function whyNoAgent(errors) {
-  const http = livekit.url.replace(/^ws/, 'http');
-  const up = await fetch(http, { signal: AbortSignal.timeout(2000) }).then(
-    (r) => r.ok,
-    () => false,
-  );
-  if (!up) return `the agent could not start: no LiveKit server answers at ${http}`;
-  const usable = Object.values(networkInterfaces())
-    .flat()
-    .some((a) => a && !a.internal);
-  if (!usable)
-    return (
-      'the agent could not join its room: WebRTC had no usable address (this machine has only loopback, which WebRTC ' +
-      'does not use). Run it where a network interface has an address (a container: a bridge network, not --network none).'
-    );
-  return `the agent could not join its room${errors.length ? `: ${errors.at(-1)}` : ''}`;
-}
-
 /** room name → the agent process of that call */
 const calls = new Map();
 
 app.post('/api/call', async (_req, res) => {
   const room = `call-${randomBytes(4).toString('hex')}`;
-  const agent = spawn(process.execPath, ['agent.mjs'], {
-    cwd: AGENT_DIR,
-    stdio: ['pipe', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      ...{ LIVEKIT_URL: livekit.url, LIVEKIT_API_KEY: livekit.apiKey, LIVEKIT_API_SECRET: livekit.apiSecret },
-      LEMONSLICE_API_URL: `${service.url}/liveai/sessions`, // the plugin's own setting: point it at the service
-      LEMONSLICE_API_KEY: apiKey,
-      ROOM: room,
-    },
-  });
+  const { agent, started } = startAgent({ livekit, serviceUrl: service.url, apiKey, room });
   calls.set(room, agent);
   agent.on('exit', () => calls.delete(room));
-  // Its errors go to this terminal too; the last lines explain a failed start.
-  const errors = [];
-  agent.stderr.on('data', (chunk) => {
-    process.stderr.write(chunk);
-    errors.push(...String(chunk).split('\n').filter(Boolean));
-    errors.splice(0, Math.max(0, errors.length - 5));
-  });
-  const ready = await new Promise((resolve) => {
-    const lines = createInterface({ input: agent.stdout });
-    lines.on(
-      'line',
-      (line) => line.startsWith('@@agent ') && JSON.parse(line.slice(8)).event === 'ready' && resolve(JSON.parse(line.slice(8))),
-    );
-    agent.on('exit', () => resolve(null));
-  });
-  if (!ready) return res.status(502).json({ detail: await whyNoAgent(errors) });
+  const { ready, detail } = await started;
+  if (!ready) return res.status(502).json({ detail });
   const viewer = new AccessToken(livekit.apiKey, livekit.apiSecret, { identity: `user-${randomBytes(3).toString('hex')}`, ttl: '1h' });
   viewer.addGrant({ room, roomJoin: true, canPublish: true, canSubscribe: true, canPublishData: true });
   // session_id here is an opaque handle: the service's own session id stays on this server.

@@ -184,15 +184,27 @@ export class ClientUnknown extends LiveAiError {
 }
 
 /**
+ * A visitor whom `clientKey` names no user where the platform gives no address: 403. The app counts its limits per
+ * signed-in user, so a visitor without one cannot be counted.
+ */
+export class SignInRequired extends LiveAiError {
+  constructor() {
+    super('forbidden', 'Sign in to start an avatar session: this server counts its limits per signed-in user', { status: 403 });
+  }
+}
+
+/**
  * The key of the client in every per-client limit, in this order:
  * 1. `clientKey(req)` when it gives a non-empty string (your own user id): `user:<it>` (long ones hashed);
  * 2. the Fetch handler's `clientIp` result when it gives something, which must be an address;
  * 3. the TCP peer's address with `X-Forwarded-For` read per `trustProxy`.
  * An address is grouped per `ipv6Subnet` (see {@link addressKey}). A `clientIp` result that is not an address is
- * ignored and reported once (warning). With no key at all the request is refused with 503 {@link ClientUnknown}
- * and an error line is logged once, naming the options to set: every client in one shared bucket would let one
- * of them lock out all the others.
- * @throws LiveAiError 400 when a trusted proxy's `X-Forwarded-For` entry is not an address; {@link ClientUnknown}.
+ * ignored and reported once (warning). With no key at all the request is refused: with `clientKey` set, with 403
+ * {@link SignInRequired} (a visitor who is not signed in; one warning line); without it, with 503 {@link ClientUnknown}
+ * and an error line logged once, naming the options to set: every client in one shared bucket would let one of them
+ * lock out all the others.
+ * @throws LiveAiError 400 when a trusted proxy's `X-Forwarded-For` entry is not an address; {@link SignInRequired};
+ *   {@link ClientUnknown}.
  */
 export function clientIdentity<Req>(o: ClientIdentityOptions<Req>, log: ProxyLog): (source: ClientSource<Req>) => Promise<string> {
   const address = clientAddress(o.trustProxy);
@@ -229,6 +241,17 @@ export function clientIdentity<Req>(o: ClientIdentityOptions<Req>, log: ProxyLog
       ip = address(peer, forwardedFor);
     }
     if (ip !== undefined) return addressKey(ip, subnet);
+    // The app counts its signed-in users and this visitor is not one: a visitor to refuse, not a misconfiguration.
+    if (o.clientKey) {
+      once('anonymous', () =>
+        log.warn(
+          { factory: o.factory },
+          `${o.factory}: a visitor without a user (clientKey gave none) and no client address: such create and list ` +
+            'requests are refused with 403 (require a login with authorize, or give the handler the client address)',
+        ),
+      );
+      throw new SignInRequired();
+    }
     once('none', () =>
       log.error(
         { factory: o.factory },
