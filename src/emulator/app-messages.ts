@@ -1,5 +1,6 @@
-import { LiveAiError, invalidRequest } from '../core/errors';
-import { AppMessageSchema, isFinalStatus } from '../core/schemas';
+import { isFinalStatus, LiveAiError } from '../core/index';
+import { AppMessageSchema } from '../core/validation';
+import { invalidRequest } from '../core/internal';
 import type { EmulatorContext } from './context';
 import { emitEvent } from './event-log';
 import { finish, touch } from './lifecycle';

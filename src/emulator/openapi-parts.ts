@@ -1,8 +1,8 @@
 // Building blocks of the OpenAPI document: JSON Schemas from the zod schemas, with the rules JSON Schema cannot
 // derive from them, and the shared parameters and responses of the operations.
 import * as z from 'zod/mini';
-import { CARTOON_ASPECT_RATIO, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../core/constants';
-import { ControlEventSchema, CreateSessionRequestSchema, MultipartPayloadSchema } from '../core/schemas';
+import { CARTOON_ASPECT_RATIO, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../core/index';
+import { ControlEventSchema, CreateSessionRequestSchema, MultipartPayloadSchema } from '../core/validation';
 
 export type Json = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 import { useStore } from 'zustand';
-import type { SessionState } from '../core/session/types';
+import type { SessionState } from '../core/index';
 import { useAvatarSession } from './useAvatarSession';
 
 /**

@@ -1,6 +1,7 @@
 import type * as z from 'zod/mini';
-import * as control from '../core/schemas/control';
-import { ControlEventSchema, type ControlEvent } from '../core/schemas/control';
+import * as control from '../core/validation';
+import type { ControlEvent } from '../core/index';
+import { ControlEventSchema } from '../core/validation';
 
 const SCHEMAS = {
   terminate: control.TerminateEventSchema,

@@ -1,23 +1,38 @@
 import type * as z from 'zod/mini';
 import { backoffDelay, pause } from '../shared/backoff';
 import { fetchJson, type FetchFailure, type FetchedJson } from '../shared/fetch-json';
-import { LiveAiError, formatZodError, invalidRequest } from '../core/errors';
-import { providerRenamer, type ProviderLabelsInput } from '../core/provider-labels';
-import { labelledForm, neutralList } from './service-client-labels';
-import { ErrorBodySchema, PaginationQuerySchema, type PaginationQuery } from '../core/schemas/common';
-import { safeParseControlEvent } from './control-event';
-import { ControlResponseSchema, LeaveMeetingRequestSchema, LeaveMeetingResponseSchema } from '../core/schemas/control';
-import type { ControlEvent, ControlResponse, LeaveMeetingRequest, LeaveMeetingResponse } from '../core/schemas/control';
 import {
-  CreateRoomRequestSchema,
-  RoomListSchema,
-  RoomSchema,
+  type ControlEvent,
+  type ControlResponse,
   type CreateRoomRequest,
+  type CreateSessionRequest,
+  type LeaveMeetingRequest,
+  type LeaveMeetingResponse,
+  LiveAiError,
+  type PaginationQuery,
   type Room,
   type RoomList,
-} from '../core/schemas/rooms';
-import { CreateSessionRequestSchema, SessionListSchema, SessionSchema, SessionStatusResponseSchema } from '../core/schemas/sessions';
-import type { CreateSessionRequest, Session, SessionList, SessionStatusResponse } from '../core/schemas/sessions';
+  type Session,
+  type SessionList,
+  type SessionStatusResponse,
+} from '../core/index';
+import {
+  ControlResponseSchema,
+  CreateRoomRequestSchema,
+  CreateSessionRequestSchema,
+  ErrorBodySchema,
+  LeaveMeetingRequestSchema,
+  LeaveMeetingResponseSchema,
+  PaginationQuerySchema,
+  RoomListSchema,
+  RoomSchema,
+  SessionListSchema,
+  SessionSchema,
+  SessionStatusResponseSchema,
+} from '../core/validation';
+import { formatZodError, invalidRequest, type ProviderLabelsInput, providerRenamer } from '../core/internal';
+import { labelledForm, neutralList } from './service-client-labels';
+import { safeParseControlEvent } from './control-event';
 
 /** Options of {@link createServiceClient}. */
 export interface ServiceClientOptions {

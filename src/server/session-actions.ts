@@ -1,14 +1,13 @@
-import { INLINE_IMAGE_LIMIT_BYTES } from '../core/constants';
-import { LiveAiError } from '../core/errors';
-import { EndRequestSchema, LeaveMeetingRequestSchema } from '../core/schemas';
 import {
   CONTROL_EVENT_NAMES,
-  ControlEventSchema,
-  decodedBase64Bytes,
-  inlineImageTooLarge,
   type ControlEvent,
-} from '../core/schemas/control';
-import { isFinalStatus } from '../core/schemas/plain';
+  decodedBase64Bytes,
+  INLINE_IMAGE_LIMIT_BYTES,
+  inlineImageTooLarge,
+  isFinalStatus,
+  LiveAiError,
+} from '../core/index';
+import { ControlEventSchema, EndRequestSchema, LeaveMeetingRequestSchema } from '../core/validation';
 import { bearerToken } from './client-token';
 import type { ActionContext, ProxyCall, ProxyReply } from './core';
 import { parseBody } from './validate';

@@ -1,5 +1,6 @@
 import type * as z from 'zod/mini';
-import { LiveAiError, formatZodError } from '../core/errors';
+import { LiveAiError } from '../core/index';
+import { formatZodError } from '../core/internal';
 
 /**
  * Parses untrusted input with a core schema before anything reaches the service (bad input costs no credits).

@@ -1,6 +1,13 @@
-import { MAX_PAGINATION_OFFSET } from '../core/constants';
-import { formatZodError } from '../core/errors';
-import { blobToText } from '../core/image/blob';
+import {
+  type ClientSession,
+  type ControlEvent,
+  decodedBase64Bytes,
+  inlineImageTooLarge,
+  isFinalStatus,
+  MAX_PAGINATION_OFFSET,
+  type SessionStatus,
+  type TransportType,
+} from '../core/index';
 import {
   ControlEventSchema,
   CreateRoomRequestSchema,
@@ -8,15 +15,9 @@ import {
   LeaveMeetingRequestSchema,
   PaginationQuerySchema,
   ProxySessionFieldsSchema,
-  decodedBase64Bytes,
-  inlineImageTooLarge,
-  isFinalStatus,
   proxySessionProblems,
-  type ClientSession,
-  type ControlEvent,
-  type SessionStatus,
-  type TransportType,
-} from '../core/schemas';
+} from '../core/validation';
+import { blobToText, formatZodError } from '../core/internal';
 
 /**
  * One session or room the fake proxy holds.

@@ -1,7 +1,7 @@
 import { useShallow } from 'zustand/react/shallow';
 import { useAvatarSession, useSessionState } from '../../react';
 import { ControlBarView } from './ControlBarView';
-import { isRunning } from '../../core/session/machine';
+import { isRunning } from '../../core/index';
 
 /**
  * Props of {@link ControlBar}.

@@ -1,6 +1,6 @@
 import { useQueueClock, useSession } from '../../react';
 import { QueueProgressView } from './QueueProgressView';
-import { isWaiting } from '../../core/session/machine';
+import { isWaiting } from '../../core/internal';
 
 /**
  * Cold-start progress of the nearest session; renders nothing unless it is being created, queued or connecting.

@@ -10,7 +10,7 @@ import { ImageSwapper } from '../images/ImageSwapper';
 import { TranscriptPanel } from '../transcript/TranscriptPanel';
 import { useDeadline } from '../stage/useDeadline';
 import { useWidgetCallbacks } from './useWidgetCallbacks';
-import { isRunning } from '../../core/session/machine';
+import { isRunning } from '../../core/index';
 import type { ChromaKeyOptions } from '../stage/chroma-key';
 
 /** Inside the provider: state, timers (minimized end, max duration), callbacks, and the composed parts. */

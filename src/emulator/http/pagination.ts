@@ -1,6 +1,6 @@
-import { MAX_PAGINATION_OFFSET } from '../../core/constants';
-import { formatZodError } from '../../core/errors';
-import { PaginationQuerySchema, type Pagination } from '../../core/schemas';
+import { MAX_PAGINATION_OFFSET, type Pagination } from '../../core/index';
+import { PaginationQuerySchema } from '../../core/validation';
+import { formatZodError } from '../../core/internal';
 import { httpError } from './errors';
 
 /**

@@ -1,20 +1,22 @@
 import { Router, type Request } from 'express';
-import { INLINE_IMAGE_LIMIT_BYTES } from '../../core/constants';
+import {
+  CONTROL_EVENT_NAMES,
+  type ControlEvent,
+  type ControlEventName,
+  decodedBase64Bytes,
+  INLINE_IMAGE_LIMIT_BYTES,
+  isFinalStatus,
+} from '../../core/index';
 import {
   ActionEventSchema,
-  CONTROL_EVENT_NAMES,
   LeaveMeetingRequestSchema,
   ResetIdleTimeoutEventSchema,
   TerminateEventSchema,
   UpdateAgentPromptEventSchema,
   UpdateIdlePromptEventSchema,
   UpdateImageEventSchema,
-  decodedBase64Bytes,
-  isFinalStatus,
-  type ControlEvent,
-  type ControlEventName,
-} from '../../core/schemas';
-import { formatZodError } from '../../core/errors';
+} from '../../core/validation';
+import { formatZodError } from '../../core/internal';
 import { LEAVE_MEETING_DETAILS } from '../../shared/wire-errors';
 import type * as z from 'zod/mini';
 import { applyControl } from '../control';

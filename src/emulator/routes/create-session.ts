@@ -1,5 +1,6 @@
 import type * as z from 'zod';
-import type { RtcAPropertiesSchema, Session, SessionCreateFieldsSchema } from '../../core/schemas';
+import type { Session } from '../../core/index';
+import type { RtcAPropertiesSchema, SessionCreateFieldsSchema } from '../../core/validation';
 import { joinMedia } from '../avatar';
 import type { EmulatorContext } from '../context';
 import { httpError } from '../http/errors';

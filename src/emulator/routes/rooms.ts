@@ -1,6 +1,7 @@
 import { Router } from 'express';
-import { invalidRequest } from '../../core/errors';
-import { CreateRoomRequestSchema, type Room, type RoomListItem } from '../../core/schemas';
+import type { Room, RoomListItem } from '../../core/index';
+import { CreateRoomRequestSchema } from '../../core/validation';
+import { invalidRequest } from '../../core/internal';
 import { joinMedia } from '../avatar';
 import { creditsUsed } from '../billing';
 import type { EmulatorContext } from '../context';

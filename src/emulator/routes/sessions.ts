@@ -1,12 +1,7 @@
 import { Router, type Request } from 'express';
-import { formatZodError, invalidRequest } from '../../core/errors';
-import {
-  CreateSessionRequestSchema,
-  MultipartPayloadSchema,
-  sessionCreateProblems,
-  type SessionListItem,
-  type SessionStatusResponse,
-} from '../../core/schemas';
+import type { SessionListItem, SessionStatusResponse } from '../../core/index';
+import { CreateSessionRequestSchema, MultipartPayloadSchema, sessionCreateProblems } from '../../core/validation';
+import { formatZodError, invalidRequest } from '../../core/internal';
 import { creditsUsed } from '../billing';
 import type { EmulatorContext } from '../context';
 import { accountOf, requireApiKey } from '../http/auth';
