@@ -8,7 +8,7 @@
  * @internal
  * @packageDocumentation
  */
-export { codeForStatus, formatZodError, invalidRequest } from './errors';
+export { codeForStatus, formatIssues, formatZodError, invalidRequest } from './errors';
 export { createEventBus } from './events/bus';
 export { blobToText } from './image/blob';
 export { providerRenamer, type ProviderLabels, type ProviderLabelsInput, type ProviderRenamer } from './provider-labels';

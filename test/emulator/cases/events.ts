@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 import request from 'supertest';
 import { expect } from 'vitest';
 import { AvatarEventSchema } from '../../../src/core/schemas';
@@ -67,7 +68,7 @@ export const eventCases: Case[] = [
       await request(h.url).post(`/__emulator/sessions/${id}/app-message`).send({ event: 'chat-msg', message: 'x', name: 'y' });
       await h.control(id, { event: 'update-image', image_url: `${h.url}/nope.png` });
       await h.event(id, 'image_change_error');
-      for (const e of h.events(id)) expect(AvatarEventSchema.safeParse(e).success, JSON.stringify(e)).toBe(true);
+      for (const e of h.events(id)) expect(v.safeParse(AvatarEventSchema, e).success, JSON.stringify(e)).toBe(true);
       expect(h.events(id).length).toBeGreaterThanOrEqual(5);
     },
   },
