@@ -1,5 +1,6 @@
 import { useShallow } from 'zustand/react/shallow';
-import { useAvatarSession, useSessionState } from '../../react';
+import { useAvatarSession } from '../../react';
+import { useSessionState } from '../../react/useSessionState';
 import { ControlBarView } from './ControlBarView';
 import { isRunning } from '../../core/index';
 

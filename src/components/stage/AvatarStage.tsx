@@ -1,6 +1,7 @@
 import { useCallback } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { useAvatarSession, useQueueClock, useSessionState } from '../../react';
+import { useAvatarSession, useQueueClock } from '../../react';
+import { useSessionState } from '../../react/useSessionState';
 import { AvatarStageView, type AvatarStageViewProps } from './AvatarStageView';
 import { expiresAtMs, timeLimitReached } from './TimeLimitCountdown';
 import { useSessionPosterDue } from './useSessionPoster';

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
-import { useAvatarSession, useSessionState } from '../../react';
+import { useAvatarSession } from '../../react';
+import { useSessionState } from '../../react/useSessionState';
 import { AvatarStage } from '../stage/AvatarStage';
 import { chromaKeyId } from '../stage/AvatarStageView';
 import type { AvatarWidgetProps } from './AvatarWidget';
