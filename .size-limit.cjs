@@ -1,12 +1,12 @@
 // Bundle budgets per import scenario (issue 6, anchors.md), measured on the built package (dist/).
 // Each row is bundled and minified by esbuild, then gzipped. Only React (react, react-dom, jsx-runtime) and the two
-// transport SDKs (livekit-client, @daily-co/daily-js) are excluded; our runtime dependencies zod and zustand COUNT.
+// transport SDKs (livekit-client, @daily-co/daily-js) are excluded; our runtime dependencies valibot, zod and zustand COUNT.
 //
 // "first load" rows measure what a page downloads when it imports the entry: the entry and everything it imports
 // statically. Chunks reached only through `import()` are loaded on demand and get their own rows below:
-// the transport adapters when a session starts, image preparation (`prepareImage`) on its first call, and the
-// validation chunk (zod + schemas, `liveai-kit/schemas`) only when a call receives something malformed or the app
-// sends a control event (a normal call checks what it receives with small zod-free checks). scripts/bench/size.mjs reads these same rows.
+// the transport adapters and the call-path schemas (valibot checks of what a call receives) when a session starts,
+// image preparation (`prepareImage`) on its first call, and the validation chunk (every schema, `liveai-kit/schemas`)
+// only when the app sends a control event or lists sessions. scripts/bench/size.mjs reads these same rows.
 const ui = ['react', 'react-dom', 'react/jsx-runtime', 'react-dom/client'];
 const transports = ['livekit-client', '@daily-co/daily-js'];
 const ignore = [...ui, ...transports];
@@ -75,7 +75,7 @@ module.exports = [
     gzip: true,
   },
   {
-    name: 'on a malformed answer or message, or a control event: validation chunk (liveai-kit/schemas: zod/mini + schemas)',
+    name: 'on a control event or a session list: validation chunk (liveai-kit/schemas: valibot + every schema)',
     path: 'dist/schemas.js',
     import: '*',
     ignore,
@@ -83,14 +83,21 @@ module.exports = [
     gzip: true,
   },
   {
-    name: 'on session start, LiveKit: adapter chunk and what it imports (zod-free event checks; livekit-client excluded)',
+    name: 'on session start: call-path schemas chunk and what it imports (valibot checks of what a call receives)',
+    path: 'dist/chunks/call-path-????????.js',
+    ignore,
+    modifyEsbuildConfig: firstLoad,
+    gzip: true,
+  },
+  {
+    name: 'on session start, LiveKit: adapter chunk and what it imports (valibot event checks; livekit-client excluded)',
     path: 'dist/chunks/livekit-adapter-????????.js',
     ignore,
     modifyEsbuildConfig: firstLoad,
     gzip: true,
   },
   {
-    name: 'on session start, Daily: adapter chunk and what it imports (zod-free event checks; daily-js excluded)',
+    name: 'on session start, Daily: adapter chunk and what it imports (valibot event checks; daily-js excluded)',
     path: 'dist/chunks/daily-adapter-????????.js',
     ignore,
     modifyEsbuildConfig: firstLoad,

@@ -39,6 +39,12 @@ const notNode = {
   regex: `^(node:.+|${nodeBuiltins.filter((b) => !b.includes('*')).join('|')})(/.*)?$`,
   message: 'browser layers must not import Node built-ins',
 };
+// Other layers reach the core only through its entries: the public ones (index = `liveai-kit`, validation =
+// `liveai-kit/schemas`, the two transport entries) and the one internal entry (internal.ts, not a package entry).
+const coreEntries = {
+  regex: '(^|/)core/(?!(index|validation|internal|transports/livekit|transports/daily)$)',
+  message: 'import the core only through its entries: core/index, core/validation, core/transports/livekit|daily, or core/internal',
+};
 const up = (...layers) =>
   pattern(
     layers.flatMap((l) => [`**/${l}`, `**/${l}/*`, `**/${l}/**`]),
@@ -89,12 +95,15 @@ export default tseslint.config(
       up('react', 'components', 'element', 'server', 'emulator'),
     ),
   })),
-  { files: ['src/react/**'], rules: restrict(notSdk, notServer, notNode, up('components', 'element', 'server', 'emulator')) },
-  { files: ['src/components/**'], rules: restrict(notSdk, notServer, notNode, up('element', 'server', 'emulator')) },
-  { files: ['src/element/**'], rules: restrict(notSdk, notServer, notNode, up('server', 'emulator')) },
-  { files: ['src/testing/**'], rules: restrict(notSdk, notServer, notNode, up('react', 'components', 'element', 'server', 'emulator')) },
-  { files: ['src/server/**'], rules: restrict(notReact, notSdk, up('react', 'components', 'element', 'emulator', 'testing')) },
-  { files: ['src/emulator/**'], rules: restrict(notReact, notSdk, up('react', 'components', 'element', 'server', 'testing')) },
+  { files: ['src/react/**'], rules: restrict(coreEntries, notSdk, notServer, notNode, up('components', 'element', 'server', 'emulator')) },
+  { files: ['src/components/**'], rules: restrict(coreEntries, notSdk, notServer, notNode, up('element', 'server', 'emulator')) },
+  { files: ['src/element/**'], rules: restrict(coreEntries, notSdk, notServer, notNode, up('server', 'emulator')) },
+  {
+    files: ['src/testing/**'],
+    rules: restrict(coreEntries, notSdk, notServer, notNode, up('react', 'components', 'element', 'server', 'emulator')),
+  },
+  { files: ['src/server/**'], rules: restrict(coreEntries, notReact, notSdk, up('react', 'components', 'element', 'emulator', 'testing')) },
+  { files: ['src/emulator/**'], rules: restrict(coreEntries, notReact, notSdk, up('react', 'components', 'element', 'server', 'testing')) },
   // Source lines stay readable in a diff: at most 140 characters (Prettier wraps code; long strings are split by hand).
   { files: ['src/**/*.{ts,tsx}'], rules: { 'max-len': ['error', { code: 140, ignoreUrls: true }] } },
 );

@@ -58,7 +58,7 @@ export default defineConfig({
         //   kernel: errors, event bus, backoff, plain constants, reducers, lazy loaders (first load of every entry), and
         //     the reconnect defaults `liveai-kit/livekit` exports (so that entry does not load rtc-shared with the page);
         //   image: the pure image geometry shared by the core entry and the canvas preparation chunk;
-        //   rtc-shared: what either adapter needs on joining (the zod-free checks, event decoding, reconnect decisions,
+        //   rtc-shared: what either adapter needs on joining (the event schemas, event decoding, reconnect decisions,
         //     which participant is the avatar).
         codeSplitting: {
           groups: [
@@ -69,7 +69,7 @@ export default defineConfig({
             { name: 'image', test: /src[\\/]core[\\/]image[\\/](geometry|blob)\.ts$/ },
             {
               name: 'rtc-shared',
-              test: /src[\\/](core[\\/](events[\\/]read|schemas[\\/]guards|transports[\\/](avatar-identity|livekit[\\/]reconnect))|shared[\\/]outage)\.ts$/,
+              test: /src[\\/](core[\\/](events[\\/]read|schemas[\\/]events|transports[\\/](avatar-identity|livekit[\\/]reconnect))|shared[\\/]outage)\.ts$/,
             },
           ],
         },

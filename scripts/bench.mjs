@@ -125,7 +125,7 @@ async function sizes() {
   );
   const { measureSameFeature } = await import('./bench/same-feature.mjs');
   const sf = await measureSameFeature(ROOT);
-  const never = `never downloaded by a call: ${kb(sf.ours.never)} (zod schemas, rtc-b adapter + daily-js, image preparation, the chroma key)`;
+  const never = `never downloaded by a call: ${kb(sf.ours.never)} (the other schemas, rtc-b adapter + daily-js, image preparation, the chroma key)`;
   const lazy = `${kb(sf.componentsLazy.total)} @livekit/components-react, split with React.lazy`;
   const group =
     '1 same-feature page (video + audio, transcript, chat, End; esbuild, gzip; React and livekit-client counted once; CSS a page imports counted)';
@@ -189,10 +189,10 @@ async function sizes() {
     'loads everything up front: not the fair baseline for first load',
   );
   notes.push(
-    'Same-feature page: scripts/bench/same-feature/ holds the page written with our headless hooks (the same markup as the components-react page: a bare video, a list, a form, a button), with our hooks and styled parts (AvatarStage, TranscriptPanel, ChatInput) and with the widget, both importing styles.css as the README shows; with @livekit/components-react 2.9 (LiveKitRoom, VideoTrack, RoomAudioRenderer, useDataChannel for the transcript and chat, an End button calling the proxy) as its docs write it and, the fair baseline, the same split with React.lazy so the call part and livekit-client load on Start as ours do; and written by hand with React and livekit-client (split the same way), the floor. esbuild bundles each for the browser (ESM, splitting, minify, production React); every file a LiveKit call downloads is gzipped and summed, and the stylesheet a page imports counts in its first load (components-react ships no styles by default). The zod schemas are not among them: a call checks what it receives with small checks and loads zod only for a malformed answer or message, or a control event.',
+    'Same-feature page: scripts/bench/same-feature/ holds the page written with our headless hooks (the same markup as the components-react page: a bare video, a list, a form, a button), with our hooks and styled parts (AvatarStage, TranscriptPanel, ChatInput) and with the widget, both importing styles.css as the README shows; with @livekit/components-react 2.9 (LiveKitRoom, VideoTrack, RoomAudioRenderer, useDataChannel for the transcript and chat, an End button calling the proxy) as its docs write it and, the fair baseline, the same split with React.lazy so the call part and livekit-client load on Start as ours do; and written by hand with React and livekit-client (split the same way), the floor. esbuild bundles each for the browser (ESM, splitting, minify, production React); every file a LiveKit call downloads is gzipped and summed, and the stylesheet a page imports counts in its first load (components-react ships no styles by default). Only the call-path schemas are among them: a call checks what it receives with a small chunk of valibot schemas and loads the rest of the schemas only for a control event or a session list.',
   );
   notes.push(
-    'Sizes are deterministic (one measurement), after a fresh `npm run build`: the rows of .size-limit.cjs as size-limit measures them (esbuild bundle + minify, gzip). Only React and the transport SDKs are excluded; zod and zustand count. "first load" = the entry and its static imports; `import()` chunks have their own rows: the transport adapter loads when a session starts (or earlier, when Start comes into view and the transport is known), image preparation on its first call, the validation chunk (zod) only for a malformed answer or message or a control event.',
+    'Sizes are deterministic (one measurement), after a fresh `npm run build`: the rows of .size-limit.cjs as size-limit measures them (esbuild bundle + minify, gzip). Only React and the transport SDKs are excluded; valibot, zod and zustand count. "first load" = the entry and its static imports; `import()` chunks have their own rows: the transport adapter loads when a session starts (or earlier, when Start comes into view and the transport is known), image preparation on its first call, the validation chunk (all schemas) only for a control event or a session list.',
   );
 }
 

@@ -41,7 +41,7 @@ console.log(`fix-dts: ${specs} relative imports in ${files} declaration files no
 // Which packages each entry's declarations may import. An app type-checks the whole declaration graph of what it
 // imports (with `skipLibCheck: false`), so a bare import of an optional peer there fails with TS2307 in every app
 // that did not install it. `liveai-kit/server` must need none: the Fetch handler runs without express or pino.
-const DEPENDENCIES = ['zod', 'zustand', 'jose'];
+const DEPENDENCIES = ['valibot', 'zod', 'zustand', 'jose'];
 const ENTRIES = {
   'core/index.d.ts': [],
   'core/validation.d.ts': [],

@@ -55,3 +55,13 @@ export const DEFAULT_EVENT_TOPIC = 'liveai';
  * @public
  */
 export const CARTOON_ASPECT_RATIO = '2x3';
+/**
+ * Largest source image decoded, in pixels (40 MP).
+ * @public
+ */
+export const MAX_SOURCE_PIXELS = 40_000_000;
+/**
+ * Default byte budget: under the inline limit (921600 bytes) with a 4 KB margin.
+ * @public
+ */
+export const DEFAULT_PREPARED_MAX_BYTES = INLINE_IMAGE_LIMIT_BYTES - 4096;

@@ -1,3 +1,4 @@
+import type { BaseIssue } from 'valibot';
 import type * as z from 'zod/mini';
 
 /**
@@ -117,7 +118,17 @@ export class LiveAiError extends Error {
 export const isLiveAiError = (e: unknown, code?: ErrorCode): e is LiveAiError =>
   e instanceof LiveAiError && (code === undefined || e.code === code);
 
-/** One readable line from a zod error: `field: message; field2: message`. */
+/** One readable line from valibot issues: `field: message; field2: message`. */
+export function formatIssues(issues: readonly BaseIssue<unknown>[]): string {
+  return issues
+    .map((i) => {
+      const path = i.path?.map((p) => String(p.key)).join('.');
+      return path ? `${path}: ${i.message}` : i.message;
+    })
+    .join('; ');
+}
+
+/** One readable line from a zod error (the options of the proxy and the local service): `field: message`. */
 export function formatZodError(error: z.core.$ZodError): string {
   return error.issues
     .map((i) => {
@@ -127,9 +138,9 @@ export function formatZodError(error: z.core.$ZodError): string {
     .join('; ');
 }
 
-/** Wraps a zod failure as `invalid_request` (400). */
-export const invalidRequest = (error: z.core.$ZodError): LiveAiError =>
-  new LiveAiError('invalid_request', formatZodError(error), { status: 400 });
+/** Wraps a validation failure (valibot issues) as `invalid_request` (400). */
+export const invalidRequest = (issues: readonly BaseIssue<unknown>[]): LiveAiError =>
+  new LiveAiError('invalid_request', formatIssues(issues), { status: 400 });
 
 /**
  * The error of a browser that has no WebRTC (no `RTCPeerConnection`: some WebViews, WebKitGTK builds, privacy

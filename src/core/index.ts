@@ -52,7 +52,7 @@ export type { ParsedMessage } from './events/read';
 export { DEFAULT_MAX_TRANSCRIPT_LINES } from './store/reducers';
 export * from './session';
 export * from './proxy-client';
-export { DEFAULT_PREPARED_MAX_BYTES, MAX_SOURCE_PIXELS, prepareImage, type PrepareImageOptions, type PreparedImage } from './image/prepare';
+export { prepareImage, type PrepareImageOptions, type PreparedImage } from './image/prepare';
 export { PCM_FRAME_BYTES, PCM_FRAME_MS, PCM_FRAME_SAMPLES, PCM_SAMPLE_RATE } from './audio/pcm';
 export { streamPcmToWebSocket, type AudioBufferLike, type PcmStream, type StreamPcmOptions } from './audio/stream';
 export { loadTransport, registerTransport, type TransportModule } from './transports/load';

@@ -2,14 +2,12 @@
  * Loaders of the chunks a session needs only once a session starts (nothing heavy before
  * the first click). Each `import()` runs once; a failed load is retried on the next call.
  */
-import type * as z from 'zod/mini';
-import type { Guard } from './schemas/guards';
-
-type Guards = typeof import('./schemas/guards');
+import type * as v from 'valibot';
 import type { TranscriptMerger } from './session/transcript-merge';
 import type { TranscriptLine } from './session/types';
 
 type Validation = typeof import('./validation');
+type CallSchemas = typeof import('./schemas/call-path');
 
 /**
  * `load` run once: later calls get the same promise. A rejected load (a chunk that failed to download) is forgotten,
@@ -24,30 +22,31 @@ export function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
     }));
 }
 
-/** The zod schemas and validators (`liveai-kit/schemas`), loaded on first use. */
+/** The schemas and validators (`liveai-kit/schemas`), loaded on first use. */
 export const loadValidation: () => Promise<Validation> = /* @__PURE__ */ loadOnce(() => import('./validation'));
 
 /**
- * The small zod-free checks of what a call receives, loaded when a session starts (or is prefetched), in parallel
- * with the create call.
+ * The schemas of what a call receives, with valibot's `safeParse`, loaded when a session starts (or is prefetched), in
+ * parallel with the create call.
  */
-export const loadGuards: () => Promise<Guards> = /* @__PURE__ */ loadOnce(() => import('./schemas/guards'));
+export const loadCallSchemas: () => Promise<CallSchemas> = /* @__PURE__ */ loadOnce(() => import('./schemas/call-path'));
 
-/** The outcome of `check`, shaped like zod's `safeParse` result. */
-export type Checked<T> = { success: true; data: T } | { success: false; error: z.core.$ZodError };
+/** The outcome of `check`: valibot's `safeParse` result (`output` when `success`, else `issues`). */
+export type Checked<S extends v.GenericSchema> = v.SafeParseResult<S>;
 
 /**
- * Checks `value` with its fast guard (picked out of the guards chunk); only when the guard rejects it are the zod
- * schemas loaded, and zod's verdict is final: its error, or its output when it accepts after all.
+ * Checks `value` with one schema: a call-path schema picked out of the small call-path chunk, or, with `all`, any
+ * schema of `liveai-kit/schemas` (that chunk is then loaded too).
  */
-export async function check<T>(
+export async function check<S extends v.GenericSchema>(value: unknown, pick: (s: CallSchemas) => S): Promise<Checked<S>>;
+export async function check<S extends v.GenericSchema>(value: unknown, pick: (s: Validation) => S, all: 'all'): Promise<Checked<S>>;
+export async function check<S extends v.GenericSchema>(
   value: unknown,
-  guard: (g: Guards) => Guard<T>,
-  schema: (v: Validation) => z.ZodMiniType<T>,
-): Promise<Checked<T>> {
-  const data = guard(await loadGuards())(value);
-  if (data !== undefined) return { success: true, data };
-  return schema(await loadValidation()).safeParse(value) as Checked<T>;
+  pick: (s: CallSchemas & Validation) => S,
+  all?: 'all',
+): Promise<Checked<S>> {
+  const [call, schemas] = await Promise.all([loadCallSchemas(), all ? loadValidation() : undefined]);
+  return call.safeParse(pick({ ...call, ...schemas } as CallSchemas & Validation), value);
 }
 
 /**

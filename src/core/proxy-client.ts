@@ -1,7 +1,6 @@
-import type * as z from 'zod/mini';
-import { LiveAiError, formatZodError } from './errors';
-import { check, loadGuards, type Checked } from './lazy';
-import type { Guard } from './schemas/guards';
+import type * as v from 'valibot';
+import { LiveAiError, formatIssues } from './errors';
+import { check, loadCallSchemas, type Checked } from './lazy';
 import { fetchJson, type FetchFailure } from '../shared/fetch-json';
 import type {
   ClientSession,
@@ -14,34 +13,16 @@ import type {
   SessionStatusResponse,
 } from './schemas';
 
-type Validation = typeof import('./validation');
-type Guards = typeof import('./schemas/guards');
-/** Checks a response body: a fast guard where the call path needs one, else the zod schema (loaded on first use). */
-type BodyCheck<T> = (body: unknown) => Promise<Checked<T>>;
-const checker =
-  <T>(schema: (v: Validation) => z.ZodMiniType<T>, guard: (g: Guards) => Guard<T> = () => () => undefined): BodyCheck<T> =>
-  (body) =>
-    check(body, guard, schema);
-const clientSession = checker(
-  (v) => v.ClientSessionSchema,
-  (g) => g.clientSessionGuard,
-);
-const errorBody = checker(
-  (v) => v.ErrorBodySchema,
-  (g) => g.errorBodyGuard,
-);
-const clientToken = checker(
-  (v) => v.ClientTokenSchema,
-  (g) => g.clientTokenGuard,
-);
-const sessionStatus = checker(
-  (v) => v.SessionStatusResponseSchema,
-  (g) => g.sessionStatusGuard,
-);
-const controlAnswer = checker((v) => v.ControlResponseSchema);
-const leaveAnswer = checker((v) => v.LeaveMeetingResponseSchema);
-const roomList = checker((v) => v.RoomListSchema);
-const sessionList = checker((v) => v.SessionListSchema);
+/** Checks a response body with its schema, loaded on first use (the call-path chunk, or all schemas). */
+type BodyCheck<T> = (body: unknown) => Promise<Checked<v.GenericSchema<unknown, T>>>;
+const clientSession: BodyCheck<ClientSession> = (b) => check(b, (s) => s.ClientSessionSchema);
+const errorBody = (b: unknown) => check(b, (s) => s.ErrorBodySchema);
+const clientToken: BodyCheck<{ client_token: string; expires_at: string }> = (b) => check(b, (s) => s.ClientTokenSchema);
+const sessionStatus: BodyCheck<SessionStatusResponse> = (b) => check(b, (s) => s.SessionStatusResponseSchema);
+const controlAnswer: BodyCheck<ControlResponse> = (b) => check(b, (s) => s.ControlResponseSchema, 'all');
+const leaveAnswer: BodyCheck<LeaveMeetingResponse> = (b) => check(b, (s) => s.LeaveMeetingResponseSchema, 'all');
+const roomList: BodyCheck<RoomList> = (b) => check(b, (s) => s.RoomListSchema, 'all');
+const sessionList: BodyCheck<SessionList> = (b) => check(b, (s) => s.SessionListSchema, 'all');
 
 /**
  * Options of `createProxyClient`.
@@ -75,7 +56,7 @@ export interface PageQuery {
 }
 
 /**
- * Browser → proxy client. Every method resolves with the zod-parsed body or rejects with
+ * Browser → proxy client. Every method resolves with the validated body or rejects with
  * `LiveAiError`: the proxy's `{detail}` and status via `LiveAiError.fromResponse` (400 `invalid_request`,
  * 401 `invalid_api_key`, 402, 403, 404, 413, 429, 5xx `upstream_error`, 504 `timeout`), `timeout` when
  * `timeoutMs` passes, `aborted` when the caller's signal aborts, `upstream_error` for a network failure or an
@@ -135,7 +116,7 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
     callOptions?: CallOptions,
   ): Promise<T | undefined> {
     // Load the checks while the request is in flight, not after the answer arrives.
-    loadGuards().catch(() => undefined);
+    loadCallSchemas().catch(() => undefined);
     const headers = { ...options.headers, ...(init.headers as Record<string, string> | undefined) };
     const res = await fetchJson(
       `${base}${path}`,
@@ -144,18 +125,18 @@ export function createProxyClient(options: ProxyClientOptions): ProxyClient {
     );
     if (!res.ok) {
       const detail = await errorBody(res.body);
-      const text = detail.success ? detail.data.detail : res.text.slice(0, 200) || res.statusText || `HTTP ${res.status}`;
+      const text = detail.success ? detail.output.detail : res.text.slice(0, 200) || res.statusText || `HTTP ${res.status}`;
       throw LiveAiError.fromResponse(res.status, text, 'proxy');
     }
     if (checkBody === null) return undefined;
     const parsed = await checkBody(res.body);
     if (!parsed.success) {
-      throw new LiveAiError('upstream_error', `unexpected response from the proxy: ${formatZodError(parsed.error)}`, {
+      throw new LiveAiError('upstream_error', `unexpected response from the proxy: ${formatIssues(parsed.issues)}`, {
         status: res.status,
         source: 'proxy',
       });
     }
-    return parsed.data;
+    return parsed.output;
   }
   const must = async <T>(p: Promise<T | undefined>) => (await p) as T;
   const json = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({

@@ -1,18 +1,13 @@
 /**
- * liveai-kit/schemas: the zod (zod/mini) schemas of every resource, request, event and error of the service
- * and the validators built on them. The proxy and the emulator use the same set.
- * In the browser the session engine loads this module lazily (`loadValidation`) when a session starts, so
- * a page pays for zod only once it calls the service, together with the transport SDK.
- * Loading it installs zod's English messages (zod/mini has none by default), as `import 'zod'` would, so a
- * rejected input reads e.g. `session_id: Invalid input: expected string, received undefined`.
+ * liveai-kit/schemas: the valibot schemas of every resource, request, event and error of the service, and the
+ * validators built on them. The proxy and the local service use the same set, and the OpenAPI document of the local
+ * service is generated from it. Validate with valibot's own functions, for example
+ * `v.safeParse(ClientSessionSchema, value)`; the types (`ClientSession`, …) are exported by `liveai-kit`.
+ * In the browser the session engine loads this module lazily when it first needs a schema outside the call path
+ * (a control event, a session list), so a page pays for the schemas only once it calls the service.
  *
  * @module liveai-kit/schemas
  */
-import { config } from 'zod/mini';
-import { en } from 'zod/locales';
-
-config(en());
-
 export * from './schemas';
 export { parseAvatarEventMessage, type ParsedMessage } from './events/parse';
 export { validateControlEvent } from './session/validate-control';

@@ -4,8 +4,7 @@ import css from '../components/styles/index.css?inline';
 import { withAutoTheme } from '../components/styles/auto-theme.mjs';
 import { AvatarWidget, type AvatarWidgetProps, type WidgetState } from '../components';
 import { attributeProblem, OBSERVED_ATTRIBUTES, propsFromAttributes } from './attributes';
-import { LiveAiError } from '../core/errors';
-import type { AvatarSession, ImageInput, Phase, TranscriptLine } from '../core/session/types';
+import { type AvatarSession, type ImageInput, LiveAiError, type Phase, type TranscriptLine } from '../core/index';
 
 const HOST_CSS = ':host{display:block}:host(:not([inline])){display:contents}';
 

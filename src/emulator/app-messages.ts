@@ -1,5 +1,7 @@
-import { LiveAiError, invalidRequest } from '../core/errors';
-import { AppMessageSchema, isFinalStatus } from '../core/schemas';
+import * as v from 'valibot';
+import { isFinalStatus, LiveAiError } from '../core/index';
+import { AppMessageSchema } from '../core/validation';
+import { invalidRequest } from '../core/internal';
 import type { EmulatorContext } from './context';
 import { emitEvent } from './event-log';
 import { finish, touch } from './lifecycle';
@@ -38,9 +40,9 @@ export function replyTo(message: string, name: string): string {
  *   `conflict` (409) when the session cannot take it.
  */
 export function handleAppMessage(ctx: EmulatorContext, rec: SessionRecord, raw: unknown): { accepted: true } {
-  const parsed = AppMessageSchema.safeParse(raw);
-  if (!parsed.success) throw invalidRequest(parsed.error);
-  const msg = parsed.data;
+  const parsed = v.safeParse(AppMessageSchema, raw);
+  if (!parsed.success) throw invalidRequest(parsed.issues);
+  const msg = parsed.output;
   if (msg.event === 'chat-msg' && (msg.message.length > MAX_CHAT_MESSAGE_CHARS || msg.name.length > MAX_CHAT_NAME_CHARS)) {
     const what = msg.message.length > MAX_CHAT_MESSAGE_CHARS ? `message has ${msg.message.length}` : `name has ${msg.name.length}`;
     const max = msg.message.length > MAX_CHAT_MESSAGE_CHARS ? MAX_CHAT_MESSAGE_CHARS : MAX_CHAT_NAME_CHARS;

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { AVATAR_HEIGHT_PX, AVATAR_WIDTH_PX } from '../core/constants';
+import { AVATAR_HEIGHT_PX, AVATAR_WIDTH_PX } from '../core/index';
 
 const W = AVATAR_WIDTH_PX;
 const H = AVATAR_HEIGHT_PX;

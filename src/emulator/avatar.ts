@@ -1,4 +1,4 @@
-import { LiveAiError } from '../core/errors';
+import { LiveAiError } from '../core/index';
 import type { EmulatorContext } from './context';
 import { emitEvent } from './event-log';
 import { handleAppMessage } from './app-messages';

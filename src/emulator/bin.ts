@@ -1,6 +1,6 @@
 import { CliError, USAGE, parseCli } from './cli';
 import { createEmulator } from './index';
-import { isLiveAiError } from '../core/errors';
+import { isLiveAiError } from '../core/index';
 import type { EmulatorLogger } from './logger';
 import { DEFAULT_LIVEKIT_URL, livekitHelp, livekitReachable } from './livekit-check';
 

@@ -1,4 +1,4 @@
-import type { ControlEvent } from '../core/schemas';
+import type { ControlEvent } from '../core/index';
 import type { EmulatorContext } from './context';
 import { emitEvent } from './event-log';
 import { decodeInlineImage, fetchImage, toAvatarPng } from './images';

@@ -1,7 +1,5 @@
 import sharp from 'sharp';
-import { AVATAR_HEIGHT_PX, AVATAR_WIDTH_PX } from '../core/constants';
-import { LiveAiError } from '../core/errors';
-import { stripDataUrl } from '../core/schemas';
+import { AVATAR_HEIGHT_PX, AVATAR_WIDTH_PX, LiveAiError, stripDataUrl } from '../core/index';
 import { assetNameOf } from './assets';
 import type { EmulatorContext } from './context';
 import { download } from './download';

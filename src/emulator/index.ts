@@ -22,7 +22,7 @@ export type { EmulatorOptions, LivekitConfig } from './options';
 export type { Faults } from './faults';
 export type { Seed, SeedInput } from './seed';
 export type { LoggedEvent } from './store';
-export type { ProviderLabels, ProviderLabelsInput } from '../core/provider-labels';
+export type { ProviderLabels, ProviderLabelsInput } from '../core/internal';
 export { BUILTIN_SEED, SeedSchema } from './seed';
 export { buildOpenApi } from './openapi';
 export { FACE_LANDMARKS, faceSvg, renderFacePng } from './assets';

@@ -1,4 +1,4 @@
-import { isFinalStatus, type SessionStatus } from '../core/schemas';
+import { isFinalStatus, type SessionStatus } from '../core/index';
 import { accruedCredits, round2 } from './billing';
 import type { EmulatorContext } from './context';
 import { emitEvent, flushEvents } from './event-log';

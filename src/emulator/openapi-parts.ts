@@ -1,22 +1,28 @@
-// Building blocks of the OpenAPI document: JSON Schemas from the zod schemas, with the rules JSON Schema cannot
-// derive from them, and the shared parameters and responses of the operations.
-import * as z from 'zod/mini';
-import { CARTOON_ASPECT_RATIO, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../core/constants';
-import { ControlEventSchema, CreateSessionRequestSchema, MultipartPayloadSchema } from '../core/schemas';
+// Building blocks of the OpenAPI document: JSON Schemas from the valibot schemas (`@valibot/to-json-schema`), with
+// the rules JSON Schema cannot derive from them, and the shared parameters and responses of the operations.
+import type * as v from 'valibot';
+import { toJsonSchema, type OverrideActionContext } from '@valibot/to-json-schema';
+import { CARTOON_ASPECT_RATIO, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../core/index';
+import { ControlEventSchema, CreateSessionRequestSchema, MultipartPayloadSchema } from '../core/validation';
 
 export type Json = Record<string, unknown>;
 
-/** `z.url({protocol})` → JSON Schema `format: uri` plus a `pattern` for the allowed schemes. */
-export const urlPatterns = ({ zodSchema, jsonSchema }: { zodSchema: unknown; jsonSchema: Json }) => {
-  const def = (zodSchema as { _zod?: { def?: { format?: string; protocol?: unknown } } })._zod?.def;
-  if (def?.format === 'url' && def.protocol instanceof RegExp) {
-    jsonSchema.pattern = `^(?:${def.protocol.source.replace(/^\^|\$$/g, '')})://[^/?#\\s]+`;
-  }
+/**
+ * Actions JSON Schema cannot state: a URL's allowed schemes become a `pattern`; the other checks (cross-field rules,
+ * base64) are added by hand below, so they leave the schema as it is.
+ */
+const overrideAction = ({ valibotAction, jsonSchema }: OverrideActionContext) => {
+  const protocols = (valibotAction as { protocols?: readonly string[] }).protocols;
+  if (protocols) return { ...jsonSchema, pattern: `^(?:${protocols.join('|')})://[^/?#\\s]+` };
+  if (['check', 'raw_check', 'partial_check'].includes(valibotAction.type)) return jsonSchema;
+  return undefined;
 };
 
-/** JSON Schema (2020-12, the dialect of OpenAPI 3.1) of a zod schema, as requests (`input`) or responses (`output`). */
-export function jsonSchema(schema: z.core.$ZodType, io: 'input' | 'output'): Json {
-  const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', reused: 'inline', override: urlPatterns }) as Json;
+/** JSON Schema (2020-12, the dialect of OpenAPI 3.1) of a valibot schema, as requests (`input`) or responses (`output`). */
+export function jsonSchema(schema: v.GenericSchema, io: 'input' | 'output'): Json {
+  // `trim` is a transformation, so 'input' mode would stop before the length rule that follows it; trimming is no
+  // JSON Schema rule, so it is skipped.
+  const out = toJsonSchema(schema, { target: 'draft-2020-12', typeMode: io, ignoreActions: ['trim'], overrideAction }) as Json;
   delete out.$schema;
   return out;
 }
@@ -64,11 +70,12 @@ export const multipartPayload = () =>
 /** Control body: update-image needs exactly one of image_url / image_base64 (base64 or a data URL). */
 export function controlRequest(): Json {
   const s = jsonSchema(ControlEventSchema, 'input');
-  for (const v of s.anyOf as Json[]) {
-    const props = v.properties as Record<string, Json>;
+  // The events, one per `event` value (a valibot variant becomes `oneOf`).
+  for (const variant of s.oneOf as Json[]) {
+    const props = variant.properties as Record<string, Json>;
     if (props.event?.const !== 'update-image') continue;
     props.image_base64 = { ...props.image_base64, pattern: BASE64 };
-    v.oneOf = [{ required: ['image_url'] }, { required: ['image_base64'] }];
+    variant.oneOf = [{ required: ['image_url'] }, { required: ['image_base64'] }];
   }
   return s;
 }

@@ -1,4 +1,4 @@
-import { MAX_UPLOAD_BYTES } from '../core/constants';
+import { MAX_UPLOAD_BYTES } from '../core/index';
 import {
   ControlResponseSchema,
   CreateRoomRequestSchema,
@@ -10,7 +10,7 @@ import {
   SessionListSchema,
   SessionSchema,
   SessionStatusResponseSchema,
-} from '../core/schemas';
+} from '../core/validation';
 
 import {
   jsonSchema,

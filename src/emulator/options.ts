@@ -1,7 +1,6 @@
 import * as z from 'zod';
-import { LiveAiError, formatZodError } from '../core/errors';
-import { DEFAULT_EVENT_TOPIC, IMAGE_CHANGE_TYPICAL_MS } from '../core/constants';
-import { providerRenamer, type ProviderLabelsInput, type ProviderRenamer } from '../core/provider-labels';
+import { DEFAULT_EVENT_TOPIC, IMAGE_CHANGE_TYPICAL_MS, LiveAiError } from '../core/index';
+import { formatZodError, type ProviderLabelsInput, providerRenamer, type ProviderRenamer } from '../core/internal';
 import { FaultsPatchSchema, NO_FAULTS, type Faults } from './faults';
 import { silentLogger, type EmulatorLogger } from './logger';
 import type { SeedInput } from './seed';

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import * as z from 'zod';
-import { LiveAiError, formatZodError } from '../core/errors';
+import { LiveAiError } from '../core/index';
+import { formatZodError } from '../core/internal';
 
 /** One agent of a seed account. `image_url` is absolute, or relative to the emulator base URL. */
 export const SeedAgentSchema = z.object({

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { WebSocket } from 'ws';
-import type { Provider, SessionStatus, TransportType } from '../core/schemas';
+import type { Provider, SessionStatus, TransportType } from '../core/index';
 import type { AvatarMedia, Demeanour } from './media/types';
 import type { Seed } from './seed';
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { isFinalStatus } from '../core/schemas';
+import { isFinalStatus } from '../core/index';
 import { hostAllowed } from './http/host-check';
 import type { EmulatorContext } from './context';
 import { touch } from './lifecycle';

@@ -6,7 +6,6 @@
 export { AvatarSessionProvider, type AvatarSessionProviderProps } from './provider';
 export { AvatarSessionContext } from './context';
 export { useAvatarSession } from './useAvatarSession';
-export { useSessionState } from './useSessionState';
 export { useSession, type UseSessionResult } from './useSession';
 export { useAvatarEvents } from './useAvatarEvents';
 export { useControl, type UseControlResult } from './useControl';

@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { createAvatarSession } from '../core/session/session';
-import type { AvatarSession, AvatarSessionOptions } from '../core/session/types';
+import { type AvatarSession, type AvatarSessionOptions, createAvatarSession } from '../core/index';
 import { AvatarSessionContext } from './context';
 
 export interface AvatarSessionProviderProps {

@@ -1,4 +1,4 @@
-import type { AgentState } from '../core/session/agent-state';
+import type { AgentState } from '../core/index';
 import { useSessionState } from './useSessionState';
 
 /**

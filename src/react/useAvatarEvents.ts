@@ -1,6 +1,5 @@
 import { useEffect, useRef } from 'react';
-import type { LiveAiError } from '../core/errors';
-import type { AvatarEvent, AvatarEventMap, AvatarEventType } from '../core/schemas';
+import type { AvatarEvent, AvatarEventMap, AvatarEventType, LiveAiError } from '../core/index';
 import { useAvatarSession } from './useAvatarSession';
 
 type Handler<T> = T extends AvatarEventType

@@ -1,5 +1,5 @@
 import { useContext } from 'react';
-import type { AvatarSession } from '../core/session/types';
+import type { AvatarSession } from '../core/index';
 import { AvatarSessionContext } from './context';
 
 /**

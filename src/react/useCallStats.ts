@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { CallStats } from '../core/transports/types';
+import type { CallStats } from '../core/index';
 import { useAvatarSession } from './useAvatarSession';
 import { useSessionState } from './useSessionState';
 

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import type { ImageChangeState, SessionCommands } from '../core/session/types';
+import type { ImageChangeState, SessionCommands } from '../core/index';
 import { useAvatarSession } from './useAvatarSession';
 import { useSessionState } from './useSessionState';
 

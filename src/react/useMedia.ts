@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import type { AvatarSession, MediaState } from '../core/session/types';
+import type { AvatarSession, MediaState } from '../core/index';
 import { useAvatarSession } from './useAvatarSession';
 import { useSessionState } from './useSessionState';
 

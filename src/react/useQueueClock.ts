@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { COLD_START_MAX_MS } from '../core/constants';
+import { COLD_START_MAX_MS } from '../core/index';
 import { useSessionState } from './useSessionState';
 
 /** Elapsed queue time after which the wait counts as slow ("more traffic than usual"), in ms. */

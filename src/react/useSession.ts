@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
-import type { EndReason, SessionState } from '../core/session/types';
+import type { EndReason, SessionState } from '../core/index';
 import { useAvatarSession } from './useAvatarSession';
 
 const pick = (s: SessionState) => ({

@@ -1,7 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { LiveAiError } from '../core/errors';
-import { createProxyClient } from '../core/proxy-client';
-import type { Pagination, RoomListItem, SessionListItem } from '../core/schemas';
+import { createProxyClient, type LiveAiError, type Pagination, type RoomListItem, type SessionListItem } from '../core/index';
 
 export interface UseSessionListOptions {
   /** Where `createAvatarProxy` is mounted. */

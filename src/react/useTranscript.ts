@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import type { TranscriptLine } from '../core/session/types';
+import type { TranscriptLine } from '../core/index';
 import { useSessionState } from './useSessionState';
 
 /**

@@ -23,7 +23,7 @@ export type { AvatarProxyOptions, OwnerLimitOptions, ProxyAction, RateLimitOptio
 export { issueClientToken, type ClientTokenOptions } from './session/attach';
 export { REDACT_PATHS } from './logging';
 export { AVATAR_TOKEN_TTL_S, VIEWER_TOKEN_TTL_S } from './session/livekit';
-export type { ProviderLabels, ProviderLabelsInput } from '../core/provider-labels';
+export type { ProviderLabels, ProviderLabelsInput } from '../core/internal';
 export type { ExpressMiddleware, LogFn, Logger, NodeRequest, RateLimitInfo, Store } from './peer-types';
 
 /**

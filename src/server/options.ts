@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import type { Logger } from './peer-types';
 import type { Store } from './peer-types';
-import { LiveAiError, formatZodError } from '../core/errors';
-import type { ProviderLabelsInput } from '../core/provider-labels';
+import { LiveAiError } from '../core/index';
+import { formatZodError, type ProviderLabelsInput } from '../core/internal';
 import type { ProxyStore } from './limits/store';
 import { secretProblem } from './secret';
 

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { LiveAiError } from '../core/errors';
+import { LiveAiError } from '../core/index';
 
 const requireFrom = createRequire(import.meta.url);
 

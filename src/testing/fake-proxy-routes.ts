@@ -1,6 +1,14 @@
-import { MAX_PAGINATION_OFFSET } from '../core/constants';
-import { formatZodError } from '../core/errors';
-import { blobToText } from '../core/image/blob';
+import * as v from 'valibot';
+import {
+  type ClientSession,
+  type ControlEvent,
+  decodedBase64Bytes,
+  inlineImageTooLarge,
+  isFinalStatus,
+  MAX_PAGINATION_OFFSET,
+  type SessionStatus,
+  type TransportType,
+} from '../core/index';
 import {
   ControlEventSchema,
   CreateRoomRequestSchema,
@@ -8,15 +16,9 @@ import {
   LeaveMeetingRequestSchema,
   PaginationQuerySchema,
   ProxySessionFieldsSchema,
-  decodedBase64Bytes,
-  inlineImageTooLarge,
-  isFinalStatus,
   proxySessionProblems,
-  type ClientSession,
-  type ControlEvent,
-  type SessionStatus,
-  type TransportType,
-} from '../core/schemas';
+} from '../core/validation';
+import { blobToText, formatIssues } from '../core/internal';
 
 /**
  * One session or room the fake proxy holds.
@@ -123,15 +125,15 @@ export function createFakeRoutes(options: FakeProxyOptions) {
     if (!r) return detail(404, 'Session not found');
     const m = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '');
     let token = m?.[1];
-    if (!token && allowBody) token = EndRequestSchema.safeParse(req.body).data?.client_token;
+    if (!token && allowBody) token = v.is(EndRequestSchema, req.body) ? req.body.client_token : undefined;
     if (!token) return detail(401, 'Missing client token');
     if (token !== r.client_token) return detail(403, 'This client token belongs to another session');
     return r;
   };
   const list = (kind: 'room' | 'session', query: URLSearchParams): [number, unknown] => {
-    const q = PaginationQuerySchema.safeParse(Object.fromEntries(query));
-    if (!q.success) return detail(400, formatZodError(q.error));
-    const { page, limit } = q.data;
+    const q = v.safeParse(PaginationQuerySchema, Object.fromEntries(query));
+    if (!q.success) return detail(400, formatIssues(q.issues));
+    const { page, limit } = q.output;
     if ((page - 1) * limit > MAX_PAGINATION_OFFSET) return detail(400, `page too deep: the maximum offset is ${MAX_PAGINATION_OFFSET}`);
     const all = [...sessions.values()].filter((r) => r.kind === kind).sort((a, b) => b.createdAt - a.createdAt);
     const items = all.slice((page - 1) * limit, page * limit).map((r) => {
@@ -157,10 +159,10 @@ export function createFakeRoutes(options: FakeProxyOptions) {
 
   const routes: Record<string, FakeRouteHandler> = {
     'POST /rooms': ({ body }) => {
-      const p = CreateRoomRequestSchema.safeParse(body);
-      if (!p.success) return detail(400, formatZodError(p.error));
-      if (options.agents && !options.agents.includes(p.data.agent_id)) return detail(404, 'Agent not found');
-      return [201, clientOf(create('room', 'rtc-b', p.data.agent_id))];
+      const p = v.safeParse(CreateRoomRequestSchema, body);
+      if (!p.success) return detail(400, formatIssues(p.issues));
+      if (options.agents && !options.agents.includes(p.output.agent_id)) return detail(404, 'Agent not found');
+      return [201, clientOf(create('room', 'rtc-b', p.output.agent_id))];
     },
     'POST /sessions': async ({ body }) => {
       let payload = body;
@@ -175,12 +177,12 @@ export function createFakeRoutes(options: FakeProxyOptions) {
           return detail(400, 'payload must be JSON');
         }
       }
-      const p = ProxySessionFieldsSchema.safeParse(payload);
-      if (!p.success) return detail(400, formatZodError(p.error));
-      const problems = proxySessionProblems(p.data, image !== undefined);
+      const p = v.safeParse(ProxySessionFieldsSchema, payload);
+      if (!p.success) return detail(400, formatIssues(p.issues));
+      const problems = proxySessionProblems(p.output, image !== undefined);
       if (problems.length) return detail(400, problems.map((x) => `${x.path}: ${x.message}`).join('; '));
-      if (p.data.agent_id && options.agents && !options.agents.includes(p.data.agent_id)) return detail(404, 'Agent not found');
-      return [201, clientOf(create('session', p.data.transport_type, p.data.agent_id ?? null, { request: p.data, image }))];
+      if (p.output.agent_id && options.agents && !options.agents.includes(p.output.agent_id)) return detail(404, 'Agent not found');
+      return [201, clientOf(create('session', p.output.transport_type, p.output.agent_id ?? null, { request: p.output, image }))];
     },
     'GET /sessions/:id': (req) => {
       const r = authed(req);
@@ -191,19 +193,19 @@ export function createFakeRoutes(options: FakeProxyOptions) {
     'POST /sessions/:id/control': (req) => {
       const r = authed(req);
       if (Array.isArray(r)) return r;
-      const p = ControlEventSchema.safeParse(req.body);
-      if (!p.success) return detail(400, formatZodError(p.error));
-      if (p.data.event === 'update-image' && p.data.image_base64 && inlineImageTooLarge(p.data.image_base64)) {
-        return detail(413, `Image too large: ${decodedBase64Bytes(p.data.image_base64)} bytes; the limit is 921600 bytes`);
+      const p = v.safeParse(ControlEventSchema, req.body);
+      if (!p.success) return detail(400, formatIssues(p.issues));
+      if (p.output.event === 'update-image' && p.output.image_base64 && inlineImageTooLarge(p.output.image_base64)) {
+        return detail(413, `Image too large: ${decodedBase64Bytes(p.output.image_base64)} bytes; the limit is 921600 bytes`);
       }
-      r.controls.push(p.data);
-      if (p.data.event === 'terminate') complete(r);
+      r.controls.push(p.output);
+      if (p.output.event === 'terminate') complete(r);
       return [200, { success: true }];
     },
     'POST /sessions/:id/leave-meeting': (req) => {
       const r = authed(req);
       if (Array.isArray(r)) return r;
-      const p = LeaveMeetingRequestSchema.safeParse(req.body);
+      const p = v.safeParse(LeaveMeetingRequestSchema, req.body);
       if (!p.success) return detail(400, 'Missing meeting_bot_id');
       return [200, { status: 'left' }];
     },

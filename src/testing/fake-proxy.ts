@@ -1,4 +1,4 @@
-import type { ClientSession, SessionStatus } from '../core/schemas';
+import type { ClientSession, SessionStatus } from '../core/index';
 import { createFakeRoutes, type FakeProxyOptions, type FakeSessionRecord } from './fake-proxy-routes';
 
 export type { FakeProxyOptions, FakeSessionRecord } from './fake-proxy-routes';

@@ -1,8 +1,17 @@
-import { LiveAiError } from '../core/errors';
-import { createEventBus } from '../core/events/bus';
-import { parseAvatarEventMessage } from '../core/events/parse';
-import type { AppMessage, AvatarEvent, MediaTransport } from '../core/schemas';
-import type { CallStats, ConnectOptions, ConnectionState, Transport, TransportEventMap, TransportLoader } from '../core/transports/types';
+import {
+  type AppMessage,
+  type AvatarEvent,
+  type CallStats,
+  type ConnectionState,
+  type ConnectOptions,
+  LiveAiError,
+  type MediaTransport,
+  type Transport,
+  type TransportEventMap,
+  type TransportLoader,
+} from '../core/index';
+import { parseAvatarEventMessage } from '../core/validation';
+import { createEventBus } from '../core/internal';
 
 /**
  * Options of `FakeTransport`.

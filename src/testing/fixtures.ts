@@ -1,5 +1,4 @@
-import type { AvatarEvent, ClientSession, RoomList, SessionList } from '../core/schemas';
-import type { TranscriptLine } from '../core/session/types';
+import type { AvatarEvent, ClientSession, RoomList, SessionList, TranscriptLine } from '../core/index';
 
 const T0 = Date.UTC(2025, 0, 15, 10, 0, 0);
 

@@ -1,5 +1,5 @@
-import { createSeededSession } from '../core/session/session';
-import type { AvatarSession, AvatarSessionOptions, SessionState } from '../core/session/types';
+import type { AvatarSession, AvatarSessionOptions, SessionState } from '../core/index';
+import { createSeededSession } from '../core/internal';
 import { createFakeProxy, type FakeProxy } from './fake-proxy';
 import { FakeTransport, fakeTransportLoader } from './fake-transport';
 

@@ -68,8 +68,8 @@ async function open(proxy: string): Promise<{ page: Page; paths: string[] }> {
   return { page, paths };
 }
 /**
- * A request of the standalone build's chunk `name` (`livekit-adapter`, `daily-adapter`, `guards`: the checks of what a
- * call receives, `validation`: the zod schemas).
+ * A request of the standalone build's chunk `name` (`livekit-adapter`, `daily-adapter`, `call-path`: the schemas of
+ * what a call receives, `validation`: every schema).
  */
 const chunk = (name: string) => (p: string) => new RegExp(`^GET /vendor/liveai/chunks/${name}-[\\w-]+\\.js$`).test(p);
 
@@ -85,7 +85,7 @@ describe('prefetch from the proxy’s transport hint (standalone element, both t
     expect(beforeClick.indexOf('GET /api/avatar/transport')).toBeLessThan(beforeClick.findIndex(chunk('livekit-adapter')));
     expect(beforeClick.filter((p) => p.startsWith('POST /api/avatar/rooms'))).toEqual([]); // nothing created yet
     expect(beforeClick.filter((p) => p.endsWith('/transport'))).toHaveLength(1);
-    expect(beforeClick.some(chunk('guards'))).toBe(true); // the checks of the create answer and the events are warm too
+    expect(beforeClick.some(chunk('call-path'))).toBe(true); // the checks of the create answer and the events are warm too
 
     await page.locator('liveai-avatar').getByRole('button', { name: 'Start call' }).click();
     await expect
@@ -98,7 +98,7 @@ describe('prefetch from the proxy’s transport hint (standalone element, both t
       .toBe(368);
     expect(paths.filter(chunk('livekit-adapter'))).toHaveLength(1); // the click reused the prefetched chunk
     expect(paths.some(chunk('daily-adapter'))).toBe(false);
-    expect(paths.some(chunk('validation'))).toBe(false); // a normal call never downloads zod
+    expect(paths.some(chunk('validation'))).toBe(false); // a normal call never downloads the other schemas
     await page.locator('liveai-avatar').evaluate((el) => (el as unknown as { end(): Promise<void> }).end());
     await page.context().close();
   });

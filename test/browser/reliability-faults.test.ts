@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { SessionListSchema } from '../../src/core/schemas';
@@ -35,7 +36,7 @@ const NO_FAULTS = { latencyMs: 0, failRate: 0, dropRate: 0, nextSessionOutcome: 
 
 async function upstreamSessions() {
   const res = await fetch(`${env.stack.emulatorUrl}/liveai/sessions?limit=100`, { headers: { 'X-API-Key': API_KEY } });
-  return SessionListSchema.parse(await res.json()).sessions;
+  return v.parse(SessionListSchema, await res.json()).sessions;
 }
 
 /** Opens the page, clicks Start call once and waits until the widget is active or shows an error. */

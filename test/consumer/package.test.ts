@@ -76,7 +76,7 @@ describe('what the liveai-kit tarball ships', () => {
     for (const l of links) expect(files, `README links ${l}`).toContain(l);
     expect(read('README.md')).toMatch(/npm i liveai-kit/);
     const notices = read('dist/standalone/THIRD_PARTY_NOTICES.md');
-    for (const pkg of ['livekit-client', '@daily-co/daily-js', 'zod', 'zustand']) expect(notices).toContain(`## ${pkg} `);
+    for (const pkg of ['livekit-client', '@daily-co/daily-js', 'valibot', 'zustand']) expect(notices).toContain(`## ${pkg} `);
   });
 
   it('no internal references (spec or architecture sections, src/ paths) in shipped docs, docstrings or code', () => {

@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ControlEventSchema, CreateSessionRequestSchema, inlineImageTooLarge } from '../../src/core/schemas';
@@ -237,7 +238,7 @@ describe('property tests: malformed input never crashes or hangs the emulator', 
     await fc.assert(
       fc.asyncProperty(body, async (b) => {
         const a = await send('POST', '/liveai/sessions', { body: JSON.stringify(b), headers: JSON_CT });
-        if (!CreateSessionRequestSchema.safeParse(b).success) return expect4xx(a, JSON.stringify(b));
+        if (!v.safeParse(CreateSessionRequestSchema, b).success) return expect4xx(a, JSON.stringify(b));
         const expected = b.agent_id === undefined ? 201 : b.agent_id === 'agent-demo' ? 201 : b.agent_id === 'agent-bob' ? 403 : 404;
         expect(a.status, JSON.stringify(b)).toBe(expected);
       }),
@@ -271,7 +272,7 @@ describe('property tests: malformed input never crashes or hangs the emulator', 
           body: JSON.stringify(e),
           headers: { 'Content-Type': 'application/json' },
         });
-        const ok = ControlEventSchema.safeParse(e).success;
+        const ok = v.safeParse(ControlEventSchema, e).success;
         if (!ok) return expect4xx(a, JSON.stringify(e));
         const big = typeof e.image_base64 === 'string' && e.event === 'update-image' && inlineImageTooLarge(e.image_base64);
         expect(a.status, JSON.stringify(e)).toBe(big ? 413 : 200);

@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 import fc from 'fast-check';
 import {
   CONTROL_EVENT_NAMES,
@@ -39,7 +40,7 @@ export const brokenJson = fc.oneof(
 );
 
 export const roomBodies = jsonish({ agent_id: fc.oneof(weird, fc.constant('agent-demo')), extra: weird }).filter(
-  (b) => !CreateRoomRequestSchema.safeParse(b).success,
+  (b) => !v.safeParse(CreateRoomRequestSchema, b).success,
 );
 
 const url = fc.oneof(fc.webUrl(), fc.string(), fc.constant('ftp://x.test/a.png'), fc.constant('wss://lk.test'));
@@ -61,8 +62,8 @@ export const sessionBodies = jsonish({
 }).filter((b) => !isValidSession(b));
 
 export function isValidSession(b: unknown): boolean {
-  const r = ProxySessionFieldsSchema.safeParse(b);
-  return r.success && proxySessionProblems(r.data).length === 0;
+  const r = v.safeParse(ProxySessionFieldsSchema, b);
+  return r.success && proxySessionProblems(r.output).length === 0;
 }
 
 const base64ish = fc.oneof(
@@ -83,9 +84,9 @@ export const controlBodies = jsonish({
   agent_prompt: weird,
   idle_prompt: weird,
   action: weird,
-}).filter((b) => !ControlEventSchema.safeParse(b).success);
+}).filter((b) => !v.safeParse(ControlEventSchema, b).success);
 
-export const leaveBodies = jsonish({ meeting_bot_id: weird }).filter((b) => !LeaveMeetingRequestSchema.safeParse(b).success);
+export const leaveBodies = jsonish({ meeting_bot_id: weird }).filter((b) => !v.safeParse(LeaveMeetingRequestSchema, b).success);
 
 /** Query strings for the list routes that break their bounds: `page` ≥ 1, `limit` 1–100, offset at most 1000. */
 export const badQueries = fc
@@ -99,8 +100,8 @@ export const badQueries = fc
   )
   .filter((q) => {
     if (q.repeat) return true; // page=..&page=.. is an array: always invalid
-    const r = PaginationQuerySchema.safeParse({ page: q.page, limit: q.limit });
-    return !r.success || (r.data.page - 1) * r.data.limit > MAX_PAGINATION_OFFSET;
+    const r = v.safeParse(PaginationQuerySchema, { page: q.page, limit: q.limit });
+    return !r.success || (r.output.page - 1) * r.output.limit > MAX_PAGINATION_OFFSET;
   })
   .map((q) => {
     const p = new URLSearchParams();

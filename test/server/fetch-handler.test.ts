@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { ClientSessionSchema } from '../../src/core/schemas';
@@ -51,7 +52,7 @@ describe('createAvatarHandler (Fetch API)', () => {
   it('runs the whole flow: room, rtc-a session, get, control, end by beacon', async () => {
     const room = await call(handler, json('/rooms', { agent_id: 'agent-demo' }));
     expect(room.status).toBe(201);
-    ClientSessionSchema.parse(room.body);
+    v.parse(ClientSessionSchema, room.body);
     const s = await call(handler, json('/sessions', { agent_id: 'agent-demo', transport_type: 'rtc-a' }));
     expect(s.status).toBe(201);
     expect(s.body).toMatchObject({ transport: 'rtc-a', room_url: LIVEKIT.url });

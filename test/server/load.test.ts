@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator } from '../../src/emulator/index';
 import { SessionListSchema } from '../../src/core/schemas';
@@ -65,7 +66,7 @@ async function upstreamSessions(): Promise<{ session_id: string; session_status:
   for (let page = 1; ; page += 1) {
     const res = await fetch(`${emulator.url}/liveai/sessions?page=${page}&limit=100`, { headers: { 'x-api-key': LOAD_KEY } });
     expect(res.status).toBe(200);
-    const body = SessionListSchema.parse(await res.json());
+    const body = v.parse(SessionListSchema, await res.json());
     out.push(...body.sessions);
     if (!body.pagination.has_more) return out;
   }

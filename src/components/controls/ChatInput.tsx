@@ -1,4 +1,5 @@
-import { useAvatarSession, useSessionState } from '../../react';
+import { useAvatarSession } from '../../react';
+import { useSessionState } from '../../react/useSessionState';
 import { ChatInputView, type ChatInputViewProps } from './ChatInputView';
 
 /**

@@ -1,7 +1,8 @@
 import { useShallow } from 'zustand/react/shallow';
-import { useAvatarSession, useSessionState } from '../../react';
+import { useAvatarSession } from '../../react';
+import { useSessionState } from '../../react/useSessionState';
 import { ControlBarView } from './ControlBarView';
-import { isRunning } from '../../core/session/machine';
+import { isRunning } from '../../core/index';
 
 /**
  * Props of {@link ControlBar}.

@@ -1,7 +1,7 @@
 import { useSession } from '../../react';
 import { useCallClock } from '../stage/useCallClock';
 import { QueueProgressView } from './QueueProgressView';
-import { isWaiting } from '../../core/session/machine';
+import { isWaiting } from '../../core/internal';
 
 /**
  * Cold-start progress of the nearest session, counted from the click on Start; renders nothing unless it is being

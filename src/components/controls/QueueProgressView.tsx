@@ -1,4 +1,4 @@
-import type { Phase } from '../../core/session/types';
+import type { Phase } from '../../core/index';
 import { cx, formatClock } from '../format';
 
 /**

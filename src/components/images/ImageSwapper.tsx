@@ -1,7 +1,5 @@
 import { useState } from 'react';
-import type { LiveAiError } from '../../core/errors';
-import { prepareImage } from '../../core/image/prepare';
-import type { ImageInput } from '../../core/session/types';
+import { type ImageInput, type LiveAiError, prepareImage } from '../../core/index';
 import { useControl, useSession } from '../../react';
 import { ImageSwapperView, type ImageSwapperViewProps } from './ImageSwapperView';
 

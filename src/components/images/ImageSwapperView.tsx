@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { ImageChangeState, ImageInput } from '../../core/session/types';
+import type { ImageChangeState, ImageInput } from '../../core/index';
 import { Icon } from '../controls/icons';
 import { useImagePick, type PrepareImage } from './useImagePick';
 import { cx, explainError, type ErrorLike } from '../format';

@@ -1,5 +1,6 @@
 import { callQuality } from './quality';
-import { useCallStats, useSessionState } from '../../react';
+import { useCallStats } from '../../react';
+import { useSessionState } from '../../react/useSessionState';
 import { ConnectionQualityView } from './ConnectionQualityView';
 
 /**

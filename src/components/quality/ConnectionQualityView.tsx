@@ -1,5 +1,5 @@
 import type { CallQuality } from './quality';
-import type { CallStats } from '../../core/transports/types';
+import type { CallStats } from '../../core/index';
 import { cx } from '../format';
 
 /**

@@ -1,4 +1,4 @@
-import type { CallStats } from '../../core/transports/types';
+import type { CallStats } from '../../core/index';
 
 /**
  * A call's quality in one word: `unknown` without stats; `poor` at 5 % packet loss or more, a round-trip time of

@@ -1,6 +1,5 @@
 import { useId, useRef, type KeyboardEvent } from 'react';
-import { MAX_PAGINATION_OFFSET } from '../../core/constants';
-import type { Pagination } from '../../core/schemas';
+import { MAX_PAGINATION_OFFSET, type Pagination } from '../../core/index';
 import { SessionTable, type SessionListRow } from './SessionTable';
 import { cx, explainError, type ErrorLike } from '../format';
 

@@ -1,4 +1,4 @@
-import type { RoomListItem, SessionListItem } from '../../core/schemas';
+import type { RoomListItem, SessionListItem } from '../../core/index';
 import { formatCredits } from '../format';
 
 /**

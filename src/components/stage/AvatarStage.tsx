@@ -1,6 +1,7 @@
 import { useCallback, useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { useAvatarSession, useSessionState } from '../../react';
+import { useAvatarSession } from '../../react';
+import { useSessionState } from '../../react/useSessionState';
 import { useCallClock } from './useCallClock';
 import { AvatarStageView, type AvatarStageViewProps } from './AvatarStageView';
 import { expiresAtMs, timeLimitReached } from './TimeLimitCountdown';

@@ -1,7 +1,7 @@
-import type { EndReason, Phase } from '../../core/session/types';
+import type { EndReason, Phase } from '../../core/index';
+import { isWaiting } from '../../core/internal';
 import { QueueProgressView, type QueueProgressViewProps } from '../controls/QueueProgressView';
 import { explainError, formatCredits, type ErrorLike } from '../format';
-import { isWaiting } from '../../core/session/machine';
 import { usePrefetchInView } from './usePrefetchInView';
 
 /** What the stage shows over the video in each phase (see {@link AvatarStageView}). */

@@ -1,4 +1,4 @@
-import type { EndReason, Phase } from '../../core/session/types';
+import type { EndReason, Phase } from '../../core/index';
 import { useDeadline } from './useDeadline';
 
 /** How long before the end the countdown shows, ms. */

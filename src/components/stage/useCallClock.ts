@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
-import { queueProgress, useQueueClock, useSessionState, type QueueClock } from '../../react';
-import { isRunning, isWaiting } from '../../core/session/machine';
+import { queueProgress, useQueueClock, type QueueClock } from '../../react';
+import { useSessionState } from '../../react/useSessionState';
+import { isRunning } from '../../core/index';
+import { isWaiting } from '../../core/internal';
 
 /**
  * The wait the visitor sees, counted from the click on Start (the phase turning `creating`), not from the queue:

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { Phase } from '../../core/session/types';
+import type { Phase } from '../../core/index';
 
 /** How long a call may connect without video before the session's own image is shown as the poster, in ms. */
 export const SESSION_POSTER_DELAY_MS = 1000;

@@ -1,4 +1,4 @@
-import type { TranscriptLine } from '../../core/session/types';
+import type { TranscriptLine } from '../../core/index';
 import { useStickToBottom } from './useStickToBottom';
 import { cx } from '../format';
 

@@ -1,4 +1,4 @@
-import type { AgentStateName } from '../../core/session/agent-state';
+import type { AgentStateName } from '../../core/index';
 import { cx } from '../format';
 
 /**

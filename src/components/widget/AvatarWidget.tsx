@@ -1,4 +1,4 @@
-import type { AvatarSession, AvatarSessionOptions } from '../../core/session/types';
+import type { AvatarSession, AvatarSessionOptions } from '../../core/index';
 import { AvatarSessionProvider } from '../../react';
 import { AvatarWidgetBody } from './AvatarWidgetBody';
 import type { WidgetState } from './AvatarWidgetView';

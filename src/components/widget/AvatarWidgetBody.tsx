@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
-import { useAvatarSession, useSessionState } from '../../react';
+import { useAvatarSession } from '../../react';
+import { useSessionState } from '../../react/useSessionState';
 import { AvatarStage } from '../stage/AvatarStage';
 import { chromaKeyId } from '../stage/AvatarStageView';
 import type { AvatarWidgetProps } from './AvatarWidget';
@@ -11,7 +12,7 @@ import { LookSheet } from './LookSheet';
 import { TranscriptPanel } from '../transcript/TranscriptPanel';
 import { useDeadline } from '../stage/useDeadline';
 import { useWidgetCallbacks } from './useWidgetCallbacks';
-import { isRunning } from '../../core/session/machine';
+import { isRunning } from '../../core/index';
 import type { ChromaKeyOptions } from '../stage/chroma-key';
 
 /** Inside the provider: state, timers (minimized end, max duration), callbacks, and the composed parts. */

@@ -1,8 +1,7 @@
 import { useRef, type ReactNode } from 'react';
-import type { Phase } from '../../core/session/types';
+import { isRunning, type Phase } from '../../core/index';
 import { Icon } from '../controls/icons';
 import { cx, formatClock } from '../format';
-import { isRunning } from '../../core/session/machine';
 import { useFocusKeeper } from './useFocusKeeper';
 
 /**

@@ -1,6 +1,6 @@
 import { useEffect, useRef, type RefObject } from 'react';
-import type { Phase } from '../../core/session/types';
-import { isWaiting } from '../../core/session/machine';
+import type { Phase } from '../../core/index';
+import { isWaiting } from '../../core/internal';
 import type { WidgetState } from './AvatarWidgetView';
 
 /** Where focus goes in each state, best first: the control that makes sense next. */

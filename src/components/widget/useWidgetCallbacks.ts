@@ -1,6 +1,5 @@
 import { useEffect, useRef } from 'react';
-import type { LiveAiError } from '../../core/errors';
-import type { AvatarSession, EndReason, ImageChangeState, Phase, TranscriptLine } from '../../core/session/types';
+import type { AvatarSession, EndReason, ImageChangeState, LiveAiError, Phase, TranscriptLine } from '../../core/index';
 
 /**
  * What `onEnd` receives: why, the cost in credits (null when unknown) and the session id.

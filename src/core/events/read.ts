@@ -1,7 +1,6 @@
-import { LiveAiError } from '../errors';
-import { loadValidation } from '../lazy';
-import { avatarEventGuard } from '../schemas/guards';
-import type { AvatarEvent } from '../schemas';
+import * as v from 'valibot';
+import { LiveAiError, formatIssues } from '../errors';
+import { AvatarEventSchema, type AvatarEvent } from '../schemas/events';
 
 /**
  * Result of parsing one transport message.
@@ -29,21 +28,26 @@ export function decodeMessage(data: unknown): { ok: true; value: unknown } | { o
 }
 
 /**
- * Reads one transport message into a service event and hands the result to `deliver`: at once for a well-formed
- * event or undecodable bytes; otherwise after the zod schemas (loaded on first need) gave the exact `invalid_event`
- * error, or accepted the event after all. Returns the result when it was delivered at once, `'checking'` otherwise.
+ * Parses one data/app message of the media transport into a service event.
+ * Accepts UTF-8 JSON bytes (`Uint8Array`/`ArrayBuffer`, rtc-a data messages), a JSON string,
+ * or an already decoded object (rtc-b `app-message` data). Never throws:
+ * bad JSON or an object that is not a service event gives `{ok: false, error}` with code `invalid_event`.
+ * @public
  */
-export function readAvatarEventMessage(data: unknown, deliver: (parsed: ParsedMessage) => void): 'event' | 'invalidMessage' | 'checking' {
+export function parseAvatarEventMessage(data: unknown): ParsedMessage {
   const decoded = decodeMessage(data);
-  const event = decoded.ok ? avatarEventGuard(decoded.value) : undefined;
-  if (event) deliver({ ok: true, event });
-  else if (!decoded.ok) deliver(decoded);
-  else {
-    loadValidation().then(
-      (v) => deliver(v.parseAvatarEventMessage(decoded.value)),
-      (e: unknown) => deliver({ ok: false, error: new LiveAiError('invalid_event', `could not check a transport message: ${String(e)}`) }),
-    );
-    return 'checking';
-  }
-  return event ? 'event' : 'invalidMessage';
+  if (!decoded.ok) return decoded;
+  const parsed = v.safeParse(AvatarEventSchema, decoded.value);
+  if (parsed.success) return { ok: true, event: parsed.output };
+  return { ok: false, error: new LiveAiError('invalid_event', `not a service event: ${formatIssues(parsed.issues)}`) };
+}
+
+/**
+ * Reads one transport message into a service event and hands the result to `deliver`, at once.
+ * Returns whether it was an event.
+ */
+export function readAvatarEventMessage(data: unknown, deliver: (parsed: ParsedMessage) => void): 'event' | 'invalidMessage' {
+  const parsed = parseAvatarEventMessage(data);
+  deliver(parsed);
+  return parsed.ok ? 'event' : 'invalidMessage';
 }

@@ -2,7 +2,8 @@ import { AVATAR_HEIGHT_PX, AVATAR_WIDTH_PX, INLINE_IMAGE_LIMIT_BYTES } from '../
 import { LiveAiError } from '../errors';
 import { blobToArrayBuffer } from './blob';
 import { bytesToBase64, coverCropRect, downscaleSteps, searchQuality } from './geometry';
-import { DEFAULT_PREPARED_MAX_BYTES, MAX_SOURCE_PIXELS, type PrepareImageOptions, type PreparedImage } from './prepare';
+import { DEFAULT_PREPARED_MAX_BYTES, MAX_SOURCE_PIXELS } from '../constants';
+import type { PrepareImageOptions, PreparedImage } from './prepare';
 
 type AnyCanvas = OffscreenCanvas | HTMLCanvasElement;
 type Ctx = OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D;

@@ -1,16 +1,3 @@
-import { INLINE_IMAGE_LIMIT_BYTES } from '../constants';
-
-/**
- * Largest source image decoded, in pixels (40 MP).
- * @public
- */
-export const MAX_SOURCE_PIXELS = 40_000_000;
-/**
- * Default byte budget: under the inline limit (921600 bytes) with a 4 KB margin.
- * @public
- */
-export const DEFAULT_PREPARED_MAX_BYTES = INLINE_IMAGE_LIMIT_BYTES - 4096;
-
 /** @public */
 export interface PrepareImageOptions {
   /** Encoded size must stay under this many bytes (default 917504). */

@@ -1,19 +1,19 @@
-import * as z from 'zod/mini';
+import * as v from 'valibot';
 
 /**
  * Events the service pushes over the media transport: on `rtc-a` as UTF-8 JSON data messages
  * on the event topic, on `rtc-b` as `app-message` data. Unknown extra fields are kept (`looseObject`).
  */
-const ev = <T extends string, S extends z.core.$ZodLooseShape>(type: T, shape: S) => z.looseObject({ type: z.literal(type), ...shape });
+const ev = <T extends string, S extends v.ObjectEntries>(type: T, entries: S) => v.looseObject({ type: v.literal(type), ...entries });
 
 /** @public */
 export const BotReadyEventSchema = ev('bot_ready', {});
 /** @public */
 export const IdleTimeoutEventSchema = ev('idle_timeout', {});
 /** @public */
-export const UserTranscriptionEventSchema = ev('user_transcription', { transcription: z.string() });
+export const UserTranscriptionEventSchema = ev('user_transcription', { transcription: v.string() });
 /** @public */
-export const AgentTranscriptionEventSchema = ev('agent_transcription', { transcription: z.string() });
+export const AgentTranscriptionEventSchema = ev('agent_transcription', { transcription: v.string() });
 /** @public */
 export const ImageChangeRequestedEventSchema = ev('image_change_requested', {});
 /** @public */
@@ -21,9 +21,9 @@ export const ImageCreatedEventSchema = ev('image_created', {});
 /** @public */
 export const ImageChangeCompleteEventSchema = ev('image_change_complete', {});
 /** @public */
-export const ImageChangeErrorEventSchema = ev('image_change_error', { error: z.unknown() });
+export const ImageChangeErrorEventSchema = ev('image_change_error', { error: v.unknown() });
 /** @public */
-export const DailyErrorEventSchema = ev('daily_error', { error: z.unknown(), fatal: z.boolean() });
+export const DailyErrorEventSchema = ev('daily_error', { error: v.unknown(), fatal: v.boolean() });
 /** @public */
 export const VideoGenerationErrorEventSchema = ev('video_generation_error', {});
 
@@ -31,7 +31,7 @@ export const VideoGenerationErrorEventSchema = ev('video_generation_error', {});
  * Union of the ten service events, discriminated by `type`.
  * @public
  */
-export const AvatarEventSchema = z.discriminatedUnion('type', [
+export const AvatarEventSchema = v.variant('type', [
   BotReadyEventSchema,
   IdleTimeoutEventSchema,
   UserTranscriptionEventSchema,
@@ -44,7 +44,7 @@ export const AvatarEventSchema = z.discriminatedUnion('type', [
   VideoGenerationErrorEventSchema,
 ]);
 /** @public */
-export type AvatarEvent = z.infer<typeof AvatarEventSchema>;
+export type AvatarEvent = v.InferOutput<typeof AvatarEventSchema>;
 /** @public */
 export type AvatarEventType = AvatarEvent['type'];
 /**
@@ -55,23 +55,24 @@ export type AvatarEventMap = { [E in AvatarEvent as E['type']]: E };
 export { AVATAR_EVENT_TYPES } from './plain';
 
 /**
- * `chat-msg` app message: text for the agent to answer (hosted-room flow).
+ * `chat-msg` app message: text for the agent to answer (hosted-room flow). The message is trimmed and must not be
+ * empty.
  * @public
  */
-export const ChatMessageSchema = z.object({
-  event: z.literal('chat-msg'),
-  message: z.string().check(z.trim(), z.minLength(1, 'message must not be empty')),
-  name: z.string(),
+export const ChatMessageSchema = v.object({
+  event: v.literal('chat-msg'),
+  message: v.pipe(v.string(), v.trim(), v.minLength(1, 'message must not be empty')),
+  name: v.string(),
 });
 /**
  * `force-end` app message: the agent leaves at once and billing stops.
  * @public
  */
-export const ForceEndMessageSchema = z.object({ event: z.literal('force-end') });
+export const ForceEndMessageSchema = v.object({ event: v.literal('force-end') });
 /**
  * App messages a client sends over the transport.
  * @public
  */
-export const AppMessageSchema = z.discriminatedUnion('event', [ChatMessageSchema, ForceEndMessageSchema]);
+export const AppMessageSchema = v.variant('event', [ChatMessageSchema, ForceEndMessageSchema]);
 /** @public */
-export type AppMessage = z.infer<typeof AppMessageSchema>;
+export type AppMessage = v.InferOutput<typeof AppMessageSchema>;

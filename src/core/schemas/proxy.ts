@@ -1,6 +1,8 @@
-import * as z from 'zod/mini';
-import { TransportTypeSchema } from './common';
+import * as v from 'valibot';
+import { DateTimeSchema, TransportTypeSchema } from './common';
+import { urlSchema } from './parts';
 import { RtcBPropertiesSchema, SessionCreateFieldsSchema, sessionCreateProblems } from './sessions';
+import { withProblems } from './parts';
 
 /**
  * What the browser holds for one session, as returned by the proxy's `POST /rooms` and `POST /sessions`,
@@ -13,42 +15,43 @@ import { RtcBPropertiesSchema, SessionCreateFieldsSchema, sessionCreateProblems 
  * Never contains the API key, the LiveKit secret or the upstream `control_url`.
  * @public
  */
-export const ClientSessionSchema = z.object({
-  session_id: z.string().check(z.minLength(1)),
-  client_token: z.string().check(z.minLength(1)),
-  expires_at: z.optional(z.iso.datetime({ offset: true })),
-  session_expires_at: z.optional(z.iso.datetime({ offset: true })),
-  transport: z.optional(TransportTypeSchema),
-  room_url: z.optional(z.url()),
-  token: z.optional(z.string()),
-  image_url: z.optional(z.url()),
-  websocket_address: z.optional(z.url()),
+export const ClientSessionSchema = v.object({
+  session_id: v.pipe(v.string(), v.minLength(1)),
+  client_token: v.pipe(v.string(), v.minLength(1)),
+  expires_at: v.optional(DateTimeSchema),
+  session_expires_at: v.optional(DateTimeSchema),
+  transport: v.optional(TransportTypeSchema),
+  room_url: v.optional(urlSchema()),
+  token: v.optional(v.string()),
+  image_url: v.optional(urlSchema()),
+  websocket_address: v.optional(urlSchema()),
 });
 /** @public */
-export type ClientSession = z.infer<typeof ClientSessionSchema>;
+export type ClientSession = v.InferOutput<typeof ClientSessionSchema>;
 
 /**
  * Answer of the proxy's `POST /sessions/:id/token`: a fresh client token for the same session.
  * @public
  */
-export const ClientTokenSchema = z.object({
-  client_token: z.string().check(z.minLength(1)),
-  expires_at: z.iso.datetime({ offset: true }),
+export const ClientTokenSchema = v.object({
+  client_token: v.pipe(v.string(), v.minLength(1)),
+  expires_at: DateTimeSchema,
 });
 /** @public */
-export type ClientToken = z.infer<typeof ClientTokenSchema>;
+export type ClientToken = v.InferOutput<typeof ClientTokenSchema>;
 
 /**
  * Body of the proxy's `POST /sessions` (JSON, or the multipart `payload` part). Like session creation,
  * except that LiveKit credentials for `rtc-a` / `websocket-rtc-a` are minted by the proxy and must not be sent.
  * @public
  */
-export const ProxySessionFieldsSchema = z.extend(
-  z.omit(SessionCreateFieldsSchema, { properties: true, rtc_a_properties: true, rtc_b_properties: true }),
-  { properties: z.optional(RtcBPropertiesSchema), rtc_b_properties: z.optional(RtcBPropertiesSchema) },
-);
+export const ProxySessionFieldsSchema = v.object({
+  ...v.omit(SessionCreateFieldsSchema, ['properties', 'rtc_a_properties', 'rtc_b_properties']).entries,
+  properties: v.optional(RtcBPropertiesSchema),
+  rtc_b_properties: v.optional(RtcBPropertiesSchema),
+});
 /** @public */
-export const proxySessionProblems = (body: z.infer<typeof ProxySessionFieldsSchema>, hasImagePart = false) =>
+export const proxySessionProblems = (body: v.InferOutput<typeof ProxySessionFieldsSchema>, hasImagePart = false) =>
   sessionCreateProblems(
     {
       ...body,
@@ -59,16 +62,15 @@ export const proxySessionProblems = (body: z.infer<typeof ProxySessionFieldsSche
     hasImagePart,
   );
 /** @public */
-export const ProxySessionRequestSchema = ProxySessionFieldsSchema.check(
-  z.superRefine((body, ctx) => {
-    for (const p of proxySessionProblems(body)) ctx.addIssue({ code: 'custom', path: p.path.split('.'), message: p.message });
-  }),
+export const ProxySessionRequestSchema = v.pipe(
+  ProxySessionFieldsSchema,
+  v.rawCheck(withProblems((body: v.InferOutput<typeof ProxySessionFieldsSchema>) => proxySessionProblems(body))),
 );
 /** @public */
-export type ProxySessionRequest = z.infer<typeof ProxySessionRequestSchema>;
+export type ProxySessionRequest = v.InferOutput<typeof ProxySessionRequestSchema>;
 
 /**
  * Body of the proxy's `POST /sessions/:id/end` when the token travels in the body (sendBeacon).
  * @public
  */
-export const EndRequestSchema = z.object({ client_token: z.optional(z.string().check(z.minLength(1))) });
+export const EndRequestSchema = v.object({ client_token: v.optional(v.pipe(v.string(), v.minLength(1))) });

@@ -1,45 +1,46 @@
-import * as z from 'zod/mini';
+import * as v from 'valibot';
 import { DateTimeSchema, PaginationSchema, SessionStatusSchema } from './common';
+import { urlSchema } from './parts';
 
 /**
  * Body of `POST /liveai/rooms`.
  * @public
  */
-export const CreateRoomRequestSchema = z.object({ agent_id: z.string().check(z.minLength(1, 'agent_id must not be empty')) });
+export const CreateRoomRequestSchema = v.object({ agent_id: v.pipe(v.string(), v.minLength(1, 'agent_id must not be empty')) });
 /** @public */
-export type CreateRoomRequest = z.infer<typeof CreateRoomRequestSchema>;
+export type CreateRoomRequest = v.InferOutput<typeof CreateRoomRequestSchema>;
 
 /**
  * 201 response of `POST /liveai/rooms`. `token` is a room credential: never log it.
  * @public
  */
-export const RoomSchema = z.object({
-  room_url: z.url(),
-  token: z.string(),
-  image_url: z.url(),
-  session_id: z.string(),
+export const RoomSchema = v.object({
+  room_url: urlSchema(),
+  token: v.string(),
+  image_url: urlSchema(),
+  session_id: v.string(),
 });
 /** @public */
-export type Room = z.infer<typeof RoomSchema>;
+export type Room = v.InferOutput<typeof RoomSchema>;
 
 /**
  * Item of `GET /liveai/rooms`.
  * @public
  */
-export const RoomListItemSchema = z.object({
-  agent_id: z.string(),
-  session_id: z.string(),
+export const RoomListItemSchema = v.object({
+  agent_id: v.string(),
+  session_id: v.string(),
   created_at: DateTimeSchema,
   session_status: SessionStatusSchema,
-  credits_used: z.optional(z.nullable(z.number())),
+  credits_used: v.optional(v.nullable(v.number())),
 });
 /** @public */
-export type RoomListItem = z.infer<typeof RoomListItemSchema>;
+export type RoomListItem = v.InferOutput<typeof RoomListItemSchema>;
 
 /**
  * 200 response of `GET /liveai/rooms`.
  * @public
  */
-export const RoomListSchema = z.object({ rooms: z.array(RoomListItemSchema), pagination: PaginationSchema });
+export const RoomListSchema = v.object({ rooms: v.array(RoomListItemSchema), pagination: PaginationSchema });
 /** @public */
-export type RoomList = z.infer<typeof RoomListSchema>;
+export type RoomList = v.InferOutput<typeof RoomListSchema>;

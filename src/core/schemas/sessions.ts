@@ -1,40 +1,42 @@
-import * as z from 'zod/mini';
+import * as v from 'valibot';
 import { CARTOON_ASPECT_RATIO } from '../constants';
 import { DateTimeSchema, PaginationSchema, ProviderSchema, SessionStatusSchema, TransportTypeSchema } from './common';
+import { urlSchema, withProblems } from './parts';
 
-const wssUrl = z.url({ protocol: /^wss?$/, error: 'must be a ws:// or wss:// URL' });
-const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+const wssUrl = urlSchema(['ws', 'wss'], 'must be a ws:// or wss:// URL');
+const httpUrl = urlSchema(['http', 'https'], 'must be an http(s) URL');
+const nonEmpty = v.pipe(v.string(), v.minLength(1));
 
 /**
  * `properties` for `rtc-a` / `rtc_a_properties` for `websocket-rtc-a`. `rtc_a_token` is a secret.
  * @public
  */
-export const RtcAPropertiesSchema = z.object({ rtc_a_url: wssUrl, rtc_a_token: z.string().check(z.minLength(1)) });
+export const RtcAPropertiesSchema = v.object({ rtc_a_url: wssUrl, rtc_a_token: nonEmpty });
 /**
  * `properties` for `rtc-b` / `rtc_b_properties` for `websocket-rtc-b`. `rtc_b_token` is a secret.
  * @public
  */
-export const RtcBPropertiesSchema = z.object({ rtc_b_url: httpUrl, rtc_b_token: z.string().check(z.minLength(1)) });
+export const RtcBPropertiesSchema = v.object({ rtc_b_url: httpUrl, rtc_b_token: nonEmpty });
 
 /**
  * Fields of session creation, before cross-field rules.
  * @public
  */
-export const SessionCreateFieldsSchema = z.object({
-  agent_id: z.optional(z.string().check(z.minLength(1))),
-  agent_image_url: z.optional(httpUrl),
-  agent_prompt: z.optional(z.string()),
+export const SessionCreateFieldsSchema = v.object({
+  agent_id: v.optional(nonEmpty),
+  agent_image_url: v.optional(httpUrl),
+  agent_prompt: v.optional(v.string()),
   transport_type: TransportTypeSchema,
-  properties: z.optional(z.union([RtcAPropertiesSchema, RtcBPropertiesSchema])),
-  rtc_a_properties: z.optional(RtcAPropertiesSchema),
-  rtc_b_properties: z.optional(RtcBPropertiesSchema),
-  model: z.optional(z.string()),
-  aspect_ratio: z.optional(z.string()),
+  properties: v.optional(v.union([RtcAPropertiesSchema, RtcBPropertiesSchema])),
+  rtc_a_properties: v.optional(RtcAPropertiesSchema),
+  rtc_b_properties: v.optional(RtcBPropertiesSchema),
+  model: v.optional(v.string()),
+  aspect_ratio: v.optional(v.string()),
   /** Prompt for expressions while idle (sent by published avatar plugins; same effect as `update-idle-prompt`). */
-  agent_idle_prompt: z.optional(z.string()),
+  agent_idle_prompt: v.optional(v.string()),
   /** Idle timeout of this session, seconds (sent by published avatar plugins); overrides the service default. */
-  idle_timeout: z.optional(
-    z.number().check(z.positive('must be a positive number of seconds'), z.lte(86_400, 'must be at most 86400 seconds')),
+  idle_timeout: v.optional(
+    v.pipe(v.number(), v.gtValue(0, 'must be a positive number of seconds'), v.maxValue(86_400, 'must be at most 86400 seconds')),
   ),
 });
 
@@ -50,7 +52,7 @@ export const SessionCreateFieldsSchema = z.object({
  * @public
  */
 export function sessionCreateProblems(
-  body: z.infer<typeof SessionCreateFieldsSchema>,
+  body: v.InferOutput<typeof SessionCreateFieldsSchema>,
   hasImagePart = false,
 ): { path: string; message: string }[] {
   const problems: { path: string; message: string }[] = [];
@@ -68,7 +70,7 @@ export function sessionCreateProblems(
   const need = (key: 'properties' | 'rtc_a_properties' | 'rtc_b_properties', field: 'rtc_a' | 'rtc_b') => {
     const p = body[key] as Record<string, unknown> | undefined;
     const schema = field === 'rtc_a' ? RtcAPropertiesSchema : RtcBPropertiesSchema;
-    if (!p || !schema.safeParse(p).success) {
+    if (!p || !v.is(schema, p)) {
       problems.push({
         path: `${key}.${field}_url`,
         message: `${key} with ${field}_url and ${field}_token is required for transport_type ${t}`,
@@ -92,13 +94,9 @@ export function sessionCreateProblems(
  * JSON body of `POST /liveai/sessions` with every cross-field rule applied.
  * @public
  */
-export const CreateSessionRequestSchema = SessionCreateFieldsSchema.check(
-  z.superRefine((body, ctx) => {
-    for (const p of sessionCreateProblems(body)) ctx.addIssue({ code: 'custom', path: p.path.split('.'), message: p.message });
-  }),
-);
+export const CreateSessionRequestSchema = v.pipe(SessionCreateFieldsSchema, v.rawCheck(withProblems(sessionCreateProblems)));
 /** @public */
-export type CreateSessionRequest = z.infer<typeof CreateSessionRequestSchema>;
+export type CreateSessionRequest = v.InferOutput<typeof CreateSessionRequestSchema>;
 
 /**
  * `payload` part of the multipart variant: the same fields; the avatar source may be the `image` part.
@@ -110,44 +108,44 @@ export const MultipartPayloadSchema = SessionCreateFieldsSchema;
  * 201 response of `POST /liveai/sessions`. `control_url` never leaves the server side.
  * @public
  */
-export const SessionSchema = z.object({
-  session_id: z.string(),
-  control_url: z.url(),
-  room_url: z.optional(z.url()),
-  websocket_address: z.optional(z.url()),
+export const SessionSchema = v.object({
+  session_id: v.string(),
+  control_url: urlSchema(),
+  room_url: v.optional(urlSchema()),
+  websocket_address: v.optional(urlSchema()),
 });
 /** @public */
-export type Session = z.infer<typeof SessionSchema>;
+export type Session = v.InferOutput<typeof SessionSchema>;
 
 /**
  * 200 response of `GET /liveai/sessions/{id}`; `cost` (credits) only when COMPLETED.
  * @public
  */
-export const SessionStatusResponseSchema = z.object({
+export const SessionStatusResponseSchema = v.object({
   session_status: SessionStatusSchema,
-  cost: z.optional(z.number()),
+  cost: v.optional(v.number()),
 });
 /** @public */
-export type SessionStatusResponse = z.infer<typeof SessionStatusResponseSchema>;
+export type SessionStatusResponse = v.InferOutput<typeof SessionStatusResponseSchema>;
 
 /**
  * Item of `GET /liveai/sessions`.
  * @public
  */
-export const SessionListItemSchema = z.object({
-  session_id: z.string(),
+export const SessionListItemSchema = v.object({
+  session_id: v.string(),
   created_at: DateTimeSchema,
   session_status: SessionStatusSchema,
-  credits_used: z.optional(z.nullable(z.number())),
-  provider: z.optional(z.nullable(ProviderSchema)),
+  credits_used: v.optional(v.nullable(v.number())),
+  provider: v.optional(v.nullable(ProviderSchema)),
 });
 /** @public */
-export type SessionListItem = z.infer<typeof SessionListItemSchema>;
+export type SessionListItem = v.InferOutput<typeof SessionListItemSchema>;
 
 /**
  * 200 response of `GET /liveai/sessions`.
  * @public
  */
-export const SessionListSchema = z.object({ sessions: z.array(SessionListItemSchema), pagination: PaginationSchema });
+export const SessionListSchema = v.object({ sessions: v.array(SessionListItemSchema), pagination: PaginationSchema });
 /** @public */
-export type SessionList = z.infer<typeof SessionListSchema>;
+export type SessionList = v.InferOutput<typeof SessionListSchema>;

@@ -75,13 +75,9 @@ export class Call {
     if (flow.kind === 'room') c = await this.proxy.createRoom(flow.agentId, { signal });
     else if (flow.kind === 'session') c = await this.proxy.createSession(flow.request, flow.image, { signal });
     else {
-      const parsed = await check(
-        flow.session,
-        (g) => g.clientSessionGuard,
-        (v) => v.ClientSessionSchema,
-      );
-      if (!parsed.success) throw invalidRequest(parsed.error);
-      c = parsed.data;
+      const parsed = await check(flow.session, (s) => s.ClientSessionSchema);
+      if (!parsed.success) throw invalidRequest(parsed.issues);
+      c = parsed.output;
     }
     if (signal.aborted) {
       // Created while being cancelled: end it so nobody pays for it.

@@ -1,6 +1,6 @@
 import { LiveAiError, invalidRequest } from '../errors';
 import { prepareImage } from '../image/prepare';
-import { loadValidation } from '../lazy';
+import { check, loadValidation } from '../lazy';
 import type { ProxyClient } from '../proxy-client';
 import type { ClientSession } from '../schemas';
 import { imageSource } from './session';
@@ -63,8 +63,8 @@ export async function imageEvent(
  * @throws LiveAiError `invalid_request` (bad id, or no session yet) or the proxy's error.
  */
 export async function leaveMeeting(proxy: ProxyClient, client: ClientSession | null, meetingBotId: string): Promise<{ status: 'left' }> {
-  const body = (await loadValidation()).LeaveMeetingRequestSchema.safeParse({ meeting_bot_id: meetingBotId });
-  if (!body.success) throw invalidRequest(body.error);
+  const body = await check({ meeting_bot_id: meetingBotId }, (s) => s.LeaveMeetingRequestSchema, 'all');
+  if (!body.success) throw invalidRequest(body.issues);
   const c = requireClient(client);
-  return proxy.leaveMeeting(c.session_id, c.client_token, body.data.meeting_bot_id);
+  return proxy.leaveMeeting(c.session_id, c.client_token, body.output.meeting_bot_id);
 }

@@ -1,6 +1,6 @@
 import { LiveAiError, hasWebRtc, invalidRequest, noWebRtc } from '../errors';
 import { createEventBus } from '../events/bus';
-import { check, lazyTranscriptMerger, loadGuards, loadOnce } from '../lazy';
+import { check, lazyTranscriptMerger, loadCallSchemas, loadOnce } from '../lazy';
 import { createProxyClient, type ProxyClient } from '../proxy-client';
 import type { AvatarEvent, ClientSession, SessionStatusResponse } from '../schemas';
 import { isFinalStatus } from '../schemas/plain';
@@ -212,7 +212,7 @@ export class Session {
     if (!transition(life.stage, 'start'))
       return Promise.reject(new LiveAiError('invalid_request', `cannot start while ${phase}`, { status: 400 }));
     this.audio.prime(); // synchronously, inside the click that called start()
-    loadGuards().catch(() => undefined); // fetch the checks of the create answer while the session is being created
+    loadCallSchemas().catch(() => undefined); // fetch the checks of the create answer while the session is being created
     life.call?.dispose();
     const call = new Call(this, this.proxy, null, this.timing);
     this.lineId = 0;
@@ -488,13 +488,9 @@ export class Session {
 
   async sendChat(text: string): Promise<void> {
     const chat = { event: 'chat-msg', message: text, name: this.options.userName ?? 'user' };
-    const msg = await check(
-      chat,
-      (g) => g.chatMessageGuard,
-      (v) => v.ChatMessageSchema,
-    );
-    if (!msg.success) throw invalidRequest(msg.error);
-    await this.requireTransport().sendAppMessage(msg.data);
+    const msg = await check(chat, (s) => s.ChatMessageSchema);
+    if (!msg.success) throw invalidRequest(msg.issues);
+    await this.requireTransport().sendAppMessage(msg.output);
   }
 
   async forceEnd(): Promise<void> {
@@ -574,7 +570,7 @@ export class Session {
   }
 
   prefetch(): void {
-    loadGuards().catch(() => undefined);
+    loadCallSchemas().catch(() => undefined);
     prefetchTransport(this.options, this.loader);
   }
 

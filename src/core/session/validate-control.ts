@@ -1,5 +1,6 @@
 import { INLINE_IMAGE_LIMIT_BYTES } from '../constants';
 import { LiveAiError, invalidRequest } from '../errors';
+import * as v from 'valibot';
 import { ControlEventSchema, decodedBase64Bytes, inlineImageTooLarge, type ControlEvent } from '../schemas';
 
 /**
@@ -9,9 +10,9 @@ import { ControlEventSchema, decodedBase64Bytes, inlineImageTooLarge, type Contr
  *   (413 rule: decoded `image_base64` at or above 921600 bytes).
  */
 export function validateControlEvent(event: unknown): ControlEvent {
-  const parsed = ControlEventSchema.safeParse(event);
-  if (!parsed.success) throw invalidRequest(parsed.error);
-  const e = parsed.data;
+  const parsed = v.safeParse(ControlEventSchema, event);
+  if (!parsed.success) throw invalidRequest(parsed.issues);
+  const e = parsed.output;
   if (e.event === 'update-image' && e.image_base64 !== undefined && inlineImageTooLarge(e.image_base64)) {
     throw new LiveAiError(
       'payload_too_large',

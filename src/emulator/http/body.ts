@@ -1,6 +1,6 @@
 import express, { type Request, type RequestHandler } from 'express';
 import multer from 'multer';
-import { MAX_UPLOAD_BYTES } from '../../core/constants';
+import { MAX_UPLOAD_BYTES } from '../../core/index';
 import { httpError } from './errors';
 
 /** Largest JSON body accepted, bytes (room for a 921600-byte inline image as base64 and more, to answer 413 ourselves). */

@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { LiveAiError, codeForStatus } from '../../core/errors';
+import { LiveAiError } from '../../core/index';
+import { codeForStatus } from '../../core/internal';
 import { STATUS_BY_CODE } from '../../shared/wire-errors';
 import type { EmulatorLogger } from '../logger';
 

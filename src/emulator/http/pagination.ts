@@ -1,6 +1,7 @@
-import { MAX_PAGINATION_OFFSET } from '../../core/constants';
-import { formatZodError } from '../../core/errors';
-import { PaginationQuerySchema, type Pagination } from '../../core/schemas';
+import * as v from 'valibot';
+import { MAX_PAGINATION_OFFSET, type Pagination } from '../../core/index';
+import { PaginationQuerySchema } from '../../core/validation';
+import { formatIssues } from '../../core/internal';
 import { httpError } from './errors';
 
 /**
@@ -13,9 +14,9 @@ export function parsePagination(query: unknown): { page: number; limit: number }
   for (const name of ['page', 'limit']) {
     if (q[name] === '') throw httpError(400, `invalid pagination: ${name}: must be an integer, not empty`);
   }
-  const parsed = PaginationQuerySchema.safeParse(query ?? {});
-  if (!parsed.success) throw httpError(400, `invalid pagination: ${formatZodError(parsed.error)}`);
-  const { page, limit } = parsed.data;
+  const parsed = v.safeParse(PaginationQuerySchema, query ?? {});
+  if (!parsed.success) throw httpError(400, `invalid pagination: ${formatIssues(parsed.issues)}`);
+  const { page, limit } = parsed.output;
   const offset = (page - 1) * limit;
   if (offset > MAX_PAGINATION_OFFSET) {
     throw httpError(400, `page too deep: offset (page-1)*limit = ${offset} exceeds the maximum offset of ${MAX_PAGINATION_OFFSET}`);

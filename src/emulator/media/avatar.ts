@@ -1,5 +1,5 @@
 import { AudioFrame, AudioSource, type Room, VideoBufferType, VideoFrame, VideoSource } from '@livekit/rtc-node';
-import { LiveAiError } from '../../core/errors';
+import { LiveAiError } from '../../core/index';
 import { AudioPlayer } from './audio-player';
 import { serveAgentAudio } from './datastream';
 import { AUDIO_SAMPLE_RATE, DEFAULT_FPS, FRAME_HEIGHT, FRAME_WIDTH } from './face';

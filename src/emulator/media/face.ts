@@ -1,4 +1,4 @@
-import { AVATAR_HEIGHT_PX, AVATAR_WIDTH_PX } from '../../core/constants';
+import { AVATAR_HEIGHT_PX, AVATAR_WIDTH_PX } from '../../core/index';
 import type { FaceLayout } from './types';
 
 /** Video frame width in px (avatar images are 368×560). */

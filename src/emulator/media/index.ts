@@ -3,7 +3,7 @@
  * with `@livekit/rtc-node`. Loaded with `import('./media/index.js')` only when the emulator runs `--media on`.
  */
 import { Room } from '@livekit/rtc-node';
-import { LiveAiError } from '../../core/errors';
+import { LiveAiError } from '../../core/index';
 import { errorText, LiveKitAvatar } from './avatar';
 import { decodePortrait } from './portrait';
 import type { AvatarMediaOptions, JoinAvatar } from './types';

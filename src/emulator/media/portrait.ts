@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { LiveAiError } from '../../core/errors';
+import { LiveAiError } from '../../core/index';
 import type { PaddedImage } from './compose';
 import { faceGeometry, FRAME_HEIGHT, FRAME_WIDTH, MARGIN_PX, type FaceGeometry, type Rgb } from './face';
 import type { FaceLayout } from './types';

@@ -10,7 +10,7 @@ import {
   TrackSource,
   VideoSource,
 } from '@livekit/rtc-node';
-import { LiveAiError } from '../../core/errors';
+import { LiveAiError } from '../../core/index';
 import { retryUntil } from '../../shared/backoff';
 import { REJOIN_BACKOFF } from '../../shared/outage';
 import { DEFAULT_REJOIN_DEADLINE_MS, OutageClock, shouldRejoin } from './rejoin';

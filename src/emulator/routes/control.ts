@@ -1,22 +1,24 @@
+import * as v from 'valibot';
 import { Router, type Request } from 'express';
-import { INLINE_IMAGE_LIMIT_BYTES } from '../../core/constants';
+import {
+  CONTROL_EVENT_NAMES,
+  type ControlEvent,
+  type ControlEventName,
+  decodedBase64Bytes,
+  INLINE_IMAGE_LIMIT_BYTES,
+  isFinalStatus,
+} from '../../core/index';
 import {
   ActionEventSchema,
-  CONTROL_EVENT_NAMES,
   LeaveMeetingRequestSchema,
   ResetIdleTimeoutEventSchema,
   TerminateEventSchema,
   UpdateAgentPromptEventSchema,
   UpdateIdlePromptEventSchema,
   UpdateImageEventSchema,
-  decodedBase64Bytes,
-  isFinalStatus,
-  type ControlEvent,
-  type ControlEventName,
-} from '../../core/schemas';
-import { formatZodError } from '../../core/errors';
+} from '../../core/validation';
+import { formatIssues } from '../../core/internal';
 import { LEAVE_MEETING_DETAILS } from '../../shared/wire-errors';
-import type * as z from 'zod/mini';
 import { applyControl } from '../control';
 import type { EmulatorContext } from '../context';
 import { finish } from '../lifecycle';
@@ -26,7 +28,7 @@ import { httpError, methodNotAllowed } from '../http/errors';
 import type { SessionRecord } from '../store';
 import { ownSession } from './sessions';
 
-const SCHEMAS: Record<ControlEventName, z.ZodMiniType<ControlEvent>> = {
+const SCHEMAS: Record<ControlEventName, v.GenericSchema<unknown, ControlEvent>> = {
   terminate: TerminateEventSchema,
   'update-image': UpdateImageEventSchema,
   'update-agent-prompt': UpdateAgentPromptEventSchema,
@@ -42,9 +44,9 @@ export function parseControlEvent(body: Record<string, unknown>): ControlEvent {
   if (typeof name !== 'string' || !(CONTROL_EVENT_NAMES as readonly string[]).includes(name)) {
     throw httpError(400, `unknown event ${JSON.stringify(name).slice(0, 80)}; expected one of ${CONTROL_EVENT_NAMES.join(', ')}`);
   }
-  const parsed = SCHEMAS[name as ControlEventName].safeParse(body);
-  if (!parsed.success) throw httpError(400, `invalid ${name} event: ${formatZodError(parsed.error)}`);
-  const event = parsed.data;
+  const parsed = v.safeParse(SCHEMAS[name as ControlEventName], body);
+  if (!parsed.success) throw httpError(400, `invalid ${name} event: ${formatIssues(parsed.issues)}`);
+  const event = parsed.output;
   if (event.event === 'update-image' && event.image_base64 !== undefined) {
     const bytes = decodedBase64Bytes(event.image_base64);
     if (bytes >= INLINE_IMAGE_LIMIT_BYTES) {
@@ -97,7 +99,7 @@ export function controlRouter(ctx: EmulatorContext): Router {
   r.route('/sessions/:session_id/leave-meeting')
     .post(requireApiKey(ctx, LEAVE_MEETING_DETAILS.invalidKey), jsonBody, (req, res) => {
       const body = req.body as unknown;
-      const parsed = LeaveMeetingRequestSchema.safeParse(body ?? {});
+      const parsed = v.safeParse(LeaveMeetingRequestSchema, body ?? {});
       if (!parsed.success) throw httpError(400, LEAVE_MEETING_DETAILS.missing);
       const rec = ownSession(ctx, accountOf(req), String(req.params.session_id));
       if (rec.transport !== 'rtc-a')
@@ -105,10 +107,10 @@ export function controlRouter(ctx: EmulatorContext): Router {
           400,
           `leave-meeting works only for sessions on the rtc-a transport (this one is ${rec.transport ?? 'a hosted room'})`,
         );
-      const outcome = rec.meetingBots.get(parsed.data.meeting_bot_id);
+      const outcome = rec.meetingBots.get(parsed.output.meeting_bot_id);
       if (outcome === undefined || isFinalStatus(rec.status)) throw httpError(409, LEAVE_MEETING_DETAILS.couldNot);
       if (outcome !== 'left') throw httpError(LEAVE_STATUS[outcome], LEAVE_DETAIL[outcome]);
-      rec.meetingBots.delete(parsed.data.meeting_bot_id);
+      rec.meetingBots.delete(parsed.output.meeting_bot_id);
       if (rec.meetingBots.size === 0) finish(ctx, rec, 'COMPLETED', 'left the meeting');
       res.json({ status: 'left' });
     })

@@ -1,5 +1,6 @@
-import type * as z from 'zod';
-import type { RtcAPropertiesSchema, Session, SessionCreateFieldsSchema } from '../../core/schemas';
+import type * as v from 'valibot';
+import type { Session } from '../../core/index';
+import type { RtcAPropertiesSchema, SessionCreateFieldsSchema } from '../../core/validation';
 import { joinMedia } from '../avatar';
 import type { EmulatorContext } from '../context';
 import { httpError } from '../http/errors';
@@ -9,11 +10,11 @@ import type { Account, JoinTarget } from '../store';
 
 /** Validated creation input: the fields (JSON body or multipart payload) and the uploaded image bytes. */
 export interface SessionInput {
-  fields: z.infer<typeof SessionCreateFieldsSchema>;
+  fields: v.InferOutput<typeof SessionCreateFieldsSchema>;
   image: Buffer | null;
 }
 
-type RtcA = z.infer<typeof RtcAPropertiesSchema>;
+type RtcA = v.InferOutput<typeof RtcAPropertiesSchema>;
 const rtcA = (p: unknown): JoinTarget | null => {
   const v = p as Partial<RtcA> | undefined;
   return v?.rtc_a_url && v.rtc_a_token ? { url: v.rtc_a_url, token: v.rtc_a_token } : null;

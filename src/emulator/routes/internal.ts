@@ -1,7 +1,7 @@
 import express, { Router } from 'express';
 import * as z from 'zod';
-import { formatZodError } from '../../core/errors';
-import { isFinalStatus } from '../../core/schemas';
+import { isFinalStatus } from '../../core/index';
+import { formatZodError } from '../../core/internal';
 import { handleAppMessage } from '../app-messages';
 import { creditsUsed } from '../billing';
 import type { EmulatorContext } from '../context';

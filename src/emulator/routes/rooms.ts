@@ -1,6 +1,8 @@
+import * as v from 'valibot';
 import { Router } from 'express';
-import { invalidRequest } from '../../core/errors';
-import { CreateRoomRequestSchema, type Room, type RoomListItem } from '../../core/schemas';
+import type { Room, RoomListItem } from '../../core/index';
+import { CreateRoomRequestSchema } from '../../core/validation';
+import { invalidRequest } from '../../core/internal';
 import { joinMedia } from '../avatar';
 import { creditsUsed } from '../billing';
 import type { EmulatorContext } from '../context';
@@ -38,10 +40,10 @@ export function roomsRouter(ctx: EmulatorContext): Router {
       res.json({ rooms, pagination });
     })
     .post(requireApiKey(ctx), jsonBody, async (req, res) => {
-      const parsed = CreateRoomRequestSchema.safeParse(objectBody(req));
-      if (!parsed.success) throw invalidRequest(parsed.error);
+      const parsed = v.safeParse(CreateRoomRequestSchema, objectBody(req));
+      if (!parsed.success) throw invalidRequest(parsed.issues);
       const account = accountOf(req);
-      const agent = ownAgent(ctx, account, parsed.data.agent_id);
+      const agent = ownAgent(ctx, account, parsed.output.agent_id);
       if (account.credits <= 0) throw httpError(402, `insufficient funds: the agent owner has ${account.credits} credits`);
       const rec = ctx.store.add({
         ownerKey: account.apiKey,

@@ -1,12 +1,8 @@
+import * as v from 'valibot';
 import { Router, type Request } from 'express';
-import { formatZodError, invalidRequest } from '../../core/errors';
-import {
-  CreateSessionRequestSchema,
-  MultipartPayloadSchema,
-  sessionCreateProblems,
-  type SessionListItem,
-  type SessionStatusResponse,
-} from '../../core/schemas';
+import type { SessionListItem, SessionStatusResponse } from '../../core/index';
+import { CreateSessionRequestSchema, MultipartPayloadSchema, sessionCreateProblems } from '../../core/validation';
+import { formatIssues, invalidRequest } from '../../core/internal';
 import { creditsUsed } from '../billing';
 import type { EmulatorContext } from '../context';
 import { accountOf, requireApiKey } from '../http/auth';
@@ -35,9 +31,9 @@ function readSessionInput(ctx: EmulatorContext, req: Request): SessionInput {
     return labels.bodyFromWire(body);
   };
   if (!req.is('multipart/form-data')) {
-    const parsed = CreateSessionRequestSchema.safeParse(neutral(objectBody(req)));
-    if (!parsed.success) throw invalidRequest(parsed.error);
-    return { fields: parsed.data, image: null };
+    const parsed = v.safeParse(CreateSessionRequestSchema, neutral(objectBody(req)));
+    if (!parsed.success) throw invalidRequest(parsed.issues);
+    return { fields: parsed.output, image: null };
   }
   const image = uploadedFile(req, 'image');
   const payloadFile = uploadedFile(req, 'payload');
@@ -56,13 +52,14 @@ function readSessionInput(ctx: EmulatorContext, req: Request): SessionInput {
   } catch {
     throw httpError(400, 'the multipart payload part is not valid JSON');
   }
-  const parsed = MultipartPayloadSchema.safeParse(
+  const parsed = v.safeParse(
+    MultipartPayloadSchema,
     json && typeof json === 'object' && !Array.isArray(json) ? neutral(json as Record<string, unknown>) : json,
   );
-  if (!parsed.success) throw httpError(400, `payload: ${formatZodError(parsed.error)}`);
-  const problems = sessionCreateProblems(parsed.data, true);
+  if (!parsed.success) throw httpError(400, `payload: ${formatIssues(parsed.issues)}`);
+  const problems = sessionCreateProblems(parsed.output, true);
   if (problems.length) throw httpError(400, problems.map((p) => `payload.${p.path}: ${p.message}`).join('; '));
-  return { fields: parsed.data, image: image.buffer };
+  return { fields: parsed.output, image: image.buffer };
 }
 
 /** `GET/POST /liveai/sessions` and `GET /liveai/sessions/{session_id}`. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { BlockList, isIP } from 'node:net';
 import { Address6 } from 'ip-address';
-import { LiveAiError } from '../../core/errors';
+import { LiveAiError } from '../../core/index';
 import type { ProxyLog } from '../logging';
 
 /** Named groups of addresses accepted in a `trustProxy` list. */

@@ -1,5 +1,4 @@
-import { LiveAiError } from '../../core/errors';
-import { FINAL_STATUSES } from '../../core/schemas/plain';
+import { FINAL_STATUSES, LiveAiError } from '../../core/index';
 import type { ServiceClient } from '../service/client';
 import { createLimiter, WindowStore } from '../adapters/fetch/limiter';
 import type { ProxyLog } from '../logging';

@@ -1,5 +1,5 @@
 import type { Store } from '../peer-types';
-import { LiveAiError } from '../../core/errors';
+import { LiveAiError } from '../../core/index';
 import { loadPeer } from '../peers';
 import { dayOf, ownerMember, windowOf, type LedgerEntry, type ProxyStore, type ReserveRefusal, type SessionLedger } from './store';
 

@@ -1,4 +1,5 @@
-import { LiveAiError } from '../../core/errors';
+import { LiveAiError, MAX_PAGINATION_OFFSET } from '../../core/index';
+import { CreateRoomRequestSchema, PaginationQuerySchema } from '../../core/validation';
 import { serviceClientOver, type ServiceClient } from '../service/client';
 import { createClientTokens, type ClientTokens } from '../session/client-token';
 import { proxyLogger, type ProxyLog } from '../logging';
@@ -8,8 +9,6 @@ import { parseBody } from './validate';
 import { createGuard, type Guard } from '../limits/guard';
 import { checkSite, ORIGIN_GUARDED, type RequestSite } from './site';
 import { createSpawner, LATE_GRACE_MS, type Spawner } from '../session/spawn';
-import { CreateRoomRequestSchema, PaginationQuerySchema } from '../../core/schemas';
-import { MAX_PAGINATION_OFFSET } from '../../core/constants';
 import { sessionAction } from '../session/actions';
 import { cappedFetchJson, createUpstreamExchange, createUpstreamFetch, openPool } from '../service/upstream-fetch';
 import { transportOfRoomUrl } from '../../shared/room-url';

@@ -1,4 +1,4 @@
-import { LiveAiError } from '../../core/errors';
+import { LiveAiError } from '../../core/index';
 import type { ProxyAction } from '../options';
 
 /** A matched route: a session action (with the decoded `:id`), or `GET /transport` (the transport hint). */

@@ -1,4 +1,4 @@
-import { LiveAiError } from '../../core/errors';
+import { LiveAiError } from '../../core/index';
 import type { ProxyAction } from '../options';
 
 /** What a request says about the page that sent it. */

@@ -1,4 +1,4 @@
-import type { MediaTransport } from '../../core/schemas';
+import type { MediaTransport } from '../../core/index';
 import type { ProxyLog } from '../logging';
 
 /** How long a browser may reuse a known answer, in seconds. */

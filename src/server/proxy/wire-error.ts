@@ -1,6 +1,5 @@
-import { LiveAiError } from '../../core/errors';
+import { LiveAiError, MAX_UPLOAD_BYTES } from '../../core/index';
 import { STATUS_BY_CODE } from '../../shared/wire-errors';
-import { MAX_UPLOAD_BYTES } from '../../core/constants';
 import type { ProxyLog } from '../logging';
 
 /** An error as the proxy sends it: status and `{detail}`; `upstream` marks the service's failures for logs. */

@@ -1,23 +1,38 @@
-import type * as z from 'zod/mini';
-import { backoffDelay, pause } from '../../shared/backoff';
-import { fetchJson, type FetchFailure, type FetchedJson } from '../../shared/fetch-json';
-import { LiveAiError, formatZodError, invalidRequest } from '../../core/errors';
-import { providerRenamer, type ProviderLabelsInput } from '../../core/provider-labels';
-import { labelledForm, neutralList } from './labels';
-import { ErrorBodySchema, PaginationQuerySchema, type PaginationQuery } from '../../core/schemas/common';
-import { safeParseControlEvent } from '../session/control-event';
-import { ControlResponseSchema, LeaveMeetingRequestSchema, LeaveMeetingResponseSchema } from '../../core/schemas/control';
-import type { ControlEvent, ControlResponse, LeaveMeetingRequest, LeaveMeetingResponse } from '../../core/schemas/control';
+import { formatIssues, invalidRequest, type ProviderLabelsInput, providerRenamer } from '../../core/internal';
 import {
   CreateRoomRequestSchema,
   RoomListSchema,
   RoomSchema,
+  ControlResponseSchema,
+  CreateSessionRequestSchema,
+  ErrorBodySchema,
+  LeaveMeetingRequestSchema,
+  LeaveMeetingResponseSchema,
+  PaginationQuerySchema,
+  SessionListSchema,
+  SessionSchema,
+  SessionStatusResponseSchema,
+} from '../../core/validation';
+import { backoffDelay, pause } from '../../shared/backoff';
+import { fetchJson, type FetchFailure, type FetchedJson } from '../../shared/fetch-json';
+import {
+  type ControlEvent,
+  type ControlResponse,
   type CreateRoomRequest,
+  type CreateSessionRequest,
+  type LeaveMeetingRequest,
+  type LeaveMeetingResponse,
+  LiveAiError,
+  type PaginationQuery,
   type Room,
   type RoomList,
-} from '../../core/schemas/rooms';
-import { CreateSessionRequestSchema, SessionListSchema, SessionSchema, SessionStatusResponseSchema } from '../../core/schemas/sessions';
-import type { CreateSessionRequest, Session, SessionList, SessionStatusResponse } from '../../core/schemas/sessions';
+  type Session,
+  type SessionList,
+  type SessionStatusResponse,
+} from '../../core/index';
+import { labelledForm, neutralList } from './labels';
+import { safeParseControlEvent } from '../session/control-event';
+import * as v from 'valibot';
 
 /** Options of {@link createServiceClient}. */
 export interface ServiceClientOptions {
@@ -52,7 +67,7 @@ export interface ServiceCallOptions {
 
 /**
  * Typed client of every endpoint of the service. Each method validates its input with the core schema
- * (bad input → `invalid_request` 400 before any request) and its response with zod.
+ * (bad input → `invalid_request` 400 before any request) and its response with the schemas of `liveai-kit/schemas`.
  * Errors (all `LiveAiError`): a service 4xx/5xx → `LiveAiError.fromResponse(status, detail)`;
  * time-out → `timeout` (status 504); network failure, non-JSON or unexpected body → `upstream_error` (status 502);
  * caller abort → `aborted`. Errors about the service's answer (or its absence) have `source: 'service'`.
@@ -78,7 +93,7 @@ interface Call<T> {
   method: 'GET' | 'POST';
   path: string;
   body?: unknown;
-  schema: z.ZodMiniType<T>;
+  schema: v.GenericSchema<unknown, T>;
   options: ServiceCallOptions | undefined;
   /** Applied to a 2xx JSON body before `schema` (provider labels → neutral). */
   fromWire?: (body: unknown) => unknown;
@@ -90,10 +105,10 @@ const source = 'service' as const;
 const BACKOFF_CAP_MS = 4000;
 
 /** Parses `value` with `schema` or throws `invalid_request` (400) naming the fields. */
-function input<T>(schema: z.ZodMiniType<T>, value: unknown): T {
-  const r = schema.safeParse(value);
-  if (!r.success) throw invalidRequest(r.error);
-  return r.data;
+function input<T>(schema: v.GenericSchema<unknown, T>, value: unknown): T {
+  const r = v.safeParse(schema, value);
+  if (!r.success) throw invalidRequest(r.issues);
+  return r.output;
 }
 
 function sessionPath(sessionId: string, suffix = ''): string {
@@ -171,8 +186,9 @@ export function serviceClientOver(options: ServiceClientOptions, exchange: typeo
     }
   }
 
-  const get = <T>(path: string, schema: z.ZodMiniType<T>, o?: ServiceCallOptions) => request({ method: 'GET', path, schema, options: o });
-  const post = <T>(path: string, body: unknown, schema: z.ZodMiniType<T>, o?: ServiceCallOptions) =>
+  const get = <T>(path: string, schema: v.GenericSchema<unknown, T>, o?: ServiceCallOptions) =>
+    request({ method: 'GET', path, schema, options: o });
+  const post = <T>(path: string, body: unknown, schema: v.GenericSchema<unknown, T>, o?: ServiceCallOptions) =>
     request({ method: 'POST', path, body, schema, options: o });
 
   // Methods are async so that invalid input rejects (never throws synchronously).
@@ -197,8 +213,8 @@ export function serviceClientOver(options: ServiceClientOptions, exchange: typeo
     getSession: async (id, o) => get(sessionPath(id), SessionStatusResponseSchema, o),
     control: async (id, event, o) => {
       const r = safeParseControlEvent(event);
-      if (!r.success) throw invalidRequest(r.error);
-      return post(sessionPath(id, '/control'), r.data, ControlResponseSchema, o);
+      if (!r.success) throw invalidRequest(r.issues);
+      return post(sessionPath(id, '/control'), r.output, ControlResponseSchema, o);
     },
     leaveMeeting: async (id, body, o) =>
       post(sessionPath(id, '/leave-meeting'), input(LeaveMeetingRequestSchema, body), LeaveMeetingResponseSchema, o),
@@ -220,13 +236,13 @@ function checkBaseUrl(value: unknown): string {
 
 function readResponse<T>(call: Call<T>, res: FetchedJson): T {
   if (res.status < 200 || res.status >= 300) {
-    const body = res.isJson ? ErrorBodySchema.safeParse(res.body) : undefined;
-    const detail = body?.success ? body.data.detail : `the avatar service answered ${call.method} ${call.path} with HTTP ${res.status}`;
+    const body = res.isJson ? v.safeParse(ErrorBodySchema, res.body) : undefined;
+    const detail = body?.success ? body.output.detail : `the avatar service answered ${call.method} ${call.path} with HTTP ${res.status}`;
     throw LiveAiError.fromResponse(res.status, detail, source);
   }
-  const r = res.isJson ? call.schema.safeParse(res.body) : undefined;
+  const r = res.isJson ? v.safeParse(call.schema, res.body) : undefined;
   if (!r?.success) {
-    const what = r ? `an unexpected response (${formatZodError(r.error)})` : 'a non-JSON response';
+    const what = r ? `an unexpected response (${formatIssues(r.issues)})` : 'a non-JSON response';
     // A body we did receive (non-JSON, wrong shape): retrying would not help.
     throw new LiveAiError('upstream_error', `the avatar service sent ${what} to ${call.method} ${call.path}`, {
       status: 502,
@@ -234,7 +250,7 @@ function readResponse<T>(call: Call<T>, res: FetchedJson): T {
       retryable: false,
     });
   }
-  return r.data;
+  return r.output;
 }
 
 const isRetryable = (e: unknown): boolean =>

@@ -1,4 +1,4 @@
-import type { ProviderRenamer } from '../../core/provider-labels';
+import type { ProviderRenamer } from '../../core/internal';
 
 /** `provider` values of a session list, from the service's labels back to the neutral ones. */
 export function neutralList(labels: ProviderRenamer, body: unknown): unknown {

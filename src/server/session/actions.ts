@@ -1,14 +1,13 @@
-import { INLINE_IMAGE_LIMIT_BYTES } from '../../core/constants';
-import { LiveAiError } from '../../core/errors';
-import { EndRequestSchema, LeaveMeetingRequestSchema } from '../../core/schemas';
 import {
   CONTROL_EVENT_NAMES,
-  ControlEventSchema,
+  type ControlEvent,
+  INLINE_IMAGE_LIMIT_BYTES,
+  isFinalStatus,
+  LiveAiError,
   decodedBase64Bytes,
   inlineImageTooLarge,
-  type ControlEvent,
-} from '../../core/schemas/control';
-import { isFinalStatus } from '../../core/schemas/plain';
+} from '../../core/index';
+import { ControlEventSchema, EndRequestSchema, LeaveMeetingRequestSchema } from '../../core/validation';
 import { bearerToken } from './client-token';
 import type { ActionContext, ProxyCall, ProxyReply } from '../proxy/core';
 import { parseBody } from '../proxy/validate';

@@ -1,4 +1,4 @@
-import { LiveAiError } from '../../core/errors';
+import { LiveAiError } from '../../core/index';
 import { createClientTokens } from './client-token';
 import { createSealer } from './handle';
 

@@ -1,5 +1,5 @@
 import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
-import { LiveAiError } from '../../core/errors';
+import { LiveAiError } from '../../core/index';
 
 const ISSUER = 'liveai-kit/server';
 const AUDIENCE = 'liveai-kit/browser';

@@ -1,6 +1,7 @@
-import type * as z from 'zod/mini';
-import * as control from '../../core/schemas/control';
-import { ControlEventSchema, type ControlEvent } from '../../core/schemas/control';
+import * as control from '../../core/validation';
+import type { ControlEvent } from '../../core/index';
+import { ControlEventSchema } from '../../core/validation';
+import * as v from 'valibot';
 
 const SCHEMAS = {
   terminate: control.TerminateEventSchema,
@@ -15,14 +16,13 @@ const SCHEMAS = {
  * The schema of the one control event `value` names in `event`, or undefined for an unknown name. The events
  * differ by `event`, so parsing with it gives what the union `ControlEventSchema` gives, without trying the others.
  */
-export function controlSchemaOf(value: unknown): z.ZodMiniType<ControlEvent> | undefined {
+export function controlSchemaOf(value: unknown): v.GenericSchema<unknown, ControlEvent> | undefined {
   const name = (value as { event?: unknown } | null | undefined)?.event;
   if (typeof value !== 'object' || value === null || typeof name !== 'string' || !Object.hasOwn(SCHEMAS, name)) return undefined;
-  return SCHEMAS[name as keyof typeof SCHEMAS] as z.ZodMiniType<ControlEvent>;
+  return SCHEMAS[name as keyof typeof SCHEMAS] as v.GenericSchema<unknown, ControlEvent>;
 }
 
-/** `ControlEventSchema.safeParse(value)`, with the event's own schema first (same data; the union's error when it fails). */
-export function safeParseControlEvent(value: unknown): ReturnType<typeof ControlEventSchema.safeParse> {
-  const own = controlSchemaOf(value)?.safeParse(value);
-  return own?.success ? own : ControlEventSchema.safeParse(value);
+/** `ControlEventSchema` applied to `value` (the union picks the event's own schema by `event`). */
+export function safeParseControlEvent(value: unknown): v.SafeParseResult<typeof ControlEventSchema> {
+  return v.safeParse(ControlEventSchema, value);
 }

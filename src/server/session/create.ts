@@ -1,6 +1,5 @@
-import { LiveAiError } from '../../core/errors';
-import { ProxySessionFieldsSchema, proxySessionProblems, type ProxySessionRequest } from '../../core/schemas/proxy';
-import type { CreateSessionRequest, Session } from '../../core/schemas/sessions';
+import { type CreateSessionRequest, LiveAiError, type ProxySessionRequest, type Session } from '../../core/index';
+import { ProxySessionFieldsSchema, proxySessionProblems } from '../../core/validation';
 import type { ActionContext, ProxyCall, ProxyReply } from '../proxy/core';
 import { sniffImageType } from './images';
 import { mintRoomTokens, viewerTokenTtlS, type RoomTokens } from './livekit';

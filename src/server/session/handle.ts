@@ -1,5 +1,5 @@
 import { CompactEncrypt, compactDecrypt } from 'jose';
-import { LiveAiError } from '../../core/errors';
+import { LiveAiError } from '../../core/index';
 
 /** What a session handle holds: the service's session id and when the proxy started counting its life. */
 export interface HandleContents {

@@ -1,4 +1,4 @@
-import { LiveAiError } from '../../core/errors';
+import { LiveAiError } from '../../core/index';
 
 /** Image types accepted for the multipart `image` part: PNG, JPEG, WebP. */
 export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;

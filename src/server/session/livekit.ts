@@ -1,4 +1,4 @@
-import { LiveAiError } from '../../core/errors';
+import { LiveAiError } from '../../core/index';
 
 /** LiveKit credentials of the proxy (options.livekit). `apiSecret` never leaves this process. */
 export interface LivekitConfig {

@@ -1,4 +1,4 @@
-import { LiveAiError } from '../../core/errors';
+import { LiveAiError } from '../../core/index';
 import { serviceClientOver, type ServiceClient } from '../service/client';
 import { cappedFetchJson, MAX_UPSTREAM_ANSWER_BYTES, readCapped } from '../service/upstream-fetch';
 import type { Guard } from '../limits/guard';

@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 import request from 'supertest';
 import { expect } from 'vitest';
 import { AvatarEventSchema } from '../../../src/core/schemas';
@@ -15,12 +16,14 @@ export const eventCases: Case[] = [
       await h.status(id, 'ACTIVE');
       await request(h.url)
         .post(`/__emulator/sessions/${id}/app-message`)
-        .send({ event: 'chat-msg', message: 'hello there', name: 'Ann' })
+        .send({ event: 'chat-msg', message: 'Tell me about the weather', name: 'Ann' })
         .expect(200);
       const ev = h.events(id).filter((e) => e.type.endsWith('_transcription'));
-      expect(ev[0]).toEqual({ type: 'user_transcription', transcription: 'hello there' });
+      expect(ev[0]).toEqual({ type: 'user_transcription', transcription: 'Tell me about the weather' });
       expect(ev[1]?.type).toBe('agent_transcription');
-      expect(String(ev[1]?.transcription)).toContain('hello there');
+      // The practice avatar's reply addresses the sender and says what it heard.
+      expect(String(ev[1]?.transcription)).toContain('Ann');
+      expect(String(ev[1]?.transcription)).toContain('Tell me about the weather');
     },
   },
   {
@@ -67,7 +70,7 @@ export const eventCases: Case[] = [
       await request(h.url).post(`/__emulator/sessions/${id}/app-message`).send({ event: 'chat-msg', message: 'x', name: 'y' });
       await h.control(id, { event: 'update-image', image_url: `${h.url}/nope.png` });
       await h.event(id, 'image_change_error');
-      for (const e of h.events(id)) expect(AvatarEventSchema.safeParse(e).success, JSON.stringify(e)).toBe(true);
+      for (const e of h.events(id)) expect(v.safeParse(AvatarEventSchema, e).success, JSON.stringify(e)).toBe(true);
       expect(h.events(id).length).toBeGreaterThanOrEqual(5);
     },
   },

@@ -1,4 +1,5 @@
 // @vitest-environment node
+import * as v from 'valibot';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -28,10 +29,10 @@ describe('importing every entry in plain Node (no DOM)', () => {
   it('liveai-kit/schemas imports in Node and validates with English messages', async () => {
     const { AvatarEventSchema, ClientSessionSchema, parseAvatarEventMessage, validateControlEvent } =
       await import('../../../src/core/validation');
-    expect(AvatarEventSchema.safeParse({ type: 'bot_ready' }).success).toBe(true);
+    expect(v.safeParse(AvatarEventSchema, { type: 'bot_ready' }).success).toBe(true);
     expect(parseAvatarEventMessage('{"type":"user_transcription"}')).toMatchObject({ ok: false, error: { code: 'invalid_event' } });
-    expect(ClientSessionSchema.safeParse({ client_token: 'ct' }).error?.issues[0]?.message).toBe(
-      'Invalid input: expected string, received undefined',
+    expect(v.safeParse(ClientSessionSchema, { client_token: 'ct' }).issues?.[0]?.message).toBe(
+      'Invalid key: Expected "session_id" but received undefined',
     );
     expect(() => validateControlEvent({ event: 'action', action: ' ' })).toThrow(/action: action must not be empty/);
     expect(typeof window).toBe('undefined');

@@ -88,7 +88,7 @@ describe('session flows: exact phase sequences', () => {
       (e: unknown) => e as { code: string; detail: string },
     );
     expect(err?.code).toBe('invalid_request');
-    expect(err?.detail).toMatch(/^session_id: Invalid input: expected string, received undefined/);
+    expect(err?.detail).toMatch(/^session_id: Invalid key: Expected "session_id" but received undefined/);
     expect(h.proxy.calls).toHaveLength(0);
   });
 

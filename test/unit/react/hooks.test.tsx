@@ -1,6 +1,7 @@
 import { act, render, renderHook, waitFor } from '@testing-library/react';
 import { StrictMode } from 'react';
 import { describe, expect, it, vi } from 'vitest';
+import { useStore } from 'zustand';
 import type { AvatarSession, AvatarSessionOptions } from '../../../src/core';
 import {
   AvatarSessionProvider,
@@ -9,7 +10,6 @@ import {
   useControl,
   useMedia,
   useSession,
-  useSessionState,
   useTranscript,
 } from '../../../src/react';
 import { createFakeProxy, FakeTransport, fakeTransportLoader } from '../../../src/testing';
@@ -60,7 +60,7 @@ describe('react hooks over a real engine', () => {
     const renders = { phase: 0, session: 0, transcript: 0 };
     function PhaseOnly() {
       renders.phase++;
-      return <span>{useSessionState((st) => st.phase)}</span>;
+      return <span>{useStore(useAvatarSession().store, (st) => st.phase)}</span>;
     }
     function SessionReader() {
       renders.session++;

@@ -39,8 +39,7 @@ export const SDK_HEAL_MS = 20_000;
 /**
  * Routes one LiveKit data message: only messages on `eventTopic` are service events; others are ignored
  * (returns null). Events and invalid messages go to `emit`; `onEvent` runs before each event is emitted and drops it by returning
- * false (a sender that turned out not to be the avatar). Returns what was
- * emitted at once, or `'checking'` while an unusual message is checked by the zod schemas (emitted after).
+ * false (a sender that turned out not to be the avatar). Returns what was emitted.
  */
 export function handleDataMessage(
   payload: Uint8Array,
@@ -48,7 +47,7 @@ export function handleDataMessage(
   eventTopic: string,
   emit: <K extends 'event' | 'invalidMessage'>(name: K, value: TransportEventMap[K]) => void,
   onEvent?: () => boolean | void,
-): 'event' | 'invalidMessage' | 'checking' | null {
+): 'event' | 'invalidMessage' | null {
   if (topic !== eventTopic) return null;
   return readAvatarEventMessage(payload, (parsed) => {
     if (!parsed.ok) return emit('invalidMessage', { error: parsed.error, raw: payload });

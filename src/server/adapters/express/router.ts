@@ -1,8 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import type * as ExpressNs from 'express';
 import type MulterNs from 'multer';
-import { MAX_UPLOAD_BYTES } from '../../../core/constants';
-import { LiveAiError } from '../../../core/errors';
+import { LiveAiError, MAX_UPLOAD_BYTES } from '../../../core/index';
 import { createProxyCore, type ProxyCall, type ProxyCore } from '../../proxy/core';
 import { checkDeclaredImageType } from '../../session/images';
 import { requestIdFrom } from '../../logging';

@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type * as WsNs from 'ws';
-import { LiveAiError } from '../../../core/errors';
+import { LiveAiError } from '../../../core/index';
 import type { Guard } from '../../limits/guard';
 import type { Sealer } from '../../session/handle';
 import type { ProxyLog } from '../../logging';

@@ -1,5 +1,4 @@
-import { MAX_UPLOAD_BYTES } from '../../../core/constants';
-import { LiveAiError } from '../../../core/errors';
+import { LiveAiError, MAX_UPLOAD_BYTES } from '../../../core/index';
 import type { ProxyCall } from '../../proxy/core';
 import { checkDeclaredImageType } from '../../session/images';
 import type { ProxyAction } from '../../options';

@@ -1,5 +1,5 @@
 import { assertPeers, peersFor } from '../../peers';
-import { LiveAiError } from '../../../core/errors';
+import { LiveAiError } from '../../../core/index';
 import { createProxyCore, type ProxyCall } from '../../proxy/core';
 import { WindowStore, createLimiter } from './limiter';
 import { readBody } from './body';
