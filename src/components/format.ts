@@ -12,7 +12,7 @@ export interface ErrorLike {
   detail?: string;
   message?: string;
   status?: number;
-  /** False when trying again cannot help; a `transport_failed` (a browser without WebRTC) then gets no hint. */
+  /** False when trying again cannot help (e.g. a browser without WebRTC): the visitor gets no "Try again", a hint instead. */
   retryable?: boolean;
 }
 
@@ -69,19 +69,36 @@ const HINTS: Record<string, string> = {
   image_change_error: 'Try a different picture.',
 };
 
+/** What to do instead when trying again cannot help (`retryable: false`): every such code says something. */
+const FINAL_HINTS: Record<string, string> = {
+  ...HINTS,
+  invalid_request: 'Please reload the page. If it happens again, let the site owner know.',
+  forbidden: 'Please let the site owner know.',
+  conflict: 'Please reload the page.',
+  upstream_error: 'Please come back later.',
+  timeout: 'Please come back later.',
+  rate_limited: 'Please come back later.',
+  busy: 'Please come back later.',
+  transport_failed: 'Open this page in a current Chrome, Edge, Firefox or Safari.',
+  autoplay_blocked: 'Allow sound for this site in the browser settings.',
+};
+
 /**
  * What to show a visitor for an error: `title`, one short sentence (e.g. "The avatar could not start."), and
  * sometimes a `hint` that says what to do beyond trying again (e.g. "Check your internet connection."). Neither
- * repeats "try again": the button says it. `detail` is the technical text (the server's `{detail}` or the message),
- * for logs, `onError` and admin screens, not for visitors.
- * @returns `{title, hint?, detail?}`
+ * repeats "try again": the button says it. `retryable` is false when the error says trying again cannot help
+ * (`retryable: false`, e.g. a browser without WebRTC): offer no "Try again" then; the hint says what the visitor can
+ * do instead (e.g. "Open this page in a current Chrome, Edge, Firefox or Safari."). `detail` is the technical text
+ * (the server's `{detail}` or the message), for logs, `onError` and admin screens, not for visitors.
+ * @returns `{title, hint?, detail?, retryable}`
  * @public
  */
-export function explainError(error: ErrorLike): { title: string; hint?: string; detail?: string } {
+export function explainError(error: ErrorLike): { title: string; hint?: string; detail?: string; retryable: boolean } {
   // A 503 from the proxy: the site's own ceilings (or its store) say "not now", the same "busy" as a 429.
   const code = error.status === 503 && error.code === 'upstream_error' ? 'busy' : (error.code ?? '');
   const detail = error.detail ?? error.message;
-  // A transport failure that trying again cannot mend (a browser without WebRTC) gets no "check your connection".
-  const hint = code === 'transport_failed' && error.retryable === false ? undefined : HINTS[code];
-  return { title: TITLES[code] ?? 'Something went wrong.', hint, detail };
+  // An error trying again cannot mend (a browser without WebRTC) gets no "check your connection" but what to do instead.
+  const retryable = error.retryable !== false;
+  const hint = retryable ? HINTS[code] : (FINAL_HINTS[code] ?? 'Please reload the page.');
+  return { title: TITLES[code] ?? 'Something went wrong.', hint, detail, retryable };
 }

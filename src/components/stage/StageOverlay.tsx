@@ -95,10 +95,11 @@ export function StageOverlay({
     const e = explainError(error ?? {});
     return (
       <div className="liveai-stage__message" role="alert">
-        {/* A sentence and one action; the technical detail goes to onError and the console, not to the visitor. */}
+        {/* A sentence and one action (none when retrying cannot help); the technical detail goes to onError and the
+            console, not to the visitor. */}
         <p className="liveai-stage__title">{e.title}</p>
         {e.hint && <p>{e.hint}</p>}
-        {onRetry && (
+        {onRetry && e.retryable && (
           <button type="button" className="liveai-button liveai-button--primary" onClick={onRetry}>
             Try again
           </button>
