@@ -26,3 +26,5 @@ export { AvatarWidget, type AvatarWidgetProps } from './widget/AvatarWidget';
 export type { WidgetCallbacks, WidgetEndInfo } from './widget/useWidgetCallbacks';
 export type { PrepareImage } from './images/useImagePick';
 export type { ChromaKeyOptions } from './stage/chroma-key';
+export { MessagesProvider, useMessages, type MessagesProviderProps } from './i18n/context';
+export { en, resolveMessages, type Messages, type MessagesOverride, type PluralCategory } from './i18n/messages';

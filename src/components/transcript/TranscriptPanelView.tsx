@@ -1,6 +1,7 @@
 import type { TranscriptLine } from '../../core/session/types';
 import { useStickToBottom } from './useStickToBottom';
 import { cx } from '../format';
+import { useMessages } from '../i18n/context';
 
 /**
  * Props of {@link TranscriptPanelView}.
@@ -26,7 +27,8 @@ export interface TranscriptPanelViewProps {
  * @public
  */
 export function TranscriptPanelView(props: TranscriptPanelViewProps) {
-  const { lines, mode = 'conversation', userLabel = 'You', agentLabel = 'Avatar', label = 'Transcript', className } = props;
+  const m = useMessages();
+  const { lines, mode = 'conversation', userLabel = m.you, agentLabel = m.avatar, label = m.transcript, className } = props;
   const last = lines[lines.length - 1];
   const scroll = useStickToBottom<HTMLDivElement>(last?.id);
   const who = (l: TranscriptLine) => (l.role === 'user' ? userLabel : agentLabel);
@@ -53,7 +55,7 @@ export function TranscriptPanelView(props: TranscriptPanelViewProps) {
         aria-label={label}
         tabIndex={0}
       >
-        {lines.length === 0 && <p className="liveai-transcript__empty">{props.emptyText ?? 'The conversation will appear here.'}</p>}
+        {lines.length === 0 && <p className="liveai-transcript__empty">{props.emptyText ?? m.transcriptEmpty}</p>}
         <ol className="liveai-transcript__list">
           {lines.map((l) => (
             <li key={l.id} className="liveai-transcript__line" data-role={l.role}>
@@ -65,7 +67,7 @@ export function TranscriptPanelView(props: TranscriptPanelViewProps) {
       </div>
       {scroll.unseen && (
         <button type="button" className="liveai-button liveai-transcript__jump" onClick={scroll.jump}>
-          Jump to latest
+          {m.jumpToLatest}
         </button>
       )}
     </div>
