@@ -43,6 +43,6 @@ export function explainError(
   // An error trying again cannot mend (a browser without WebRTC) gets no "check your connection" but what to do instead.
   const retryable = error.retryable !== false;
   const m = messages;
-  const hint = retryable ? m.errorHints[code] : (m.errorFinalHints[code] ?? m.errorFinalHints.default);
+  const hint = retryable ? m.errorHints[code] : (m.errorFinalHints[code] ?? m.errorHints[code] ?? m.errorFinalHints.default);
   return { title: m.errorTitles[code] ?? m.errorTitles.default, hint, detail, retryable };
 }

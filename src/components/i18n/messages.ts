@@ -50,8 +50,11 @@ export interface Messages {
   timeLeft: string;
   /** "Call ends in 0:29" (the last 30 s of the call's maximum length). */
   callEndsIn: (clock: string) => string;
-  /** Announced to screen readers 30 s and 10 s before the time limit. */
-  endsInSpoken: (seconds: string, timeLimit: boolean) => string;
+  /**
+   * Announced to screen readers 30 s (`timeLimit` true) and 10 s before the time limit; `plural` is the
+   * `Intl.PluralRules` category of the number of seconds.
+   */
+  endsInSpoken: (seconds: string, plural: PluralCategory, timeLimit: boolean) => string;
   callControls: string;
   microphone: string;
   muteSpeaker: string;
@@ -97,7 +100,10 @@ export interface Messages {
   errorTitles: Record<string, string> & { default: string };
   /** A hint beyond "Try again", by code (when retrying may help). */
   errorHints: Record<string, string>;
-  /** What to do instead when retrying cannot help (`retryable: false`), by code; `default` for any other. */
+  /**
+   * What to do instead when retrying cannot help (`retryable: false`), by code; a code not here uses its
+   * `errorHints` entry, then `default`.
+   */
   errorFinalHints: Record<string, string> & { default: string };
 }
 
@@ -156,7 +162,7 @@ export const en: Messages = {
   live: 'Live',
   timeLeft: 'Time left in this call',
   callEndsIn: (clock) => `Call ends in ${clock}`,
-  endsInSpoken: (seconds, timeLimit) => `The call ends in ${seconds} seconds${timeLimit ? ' (time limit)' : ''}.`,
+  endsInSpoken: (seconds, _plural, timeLimit) => `The call ends in ${seconds} seconds${timeLimit ? ' (time limit)' : ''}.`,
   callControls: 'Call controls',
   microphone: 'Microphone',
   muteSpeaker: 'Mute speaker',
@@ -218,7 +224,6 @@ export const en: Messages = {
   },
   errorHints: enHints,
   errorFinalHints: {
-    ...enHints,
     default: 'Please reload the page.',
     invalid_request: 'Please reload the page. If it happens again, let the site owner know.',
     forbidden: 'Please let the site owner know.',

@@ -1,12 +1,15 @@
 import type { EndReason, Phase } from '../../core/session/types';
 import { useDeadline } from './useDeadline';
 import { useMessages } from '../i18n/context';
-import { formatClock, formatNumber } from '../i18n/messages';
+import { formatClock, formatNumber, type Messages } from '../i18n/messages';
 
 /** How long before the end the countdown shows, ms. */
 export const COUNTDOWN_WINDOW_MS = 30_000;
 const noop = () => undefined;
 
+
+const spoken = (m: Messages, seconds: number) =>
+  m.endsInSpoken(formatNumber(seconds, m), new Intl.PluralRules(m.locale).select(seconds), seconds === 30);
 
 /**
  * The session's maximum length running out: "Call ends in 0:27" during the last 30 s before `expiresAt`
@@ -23,7 +26,7 @@ export function TimeLimitCountdown({ expiresAt }: { expiresAt: number | null }) 
       {show && <span aria-hidden="true">{m.callEndsIn(formatClock(s * 1000, m.locale))}</span>}
       <span className="liveai-visually-hidden" role="status" aria-live="polite">
         {/* What screen readers hear: once when the countdown appears, once at 10 s (not every second). */}
-        {show ? (s > 10 ? m.endsInSpoken(formatNumber(30, m), true) : m.endsInSpoken(formatNumber(10, m), false)) : ''}
+        {show ? spoken(m, s > 10 ? 30 : 10) : ''}
       </span>
     </div>
   );
