@@ -79,7 +79,7 @@ describe('message catalogue', () => {
           state="active"
           phase="active"
           stage={<AvatarStageView phase="ended" cost={2} />}
-          controls={<ControlBarView onEnd={() => undefined} />}
+          controls={<ControlBarView micEnabled speakerMuted={false} volume={1} onEnd={() => undefined} />}
         />
       </MessagesProvider>,
     );
