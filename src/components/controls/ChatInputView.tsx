@@ -57,6 +57,7 @@ export function ChatInputView(props: ChatInputViewProps) {
         id={id}
         className="liveai-chat__field"
         rows={1}
+        dir={text ? 'auto' : undefined}
         value={text}
         maxLength={maxLength}
         disabled={disabled}

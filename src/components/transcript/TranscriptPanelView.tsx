@@ -38,7 +38,7 @@ export function TranscriptPanelView(props: TranscriptPanelViewProps) {
         {last && (
           <p className="liveai-captions__line" data-role={last.role} key={last.id}>
             <span className="liveai-visually-hidden">{who(last)}: </span>
-            {last.text}
+            <bdi>{last.text}</bdi>
           </p>
         )}
       </div>
@@ -60,7 +60,10 @@ export function TranscriptPanelView(props: TranscriptPanelViewProps) {
           {lines.map((l) => (
             <li key={l.id} className="liveai-transcript__line" data-role={l.role}>
               <span className="liveai-transcript__who">{who(l)}</span>
-              <span className="liveai-transcript__text">{l.text}</span>
+              {/* What was said may be in another language than the widget's: its own direction. */}
+              <span className="liveai-transcript__text" dir="auto">
+                {l.text}
+              </span>
             </li>
           ))}
         </ol>
