@@ -55,17 +55,20 @@ const axeViolations = async (page: Page) => {
   });
 };
 
+/** A phone and a desktop width, light and dark. */
+const LOOKS = [
+  [360, 'light'],
+  [360, 'dark'],
+  [1280, 'light'],
+  [1280, 'dark'],
+] as const;
+
 const widgetHeight = (page: Page) => page.evaluate(() => document.querySelector('.liveai-widget')!.getBoundingClientRect().height);
 
 describe('the drop-in widget, polished (issue 28)', () => {
   const env = useBrowserStack({ queueMs: 1500 });
 
-  it.each([
-    [360, 'light'],
-    [360, 'dark'],
-    [1280, 'light'],
-    [1280, 'dark'],
-  ] as const)('at %i px (%s): keyboard only, focus kept and visible, axe clean, no layout shift', async (width, theme) => {
+  it.each(LOOKS)('at %i px (%s): keyboard only, focus kept and visible, axe clean, no layout shift', async (width, theme) => {
     const page = await env.context.newPage();
     const shot = (step: string) => page.screenshot({ path: join(SHOTS, `${width}-${theme}-${step}.png`), fullPage: true });
     try {
@@ -149,12 +152,7 @@ describe('the drop-in widget, polished (issue 28)', () => {
     }
   });
 
-  it.each([
-    [360, 'light'],
-    [360, 'dark'],
-    [1280, 'light'],
-    [1280, 'dark'],
-  ] as const)('in Arabic at %i px (%s): right to left, End at the left of the controls, axe clean', async (width, theme) => {
+  it.each(LOOKS)('in Arabic at %i px (%s): right to left, End at the left of the controls, axe clean', async (width, theme) => {
     const page = await env.context.newPage();
     const shot = (step: string) => page.screenshot({ path: join(SHOTS, `ar-${width}-${theme}-${step}.png`), fullPage: true });
     try {
