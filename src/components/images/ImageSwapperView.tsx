@@ -66,9 +66,7 @@ export function ImageSwapperView({ onSubmit, prepare, status = 'idle', error, di
         onDragLeave={pick.zone.onDragLeave}
         onDrop={pick.zone.onDrop}
       >
-        <div className="liveai-images__frame">
-          {preview ? <img src={preview} alt={m.imagePreview} /> : <Icon name="image" />}
-        </div>
+        <div className="liveai-images__frame">{preview ? <img src={preview} alt={m.imagePreview} /> : <Icon name="image" />}</div>
         <p className="liveai-images__hint">{m.imageDropHint}</p>
         <button type="button" className="liveai-button" onClick={() => fileRef.current?.click()}>
           {m.chooseFile}

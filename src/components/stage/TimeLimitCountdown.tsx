@@ -7,7 +7,6 @@ import { formatClock, formatNumber, type Messages } from '../i18n/messages';
 export const COUNTDOWN_WINDOW_MS = 30_000;
 const noop = () => undefined;
 
-
 const spoken = (m: Messages, seconds: number) =>
   m.endsInSpoken(formatNumber(seconds, m), new Intl.PluralRules(m.locale).select(seconds), seconds === 30);
 

@@ -110,7 +110,15 @@ describe('AvatarStageView', () => {
     expect(alert).not.toHaveTextContent('Check your internet connection.');
     expect(within(alert).queryByRole('button')).toBeNull();
     // Every code that is not retryable by default gets a hint and no button.
-    for (const code of ['invalid_request', 'invalid_api_key', 'insufficient_funds', 'forbidden', 'not_found', 'conflict', 'missing_peer'] as const) {
+    for (const code of [
+      'invalid_request',
+      'invalid_api_key',
+      'insufficient_funds',
+      'forbidden',
+      'not_found',
+      'conflict',
+      'missing_peer',
+    ] as const) {
       rerender(<AvatarStageView phase="error" error={new LiveAiError(code, 'technical', { status: 400 })} onRetry={vi.fn()} />);
       alert = screen.getByRole('alert');
       expect(within(alert).queryByRole('button')).toBeNull();
