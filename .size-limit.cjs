@@ -118,5 +118,12 @@ module.exports = [
     gzip: true,
     limit: '50 KB',
   },
+  {
+    name: 'one translation: liveai-kit/messages, one language imported (informative; each language tree-shakes alone)',
+    path: 'dist/messages.js',
+    import: '{ es }',
+    ignore,
+    gzip: true,
+  },
   { name: 'styles.css', path: 'dist/styles.css', gzip: true, limit: '6 KB' },
 ];

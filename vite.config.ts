@@ -35,6 +35,7 @@ export default defineConfig({
         schemas: 'src/core/validation.ts',
         react: 'src/react/index.ts',
         components: 'src/components/index.ts',
+        messages: 'src/components/i18n/translations.ts',
         element: 'src/element/index.ts',
         server: 'src/server/index.ts',
         'server-express': 'src/server/express-entry.ts',

@@ -33,3 +33,5 @@ export { ConnectionQuality } from './quality/ConnectionQuality';
 export { callQuality, type CallQuality } from './quality/quality';
 export { AvatarVideo, type AvatarVideoProps } from './primitives/AvatarVideo';
 export { AvatarAudio, type AvatarAudioProps } from './primitives/AvatarAudio';
+export { MessagesProvider, useMessages, type MessagesProviderProps } from './i18n/context';
+export { en, resolveMessages, type Messages, type MessagesOverride, type PluralCategory } from './i18n/messages';

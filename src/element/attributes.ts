@@ -7,7 +7,10 @@ import { HEX_COLOR } from '../components/stage/hex-color';
  * `avatar-title`, `image-url` (the agent's picture, the poster), `preview-src` (a short looping preview video before
  * the call), `max-duration-ms` (positive integer), `minimize-keeps-call` (boolean), `image-swapper` (boolean),
  * `transport` (rtc-a|rtc-b: the kind of room the proxy hands out, so its SDK is fetched before Start is clicked),
- * `chroma-key` (makes the avatar's backdrop transparent: empty for green, or the backdrop colour as `#rrggbb`).
+ * `chroma-key` (makes the avatar's backdrop transparent: empty for green, or the backdrop colour as `#rrggbb`),
+ * `show-cost` (`false` hides the credit cost line on the ended screen), `lang` (the language of every string a visitor
+ * sees: `en`, `es`, `fr`, `de`, `ja`, `ar`; another language falls back to English) and `dir` (`rtl` lays the widget
+ * out right to left; Arabic does by itself).
  * @public
  */
 export const OBSERVED_ATTRIBUTES = [
@@ -24,12 +27,16 @@ export const OBSERVED_ATTRIBUTES = [
   'image-swapper',
   'transport',
   'chroma-key',
+  'show-cost',
+  'lang',
+  'dir',
 ] as const;
 
 const ENUMS: Record<string, readonly string[]> = {
   'initial-state': ['minimized', 'active', 'hidden'],
   theme: ['light', 'dark', 'auto'],
   transport: ['rtc-a', 'rtc-b'],
+  'show-cost': ['true', 'false'],
 };
 
 /**
@@ -68,6 +75,7 @@ export function propsFromAttributes(el: Element): AvatarWidgetProps {
     imageSwapper: el.hasAttribute('image-swapper'),
     minimizeKeepsCall: el.hasAttribute('minimize-keeps-call'),
     options: attr('transport') ? { transport: attr('transport') as 'rtc-a' | 'rtc-b' } : undefined,
+    showCost: attr('show-cost') !== 'false',
     chromaKey: el.hasAttribute('chroma-key') ? (attr('chroma-key')?.trim() ? { color: attr('chroma-key')!.trim() } : true) : undefined,
   };
 }

@@ -5,6 +5,17 @@ import { withAutoTheme } from '../components/styles/auto-theme.mjs';
 import { AvatarWidget, type AvatarWidgetProps, type WidgetState } from '../components';
 import { attributeProblem, OBSERVED_ATTRIBUTES, propsFromAttributes } from './attributes';
 import { type AvatarSession, type ImageInput, LiveAiError, type Phase, type TranscriptLine } from '../core/index';
+import { en, resolveMessages, type Messages, type MessagesOverride } from '../components/i18n/messages';
+
+/** The built-in translations, loaded on demand (the element ships English only). */
+const loadTranslations = () => import('../components/i18n/translations');
+type BuiltIn = 'es' | 'fr' | 'de' | 'ja' | 'ar';
+const BUILT_IN: readonly string[] = ['es', 'fr', 'de', 'ja', 'ar'] satisfies BuiltIn[];
+/** `es-MX` → `es` when a translation of it ships; null for English and languages without one. */
+const builtInOf = (lang: string | null): BuiltIn | null => {
+  const primary = (lang ?? '').trim().toLowerCase().split('-')[0] ?? '';
+  return BUILT_IN.includes(primary) ? (primary as BuiltIn) : null;
+};
 
 const HOST_CSS = ':host{display:block}:host(:not([inline])){display:contents}';
 
@@ -26,6 +37,9 @@ export function createLiveAiAvatarClass() {
     /** Attribute name → the problem last reported for it (each one is reported once, as `liveai-error`). */
     #problems = new Map<string, { text: string; reported: boolean }>();
     #attributeError: LiveAiError | null = null;
+    #messages: MessagesOverride | undefined;
+    /** The translation `lang` names, once loaded. */
+    #translation: { lang: BuiltIn; messages: Messages } | null = null;
 
     constructor() {
       super();
@@ -78,11 +92,29 @@ export function createLiveAiAvatarClass() {
       this.#state = state;
       this.#render();
     };
+    /** The catalogue: the `lang` translation (loaded first: nothing renders in the wrong language meanwhile), `messages` over it. */
+    #catalogue(): { ready: boolean; messages?: MessagesOverride } {
+      const lang = builtInOf(this.getAttribute('lang'));
+      if (lang && this.#translation?.lang !== lang) {
+        void loadTranslations().then((t) => {
+          this.#translation = { lang, messages: t[lang] };
+          this.#render();
+        });
+        return { ready: false };
+      }
+      const base = lang ? this.#translation!.messages : undefined;
+      const rtl = this.getAttribute('dir')?.toLowerCase() === 'rtl' ? { dir: 'rtl' as const } : undefined;
+      if (!base && !rtl && !this.#messages) return { ready: true };
+      return { ready: true, messages: resolveMessages(this.#messages, resolveMessages(rtl, base ?? en)) };
+    }
     #render() {
       const props = propsFromAttributes(this);
+      const catalogue = this.#catalogue();
+      if (!catalogue.ready) return;
       this.#root?.render(
         createElement(AvatarWidget, {
           ...props,
+          messages: catalogue.messages,
           state: this.#state ?? undefined,
           options: props.options ? { ...props.options, ...this.#options } : this.#options,
           onStateChange: this.#setState,
@@ -119,6 +151,17 @@ export function createLiveAiAvatarClass() {
     }
     set options(value: AvatarWidgetProps['options']) {
       this.#options = value;
+      if (this.#root) this.#render();
+    }
+    /**
+     * Overrides strings of the widget (a partial message catalogue, e.g. `{ startCall: 'Call Ava' }`) on top of the
+     * language `lang` picks; or a whole translation (`es` from `liveai-kit/messages`).
+     */
+    get messages(): MessagesOverride | undefined {
+      return this.#messages;
+    }
+    set messages(value: MessagesOverride | undefined) {
+      this.#messages = value;
       if (this.#root) this.#render();
     }
     /** Opens the widget and starts a call; resolves when active, rejects with `LiveAiError`. */

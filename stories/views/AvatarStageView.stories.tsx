@@ -219,6 +219,15 @@ export const ErrorConnection: Story = {
     expect(canvas.getByRole('alert')).toHaveTextContent('Could not connect to the call.Check your internet connection.'),
 };
 
+/** A browser without WebRTC: retrying cannot help, so no "Try again"; the visitor reads what to do instead. */
+export const ErrorNoWebRtc: Story = {
+  args: { phase: 'error', error: { code: 'transport_failed', retryable: false, detail: 'This browser cannot make video calls' } },
+  play: async ({ canvas }) => {
+    await expect(canvas.getByRole('alert')).toHaveTextContent('Open this page in a current Chrome, Edge, Firefox or Safari.');
+    await expect(canvas.queryByRole('button', { name: 'Try again' })).toBeNull();
+  },
+};
+
 export const ErrorNotFound: Story = {
   args: { phase: 'error', error: { code: 'not_found', status: 404, detail: 'Agent not found' } },
   play: async ({ canvas }) =>

@@ -55,15 +55,20 @@ const axeViolations = async (page: Page) => {
   });
 };
 
+/** A phone and a desktop width, light and dark. */
+const LOOKS = [
+  [360, 'light'],
+  [360, 'dark'],
+  [1280, 'light'],
+  [1280, 'dark'],
+] as const;
+
 const widgetHeight = (page: Page) => page.evaluate(() => document.querySelector('.liveai-widget')!.getBoundingClientRect().height);
 
 describe('the drop-in widget, polished (issue 28)', () => {
   const env = useBrowserStack({ queueMs: 1500 });
 
-  it.each([
-    [360, 'light'],
-    [1280, 'dark'],
-  ] as const)('at %i px (%s): keyboard only, focus kept and visible, axe clean, no layout shift', async (width, theme) => {
+  it.each(LOOKS)('at %i px (%s): keyboard only, focus kept and visible, axe clean, no layout shift', async (width, theme) => {
     const page = await env.context.newPage();
     const shot = (step: string) => page.screenshot({ path: join(SHOTS, `${width}-${theme}-${step}.png`), fullPage: true });
     try {
@@ -142,6 +147,38 @@ describe('the drop-in widget, polished (issue 28)', () => {
       console.log(`widget-polish ${width}px ${theme}: CLS across the call ${cls.toFixed(4)}`, JSON.stringify(shifts));
       expect(cls).toBeLessThan(0.05);
       expect(await phases(page)).toEqual(expect.arrayContaining(['creating', 'queued', 'active', 'ending', 'ended']));
+    } finally {
+      await page.close();
+    }
+  });
+
+  it.each(LOOKS)('in Arabic at %i px (%s): right to left, End at the left of the controls, axe clean', async (width, theme) => {
+    const page = await env.context.newPage();
+    const shot = (step: string) => page.screenshot({ path: join(SHOTS, `ar-${width}-${theme}-${step}.png`), fullPage: true });
+    try {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(`${env.stack.baseUrl}/test/browser/pages/widget-polish.html?theme=${theme}&lang=ar`);
+      const widget = page.locator('.liveai-widget');
+      expect(await widget.getAttribute('dir')).toBe('rtl');
+      expect(await widget.getAttribute('lang')).toBe('ar');
+      await shot('1-idle');
+      await page.getByRole('button', { name: 'ابدأ المكالمة' }).click();
+      await waitPhase(page, 'active');
+      await page.locator('[data-has-video]').waitFor({ timeout: 30_000 });
+      const [end, mic] = await Promise.all([
+        page.getByRole('button', { name: 'إنهاء' }).boundingBox(),
+        page.getByRole('button', { name: 'الميكروفون' }).boundingBox(),
+      ]);
+      expect(end!.x + end!.width).toBeLessThan(mic!.x);
+      // Text starts at the right: the chat field's placeholder is right-aligned.
+      expect(await page.locator('.liveai-chat__field').evaluate((el) => getComputedStyle(el).direction)).toBe('rtl');
+      await shot('2-live');
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByRole('button', { name: 'إنهاء' }).click();
+      await waitPhase(page, 'ended');
+      await page.getByRole('button', { name: 'ابدأ من جديد' }).waitFor();
+      await shot('3-ended');
+      expect(await axeViolations(page)).toEqual([]);
     } finally {
       await page.close();
     }

@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Icon } from './icons';
 import { cx } from '../format';
+import { useMessages } from '../i18n/context';
 
 /**
  * Props of {@link ChatInputView}.
@@ -27,7 +28,8 @@ export interface ChatInputViewProps {
  * @public
  */
 export function ChatInputView(props: ChatInputViewProps) {
-  const { onSend, disabled = false, label = 'Message', maxLength = 2000, className } = props;
+  const m = useMessages();
+  const { onSend, disabled = false, label = m.message, maxLength = 2000, className } = props;
   const [text, setText] = useState('');
   const id = useId();
   const send = () => {
@@ -55,10 +57,11 @@ export function ChatInputView(props: ChatInputViewProps) {
         id={id}
         className="liveai-chat__field"
         rows={1}
+        dir={text ? 'auto' : undefined}
         value={text}
         maxLength={maxLength}
         disabled={disabled}
-        placeholder={disabled ? (props.disabledPlaceholder ?? 'Chat opens in a call') : (props.placeholder ?? 'Type a message')}
+        placeholder={disabled ? (props.disabledPlaceholder ?? m.chatOpensInCall) : (props.placeholder ?? m.typeMessage)}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={onKeyDown}
       />
@@ -66,7 +69,7 @@ export function ChatInputView(props: ChatInputViewProps) {
         type="submit"
         className="liveai-button liveai-button--icon liveai-button--primary"
         disabled={disabled || !text.trim()}
-        aria-label="Send"
+        aria-label={m.send}
       >
         <Icon name="send" />
       </button>

@@ -1,5 +1,6 @@
 import { Icon, type IconName } from './icons';
 import { cx } from '../format';
+import { useMessages } from '../i18n/context';
 
 /**
  * Props of {@link ControlBarView}. A control is shown only when its handler is given.
@@ -67,12 +68,13 @@ function Toggle({ name, label, pressed, icon, iconPressed = icon, disabled, pend
  */
 export function ControlBarView(p: ControlBarViewProps) {
   const disabled = p.disabled ?? false;
+  const m = useMessages();
   return (
-    <div className={cx('liveai-controls', p.className)} role="group" aria-label="Call controls" data-disabled={disabled || undefined}>
+    <div className={cx('liveai-controls', p.className)} role="group" aria-label={m.callControls} data-disabled={disabled || undefined}>
       {p.onMicChange && (
         <Toggle
           name="mic"
-          label="Microphone"
+          label={m.microphone}
           pressed={p.micEnabled}
           icon="micOff"
           iconPressed="mic"
@@ -84,7 +86,7 @@ export function ControlBarView(p: ControlBarViewProps) {
       {p.onSpeakerMutedChange && (
         <Toggle
           name="speaker"
-          label="Mute speaker"
+          label={m.muteSpeaker}
           pressed={p.speakerMuted}
           icon="speaker"
           iconPressed="speakerOff"
@@ -96,7 +98,7 @@ export function ControlBarView(p: ControlBarViewProps) {
         <input
           type="range"
           className="liveai-controls__volume"
-          aria-label="Volume"
+          aria-label={m.volume}
           min={0}
           max={1}
           step={0.05}
@@ -108,8 +110,8 @@ export function ControlBarView(p: ControlBarViewProps) {
       {p.onKeepAliveChange && (
         <Toggle
           name="keep-alive"
-          label="Stay connected"
-          hint="Stay connected: keep the call open while you are quiet"
+          label={m.stayConnected}
+          hint={m.stayConnectedHint}
           pressed={!!p.keepAlive}
           icon="keepAlive"
           disabled={disabled}
@@ -125,7 +127,7 @@ export function ControlBarView(p: ControlBarViewProps) {
           onClick={p.onEnd}
         >
           <Icon name="end" />
-          <span>End</span>
+          <span>{m.end}</span>
         </button>
       )}
     </div>

@@ -1,5 +1,6 @@
 import type { Phase } from '../../core/index';
 import { cx, formatClock } from '../format';
+import { useMessages } from '../i18n/context';
 
 /**
  * Props of {@link QueueProgressView}; the values of `useQueueClock()` plus the phase.
@@ -19,12 +20,6 @@ export interface QueueProgressViewProps {
   className?: string;
 }
 
-const HEADLINES: Partial<Record<Phase, string>> = {
-  creating: 'Calling…',
-  queued: 'Waiting for the avatar…',
-  connecting: 'Connecting…',
-};
-
 /** After this long without the service's answer to the create call, the view says it is still waiting, ms. */
 export const SLOW_CREATE_MS = 8000;
 
@@ -36,33 +31,31 @@ export const SLOW_CREATE_MS = 8000;
  * @public
  */
 export function QueueProgressView({ phase = 'queued', elapsedMs, estimateMs, progress, slow, className }: QueueProgressViewProps) {
+  const m = useMessages();
   const pct = Math.round(Math.min(1, Math.max(0, progress)) * 100);
   const creating = phase === 'creating';
   const slowCreate = creating && elapsedMs > SLOW_CREATE_MS;
   const over = creating ? slowCreate : elapsedMs > estimateMs;
-  const headline = HEADLINES[phase] ?? HEADLINES.queued;
-  const note = slowCreate
-    ? 'Still waiting for the avatar service to answer…'
-    : slow
-      ? 'More traffic than usual… a cold start can take up to 2.5 minutes.'
-      : 'Usually ready in a few seconds.';
+  const headline = phase === 'creating' ? m.creating : phase === 'connecting' ? m.connecting : m.queued;
+  const note = slowCreate ? m.stillWaiting : slow ? m.moreTraffic : m.usuallyReady;
+  const elapsed = formatClock(elapsedMs, m.locale);
   return (
     <div className={cx('liveai-queue', className)} data-phase={phase} data-slow={slow || slowCreate || undefined}>
       <p className="liveai-queue__headline">{headline}</p>
       <div
         className="liveai-queue__bar"
         role="progressbar"
-        aria-label="Starting the avatar"
+        aria-label={m.startingAvatar}
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={pct}
-        aria-valuetext={`${formatClock(elapsedMs)} elapsed`}
+        aria-valuetext={m.elapsed(elapsed)}
       >
         <div className="liveai-queue__fill" style={{ width: `${pct}%` }} />
       </div>
       <p className="liveai-queue__time">
-        <span>{formatClock(elapsedMs)}</span>
-        <span>{over ? 'taking longer than usual' : creating ? 'usually a few seconds' : `up to ${formatClock(estimateMs)}`}</span>
+        <span>{elapsed}</span>
+        <span>{over ? m.takingLonger : creating ? m.usuallySeconds : m.upTo(formatClock(estimateMs, m.locale))}</span>
       </p>
       <p className="liveai-queue__note" role="status">
         {note}

@@ -3,6 +3,7 @@ import type { ImageChangeState, ImageInput } from '../../core/index';
 import { Icon } from '../controls/icons';
 import { useImagePick, type PrepareImage } from './useImagePick';
 import { cx, explainError, type ErrorLike } from '../format';
+import { useMessages } from '../i18n/context';
 
 /**
  * Props of {@link ImageSwapperView}.
@@ -22,13 +23,6 @@ export interface ImageSwapperViewProps {
   className?: string;
 }
 
-const STATUS: Partial<Record<ImageChangeState['status'], string>> = {
-  sending: 'Sending the image…',
-  requested: 'Imagining…',
-  created: 'Almost there…',
-  complete: 'New look applied.',
-};
-
 /**
  * Swap the avatar's look: file, drag-and-drop, paste or URL, a 368×560 crop preview, progress and errors. Pure view.
  * @public
@@ -37,9 +31,10 @@ export function ImageSwapperView({ onSubmit, prepare, status = 'idle', error, di
   const pick = useImagePick(prepare);
   const fileRef = useRef<HTMLInputElement>(null);
   const [url, setUrl] = useState('');
+  const m = useMessages();
   const busy = status === 'sending' || status === 'requested' || status === 'created';
   const failure =
-    status === 'error' ? explainError(typeof error === 'string' ? { code: 'image_change_error', detail: error } : (error ?? {})) : null;
+    status === 'error' ? explainError(typeof error === 'string' ? { code: 'image_change_error', detail: error } : (error ?? {}), m) : null;
   const preview = pick.picked?.kind === 'file' ? pick.picked.preview : pick.picked?.url;
   // The pick last sent: "Apply new look" stays disabled for it unless that change failed; forgotten once disabled
   // (the call ended), since a new call starts from the agent's own look.
@@ -66,17 +61,15 @@ export function ImageSwapperView({ onSubmit, prepare, status = 'idle', error, di
         className="liveai-images__zone"
         tabIndex={0}
         role="group"
-        aria-label="New look: drop or paste an image here"
+        aria-label={m.imageZone}
         onDragOver={pick.zone.onDragOver}
         onDragLeave={pick.zone.onDragLeave}
         onDrop={pick.zone.onDrop}
       >
-        <div className="liveai-images__frame">
-          {preview ? <img src={preview} alt="Preview, center-cropped to 368×560" /> : <Icon name="image" />}
-        </div>
-        <p className="liveai-images__hint">Drop or paste an image, or</p>
+        <div className="liveai-images__frame">{preview ? <img src={preview} alt={m.imagePreview} /> : <Icon name="image" />}</div>
+        <p className="liveai-images__hint">{m.imageDropHint}</p>
         <button type="button" className="liveai-button" onClick={() => fileRef.current?.click()}>
-          Choose a file
+          {m.chooseFile}
         </button>
         <input ref={fileRef} type="file" accept="image/*" hidden onChange={(e) => pick.pickFile(e.target.files?.[0])} />
       </div>
@@ -84,13 +77,13 @@ export function ImageSwapperView({ onSubmit, prepare, status = 'idle', error, di
         <input
           type="url"
           className="liveai-input"
-          aria-label="Image URL"
+          aria-label={m.imageUrl}
           placeholder="https://…"
           value={url}
           onChange={(e) => setUrl(e.target.value)}
         />
         <button type="submit" className="liveai-button">
-          Preview
+          {m.previewImage}
         </button>
       </form>
       <button
@@ -99,7 +92,7 @@ export function ImageSwapperView({ onSubmit, prepare, status = 'idle', error, di
         disabled={disabled || busy || !pick.picked || alreadyApplied}
         onClick={apply}
       >
-        Apply new look
+        {m.applyLook}
       </button>
       <div className="liveai-images__status" role="status" aria-live="polite">
         {pick.problem ??
@@ -108,7 +101,7 @@ export function ImageSwapperView({ onSubmit, prepare, status = 'idle', error, di
               <strong>{failure.title}</strong> {failure.hint}
             </>
           ) : (
-            STATUS[status]
+            (m.imageStatus as Partial<Record<ImageChangeState['status'], string>>)[status]
           ))}
       </div>
     </div>

@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { StageOverlay, type StageOverlayProps } from './StageOverlay';
+import { useMessages } from '../i18n/context';
 import { cx } from '../format';
 import { TimeLimitCountdown } from './TimeLimitCountdown';
 import type { ChromaKey, ChromaKeyOptions } from './chroma-key';
@@ -136,7 +137,8 @@ const useBeforePaint = typeof document === 'undefined' ? useEffect : useLayoutEf
  * State is mirrored on `data-phase`, `data-audio-blocked`, `data-has-video` (the video shows a frame) for styling.
  */
 export function AvatarStageView(props: AvatarStageViewProps) {
-  const { phase, videoTrack, imageUrl, audioBlocked, label = 'Avatar', className, children } = props;
+  const m = useMessages();
+  const { phase, videoTrack, imageUrl, audioBlocked, label = m.avatar, className, children } = props;
   const video = useRef<HTMLVideoElement>(null);
   const { watchVideoTrack } = props;
   // The one place the <video> is bound: in the commit that renders the track (before paint), so decoding starts
@@ -192,7 +194,7 @@ export function AvatarStageView(props: AvatarStageViewProps) {
       {overlay && <div className="liveai-stage__overlay">{overlay}</div>}
       {blocked && (
         <button type="button" className="liveai-button liveai-button--primary liveai-stage__unmute" onClick={props.onUnblockAudio}>
-          Tap to unmute
+          {m.tapToUnmute}
         </button>
       )}
       {phase === 'active' && props.expiresAt != null && <TimeLimitCountdown expiresAt={props.expiresAt} />}

@@ -3,6 +3,7 @@ import { isWaiting } from '../../core/internal';
 import { QueueProgressView, type QueueProgressViewProps } from '../controls/QueueProgressView';
 import { explainError, formatCredits, type ErrorLike } from '../format';
 import { usePrefetchInView } from './usePrefetchInView';
+import { useMessages } from '../i18n/context';
 
 /** What the stage shows over the video in each phase (see {@link AvatarStageView}). */
 export interface StageOverlayProps {
@@ -20,17 +21,13 @@ export interface StageOverlayProps {
   onRestart?: (() => void) | undefined;
   /** The avatar's name, shown over its picture before the call. */
   name?: string | undefined;
+  /** Show what the call cost on the ended screen (default true). */
+  showCost?: boolean | undefined;
 }
-
-const ENDED: Partial<Record<EndReason, string>> = {
-  idle_timeout: 'The avatar stopped after a period of inactivity.',
-  timed_out: 'The avatar timed out.',
-  failed: 'The avatar stopped unexpectedly.',
-  remote: 'The avatar left the call.',
-};
 
 function StartButton({ onStart, onPrefetch }: { onStart: () => void; onPrefetch?: (() => void) | undefined }) {
   const ref = usePrefetchInView(onPrefetch);
+  const m = useMessages();
   return (
     <button
       ref={ref}
@@ -40,7 +37,7 @@ function StartButton({ onStart, onPrefetch }: { onStart: () => void; onPrefetch?
       onPointerEnter={onPrefetch}
       onFocus={onPrefetch}
     >
-      Start call
+      {m.startCall}
     </button>
   );
 }
@@ -58,7 +55,9 @@ export function StageOverlay({
   onRetry,
   onRestart,
   name,
+  showCost = true,
 }: StageOverlayProps) {
+  const m = useMessages();
   if (phase === 'idle') {
     if (!onStart) return name ? <p className="liveai-stage__name">{name}</p> : null;
     return (
@@ -74,33 +73,35 @@ export function StageOverlay({
   if (phase === 'ending')
     return (
       <p className="liveai-stage__title" role="status">
-        Ending the call…
+        {m.endingCall}
       </p>
     );
   if (phase === 'ended') {
+    const ended = endReason && (m.endReasons as Partial<Record<EndReason, string>>)[endReason];
     return (
       <div className="liveai-stage__message" role="status">
-        <p className="liveai-stage__title">Call ended</p>
-        {timeLimitReached ? <p>This call reached its time limit.</p> : endReason && ENDED[endReason] && <p>{ENDED[endReason]}</p>}
-        <p>{cost == null ? 'The cost will appear shortly.' : `This call used ${formatCredits(cost)}.`}</p>
+        <p className="liveai-stage__title">{m.callEnded}</p>
+        {timeLimitReached ? <p>{m.timeLimitReached}</p> : ended && <p>{ended}</p>}
+        {showCost && <p>{cost == null ? m.costPending : m.costUsed(formatCredits(cost, m))}</p>}
         {onRestart && (
           <button type="button" className="liveai-button" onClick={onRestart}>
-            Start again
+            {m.startAgain}
           </button>
         )}
       </div>
     );
   }
   if (phase === 'error') {
-    const e = explainError(error ?? {});
+    const e = explainError(error ?? {}, m);
     return (
       <div className="liveai-stage__message" role="alert">
-        {/* A sentence and one action; the technical detail goes to onError and the console, not to the visitor. */}
+        {/* A sentence and one action (none when retrying cannot help); the technical detail goes to onError and the
+            console, not to the visitor. */}
         <p className="liveai-stage__title">{e.title}</p>
         {e.hint && <p>{e.hint}</p>}
-        {onRetry && (
+        {onRetry && e.retryable && (
           <button type="button" className="liveai-button liveai-button--primary" onClick={onRetry}>
-            Try again
+            {m.tryAgain}
           </button>
         )}
       </div>

@@ -1,12 +1,14 @@
 import type { EndReason, Phase } from '../../core/index';
 import { useDeadline } from './useDeadline';
+import { useMessages } from '../i18n/context';
+import { formatClock, formatNumber, type Messages } from '../i18n/messages';
 
 /** How long before the end the countdown shows, ms. */
 export const COUNTDOWN_WINDOW_MS = 30_000;
 const noop = () => undefined;
 
-/** What screen readers hear: once when the countdown appears, once at 10 s (not every second). */
-const spoken = (s: number) => (s > 10 ? 'The call ends in 30 seconds (time limit).' : 'The call ends in 10 seconds.');
+const spoken = (m: Messages, seconds: number) =>
+  m.endsInSpoken(formatNumber(seconds, m), new Intl.PluralRules(m.locale).select(seconds), seconds === 30);
 
 /**
  * The session's maximum length running out: "Call ends in 0:27" during the last 30 s before `expiresAt`
@@ -14,14 +16,16 @@ const spoken = (s: number) => (s > 10 ? 'The call ends in 30 seconds (time limit
  * live region says it twice (at 30 s and at 10 s).
  */
 export function TimeLimitCountdown({ expiresAt }: { expiresAt: number | null }) {
+  const m = useMessages();
   const left = useDeadline(expiresAt, noop, COUNTDOWN_WINDOW_MS);
   const show = left !== null && left > 0 && left <= COUNTDOWN_WINDOW_MS;
   const s = show ? Math.ceil(left / 1000) : 0;
   return (
     <div className="liveai-stage__countdown" data-visible={show || undefined}>
-      {show && <span aria-hidden="true">Call ends in 0:{String(s).padStart(2, '0')}</span>}
+      {show && <span aria-hidden="true">{m.callEndsIn(formatClock(s * 1000, m.locale))}</span>}
       <span className="liveai-visually-hidden" role="status" aria-live="polite">
-        {show ? spoken(s) : ''}
+        {/* What screen readers hear: once when the countdown appears, once at 10 s (not every second). */}
+        {show ? spoken(m, s > 10 ? 30 : 10) : ''}
       </span>
     </div>
   );

@@ -1,6 +1,7 @@
 import type { TranscriptLine } from '../../core/index';
 import { useStickToBottom } from './useStickToBottom';
 import { cx } from '../format';
+import { useMessages } from '../i18n/context';
 
 /**
  * Props of {@link TranscriptPanelView}.
@@ -26,7 +27,8 @@ export interface TranscriptPanelViewProps {
  * @public
  */
 export function TranscriptPanelView(props: TranscriptPanelViewProps) {
-  const { lines, mode = 'conversation', userLabel = 'You', agentLabel = 'Avatar', label = 'Transcript', className } = props;
+  const m = useMessages();
+  const { lines, mode = 'conversation', userLabel = m.you, agentLabel = m.avatar, label = m.transcript, className } = props;
   const last = lines[lines.length - 1];
   const scroll = useStickToBottom<HTMLDivElement>(last?.id);
   const who = (l: TranscriptLine) => (l.role === 'user' ? userLabel : agentLabel);
@@ -36,7 +38,7 @@ export function TranscriptPanelView(props: TranscriptPanelViewProps) {
         {last && (
           <p className="liveai-captions__line" data-role={last.role} key={last.id}>
             <span className="liveai-visually-hidden">{who(last)}: </span>
-            {last.text}
+            <bdi>{last.text}</bdi>
           </p>
         )}
       </div>
@@ -53,19 +55,22 @@ export function TranscriptPanelView(props: TranscriptPanelViewProps) {
         aria-label={label}
         tabIndex={0}
       >
-        {lines.length === 0 && <p className="liveai-transcript__empty">{props.emptyText ?? 'The conversation will appear here.'}</p>}
+        {lines.length === 0 && <p className="liveai-transcript__empty">{props.emptyText ?? m.transcriptEmpty}</p>}
         <ol className="liveai-transcript__list">
           {lines.map((l) => (
             <li key={l.id} className="liveai-transcript__line" data-role={l.role}>
               <span className="liveai-transcript__who">{who(l)}</span>
-              <span className="liveai-transcript__text">{l.text}</span>
+              {/* What was said may be in another language than the widget's: its own direction. */}
+              <span className="liveai-transcript__text" dir="auto">
+                {l.text}
+              </span>
             </li>
           ))}
         </ol>
       </div>
       {scroll.unseen && (
         <button type="button" className="liveai-button liveai-transcript__jump" onClick={scroll.jump}>
-          Jump to latest
+          {m.jumpToLatest}
         </button>
       )}
     </div>

@@ -4,6 +4,8 @@ import { AvatarWidgetBody } from './AvatarWidgetBody';
 import type { WidgetState } from './AvatarWidgetView';
 import type { WidgetCallbacks } from './useWidgetCallbacks';
 import type { ChromaKeyOptions } from '../stage/chroma-key';
+import { MessagesProvider } from '../i18n/context';
+import type { MessagesOverride } from '../i18n/messages';
 
 /**
  * Props of {@link AvatarWidget}.
@@ -54,6 +56,14 @@ export interface AvatarWidgetProps extends WidgetCallbacks {
    * smoothness, spill}` (0–1 each). For avatars rendered on that solid colour. See `AvatarStageView`'s `chromaKey`.
    */
   chromaKey?: boolean | ChromaKeyOptions;
+  /** Show what the call cost (credits) on the ended screen (default true). */
+  showCost?: boolean;
+  /**
+   * The language of every string a visitor sees: a translation (e.g. `es` from `liveai-kit/messages`) or a partial
+   * override of English (e.g. `{ startCall: 'Call Ava' }`). Numbers, clocks and credits follow its `locale`; with
+   * `dir: 'rtl'` (Arabic) the widget lays out right to left.
+   */
+  messages?: MessagesOverride;
   /** Receives the session whenever the widget gets one (e.g. to call its methods). */
   onSession?: (session: AvatarSession) => void;
   className?: string;
@@ -77,7 +87,9 @@ export function AvatarWidget(props: AvatarWidgetProps) {
     : { proxyUrl: proxyUrl!, flow: { kind: 'room', agentId: agentId! }, ...options };
   return (
     <AvatarSessionProvider key={session ? 'given' : `${proxyUrl}|${agentId}`} session={session} options={created}>
-      <AvatarWidgetBody {...props} />
+      <MessagesProvider messages={props.messages}>
+        <AvatarWidgetBody {...props} />
+      </MessagesProvider>
     </AvatarSessionProvider>
   );
 }

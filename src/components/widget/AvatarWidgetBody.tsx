@@ -14,6 +14,7 @@ import { useDeadline } from '../stage/useDeadline';
 import { useWidgetCallbacks } from './useWidgetCallbacks';
 import { isRunning } from '../../core/index';
 import type { ChromaKeyOptions } from '../stage/chroma-key';
+import { useMessages } from '../i18n/context';
 
 /** Inside the provider: state, timers (minimized end, max duration), callbacks, and the composed parts. */
 export function AvatarWidgetBody(p: AvatarWidgetProps) {
@@ -22,7 +23,8 @@ export function AvatarWidgetBody(p: AvatarWidgetProps) {
   const phase = useSessionState((s) => s.phase);
   const activeAt = useSessionState((s) => s.activeAt);
   const variant = p.variant ?? 'floating';
-  const title = p.title ?? 'Avatar';
+  const m = useMessages();
+  const title = p.title ?? m.avatar;
   const [own, setOwn] = useState<WidgetState>(p.initialState ?? (variant === 'inline' ? 'active' : 'minimized'));
   const state = p.state ?? own;
   const setState = (next: WidgetState) => {
@@ -46,6 +48,8 @@ export function AvatarWidgetBody(p: AvatarWidgetProps) {
   // The parts read the session themselves, so they are made once per change of their own props: a phase change
   // (several while a call connects) re-renders the frame only, not the stage, transcript, chat and controls again.
   const { imageUrl, imageSwapper, previewSrc } = p;
+  const showCost = p.showCost ?? true;
+  const stageLabel = m.videoOf(title);
   // One key per set of options, so an inline `chromaKey={{…}}` does not re-make the parts on every render.
   const chromaKey = chromaKeyId(p.chromaKey);
   const parts = useMemo(
@@ -55,7 +59,8 @@ export function AvatarWidgetBody(p: AvatarWidgetProps) {
           imageUrl={imageUrl}
           previewSrc={previewSrc}
           name={title}
-          label={`${title} video`}
+          label={stageLabel}
+          showCost={showCost}
           chromaKey={chromaKey ? (JSON.parse(chromaKey) as ChromaKeyOptions) : undefined}
         >
           {caption && <TranscriptPanel mode="caption" agentLabel={title} />}
@@ -70,7 +75,7 @@ export function AvatarWidgetBody(p: AvatarWidgetProps) {
       chat: <ChatInput />,
       controls: <ControlBar />,
     }),
-    [imageUrl, previewSrc, title, caption, imageSwapper, chromaKey],
+    [imageUrl, previewSrc, title, stageLabel, showCost, caption, imageSwapper, chromaKey],
   );
   return (
     <AvatarWidgetView

@@ -1,8 +1,10 @@
 import { useRef, type ReactNode } from 'react';
 import { isRunning, type Phase } from '../../core/index';
 import { Icon } from '../controls/icons';
-import { cx, formatClock } from '../format';
+import { cx } from '../format';
+import { formatClock, formatNumber } from '../i18n/messages';
 import { useFocusKeeper } from './useFocusKeeper';
+import { useMessages } from '../i18n/context';
 
 /**
  * Visible state of the widget. `hidden` renders nothing.
@@ -48,7 +50,8 @@ export interface AvatarWidgetViewProps {
  * @public
  */
 export function AvatarWidgetView(p: AvatarWidgetViewProps) {
-  const { variant = 'floating', state, theme = 'auto', phase, title = 'Avatar' } = p;
+  const m = useMessages();
+  const { variant = 'floating', state, theme = 'auto', phase, title = m.avatar } = p;
   const ref = useRef<HTMLDivElement>(null);
   useFocusKeeper(ref, phase, state);
   if (state === 'hidden') return null;
@@ -60,6 +63,8 @@ export function AvatarWidgetView(p: AvatarWidgetViewProps) {
     'data-state': state,
     'data-theme': theme,
     'data-phase': phase,
+    lang: m.locale,
+    dir: m.dir,
   };
   if (state === 'minimized') {
     const ending = p.minimizedEndMs != null && running;
@@ -77,11 +82,7 @@ export function AvatarWidgetView(p: AvatarWidgetViewProps) {
         >
           <Icon name="chat" />
           <span>
-            {ending
-              ? `Call ends in ${formatClock(p.minimizedEndMs!)} · Open`
-              : running
-                ? `In call with ${title} · Open`
-                : `Talk to ${title}`}
+            {ending ? m.minimizedEnds(formatClock(p.minimizedEndMs!, m.locale)) : running ? m.inCallWith(title) : m.talkTo(title)}
           </span>
         </button>
       </div>
@@ -89,7 +90,7 @@ export function AvatarWidgetView(p: AvatarWidgetViewProps) {
   }
   const showCountdown = p.remainingMs != null && p.remainingMs <= 30_000 && phase === 'active';
   const endsAfter = running && p.minimizeEndsCallAfterMs != null ? Math.round(p.minimizeEndsCallAfterMs / 1000) : null;
-  const minimizeLabel = endsAfter === null ? 'Minimize' : `Minimize (the call ends if it stays minimized for ${endsAfter} s)`;
+  const minimizeLabel = endsAfter === null ? m.minimize : m.minimizeEndsCall(formatNumber(endsAfter, m));
   return (
     <div {...root}>
       <section className="liveai-widget__panel" aria-label={title}>
@@ -98,11 +99,11 @@ export function AvatarWidgetView(p: AvatarWidgetViewProps) {
             {title}
           </h2>
           {showCountdown ? (
-            <p className="liveai-widget__countdown" role="timer" aria-label="Time left in this call">
-              Call ends in {formatClock(p.remainingMs!)}
+            <p className="liveai-widget__countdown" role="timer" aria-label={m.timeLeft}>
+              {m.callEndsIn(formatClock(p.remainingMs!, m.locale))}
             </p>
           ) : (
-            phase === 'active' && <span className="liveai-widget__live">Live</span>
+            phase === 'active' && <span className="liveai-widget__live">{m.live}</span>
           )}
           <button
             type="button"

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Icon } from '../controls/icons';
+import { useMessages } from '../i18n/context';
 
 /**
  * "Change look" in the widget: a button that opens the image swapper as a sheet over the transcript and chat (over
@@ -7,6 +8,7 @@ import { Icon } from '../controls/icons';
  * puts focus back on the button.
  */
 export function LookSheet({ children }: { children: ReactNode }) {
+  const m = useMessages();
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -28,7 +30,7 @@ export function LookSheet({ children }: { children: ReactNode }) {
         onClick={() => setOpen(!open)}
       >
         <Icon name="image" />
-        <span>Change look</span>
+        <span>{m.changeLook}</span>
       </button>
       {open && (
         <section
@@ -43,12 +45,12 @@ export function LookSheet({ children }: { children: ReactNode }) {
         >
           <div className="liveai-widget__sheet-header">
             <h3 className="liveai-widget__sheet-title" id={`${id}-title`} ref={heading} tabIndex={-1}>
-              Change look
+              {m.changeLook}
             </h3>
             <button
               type="button"
               className="liveai-button liveai-button--icon liveai-button--ghost"
-              aria-label="Close"
+              aria-label={m.close}
               onClick={() => setOpen(false)}
             >
               <Icon name="close" />

@@ -1,12 +1,13 @@
 // Test page of widget-polish.test.ts: the inline drop-in widget against the real proxy, as an operator would set it
 // up (a name, a picture, Change look). Query: ?theme=light|dark, ?slowCreate=MS (the create call answers after MS),
-// ?createStatus=504 (with slowCreate: the proxy's time-out answer instead of the real one).
+// ?createStatus=504 (with slowCreate: the proxy's time-out answer instead of the real one), ?lang=es|fr|de|ja|ar.
 // window.__shifts lists the page's layout shifts that came without recent input (what CLS sums), with what moved.
 import '../../../src/core/transports/livekit';
 import { createRoot } from 'react-dom/client';
 import { AvatarWidget } from '../../../src/components';
 import type { Phase } from '../../../src/core/session/types';
 import '../../../src/components/styles/index.css';
+import * as translations from '../../../src/components/i18n/translations';
 
 const w = window as unknown as {
   __shifts: { value: number; at: number; moved: string[] }[];
@@ -60,6 +61,7 @@ createRoot(document.getElementById('root')!).render(
     imageSwapper
     theme={(params.get('theme') as 'light' | 'dark' | null) ?? 'light'}
     options={{ fetch: slowFetch }}
+    messages={translations[params.get('lang') as 'es' | 'fr' | 'de' | 'ja' | 'ar']}
     onPhaseChange={(p) => w.__phases.push(p)}
     onError={(e) => w.__errors.push(`${e.code}: ${e.detail}`)}
   />,

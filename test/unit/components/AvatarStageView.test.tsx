@@ -88,14 +88,42 @@ describe('AvatarStageView', () => {
 
   it('error: a short sentence and one action, without the technical detail', async () => {
     const onRetry = vi.fn();
-    const error = new LiveAiError('insufficient_funds', 'agent owner has insufficient funds', { status: 402 });
+    const error = new LiveAiError('rate_limited', 'Too many session creations; retry in 3 s', { status: 429 });
     render(<AvatarStageView phase="error" error={error} onRetry={onRetry} />);
     const alert = screen.getByRole('alert');
-    expect(alert).toHaveTextContent('The avatar is not available right now.');
-    expect(alert).toHaveTextContent('Please come back later.');
-    expect(alert).not.toHaveTextContent('agent owner has insufficient funds');
+    expect(alert).toHaveTextContent('The avatar is busy right now.');
+    expect(alert).toHaveTextContent('Many people are calling at once. Wait a moment.');
+    expect(alert).not.toHaveTextContent('retry in 3 s');
     expect(within(alert).getAllByRole('button')).toHaveLength(1);
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(onRetry).toHaveBeenCalledOnce();
+  });
+
+  it('error that retrying cannot mend: no "Try again", what to do instead', () => {
+    const noWebRtc = new LiveAiError('transport_failed', 'This browser cannot make video calls (it has no WebRTC).', {
+      retryable: false,
+    });
+    const { rerender } = render(<AvatarStageView phase="error" error={noWebRtc} onRetry={vi.fn()} />);
+    let alert = screen.getByRole('alert');
+    expect(alert).toHaveTextContent('Could not connect to the call.');
+    expect(alert).toHaveTextContent('Open this page in a current Chrome, Edge, Firefox or Safari.');
+    expect(alert).not.toHaveTextContent('Check your internet connection.');
+    expect(within(alert).queryByRole('button')).toBeNull();
+    // Every code that is not retryable by default gets a hint and no button.
+    for (const code of [
+      'invalid_request',
+      'invalid_api_key',
+      'insufficient_funds',
+      'forbidden',
+      'not_found',
+      'conflict',
+      'missing_peer',
+    ] as const) {
+      rerender(<AvatarStageView phase="error" error={new LiveAiError(code, 'technical', { status: 400 })} onRetry={vi.fn()} />);
+      alert = screen.getByRole('alert');
+      expect(within(alert).queryByRole('button')).toBeNull();
+      expect(alert.querySelectorAll('p')).toHaveLength(2);
+      expect(alert).not.toHaveTextContent('technical');
+    }
   });
 });

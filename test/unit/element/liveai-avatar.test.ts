@@ -56,6 +56,33 @@ describe('<liveai-avatar>', () => {
     expect(proxy.calls).toEqual([]);
   });
 
+  it('lang picks a built-in translation (loaded on demand), messages overrides strings, dir and show-cost apply', async () => {
+    const { el } = make({ 'agent-id': 'a', 'proxy-url': 'http://proxy.fake.test', inline: '', lang: 'es-MX' });
+    await waitFor(() => expect(button(el, /^Iniciar llamada$/)).toBeDefined());
+    expect(widget(el)).toHaveAttribute('lang', 'es');
+    el.messages = { startCall: 'Llamar a Ada' };
+    await waitFor(() => expect(button(el, /^Llamar a Ada$/)).toBeDefined());
+    el.setAttribute('lang', 'ar');
+    await waitFor(() => expect(widget(el)).toHaveAttribute('dir', 'rtl'));
+    expect(button(el, /^Llamar a Ada$/)).toBeDefined();
+    el.messages = undefined;
+    await waitFor(() => expect(button(el, /^ابدأ المكالمة$/)).toBeDefined());
+    el.setAttribute('lang', 'pt');
+    await waitFor(() => expect(button(el, /^Start call$/)).toBeDefined());
+    expect(widget(el)).toHaveAttribute('dir', 'ltr');
+    el.setAttribute('dir', 'rtl');
+    await waitFor(() => expect(widget(el)).toHaveAttribute('dir', 'rtl'));
+  });
+
+  it('show-cost="false" hides the cost line on the ended screen', async () => {
+    const { el, proxy } = make({ 'agent-id': 'a', 'proxy-url': 'http://proxy.fake.test', inline: '', 'show-cost': 'false' });
+    el.start().catch(() => undefined);
+    await activate(el, proxy);
+    await el.end();
+    await waitFor(() => expect(shadow(el).textContent).toContain('Call ended'));
+    expect(shadow(el).textContent).not.toMatch(/credit|cost/i);
+  });
+
   it('initial-state: minimized shows the launcher; hidden renders nothing', async () => {
     const { el } = make({ 'agent-id': 'a', 'proxy-url': 'http://proxy.fake.test', 'initial-state': 'minimized' });
     await waitFor(() => expect(widget(el)).toHaveAttribute('data-state', 'minimized'));

@@ -1,0 +1,272 @@
+/**
+ * The message catalogue of the components: every sentence and label a visitor sees or hears, in one typed object.
+ * English is built in; other languages are separate imports (`liveai-kit/messages`), so the default bundle does not
+ * carry them. Sentences with a value are functions that receive it already formatted for the catalogue's `locale`
+ * (numbers, clocks and credits through `Intl`).
+ */
+
+/** An `Intl.PluralRules` category: which word form a count takes (`one`, `other`, and in some languages more). */
+export type PluralCategory = Intl.LDMLPluralRule;
+
+/**
+ * Every user-visible string of the components, the widget and `<liveai-avatar>`. Pass a whole translation (e.g. `es`
+ * from `liveai-kit/messages`) or a partial override; anything missing falls back to English. Technical detail
+ * (`LiveAiError.detail`, console lines) stays English for developers.
+ * @public
+ */
+export interface Messages {
+  /** BCP 47 language tag used for `Intl` number, plural and clock formatting (e.g. `en`, `es`, `ar`). */
+  locale: string;
+  /** Writing direction of the language: `rtl` lays the widget out right to left. */
+  dir: 'ltr' | 'rtl';
+  /** Default avatar name (header, stage label). */
+  avatar: string;
+  /** The stage's accessible name: "Ava video". */
+  videoOf: (name: string) => string;
+  startCall: string;
+  tapToUnmute: string;
+  startAgain: string;
+  tryAgain: string;
+  endingCall: string;
+  callEnded: string;
+  timeLimitReached: string;
+  /** Why the call ended, when the avatar's side ended it. */
+  endReasons: { idle_timeout: string; timed_out: string; failed: string; remote: string };
+  costPending: string;
+  /** "This call used 1.25 credits." `credits` comes from {@link Messages.credits}. */
+  costUsed: (credits: string) => string;
+  /** "1.25 credits": `amount` is formatted for `locale`, `plural` is its `Intl.PluralRules` category. */
+  credits: (amount: string, plural: PluralCategory) => string;
+  /** Launcher before a call: "Talk to Ava". */
+  talkTo: (name: string) => string;
+  /** Launcher during a minimized call: "In call with Ava · Open". */
+  inCallWith: (name: string) => string;
+  /** Launcher while a minimized call runs out: "Call ends in 0:29 · Open". */
+  minimizedEnds: (clock: string) => string;
+  minimize: string;
+  /** Minimize during a call when minimizing ends it after `seconds`. */
+  minimizeEndsCall: (seconds: string) => string;
+  live: string;
+  timeLeft: string;
+  /** "Call ends in 0:29" (the last 30 s of the call's maximum length). */
+  callEndsIn: (clock: string) => string;
+  /**
+   * Announced to screen readers 30 s (`timeLimit` true) and 10 s before the time limit; `plural` is the
+   * `Intl.PluralRules` category of the number of seconds.
+   */
+  endsInSpoken: (seconds: string, plural: PluralCategory, timeLimit: boolean) => string;
+  callControls: string;
+  microphone: string;
+  muteSpeaker: string;
+  volume: string;
+  stayConnected: string;
+  stayConnectedHint: string;
+  end: string;
+  changeLook: string;
+  close: string;
+  /** Queue progress by phase. */
+  creating: string;
+  queued: string;
+  connecting: string;
+  startingAvatar: string;
+  /** The progress bar's spoken value: "0:04 elapsed". */
+  elapsed: (clock: string) => string;
+  stillWaiting: string;
+  moreTraffic: string;
+  usuallyReady: string;
+  takingLonger: string;
+  usuallySeconds: string;
+  /** "up to 0:10": the estimate of a cold start. */
+  upTo: (clock: string) => string;
+  /** The chat field's label. */
+  message: string;
+  chatOpensInCall: string;
+  typeMessage: string;
+  send: string;
+  transcript: string;
+  you: string;
+  transcriptEmpty: string;
+  jumpToLatest: string;
+  imageZone: string;
+  imagePreview: string;
+  imageDropHint: string;
+  chooseFile: string;
+  imageUrl: string;
+  previewImage: string;
+  applyLook: string;
+  /** Image swapper progress. */
+  imageStatus: { sending: string; requested: string; created: string; complete: string };
+  /** Error titles by `LiveAiError` code (`busy`: the site's own limits say "not now"); `default` for any other. */
+  errorTitles: Record<string, string> & { default: string };
+  /** A hint beyond "Try again", by code (when retrying may help). */
+  errorHints: Record<string, string>;
+  /**
+   * What to do instead when retrying cannot help (`retryable: false`), by code; a code not here uses its
+   * `errorHints` entry, then `default`.
+   */
+  errorFinalHints: Record<string, string> & { default: string };
+}
+
+/**
+ * A partial override of {@link Messages}: top-level keys replace, the grouped ones (`endReasons`, `imageStatus`,
+ * `errorTitles`, `errorHints`, `errorFinalHints`) merge key by key.
+ * @public
+ */
+export type MessagesOverride = Partial<Omit<Messages, GroupKey>> & { [K in GroupKey]?: Partial<Messages[K]> };
+
+type GroupKey = 'endReasons' | 'imageStatus' | 'errorTitles' | 'errorHints' | 'errorFinalHints';
+const GROUPS: readonly GroupKey[] = ['endReasons', 'imageStatus', 'errorTitles', 'errorHints', 'errorFinalHints'];
+
+const enHints = {
+  invalid_api_key: 'Please let the site owner know.',
+  insufficient_funds: 'Please come back later.',
+  missing_peer: 'Please let the site owner know.',
+  not_found: 'It may have been removed.',
+  payload_too_large: 'Inline images must be under 900 KB (uploads at most 4 MB). Use a smaller image or a URL.',
+  rate_limited: 'Many people are calling at once. Wait a moment.',
+  busy: 'Many people are calling at once. Wait a few minutes.',
+  transport_failed: 'Check your internet connection.',
+  image_change_error: 'Try a different picture.',
+};
+
+/**
+ * English, the built-in default.
+ * @public
+ */
+export const en: Messages = {
+  locale: 'en',
+  dir: 'ltr',
+  avatar: 'Avatar',
+  videoOf: (name) => `${name} video`,
+  startCall: 'Start call',
+  tapToUnmute: 'Tap to unmute',
+  startAgain: 'Start again',
+  tryAgain: 'Try again',
+  endingCall: 'Ending the call…',
+  callEnded: 'Call ended',
+  timeLimitReached: 'This call reached its time limit.',
+  endReasons: {
+    idle_timeout: 'The avatar stopped after a period of inactivity.',
+    timed_out: 'The avatar timed out.',
+    failed: 'The avatar stopped unexpectedly.',
+    remote: 'The avatar left the call.',
+  },
+  costPending: 'The cost will appear shortly.',
+  costUsed: (credits) => `This call used ${credits}.`,
+  credits: (amount, plural) => `${amount} ${plural === 'one' ? 'credit' : 'credits'}`,
+  talkTo: (name) => `Talk to ${name}`,
+  inCallWith: (name) => `In call with ${name} · Open`,
+  minimizedEnds: (clock) => `Call ends in ${clock} · Open`,
+  minimize: 'Minimize',
+  minimizeEndsCall: (seconds) => `Minimize (the call ends if it stays minimized for ${seconds} s)`,
+  live: 'Live',
+  timeLeft: 'Time left in this call',
+  callEndsIn: (clock) => `Call ends in ${clock}`,
+  endsInSpoken: (seconds, _plural, timeLimit) => `The call ends in ${seconds} seconds${timeLimit ? ' (time limit)' : ''}.`,
+  callControls: 'Call controls',
+  microphone: 'Microphone',
+  muteSpeaker: 'Mute speaker',
+  volume: 'Volume',
+  stayConnected: 'Stay connected',
+  stayConnectedHint: 'Stay connected: keep the call open while you are quiet',
+  end: 'End',
+  changeLook: 'Change look',
+  close: 'Close',
+  creating: 'Calling…',
+  queued: 'Waiting for the avatar…',
+  connecting: 'Connecting…',
+  startingAvatar: 'Starting the avatar',
+  elapsed: (clock) => `${clock} elapsed`,
+  stillWaiting: 'Still waiting for the avatar service to answer…',
+  moreTraffic: 'More traffic than usual… a cold start can take up to 2.5 minutes.',
+  usuallyReady: 'Usually ready in a few seconds.',
+  takingLonger: 'taking longer than usual',
+  usuallySeconds: 'usually a few seconds',
+  upTo: (clock) => `up to ${clock}`,
+  message: 'Message',
+  chatOpensInCall: 'Chat opens in a call',
+  typeMessage: 'Type a message',
+  send: 'Send',
+  transcript: 'Transcript',
+  you: 'You',
+  transcriptEmpty: 'The conversation will appear here.',
+  jumpToLatest: 'Jump to latest',
+  imageZone: 'New look: drop or paste an image here',
+  imagePreview: 'Preview, center-cropped to 368×560',
+  imageDropHint: 'Drop or paste an image, or',
+  chooseFile: 'Choose a file',
+  imageUrl: 'Image URL',
+  previewImage: 'Preview',
+  applyLook: 'Apply new look',
+  imageStatus: {
+    sending: 'Sending the image…',
+    requested: 'Imagining…',
+    created: 'Almost there…',
+    complete: 'New look applied.',
+  },
+  errorTitles: {
+    default: 'Something went wrong.',
+    invalid_request: 'The avatar could not start.',
+    invalid_api_key: 'The avatar is not set up correctly.',
+    insufficient_funds: 'The avatar is not available right now.',
+    forbidden: 'The avatar is not available here.',
+    not_found: 'This avatar could not be found.',
+    conflict: 'That did not work.',
+    payload_too_large: 'The image is too large.',
+    rate_limited: 'The avatar is busy right now.',
+    busy: 'The avatar is busy right now.',
+    upstream_error: 'The avatar could not start.',
+    timeout: 'The avatar service did not answer in time.',
+    transport_failed: 'Could not connect to the call.',
+    autoplay_blocked: 'Sound is blocked by the browser.',
+    missing_peer: 'The avatar is not set up correctly.',
+    image_change_error: 'The avatar could not use this image.',
+  },
+  errorHints: enHints,
+  errorFinalHints: {
+    default: 'Please reload the page.',
+    invalid_request: 'Please reload the page. If it happens again, let the site owner know.',
+    forbidden: 'Please let the site owner know.',
+    conflict: 'Please reload the page.',
+    upstream_error: 'Please come back later.',
+    timeout: 'Please come back later.',
+    rate_limited: 'Please come back later.',
+    busy: 'Please come back later.',
+    transport_failed: 'Open this page in a current Chrome, Edge, Firefox or Safari.',
+    autoplay_blocked: 'Allow sound for this site in the browser settings.',
+  },
+};
+
+/**
+ * A full catalogue from English (or `base`) and a partial override; grouped keys merge key by key.
+ * @public
+ */
+export function resolveMessages(override?: MessagesOverride | null, base: Messages = en): Messages {
+  if (!override) return base;
+  const out = { ...base, ...override } as Messages;
+  for (const k of GROUPS) if (override[k]) (out as unknown as Record<string, unknown>)[k] = { ...base[k], ...override[k] };
+  return out;
+}
+
+/**
+ * `m:ss` of a duration in ms in the catalogue's locale (negative values count as 0), e.g. `0:29`.
+ * @public
+ */
+export function formatClock(ms: number, locale = 'en'): string {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  const minutes = new Intl.NumberFormat(locale, { useGrouping: false }).format(Math.floor(s / 60));
+  const seconds = new Intl.NumberFormat(locale, { minimumIntegerDigits: 2 }).format(s % 60);
+  return `${minutes}:${seconds}`;
+}
+
+/**
+ * Credits with at most 2 decimals in the catalogue's language, e.g. `1.25 credits`, `1 credit` (English default).
+ * @public
+ */
+export function formatCredits(credits: number, messages: Messages = en): string {
+  const amount = new Intl.NumberFormat(messages.locale, { maximumFractionDigits: 2 }).format(credits);
+  return messages.credits(amount, new Intl.PluralRules(messages.locale).select(credits));
+}
+
+/** A whole number of seconds in the catalogue's locale. */
+export const formatNumber = (n: number, messages: Messages): string => new Intl.NumberFormat(messages.locale).format(n);
