@@ -28,6 +28,7 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['test/server/**/*.test.ts', 'test/emulator/**/*.test.ts', 'test/scripts/**/*.test.ts'],
+          setupFiles: ['test/setup/quiet-rtc-node.ts'],
           testTimeout: 60_000,
         },
       },
@@ -41,6 +42,7 @@ export default defineConfig({
           hookTimeout: 240_000,
           fileParallelism: false,
           globalSetup: ['test/browser/global-setup.ts'],
+          setupFiles: ['test/setup/quiet-rtc-node.ts'],
         },
       },
       {
@@ -55,6 +57,7 @@ export default defineConfig({
           hookTimeout: 240_000,
           fileParallelism: false,
           globalSetup: ['test/browser/global-setup.ts'],
+          setupFiles: ['test/setup/quiet-rtc-node.ts'],
         },
       },
     ],
