@@ -124,7 +124,7 @@ export const ar: Messages = {
     timeout: 'يُرجى العودة لاحقًا.',
     rate_limited: 'يُرجى العودة لاحقًا.',
     busy: 'يُرجى العودة لاحقًا.',
-    transport_failed: 'افتح هذه الصفحة في إصدار حديث من Chrome أو Edge أو Firefox أو Safari.',
+    transport_failed: 'لا يستطيع هذا المتصفح إجراء مكالمات فيديو. افتح هذه الصفحة في إصدار حديث من Chrome أو Edge أو Firefox أو Safari.',
     autoplay_blocked: 'اسمح بالصوت لهذا الموقع من إعدادات المتصفح.',
   },
 };

@@ -115,7 +115,8 @@ export const de: Messages = {
     timeout: 'Bitte versuche es später noch einmal.',
     rate_limited: 'Bitte versuche es später noch einmal.',
     busy: 'Bitte versuche es später noch einmal.',
-    transport_failed: 'Öffne diese Seite in einem aktuellen Chrome, Edge, Firefox oder Safari.',
+    transport_failed:
+      'Dieser Browser kann keine Videoanrufe führen. Öffne diese Seite in einem aktuellen Chrome, Edge, Firefox oder Safari.',
     autoplay_blocked: 'Erlaube den Ton für diese Website in den Browsereinstellungen.',
   },
 };

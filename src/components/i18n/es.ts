@@ -116,7 +116,8 @@ export const es: Messages = {
     timeout: 'Vuelve a intentarlo más tarde.',
     rate_limited: 'Vuelve a intentarlo más tarde.',
     busy: 'Vuelve a intentarlo más tarde.',
-    transport_failed: 'Abre esta página en una versión actual de Chrome, Edge, Firefox o Safari.',
+    transport_failed:
+      'Este navegador no puede hacer videollamadas. Abre esta página en una versión actual de Chrome, Edge, Firefox o Safari.',
     autoplay_blocked: 'Permite el sonido para este sitio en los ajustes del navegador.',
   },
 };

@@ -116,7 +116,8 @@ export const fr: Messages = {
     timeout: 'Merci de revenir plus tard.',
     rate_limited: 'Merci de revenir plus tard.',
     busy: 'Merci de revenir plus tard.',
-    transport_failed: 'Ouvrez cette page dans une version récente de Chrome, Edge, Firefox ou Safari.',
+    transport_failed:
+      'Ce navigateur ne peut pas passer d’appels vidéo. Ouvrez cette page dans une version récente de Chrome, Edge, Firefox ou Safari.',
     autoplay_blocked: 'Autorisez le son pour ce site dans les réglages du navigateur.',
   },
 };

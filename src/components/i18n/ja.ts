@@ -115,7 +115,7 @@ export const ja: Messages = {
     timeout: '時間をおいてもう一度お越しください。',
     rate_limited: '時間をおいてもう一度お越しください。',
     busy: '時間をおいてもう一度お越しください。',
-    transport_failed: '最新の Chrome、Edge、Firefox、Safari でこのページを開いてください。',
+    transport_failed: 'このブラウザーではビデオ通話ができません。最新の Chrome、Edge、Firefox、Safari でこのページを開いてください。',
     autoplay_blocked: 'ブラウザの設定でこのサイトの音声を許可してください。',
   },
 };

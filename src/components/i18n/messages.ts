@@ -232,7 +232,7 @@ export const en: Messages = {
     timeout: 'Please come back later.',
     rate_limited: 'Please come back later.',
     busy: 'Please come back later.',
-    transport_failed: 'Open this page in a current Chrome, Edge, Firefox or Safari.',
+    transport_failed: 'This browser cannot make video calls. Open this page in a current Chrome, Edge, Firefox or Safari.',
     autoplay_blocked: 'Allow sound for this site in the browser settings.',
   },
 };

@@ -64,7 +64,7 @@ describe('message catalogue', () => {
     const e = explainError(new LiveAiError('transport_failed', 'no WebRTC', { retryable: false }), fr);
     expect(e).toEqual({
       title: 'Impossible de rejoindre l’appel.',
-      hint: 'Ouvrez cette page dans une version récente de Chrome, Edge, Firefox ou Safari.',
+      hint: 'Ce navigateur ne peut pas passer d’appels vidéo. Ouvrez cette page dans une version récente de Chrome, Edge, Firefox ou Safari.',
       detail: 'no WebRTC',
       retryable: false,
     });
