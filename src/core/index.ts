@@ -53,7 +53,7 @@ export { DEFAULT_MAX_TRANSCRIPT_LINES } from './store/reducers';
 export * from './session';
 export * from './proxy-client';
 export { prepareImage, type PrepareImageOptions, type PreparedImage } from './image/prepare';
-export { PCM_FRAME_BYTES, PCM_FRAME_MS, PCM_FRAME_SAMPLES, PCM_SAMPLE_RATE } from './audio/pcm';
+export { PCM_FRAME_BYTES, PCM_FRAME_MS, PCM_FRAME_SAMPLES, PCM_SAMPLE_RATE } from './audio/format';
 export { streamPcmToWebSocket, type AudioBufferLike, type PcmStream, type StreamPcmOptions } from './audio/stream';
 export { loadTransport, registerTransport, type TransportModule } from './transports/load';
 export type * from './transports/types';

@@ -1,20 +1,4 @@
-/**
- * Sample rate the websocket-* transports take, in Hz (PCM16 mono 16 kHz).
- * @public
- */
-export const PCM_SAMPLE_RATE = 16_000;
-/**
- * Duration of one binary frame, in ms.
- * @public
- */
-export const PCM_FRAME_MS = 20;
-/**
- * Samples per frame at 16 kHz (320) and bytes per frame as PCM16 (640).
- * @public
- */
-export const PCM_FRAME_SAMPLES = (PCM_SAMPLE_RATE * PCM_FRAME_MS) / 1000;
-/** @public */
-export const PCM_FRAME_BYTES = PCM_FRAME_SAMPLES * 2;
+import { PCM_FRAME_BYTES, PCM_SAMPLE_RATE } from './format';
 
 /** Averages channels into one mono channel (the shortest channel sets the length). Pure. */
 export function downmix(channels: readonly Float32Array[]): Float32Array {
@@ -133,4 +117,43 @@ export function createFramer(frameBytes = PCM_FRAME_BYTES) {
 export function toPcmFrames(channels: readonly Float32Array[], sampleRate: number): Uint8Array[] {
   const framer = createFramer();
   return [...framer.push(floatToPcm16(resample(downmix(channels), sampleRate, PCM_SAMPLE_RATE))), ...framer.flush()];
+}
+
+/** Captures a microphone with a ScriptProcessor (no worklet file to host) until stopped or the track ends. */
+export async function streamMicrophone(
+  stream: MediaStream,
+  ctx: AudioContext,
+  send: (frame: Uint8Array) => void,
+  setTeardown: (t: () => void) => void,
+  isStopped: () => boolean,
+): Promise<void> {
+  const resampler = createResampler(ctx.sampleRate, PCM_SAMPLE_RATE);
+  const framer = createFramer();
+  const src = ctx.createMediaStreamSource(stream);
+  const proc = ctx.createScriptProcessor(2048, src.channelCount || 1, 1);
+  const mute = ctx.createGain();
+  mute.gain.value = 0;
+  proc.onaudioprocess = (e) => {
+    const input = e.inputBuffer;
+    const chans = Array.from({ length: input.numberOfChannels }, (_, i) => input.getChannelData(i));
+    for (const f of framer.push(floatToPcm16(resampler.push(downmix(chans))))) send(f);
+  };
+  src.connect(proc);
+  proc.connect(mute);
+  mute.connect(ctx.destination);
+  await ctx.resume?.().catch(() => {});
+  await new Promise<void>((resolve) => {
+    const track = stream.getAudioTracks()[0];
+    const end = () => {
+      proc.onaudioprocess = null;
+      src.disconnect();
+      proc.disconnect();
+      mute.disconnect();
+      void ctx.close().catch(() => {});
+      resolve();
+    };
+    setTeardown(end);
+    track?.addEventListener('ended', end, { once: true });
+    if (isStopped() || !track) end();
+  });
 }

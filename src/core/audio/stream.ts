@@ -1,6 +1,6 @@
 import { LiveAiError } from '../errors';
 import { blobToArrayBuffer } from '../image/blob';
-import { PCM_FRAME_MS, PCM_SAMPLE_RATE, createFramer, createResampler, downmix, floatToPcm16, toPcmFrames } from './pcm';
+import { PCM_FRAME_MS } from './format';
 
 /**
  * Something with the AudioBuffer shape (a decoded clip).
@@ -79,6 +79,9 @@ export function streamPcmToWebSocket(o: StreamPcmOptions): PcmStream {
   const done = (async () => {
     const WS = o.WebSocket ?? (globalThis as { WebSocket?: WebSocketCtor }).WebSocket;
     if (!WS) throw new LiveAiError('invalid_request', 'no WebSocket implementation is available');
+    // The conversion and capture code is its own chunk, loaded when a stream starts (most pages never stream PCM).
+    const { streamMicrophone, toPcmFrames } = await import('./pcm');
+    if (stopped) return;
     const socket = (ws = new WS(o.address));
     socket.binaryType = 'arraybuffer';
     let failure: LiveAiError | null = null;
@@ -140,43 +143,4 @@ export function streamPcmToWebSocket(o: StreamPcmOptions): PcmStream {
       return framesSent;
     },
   };
-}
-
-/** Captures a microphone with a ScriptProcessor (no worklet file to host) until stopped or the track ends. */
-async function streamMicrophone(
-  stream: MediaStream,
-  ctx: AudioContext,
-  send: (frame: Uint8Array) => void,
-  setTeardown: (t: () => void) => void,
-  isStopped: () => boolean,
-): Promise<void> {
-  const resampler = createResampler(ctx.sampleRate, PCM_SAMPLE_RATE);
-  const framer = createFramer();
-  const src = ctx.createMediaStreamSource(stream);
-  const proc = ctx.createScriptProcessor(2048, src.channelCount || 1, 1);
-  const mute = ctx.createGain();
-  mute.gain.value = 0;
-  proc.onaudioprocess = (e) => {
-    const input = e.inputBuffer;
-    const chans = Array.from({ length: input.numberOfChannels }, (_, i) => input.getChannelData(i));
-    for (const f of framer.push(floatToPcm16(resampler.push(downmix(chans))))) send(f);
-  };
-  src.connect(proc);
-  proc.connect(mute);
-  mute.connect(ctx.destination);
-  await ctx.resume?.().catch(() => {});
-  await new Promise<void>((resolve) => {
-    const track = stream.getAudioTracks()[0];
-    const end = () => {
-      proc.onaudioprocess = null;
-      src.disconnect();
-      proc.disconnect();
-      mute.disconnect();
-      void ctx.close().catch(() => {});
-      resolve();
-    };
-    setTeardown(end);
-    track?.addEventListener('ended', end, { once: true });
-    if (isStopped() || !track) end();
-  });
 }
