@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
 import { COLD_START_MAX_MS } from '../core/index';
+import { useNow } from './useNow';
 import { useSessionState } from './useSessionState';
 
 /** Elapsed queue time after which the wait counts as slow ("more traffic than usual"), in ms. */
@@ -25,14 +25,8 @@ export function useQueueClock(): QueueClock {
   const phase = useSessionState((s) => s.phase);
   const queuedAt = useSessionState((s) => s.queuedAt);
   const activeAt = useSessionState((s) => s.activeAt);
-  const [now, setNow] = useState(() => Date.now());
   const queued = phase === 'queued';
-  useEffect(() => {
-    if (!queued) return;
-    setNow(Date.now());
-    const t = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(t);
-  }, [queued]);
+  const now = useNow(queued);
   if (queuedAt === null) return { elapsedMs: 0, estimateMs: COLD_START_MAX_MS, progress: 0, slow: false };
   const end = queued ? Math.max(now, queuedAt) : (activeAt ?? now);
   const elapsedMs = Math.max(0, end - queuedAt);

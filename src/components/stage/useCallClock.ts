@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { queueProgress, useQueueClock, type QueueClock } from '../../react';
+import { useNow } from '../../react/useNow';
 import { useSessionState } from '../../react/useSessionState';
 import { isRunning } from '../../core/index';
 import { isWaiting } from '../../core/internal';
@@ -13,18 +14,12 @@ export function useCallClock(): QueueClock {
   const phase = useSessionState((s) => s.phase);
   const queue = useQueueClock();
   const [since, setSince] = useState<number | null>(null);
-  const [now, setNow] = useState(() => Date.now());
   const waiting = isWaiting(phase);
+  const now = useNow(waiting);
   useEffect(() => {
     if (phase === 'creating') setSince(Date.now());
     else if (!isRunning(phase)) setSince(null);
   }, [phase]);
-  useEffect(() => {
-    if (!waiting) return;
-    setNow(Date.now());
-    const t = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(t);
-  }, [waiting]);
   if (since === null || !waiting) return queue;
   const elapsedMs = Math.max(0, now - since, queue.elapsedMs);
   const beforeQueue = Math.max(0, elapsedMs - queue.elapsedMs);
