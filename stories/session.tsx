@@ -25,3 +25,21 @@ export const activate = (session: TestSession) => session.proxy.setStatus(sessio
 
 /** `loaded` of the stories' loaders. */
 export type Loaded = { session: TestSession };
+
+/** The session a story's `loaded` holds. */
+export const loadedSession = (loaded: unknown) => (loaded as Loaded).session;
+
+/**
+ * Meta of the stories of small connected parts: each story in a narrow frame, over its own fake-backed session that
+ * is already active.
+ */
+export const narrowActiveMeta = {
+  decorators: [
+    (Story: () => ReactNode) => (
+      <div className="sb-narrow">
+        <Story />
+      </div>
+    ),
+  ],
+  loaders: [async () => ({ session: storySession({ phase: 'active', sessionStatus: 'ACTIVE', activeAt: Date.now() }) })],
+};

@@ -3,23 +3,16 @@ import { expect, waitFor } from 'storybook/test';
 import { AvatarAudio, AvatarVideo, BarVisualizer, ConnectionQuality } from '../../src/components';
 import { initialMediaState } from '../../src/core/store/state';
 import { fakeAvatarTracks } from '../media';
-import { storySession, WithSession, type Loaded } from '../session';
+import { loadedSession, narrowActiveMeta, storySession, WithSession } from '../session';
 
 /** The call's meters and media primitives, each over a fake-backed active session with real media tracks. */
 const meta = {
   title: 'Connected/CallParts',
-  decorators: [
-    (Story) => (
-      <div className="sb-narrow">
-        <Story />
-      </div>
-    ),
-  ],
-  loaders: [async () => ({ session: storySession({ phase: 'active', sessionStatus: 'ACTIVE', activeAt: Date.now() }) })],
+  ...narrowActiveMeta,
 } satisfies Meta;
 export default meta;
 type Story = StoryObj<typeof meta>;
-const session = (loaded: unknown) => (loaded as Loaded).session;
+const session = loadedSession;
 
 /** An audible track: a 220 Hz tone whose loudness rises and falls like syllables (made in the page, played nowhere). */
 function voiceTrack(): MediaStreamTrack | null {

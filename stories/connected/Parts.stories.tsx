@@ -1,24 +1,17 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, waitFor } from 'storybook/test';
 import { ChatInput, ControlBar, ImageSwapper, QueueProgress, TranscriptPanel } from '../../src/components';
-import { storySession, WithSession, type Loaded } from '../session';
+import { loadedSession, narrowActiveMeta, storySession, WithSession } from '../session';
 import { sampleTranscript } from '../../src/testing';
 
 /** The smaller connected parts, each over its own fake-backed session (an active one unless said). */
 const meta = {
   title: 'Connected/Parts',
-  decorators: [
-    (Story) => (
-      <div className="sb-narrow">
-        <Story />
-      </div>
-    ),
-  ],
-  loaders: [async () => ({ session: storySession({ phase: 'active', sessionStatus: 'ACTIVE', activeAt: Date.now() }) })],
+  ...narrowActiveMeta,
 } satisfies Meta;
 export default meta;
 type Story = StoryObj<typeof meta>;
-const session = (loaded: unknown) => (loaded as Loaded).session;
+const session = loadedSession;
 
 export const Transcript: Story = {
   render: (_, { loaded }) => (
