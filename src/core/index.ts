@@ -49,11 +49,11 @@ export type {
   TransportType,
 } from './schemas';
 export type { ParsedMessage } from './events/read';
-export { DEFAULT_MAX_TRANSCRIPT_LINES } from './store/reducers';
+export { DEFAULT_MAX_TRANSCRIPT_LINES } from './session/state';
 export * from './session';
 export * from './proxy-client';
 export { prepareImage, type PrepareImageOptions, type PreparedImage } from './image/prepare';
 export { PCM_FRAME_BYTES, PCM_FRAME_MS, PCM_FRAME_SAMPLES, PCM_SAMPLE_RATE } from './audio/format';
 export { streamPcmToWebSocket, type AudioBufferLike, type PcmStream, type StreamPcmOptions } from './audio/stream';
-export { loadTransport, registerTransport, type TransportModule } from './transports/load';
+export { loadTransport, registerTransport, type TransportModule } from './transports/choose';
 export type * from './transports/types';

@@ -12,5 +12,5 @@ export { codeForStatus, formatIssues, formatZodError, invalidRequest } from './e
 export { createEventBus } from './events/bus';
 export { blobToText } from './image/blob';
 export { providerRenamer, type ProviderLabels, type ProviderLabelsInput, type ProviderRenamer } from './provider-labels';
-export { isWaiting } from './session/machine';
+export { isWaiting } from './session/state';
 export { createSeededSession } from './session/session';

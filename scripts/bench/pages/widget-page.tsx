@@ -9,7 +9,7 @@ import { createRoot } from 'react-dom/client';
 import { AvatarWidget } from '../../../src/components';
 import type { AvatarEvent } from '../../../src/core';
 import type { AvatarSession } from '../../../src/core/session/types';
-import { loadTransport, registerTransport } from '../../../src/core/transports/load';
+import { loadTransport, registerTransport } from '../../../src/core/transports/choose';
 import type { TransportLoader } from '../../../src/core/transports/types';
 import '../../../src/components/styles/index.css';
 import { probe as sharedProbe } from './probe.js';

@@ -1,13 +1,12 @@
 import { LiveAiError, invalidRequest, isLiveAiError } from '../errors';
 import { check } from '../lazy';
-import { createKeepAlive, type KeepAlive } from '../keepalive';
 import type { ProxyClient } from '../proxy-client';
-import type { ClientSession } from '../schemas';
+import type { ClientSession, SessionStatusResponse } from '../schemas';
 import { isFinalStatus } from '../schemas/plain';
+import { jitter } from '../../shared/backoff';
 import { DEFAULT_EVENT_TOPIC } from '../constants';
 import { chooseTransport } from '../transports/choose';
 import type { Transport, TransportLoader } from '../transports/types';
-import { createStatusPoller, type StatusPoller } from './poller';
 import type { Session } from './session';
 import type { AvatarSessionOptions, SessionFlow } from './types';
 
@@ -217,3 +216,145 @@ export class Call {
     void this.leave();
   }
 }
+
+// The status poller of a call: how the session learns the service status.
+
+/** Options of `createStatusPoller`. Times in ms. */
+export interface StatusPollerOptions {
+  fetchStatus: (signal: AbortSignal) => Promise<SessionStatusResponse>;
+  onStatus: (response: SessionStatusResponse) => void;
+  /** Errors of one poll; polling goes on for retryable errors and stops for the others. */
+  onError: (error: unknown) => void;
+  intervalMs: number;
+  maxIntervalMs: number;
+  random?: () => number;
+}
+
+/** Delay before the next poll: the interval times a jitter factor in [0.8, 1.2). Pure. */
+export const jittered = (intervalMs: number, random: () => number): number => jitter(intervalMs, 0.2, random);
+
+/** Next interval after a poll: ×1.5 up to the maximum, back to the first interval when the status changed. Pure. */
+export function nextInterval(current: number, opts: { base: number; max: number; changed: boolean }): number {
+  if (opts.changed) return opts.base;
+  return Math.min(opts.max, Math.max(opts.base, Math.round(current * 1.5)));
+}
+
+/**
+ * Polls the session status with backoff and jitter until a final status (COMPLETED, TIMED_OUT, FAILED) or `stop()`.
+ * One poll at a time. `start()` polls at once; `hurry()` resets the backoff and polls at once (used while ending).
+ */
+export function createStatusPoller(o: StatusPollerOptions) {
+  const random = o.random ?? Math.random;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let controller: AbortController | undefined;
+  let running = false;
+  let inFlight = false;
+  let interval = o.intervalMs;
+  let last: string | undefined;
+
+  const schedule = (delay: number) => {
+    clearTimeout(timer);
+    timer = setTimeout(poll, delay);
+  };
+  async function poll(): Promise<void> {
+    if (!running || inFlight) return;
+    inFlight = true;
+    controller = new AbortController();
+    try {
+      const res = await o.fetchStatus(controller.signal);
+      if (!running) return;
+      const changed = res.session_status !== last;
+      last = res.session_status;
+      interval = nextInterval(interval, { base: o.intervalMs, max: o.maxIntervalMs, changed });
+      if (isFinalStatus(res.session_status)) running = false;
+      o.onStatus(res);
+    } catch (error) {
+      if (!running) return;
+      o.onError(error);
+      if (isLiveAiError(error) && !error.retryable) running = false;
+      interval = nextInterval(interval, { base: o.intervalMs, max: o.maxIntervalMs, changed: false });
+    } finally {
+      inFlight = false;
+      if (running) schedule(jittered(interval, random));
+    }
+  }
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      interval = o.intervalMs;
+      void poll();
+    },
+    hurry() {
+      if (!running) return this.start();
+      interval = o.intervalMs;
+      if (!inFlight) schedule(0);
+    },
+    stop() {
+      running = false;
+      clearTimeout(timer);
+      controller?.abort();
+    },
+    get running() {
+      return running;
+    },
+  };
+}
+export type StatusPoller = ReturnType<typeof createStatusPoller>;
+
+// The keep-alive of a call: activity of the user resets the service's idle timeout.
+
+/** Options of `createKeepAlive`. */
+export interface KeepAliveOptions {
+  /** Minimum time between two `send()` calls, in ms. */
+  intervalMs: number;
+  /** Sends one keep-alive (the session sends the `reset-idle-timeout` control event). */
+  send: () => void;
+  /** Where activity is observed (default `window`; nothing is observed without one). */
+  target?: Pick<EventTarget, 'addEventListener' | 'removeEventListener'>;
+  /** Document whose `visibilitychange` to a visible page counts as activity (default `document`). */
+  document?: Pick<Document, 'addEventListener' | 'removeEventListener' | 'visibilityState'>;
+  now?: () => number;
+}
+
+/** Events that count as user activity. */
+export const ACTIVITY_EVENTS = ['pointerdown', 'pointermove', 'keydown', 'wheel', 'touchstart', 'scroll'] as const;
+
+/**
+ * Keeps a session alive while the user is active (anchors: "idle disconnects that end paid sessions by surprise"):
+ * on a pointer, key, wheel, touch or scroll event, or when the page becomes visible again, calls `send()`
+ * if at least `intervalMs` passed since the last send (or since `start()`). Nothing is sent while the user is away.
+ */
+export function createKeepAlive(o: KeepAliveOptions) {
+  const now = o.now ?? Date.now;
+  const target = o.target ?? (typeof window === 'undefined' ? undefined : window);
+  const doc = o.document ?? (typeof document === 'undefined' ? undefined : document);
+  let last = 0;
+  let running = false;
+  const onActivity = () => {
+    if (!running) return;
+    const t = now();
+    if (t - last < o.intervalMs) return;
+    last = t;
+    o.send();
+  };
+  const onVisibility = () => {
+    if (doc?.visibilityState === 'visible') onActivity();
+  };
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      last = now();
+      for (const name of ACTIVITY_EVENTS) target?.addEventListener(name, onActivity, { passive: true, capture: true });
+      doc?.addEventListener('visibilitychange', onVisibility);
+    },
+    stop() {
+      if (!running) return;
+      running = false;
+      for (const name of ACTIVITY_EVENTS) target?.removeEventListener(name, onActivity, { capture: true });
+      doc?.removeEventListener('visibilitychange', onVisibility);
+    },
+  };
+}
+export type KeepAlive = ReturnType<typeof createKeepAlive>;

@@ -1,5 +1,5 @@
 export * from './types';
 export { createAvatarSession, imageSource } from './session';
-export { isRunning, RUNNING_PHASES } from './machine';
+export { isRunning, RUNNING_PHASES } from './state';
 export { chooseTransport } from '../transports/choose';
 export type { AgentState, AgentStateName } from './agent-state';

@@ -4,15 +4,24 @@ import { check, lazyTranscriptMerger, loadCallSchemas, loadOnce } from '../lazy'
 import { createProxyClient, type ProxyClient } from '../proxy-client';
 import type { AvatarEvent, ClientSession, SessionStatusResponse } from '../schemas';
 import { isFinalStatus } from '../schemas/plain';
-import { createSessionStore, restartedState } from '../store/state';
-import { DEFAULT_MAX_TRANSCRIPT_LINES, describeError, reduceEvent } from '../store/reducers';
-import { chooseTransport, prefetchTransport } from '../transports/choose';
-import { loadTransport as defaultLoader } from '../transports/load';
+import { chooseTransport, loadTransport as defaultLoader, prefetchTransport } from '../transports/choose';
+
 import type { CallStats, ConnectionState, TransportEventMap, TransportLoader } from '../transports/types';
 import type { AgentSignal } from './agent-state';
 import { createAudioOutput, type AudioOutput } from './audio-output';
 import { Call, aborted, toError } from './call';
-import { phaseOf, stageOf, transition, type Input, type Stage } from './machine';
+import {
+  DEFAULT_MAX_TRANSCRIPT_LINES,
+  createSessionStore,
+  describeError,
+  phaseOf,
+  reduceEvent,
+  restartedState,
+  stageOf,
+  transition,
+  type Input,
+  type Stage,
+} from './state';
 import type {
   AvatarSession,
   AvatarSessionOptions,

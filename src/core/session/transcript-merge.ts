@@ -1,4 +1,4 @@
-import { appendTranscript } from '../store/reducers';
+import { appendTranscript } from './state';
 import type { TranscriptLine } from './types';
 
 /** How far back a line may be the same utterance from the other source: lines, and ms. */

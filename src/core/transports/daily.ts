@@ -10,7 +10,7 @@
  *
  * @module liveai-kit/daily
  */
-import { registerTransport, type TransportModule } from './load';
+import { registerTransport, type TransportModule } from './choose';
 
 /** The Daily (`rtc-b`) transport; registered on import. Pass it to `registerTransport` again after a reset. */
 export const dailyTransport: TransportModule = {

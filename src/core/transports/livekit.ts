@@ -10,7 +10,7 @@
  *
  * @module liveai-kit/livekit
  */
-import { registerTransport, type TransportModule } from './load';
+import { registerTransport, type TransportModule } from './choose';
 
 /** How the LiveKit transport retries a dropped room (deadline and backoff, ms); override per session with `reconnectDeadlineMs`. */
 export { DEFAULT_RECONNECT_POLICY, type ReconnectPolicy } from './livekit/policy';

@@ -1,11 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { chooseTransport, type SessionStatusResponse } from '../../../src/core';
 import { createEventBus } from '../../../src/core/events/bus';
-import { createKeepAlive } from '../../../src/core/keepalive';
-import { createStatusPoller, jittered, nextInterval } from '../../../src/core/session/poller';
-import { derivePhase } from '../../../src/core/session/machine';
-import { appendTranscript, imageStateFor, reduceEvent } from '../../../src/core/store/reducers';
-import { initialSessionState } from '../../../src/core/store/state';
+import { createKeepAlive, createStatusPoller, jittered, nextInterval } from '../../../src/core/session/call';
+import { appendTranscript, derivePhase, imageStateFor, initialSessionState, reduceEvent } from '../../../src/core/session/state';
 import { parseAvatarEventMessage, validateControlEvent } from '../../../src/core/validation';
 
 afterEach(() => vi.useRealTimers());

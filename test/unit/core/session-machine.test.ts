@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { TRANSITIONS, phaseOf, stageOf, transition, type Input, type Stage } from '../../../src/core/session/machine';
+import { TRANSITIONS, phaseOf, stageOf, transition, type Input, type Stage } from '../../../src/core/session/state';
 import type { Phase } from '../../../src/core';
 import { FakeTransport, createFakeProxy } from '../../../src/testing';
 import { harness, settle, until, type Harness, useFakeClock } from './helpers';

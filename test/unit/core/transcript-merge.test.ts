@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TranscriptMerger } from '../../../src/core/session/transcript-merge';
 import type { TranscriptLine } from '../../../src/core/session/types';
 import { AvatarIdentity } from '../../../src/core/transports/avatar-identity';
-import { transcriptionHandler } from '../../../src/core/transports/livekit/transcription';
+import { transcriptionHandler } from '../../../src/core/transports/livekit/room';
 
 function merger() {
   let id = 0;

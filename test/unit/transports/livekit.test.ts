@@ -11,8 +11,7 @@ import {
   shouldReconnect,
   type RoomLike,
 } from '../../../src/core/transports/livekit/adapter';
-import { SDK_HEAL_MS } from '../../../src/core/transports/livekit/link';
-import { createOutbox } from '../../../src/core/transports/livekit/outbox';
+import { SDK_HEAL_MS, createOutbox } from '../../../src/core/transports/livekit/link';
 
 // Fake timers: backoff, deadlines and the waits below run on a fake clock (vi.waitFor advances it as it checks).
 beforeEach(() => void vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] }));

@@ -8,7 +8,7 @@ afterEach(() => {
 
 describe('transport registration', () => {
   it('without a registered transport, joining a room says what to install and what to import', async () => {
-    const { loadTransport } = await import('../../../src/core/transports/load');
+    const { loadTransport } = await import('../../../src/core/transports/choose');
     await expect(loadTransport('rtc-a')).rejects.toMatchObject({
       code: 'missing_peer',
       detail: expect.stringMatching(/npm i livekit-client.*import 'liveai-kit\/livekit';/),
@@ -21,7 +21,7 @@ describe('transport registration', () => {
 
   it('importing a transport entry registers only that transport, and its adapter loads on first use', async () => {
     await import('../../../src/core/transports/livekit');
-    const { loadTransport, registeredTransports } = await import('../../../src/core/transports/load');
+    const { loadTransport, registeredTransports } = await import('../../../src/core/transports/choose');
     expect(registeredTransports()).toEqual(['rtc-a']);
     const a = await loadTransport('rtc-a');
     expect(a().kind).toBe('rtc-a');
@@ -35,7 +35,7 @@ describe('transport registration', () => {
       throw new Error("Cannot find package '@daily-co/daily-js'");
     });
     await import('../../../src/core/transports/daily');
-    const { loadTransport } = await import('../../../src/core/transports/load');
+    const { loadTransport } = await import('../../../src/core/transports/choose');
     await expect(loadTransport('rtc-b')).rejects.toMatchObject({
       code: 'missing_peer',
       detail: expect.stringContaining('npm i @daily-co/daily-js'),
@@ -43,7 +43,7 @@ describe('transport registration', () => {
   });
 
   it('predicts the transport of the next hosted room: the only one registered, else the one the last session joined', async () => {
-    const { registerTransport } = await import('../../../src/core/transports/load');
+    const { registerTransport } = await import('../../../src/core/transports/choose');
     const { predictTransport } = await import('../../../src/core/transports/choose');
     const fake = (kind: 'rtc-a' | 'rtc-b') => ({ kind, load: async () => () => ({ kind }) as never });
     expect(predictTransport()).toBeNull(); // nothing registered: nothing to fetch
@@ -51,7 +51,7 @@ describe('transport registration', () => {
     expect(predictTransport()).toBe('rtc-b');
     registerTransport(fake('rtc-a'));
     expect(predictTransport()).toBeNull(); // two registered, no history: never fetch one the page may not use
-    const { loadTransport } = await import('../../../src/core/transports/load');
+    const { loadTransport } = await import('../../../src/core/transports/choose');
     (await loadTransport('rtc-a'))(); // a session joins a LiveKit room
     expect(predictTransport()).toBe('rtc-a');
     const { transportHint } = await import('../../../src/core/transports/choose');

@@ -36,7 +36,7 @@ function proxy(roomTransport?: MediaTransport, opts: { old?: boolean } = {}) {
 
 /** Registers fake transport modules; `loads` lists the kinds whose adapter (and SDK) were downloaded. */
 async function register(...kinds: MediaTransport[]) {
-  const load = await import('../../../src/core/transports/load');
+  const load = await import('../../../src/core/transports/choose');
   const loads: MediaTransport[] = [];
   let loaded: (k: MediaTransport) => void = () => {};
   const next = () => new Promise<MediaTransport>((resolve) => (loaded = resolve));

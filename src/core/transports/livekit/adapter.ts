@@ -3,10 +3,9 @@ import { LiveAiError, hasWebRtc, noWebRtc } from '../../errors';
 import { createEventBus } from '../../events/bus';
 import type { AppMessage } from '../../schemas';
 import { LiveKitLink } from './link';
-import { TRANSCRIPTION_TOPIC, transcriptionHandler } from './transcription';
 import { DEFAULT_RECONNECT_POLICY, type ReconnectPolicy } from './policy';
 import { AvatarIdentity } from '../avatar-identity';
-import type { RoomLike } from './room';
+import { TRANSCRIPTION_TOPIC, transcriptionHandler, type RoomLike } from './room';
 import { createStatsReader } from '../webrtc-stats';
 import type { ConnectOptions, Transport, TransportEventMap } from '../types';
 
@@ -14,7 +13,7 @@ export { handleDataMessage } from './link';
 export { AvatarIdentity } from '../avatar-identity';
 export type { RoomLike } from './room';
 export { DEFAULT_RECONNECT_POLICY, type ReconnectPolicy } from './policy';
-export { LK_REASON, retryDelayMs, shouldReconnect } from './reconnect';
+export { LK_REASON, retryDelayMs, shouldReconnect } from './link';
 
 let quieted = false;
 /**

@@ -1,0 +1,218 @@
+/**
+ * The session's state: the store and its starting values, the state machine of a session's life, the phase users
+ * see (a pure function of the machine's stage and the facts), and the pure change each service event makes.
+ * The session (session.ts) is the only writer; everything here is pure, except `createSessionStore`.
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { AvatarEvent, SessionStatus } from '../schemas';
+import type { ConnectionState } from '../transports/types';
+import type { ImageChangeState, MediaState, Phase, SessionState, TranscriptLine } from './types';
+
+export { RUNNING_PHASES, isRunning, isWaiting } from '../../shared/phases';
+
+/**
+ * The session's state machine. `Stage` is where the session is in its life; the `Phase` users see is derived from
+ * the stage and, while running, from the facts the service and the room report (see `phaseOf`).
+ */
+export type Stage = 'idle' | 'running' | 'ending' | 'ended' | 'failed';
+
+/**
+ * What moves the machine:
+ * - `start`: `start()` was called;
+ * - `end`: `end()`, `idle_timeout`, the service's `COMPLETED`, or an unmount; the session leaves and settles;
+ * - `fail`: a fatal error while running (create/join failed, the room was lost, `FAILED`/`TIMED_OUT`, 404);
+ * - `settled`: the teardown of an `end` finished (final status known or waited for long enough);
+ * - `settleFailed`: the teardown of an `end` could not end the session at the service;
+ * - `unload`: the page is going away (the end beacon was sent).
+ */
+export type Input = 'start' | 'end' | 'fail' | 'settled' | 'settleFailed' | 'unload';
+
+/** Every allowed edge: stage → input → next stage. An input missing from a row is ignored in that stage. */
+export const TRANSITIONS: { readonly [S in Stage]: Readonly<Partial<Record<Input, Stage>>> } = {
+  idle: { start: 'running' },
+  running: { end: 'ending', fail: 'failed', unload: 'ended' },
+  ending: { settled: 'ended', settleFailed: 'failed' },
+  ended: { start: 'running' },
+  failed: { start: 'running' },
+};
+
+/** The next stage, or null when `input` is not allowed in `stage`. Pure. */
+export const transition = (stage: Stage, input: Input): Stage | null => TRANSITIONS[stage][input] ?? null;
+
+/** The facts a running phase is derived from, each written by one source. */
+export interface Facts {
+  /** The service's status (its status answers only); null until the first answer. */
+  status: SessionStatus | null;
+  /** The room connection, as the transport reports it. */
+  connection: ConnectionState;
+  /** The session has a room to join. */
+  hasRoom: boolean;
+  /** The call was active before (it stays active while the room reconnects). */
+  wasActive: boolean;
+  /** The avatar is live: `bot_ready` came, or its video track is in the room. */
+  live?: boolean;
+  /** The avatar's video is arriving: its track is there and not muted (frames come in). */
+  videoFlowing?: boolean;
+}
+
+/**
+ * Phase of a started session, pure:
+ * - no status yet and the avatar not live → `creating` (the create call and the first status poll are under way);
+ * - `QUEUED` and the avatar not live → `queued` (the room may already be joined, so the avatar shows the moment it is live);
+ * - `ACTIVE` or live → `active` once the room is connected or the avatar's video is arriving (which can come a little
+ *   before the room says it is connected), or when there is no room to join, or it was active before and is only
+ *   reconnecting; else `connecting`.
+ * Final statuses are handled by the session (`ended` / `error`).
+ */
+export function derivePhase(f: Facts): 'creating' | 'queued' | 'connecting' | 'active' {
+  const up = f.status === 'ACTIVE' || !!f.live;
+  if (f.status === null && !up) return 'creating';
+  if (f.status === 'QUEUED' && !up) return f.wasActive ? 'active' : 'queued';
+  if (!f.hasRoom || f.wasActive || f.connection === 'connected' || f.videoFlowing) return 'active';
+  return 'connecting';
+}
+
+const PHASE_OF_STAGE = { idle: 'idle', ending: 'ending', ended: 'ended', failed: 'error' } as const;
+
+/** The phase users see: `creating`/`queued`/`connecting`/`active` while running (see `derivePhase`), else the stage's. Pure. */
+export const phaseOf = (stage: Stage, facts: Facts): Phase => (stage === 'running' ? derivePhase(facts) : PHASE_OF_STAGE[stage]);
+
+/** The stage a seeded phase stands for (stories and tests that start from a given state). */
+export function stageOf(phase: Phase): Stage {
+  if (phase === 'idle' || phase === 'ending' || phase === 'ended') return phase;
+  return phase === 'error' ? 'failed' : 'running';
+}
+
+/** Media state before joining: disconnected, no tracks, mic off, speaker on at full volume. */
+export const initialMediaState = (): MediaState => ({
+  connection: 'disconnected',
+  videoTrack: null,
+  audioTrack: null,
+  audioBlocked: false,
+  micEnabled: false,
+  micTrack: null,
+  micPending: false,
+  speakerMuted: false,
+  volume: 1,
+});
+
+/** State of a session that has not started (`phase: 'idle'`). */
+export const initialSessionState = (): SessionState => ({
+  phase: 'idle',
+  sessionStatus: null,
+  sessionId: null,
+  transport: null,
+  imageUrl: null,
+  cost: null,
+  error: null,
+  endReason: null,
+  startedAt: null,
+  queuedAt: null,
+  activeAt: null,
+  botReady: false,
+  live: false,
+  transcript: [],
+  image: { status: 'idle' },
+  media: initialMediaState(),
+  lastEvent: null,
+  keepAlive: false,
+  // The agent state's rules (session/agent-state) load with a call's first signal; this is where they start.
+  agentState: { state: 'idle', since: Date.now(), source: 'derived' },
+});
+
+/**
+ * Creates the one zustand vanilla store of a session (per session, never a module singleton).
+ * `seed` overrides fields of the initial state (stories, tests); `seed.media` is merged field by field.
+ */
+export function createSessionStore(seed: Partial<SessionState> = {}): StoreApi<SessionState> {
+  const base = initialSessionState();
+  return createStore<SessionState>()(() => ({ ...base, ...seed, media: { ...base.media, ...seed.media } }));
+}
+
+/** State of a new start: the initial state, keeping the user's keep-alive, microphone, speaker mute and volume choices. */
+export function restartedState({ keepAlive, media: { micEnabled, speakerMuted, volume } }: SessionState): SessionState {
+  return { ...initialSessionState(), keepAlive, media: { ...initialMediaState(), micEnabled, speakerMuted, volume } };
+}
+
+/**
+ * Default number of transcript lines kept per session.
+ * @public
+ */
+export const DEFAULT_MAX_TRANSCRIPT_LINES = 200;
+
+/** Appends one line and keeps only the newest `max` lines (arrival order). Pure. */
+export function appendTranscript(lines: TranscriptLine[], line: TranscriptLine, max = DEFAULT_MAX_TRANSCRIPT_LINES): TranscriptLine[] {
+  const keep = Math.max(1, Math.floor(max));
+  const next = lines.length >= keep ? lines.slice(lines.length - keep + 1) : lines.slice();
+  next.push(line);
+  return next;
+}
+
+const IMAGE_RANK: Record<ImageChangeState['status'], number> = { idle: 0, sending: 1, requested: 2, created: 3, complete: 4, error: 4 };
+
+/** Next image-change state for an `image_change_*` event; never moves backwards within one change. Pure. */
+export function imageStateFor(current: ImageChangeState, event: AvatarEvent): ImageChangeState | null {
+  const to = (status: ImageChangeState['status'], error?: string): ImageChangeState | null => {
+    // A new change may start after a finished one; otherwise keep the order requested → created → complete.
+    const finished = current.status === 'complete' || current.status === 'error' || current.status === 'idle';
+    if (!finished && IMAGE_RANK[status] < IMAGE_RANK[current.status]) return null;
+    return error === undefined ? { status } : { status, error };
+  };
+  switch (event.type) {
+    case 'image_change_requested':
+      return to('requested');
+    case 'image_created':
+      return current.status === 'complete' ? null : to('created');
+    case 'image_change_complete':
+      return { status: 'complete' };
+    case 'image_change_error':
+      return { status: 'error', error: describeError(event.error) };
+    default:
+      return null;
+  }
+}
+
+/** Readable text of an event's free-form `error` field. */
+export function describeError(error: unknown): string {
+  if (typeof error === 'string') return error;
+  if (error && typeof error === 'object') {
+    const o = error as Record<string, unknown>;
+    for (const k of ['message', 'detail', 'msg', 'error']) if (typeof o[k] === 'string') return o[k] as string;
+    try {
+      return JSON.stringify(error);
+    } catch {
+      return 'unknown error';
+    }
+  }
+  return error === undefined || error === null ? 'unknown error' : String(error);
+}
+
+/**
+ * The store change for one service event (pure): transcript, bot readiness, image change state, `lastEvent`.
+ * Ending effects (`idle_timeout`, fatal `daily_error`) and the avatar being live are handled by the session.
+ * @param nextId id of the transcript line this event would add.
+ */
+export function reduceEvent(
+  state: SessionState,
+  event: AvatarEvent,
+  opts: { now: number; nextId: number; maxTranscriptLines?: number },
+): Partial<SessionState> {
+  const patch: Partial<SessionState> = { lastEvent: event };
+  switch (event.type) {
+    case 'bot_ready':
+      patch.botReady = true;
+      break;
+    case 'user_transcription':
+    case 'agent_transcription': {
+      const role = event.type === 'user_transcription' ? 'user' : 'agent';
+      const line: TranscriptLine = { id: opts.nextId, role, text: event.transcription, at: opts.now };
+      patch.transcript = appendTranscript(state.transcript, line, opts.maxTranscriptLines);
+      break;
+    }
+    default: {
+      const image = imageStateFor(state.image, event);
+      if (image && (image.status !== state.image.status || image.error !== state.image.error)) patch.image = image;
+    }
+  }
+  return patch;
+}
