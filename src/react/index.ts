@@ -3,10 +3,14 @@
  *
  * @module liveai-kit/react
  */
-export { AvatarSessionProvider, type AvatarSessionProviderProps } from './provider';
-export { AvatarSessionContext } from './context';
-export { useAvatarSession } from './useAvatarSession';
-export { useSession, type UseSessionResult } from './useSession';
+export {
+  AvatarSessionContext,
+  AvatarSessionProvider,
+  useAvatarSession,
+  useSession,
+  type AvatarSessionProviderProps,
+  type UseSessionResult,
+} from './session';
 export { useAvatarEvents } from './useAvatarEvents';
 export { useControl, type UseControlResult } from './useControl';
 export { useTranscript } from './useTranscript';

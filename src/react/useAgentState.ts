@@ -1,5 +1,5 @@
 import type { AgentState } from '../core/index';
-import { useSessionState } from './useSessionState';
+import { useSessionState } from './session';
 
 /**
  * What the agent behind the avatar is doing: `{ state, since, source }` with `state` one of `idle`, `listening`,

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useSessionState } from './useSessionState';
+import { useSessionState } from './session';
 
 /**
  * Whose audio to measure: the avatar's (what the user hears) or the user's microphone (as published in the room).

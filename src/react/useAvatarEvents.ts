@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { AvatarEvent, AvatarEventMap, AvatarEventType, LiveAiError } from '../core/index';
-import { useAvatarSession } from './useAvatarSession';
+import { useAvatarSession } from './session';
 
 type Handler<T> = T extends AvatarEventType
   ? (event: AvatarEventMap[T]) => void

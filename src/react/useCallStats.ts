@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { CallStats } from '../core/index';
-import { useAvatarSession } from './useAvatarSession';
-import { useSessionState } from './useSessionState';
+import { useAvatarSession, useSessionState } from './session';
 
 /**
  * The received call quality, sampled every `intervalMs` (default 2000) while the room is connected and a component

@@ -1,7 +1,6 @@
 import { useMemo } from 'react';
 import type { ImageChangeState, SessionCommands } from '../core/index';
-import { useAvatarSession } from './useAvatarSession';
-import { useSessionState } from './useSessionState';
+import { useAvatarSession, useSessionState } from './session';
 
 export type UseControlResult = SessionCommands & {
   /** Progress of the last image change: sending → requested → created → complete | error. */

@@ -1,7 +1,6 @@
 import { useMemo } from 'react';
 import type { AvatarSession, MediaState } from '../core/index';
-import { useAvatarSession } from './useAvatarSession';
-import { useSessionState } from './useSessionState';
+import { useAvatarSession, useSessionState } from './session';
 
 export type UseMediaResult = MediaState &
   Pick<AvatarSession, 'setMicEnabled' | 'setSpeakerMuted' | 'setVolume' | 'setDevice' | 'unblockAudio'>;

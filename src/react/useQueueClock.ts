@@ -1,6 +1,6 @@
+import { useEffect, useState } from 'react';
 import { COLD_START_MAX_MS } from '../core/index';
-import { useNow } from './useNow';
-import { useSessionState } from './useSessionState';
+import { useSessionState } from './session';
 
 /** Elapsed queue time after which the wait counts as slow ("more traffic than usual"), in ms. */
 export const SLOW_QUEUE_MS = 20_000;
@@ -32,4 +32,20 @@ export function useQueueClock(): QueueClock {
   const elapsedMs = Math.max(0, end - queuedAt);
   const left = !queued && activeAt !== null;
   return { elapsedMs, estimateMs: COLD_START_MAX_MS, progress: left ? 1 : queueProgress(elapsedMs), slow: elapsedMs > SLOW_QUEUE_MS };
+}
+
+/**
+ * The current time (epoch ms), re-read once a second while `ticking` is true and frozen otherwise: the clock the
+ * queue and call timers count with.
+ * @internal
+ */
+export function useNow(ticking: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!ticking) return;
+    setNow(Date.now());
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, [ticking]);
+  return now;
 }

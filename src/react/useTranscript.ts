@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import type { TranscriptLine } from '../core/index';
-import { useSessionState } from './useSessionState';
+import { useSessionState } from './session';
 
 /**
  * The transcript (user and agent lines in arrival order, `*_transcription`), at most the newest `limit`

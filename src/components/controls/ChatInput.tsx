@@ -1,5 +1,5 @@
 import { useAvatarSession } from '../../react';
-import { useSessionState } from '../../react/useSessionState';
+import { useSessionState } from '../../react/session';
 import { ChatInputView, type ChatInputViewProps } from './ChatInputView';
 
 /**

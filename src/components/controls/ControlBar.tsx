@@ -1,6 +1,6 @@
 import { useShallow } from 'zustand/react/shallow';
 import { useAvatarSession } from '../../react';
-import { useSessionState } from '../../react/useSessionState';
+import { useSessionState } from '../../react/session';
 import { ControlBarView } from './ControlBarView';
 import { isRunning } from '../../core/index';
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef, type VideoHTMLAttributes } from 'react';
-import { useSessionState } from '../../react/useSessionState';
+import { useSessionState } from '../../react/session';
 
 /**
  * Props of {@link AvatarVideo}: any `<video>` attribute except its source and audio, which the component owns.

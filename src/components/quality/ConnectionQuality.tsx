@@ -1,6 +1,6 @@
 import { callQuality } from './quality';
 import { useCallStats } from '../../react';
-import { useSessionState } from '../../react/useSessionState';
+import { useSessionState } from '../../react/session';
 import { ConnectionQualityView } from './ConnectionQualityView';
 
 /**

@@ -1,7 +1,7 @@
 import { useCallback, useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useAvatarSession } from '../../react';
-import { useSessionState } from '../../react/useSessionState';
+import { useSessionState } from '../../react/session';
 import { useCallClock } from './useCallClock';
 import { AvatarStageView, type AvatarStageViewProps } from './AvatarStageView';
 import { expiresAtMs, timeLimitReached } from './TimeLimitCountdown';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { queueProgress, useQueueClock, type QueueClock } from '../../react';
-import { useNow } from '../../react/useNow';
-import { useSessionState } from '../../react/useSessionState';
+import { useNow } from '../../react/useQueueClock';
+import { useSessionState } from '../../react/session';
 import { isRunning } from '../../core/index';
 import { isWaiting } from '../../core/internal';
 

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useAvatarSession } from '../../react';
-import { useSessionState } from '../../react/useSessionState';
+import { useSessionState } from '../../react/session';
 import { AvatarStage } from '../stage/AvatarStage';
 import { chromaKeyId } from '../stage/AvatarStageView';
 import type { AvatarWidgetProps } from './AvatarWidget';

@@ -1,8 +1,6 @@
-/**
- * The session's state: the store and its starting values, the state machine of a session's life, the phase users
- * see (a pure function of the machine's stage and the facts), and the pure change each service event makes.
- * The session (session.ts) is the only writer; everything here is pure, except `createSessionStore`.
- */
+// The session's state: the store and its starting values, the state machine of a session's life, the phase users
+// see (a pure function of the machine's stage and the facts), and the pure change each service event makes.
+// The session (session.ts) is the only writer; everything here is pure, except `createSessionStore`.
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { AvatarEvent, SessionStatus } from '../schemas';
 import type { ConnectionState } from '../transports/types';
