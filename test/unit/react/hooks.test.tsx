@@ -1,6 +1,6 @@
-import { act, render, renderHook, waitFor } from '@testing-library/react';
+import { act, render, renderHook } from '@testing-library/react';
 import { StrictMode } from 'react';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useStore } from 'zustand';
 import type { AvatarSession, AvatarSessionOptions } from '../../../src/core';
 import {
@@ -13,7 +13,10 @@ import {
   useTranscript,
 } from '../../../src/react';
 import { createFakeProxy, FakeTransport, fakeTransportLoader } from '../../../src/testing';
+import { until, useFakeClock } from '../core/helpers';
 import { testSessions, wrap } from './session-wrapper';
+
+afterEach(() => void vi.useRealTimers());
 
 const make = testSessions();
 
@@ -24,14 +27,21 @@ describe('react hooks over a real engine', () => {
   });
 
   it('useSession follows the phases of start and end', async () => {
+    useFakeClock();
     const s = make();
     const { result } = renderHook(() => useSession(), { wrapper: wrap(s) });
     expect(result.current.phase).toBe('idle');
-    act(() => void result.current.start());
-    await waitFor(() => expect(result.current.phase).toBe('queued'));
+    await act(async () => {
+      void result.current.start();
+      await until(() => s.store.getState().phase === 'queued', 'queued');
+    });
+    expect(result.current.phase).toBe('queued');
     expect(result.current.sessionId).toBe('sess_1');
-    s.proxy.setStatus('sess_1', 'ACTIVE');
-    await waitFor(() => expect(result.current.phase).toBe('active'));
+    await act(async () => {
+      s.proxy.setStatus('sess_1', 'ACTIVE');
+      await until(() => s.store.getState().phase === 'active', 'active (the next status poll)');
+    });
+    expect(result.current.phase).toBe('active');
     await act(() => result.current.endSession());
     expect(result.current.phase).toBe('ended');
     expect(result.current.cost).toBe(1.25);
@@ -136,8 +146,10 @@ describe('react hooks over a real engine', () => {
     );
     await act(() => session!.start());
     expect(session!.store.getState().phase).toBe('active');
+    useFakeClock();
     view.unmount();
-    await waitFor(() => expect(session!.store.getState().phase).toBe('ended'));
+    await until(() => session!.store.getState().phase === 'ended', 'ended (disposal waits a tick)');
+    expect(session!.store.getState().phase).toBe('ended');
     expect(session!.store.getState().endReason).toBe('unmount');
     expect(proxy.callsTo('POST /sessions/:id/end')).toHaveLength(1);
   });
