@@ -418,11 +418,14 @@ export class Session {
     if (track?.muted) track.addEventListener('unmute', () => this.state.media.videoTrack === track && this.commit(), { once: true });
   }
 
-  /** The room's connection state: the only writer of `media.connection`. */
-  onConnection(connection: ConnectionState): void {
+  /**
+   * The room's connection state: the only writer of `media.connection` (leaving the room comes here too). `media`
+   * is what else changes with it (the tracks a left room takes away).
+   */
+  onConnection(connection: ConnectionState, media: Partial<MediaState> = {}): void {
     // Re-bind audio after a reconnect: users report dead audio otherwise.
     if (this.state.media.connection === 'reconnecting' && connection === 'connected') this.audio.reattach();
-    this.commit({ media: { ...this.state.media, connection } });
+    this.commit({ media: { ...this.state.media, ...media, connection } });
   }
 
   onMic(enabled: boolean): void {
@@ -473,7 +476,7 @@ export class Session {
   onLeft(call: Call): void {
     if (!this.isCurrent(call)) return;
     this.audio.attach(null);
-    this.setMedia({ connection: 'disconnected', videoTrack: null, audioTrack: null, micTrack: null, audioBlocked: false });
+    this.onConnection('disconnected', { videoTrack: null, audioTrack: null, micTrack: null, audioBlocked: false });
     this.onAgentSignal({ kind: 'reset' });
   }
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LiveAiError, type AvatarSessionOptions } from '../../../src/core';
 import { blobToText } from '../../../src/core/image/blob';
 import { FakeTransport, createFakeProxy } from '../../../src/testing';
-import { harness, settle, until, type Harness, useFakeClock } from './helpers';
+import { fakeVideoTrack, harness, settle, until, type Harness, useFakeClock } from './helpers';
 
 let h: Harness | undefined;
 afterEach(() => void vi.useRealTimers());
@@ -216,6 +216,25 @@ describe('abort, unload, idle', () => {
 });
 
 describe('events and state', () => {
+  it('leaving the room clears the connection and the tracks; the phase stays with the machine (ending, then ended)', async () => {
+    h = harness();
+    const started = h.session.start();
+    await until(() => h!.proxy.sessions.size === 1, 'created');
+    h.proxy.setStatus('sess_1', 'ACTIVE');
+    await started;
+    h.transport.emitTrack('video', fakeVideoTrack());
+    expect(h.session.store.getState().media).toMatchObject({ connection: 'connected', videoTrack: expect.anything() });
+    const seen: Array<{ phase: string; connection: string; video: boolean }> = [];
+    h.session.store.subscribe((st) => seen.push({ phase: st.phase, connection: st.media.connection, video: !!st.media.videoTrack }));
+    await h.session.end();
+    const left = seen.findIndex((x) => x.connection === 'disconnected' && !x.video);
+    expect(left).toBeGreaterThanOrEqual(0);
+    // A connection change is written with the phase derived again: leaving never shows a running phase once ending.
+    expect(seen.slice(seen.findIndex((x) => x.phase === 'ending')).every((x) => x.phase === 'ending' || x.phase === 'ended')).toBe(true);
+    expect(seen[left]!.phase).toBe('ending');
+    expect(h.session.store.getState()).toMatchObject({ phase: 'ended', media: { connection: 'disconnected', videoTrack: null } });
+  });
+
   it('malformed transport messages change nothing and are reported as invalid_event, never thrown', async () => {
     await activeHarness();
     const before = h!.session.store.getState();
