@@ -23,12 +23,12 @@ let quieted = false;
  * level under loglevel's `loglevel:livekit` storage key, which is looked at first. A level set later always wins.
  */
 export function quietLiveKitLogs(storage?: Pick<Storage, 'getItem'>): void {
+  if (quieted) return; // once per page: no storage read on every join
   try {
     if ((storage ?? globalThis.localStorage)?.getItem('loglevel:livekit') != null) return;
   } catch {
     // storage blocked: the page cannot have persisted a level either
   }
-  if (quieted) return;
   quieted = true;
   setLogLevel(LogLevel.warn);
 }
