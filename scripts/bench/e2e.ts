@@ -28,7 +28,8 @@
 // Also the rtc-node client (e2e-node.ts) as an informative lower bound, and updateImage → image_change_complete.
 // Flags: --runs N; --modes asIs,warm (normal condition; default both); --marks (the widget's timeline per run);
 // --profile (main-thread CPU click → first frame from a Chromium trace, per page, warm mode, normal and cpu4; with
-// LIVEAI_BENCH_JS_PROFILE=1 also the top JavaScript self times); --threads (every run traced: each Chromium thread's
+// LIVEAI_BENCH_JS_PROFILE=1 also the top JavaScript self times; with --profile-dir DIR each traced window is written
+// to DIR for scripts/bench/profile-window.mjs); --threads (every run traced: each Chromium thread's
 // busy ms from the click to the create answer and from there to the first frame, medians per page in `threads`;
 // tracing slows the pages, so the times of such a run are not the bench's); --transport rtc-a / --prefetch (widget
 // page variants); --only widget,bare; --cold: also `widgetCold`, the widget on a page that registers both
@@ -72,6 +73,11 @@ const FORCED = arg('--transport');
 const PREFETCH = process.argv.includes('--prefetch');
 const MARKS = process.argv.includes('--marks');
 const PROFILE = process.argv.includes('--profile');
+/**
+ * --profile-dir DIR: each traced run also writes its click → first frame window (JavaScript profile and main-thread
+ * trace events) to DIR, and the pages are built into DIR/app with hidden source maps, for profile-window.mjs.
+ */
+const PROFILE_DIR = arg('--profile-dir') ? resolve(arg('--profile-dir')!) : undefined;
 /** Traced runs per page with --profile (at most --runs). */
 const PROFILE_RUNS = 11;
 const THREADS = process.argv.includes('--threads');
@@ -162,6 +168,7 @@ for (const mode of ['asIs', 'warm'] as const) {
 // The pages as users ship them: production builds (minified chunks), served statically.
 const outDir = await mkdtemp(join(tmpdir(), 'liveai-bench-pages-'));
 const pages = resolve(ROOT, 'scripts/bench/pages');
+const appDir = PROFILE_DIR ? join(PROFILE_DIR, 'app') : join(outDir, 'app');
 await build({
   root: ROOT,
   configFile: false,
@@ -169,8 +176,9 @@ await build({
   base: '/',
   logLevel: 'error',
   build: {
-    outDir: join(outDir, 'app'),
+    outDir: appDir,
     emptyOutDir: true,
+    sourcemap: PROFILE_DIR ? 'hidden' : false,
     rollupOptions: { input: ['widget.html', 'bare.html', 'bare-naive.html'].map((f) => resolve(pages, f)) },
   },
 });
@@ -182,7 +190,7 @@ await build({
 app.use('/standalone', express.static(join(outDir, 'standalone')));
 app.get('/bench-pages/probe.js', (_req, res) => res.sendFile(resolve(pages, 'probe.js')));
 app.get('/element.html', (_req, res) => res.sendFile(resolve(pages, 'element.html')));
-app.use(express.static(join(outDir, 'app')));
+app.use(express.static(appDir));
 // On every address of this namespace: 127.0.0.1 for the local browser, HOST for the one behind the impaired link.
 const server = await new Promise<import('node:http').Server>((r) => {
   const s = app.listen(0, '0.0.0.0', () => r(s));
@@ -335,7 +343,7 @@ async function pageRun(kind: PageKind, mode: Mode, opts: RunOptions = {}) {
     });
     // The same pause for every page, as a person clicks a while after the page showed.
     await page.waitForTimeout(SETTLE_MS);
-    const cdp = opts.profile ? await startTrace(page) : undefined;
+    const cdp = opts.profile ? await startTrace(page, undefined, !!process.env.LIVEAI_BENCH_JS_PROFILE || !!PROFILE_DIR) : undefined;
     // Chromium runs one trace at a time: the --profile runs keep theirs.
     const threadCdp = THREADS && !cdp ? await startThreadTrace(page) : undefined;
     await start.click({ timeout: 60_000 });
@@ -345,7 +353,8 @@ async function pageRun(kind: PageKind, mode: Mode, opts: RunOptions = {}) {
         const errors = await page.evaluate(() => (window as unknown as { __bench: Probe }).__bench.errors.join('; '));
         throw new Error(`${kind}/${mode}: no first frame (${e.message}); page errors: ${errors}`);
       });
-    const profile: MainThreadWork | undefined = cdp ? await stopTrace(cdp) : undefined;
+    const dump = PROFILE_DIR && join(PROFILE_DIR, `${condition}-${kind}-${Date.now()}.json`);
+    const profile: MainThreadWork | undefined = cdp ? await stopTrace(cdp, dump) : undefined;
     const threads: ThreadWork | undefined = threadCdp ? await stopThreadTrace(threadCdp) : undefined;
     const imageChangeMs = opts.image ? await imageChange(page, opts.image) : undefined;
     let freezes: Freezes | undefined;

@@ -7,6 +7,7 @@
 // process's display compositor, …) from the click to the create answer (`bench-create-answered`) and from there to
 // the first frame. On a machine where the page shares its cores with the service, every thread's work counts.
 import type { CDPSession, Page } from 'playwright-core';
+import { writeFileSync } from 'node:fs';
 
 const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'v8.execute', 'v8'].join(',');
 
@@ -58,9 +59,15 @@ export async function startTrace(
   return cdp;
 }
 
+/** The part of a V8 CPU profile (CDP `Profiler.stop`) read here. */
+interface CpuProfile {
+  nodes: Array<{ id: number; callFrame: { url: string; functionName: string } }>;
+  samples?: number[];
+  timeDeltas?: number[];
+}
+
 /** `LIVEAI_BENCH_JS_PROFILE=1`: JavaScript self time by script file (top 12), from the click to the first frame. */
-async function jsByScript(cdp: CDPSession): Promise<string> {
-  const { profile } = await cdp.send('Profiler.stop');
+function jsByScript(profile: CpuProfile): string {
   const self = new Map<string, number>();
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const deltas = profile.timeDeltas ?? [];
@@ -78,9 +85,23 @@ async function jsByScript(cdp: CDPSession): Promise<string> {
     .join('; ');
 }
 
-export async function stopTrace(cdp: CDPSession): Promise<MainThreadWork> {
-  if (process.env.LIVEAI_BENCH_JS_PROFILE) process.stderr.write(`  js self time: ${await jsByScript(cdp)}\n`);
-  return mainThreadWork(await readTrace(cdp));
+/**
+ * Ends a trace started by `startTrace`: the main thread's work from the click to the first frame. With `dump` (a file
+ * path; e2e.ts --profile-dir) it also writes that window for scripts/bench/profile-window.mjs: the click and first-frame
+ * times, the JavaScript profile (started with `jsProfile`) and the main thread's trace events inside the window.
+ */
+export async function stopTrace(cdp: CDPSession, dump?: string): Promise<MainThreadWork> {
+  const profile = process.env.LIVEAI_BENCH_JS_PROFILE || dump ? (await cdp.send('Profiler.stop')).profile : undefined;
+  if (profile && process.env.LIVEAI_BENCH_JS_PROFILE) process.stderr.write(`  js self time: ${jsByScript(profile)}\n`);
+  const events = await readTrace(cdp);
+  if (dump) {
+    const click = mark(events, 'bench-click');
+    const frame = mark(events, 'bench-first-frame');
+    const main = mainThreadOf(events, click.pid);
+    const tasks = main.filter((e) => e.ts + (e.dur ?? 0) > click.ts && e.ts < frame.ts);
+    writeFileSync(dump, JSON.stringify({ click: click.ts, frame: frame.ts, profile, tasks }));
+  }
+  return mainThreadWork(events);
 }
 
 /** For --threads: every thread's top-level tasks (no JavaScript profile: `stopThreadTrace` would not read it). */
@@ -175,11 +196,16 @@ function cpuIn(events: TraceEvent[], from: number, to: number): number {
   return total / 1000;
 }
 
+/** The complete events of the renderer's main thread of process `pid`. */
+function mainThreadOf(events: TraceEvent[], pid: number): TraceEvent[] {
+  const main = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && e.pid === pid);
+  return events.filter((e) => e.ph === 'X' && e.pid === pid && (!main || e.tid === main.tid));
+}
+
 function mainThreadWork(events: TraceEvent[]): MainThreadWork {
   const click = mark(events, 'bench-click');
   const frame = mark(events, 'bench-first-frame');
-  const main = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && e.pid === click.pid);
-  const onMain = events.filter((e) => e.ph === 'X' && e.pid === click.pid && (!main || e.tid === main.tid));
+  const onMain = mainThreadOf(events, click.pid);
   const named = (names: string[]) => onMain.filter((e) => names.includes(e.name));
   const cpu = (names: string[]) => cpuIn(named(names), click.ts, frame.ts);
   const tasks = ['RunTask', 'ThreadControllerImpl::RunTask'];

@@ -1,5 +1,5 @@
-import { createContext, useContext, useMemo, type ReactNode } from 'react';
-import { en, resolveMessages, type Messages, type MessagesOverride } from './messages';
+import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
+import { en, prepareFormatters, resolveMessages, type Messages, type MessagesOverride } from './messages';
 
 const MessagesContext = createContext<Messages>(en);
 
@@ -29,5 +29,7 @@ export interface MessagesProviderProps {
 export function MessagesProvider({ messages, children }: MessagesProviderProps) {
   const outer = useMessages();
   const value = useMemo(() => resolveMessages(messages, outer), [messages, outer]);
+  // The number formats of the call's labels are made while the page is idle, not on the Start click.
+  useEffect(() => prepareFormatters(value.locale), [value.locale]);
   return <MessagesContext.Provider value={value}>{children}</MessagesContext.Provider>;
 }

@@ -18,7 +18,12 @@ export { DEFAULT_RECONNECT_POLICY, type ReconnectPolicy } from './livekit/policy
 /** The LiveKit (`rtc-a`) transport; registered on import. Pass it to `registerTransport` again after a reset. */
 export const livekitTransport: TransportModule = {
   kind: 'rtc-a',
-  load: () => import('./livekit/adapter').then((m) => () => m.createLiveKitTransport()),
+  load: () =>
+    import('./livekit/adapter').then((m) => {
+      // Loaded ahead of the click (a session's prefetch): its Room is made while the page is idle.
+      m.prepareRoom();
+      return () => m.createLiveKitTransport();
+    }),
 };
 
 registerTransport(livekitTransport);

@@ -58,6 +58,10 @@ describe('message catalogue', () => {
     expect(formatClock(61_000, 'ar')).toBe(
       `${new Intl.NumberFormat('ar').format(1)}:${new Intl.NumberFormat('ar', { minimumIntegerDigits: 2 }).format(1)}`,
     );
+    // The formatters are made once per locale and kept: each locale still gets its own.
+    expect(formatClock(61_000)).toBe('1:01');
+    expect(formatCredits(1234.5)).toBe('1,234.5 credits');
+    expect(formatCredits(1234.5, es)).toBe('1234,5 créditos');
   });
 
   it('explainError speaks the chosen language; the technical detail stays as it came', () => {

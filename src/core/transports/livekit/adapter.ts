@@ -22,14 +22,45 @@ let quieted = false;
  * level under loglevel's `loglevel:livekit` storage key, which is looked at first. A level set later always wins.
  */
 export function quietLiveKitLogs(storage?: Pick<Storage, 'getItem'>): void {
+  if (quieted) return; // once per page: no storage read on every join
   try {
     if ((storage ?? globalThis.localStorage)?.getItem('loglevel:livekit') != null) return;
   } catch {
     // storage blocked: the page cannot have persisted a level either
   }
-  if (quieted) return;
   quieted = true;
   setLogLevel(LogLevel.warn);
+}
+
+/** The Room made ahead of the first join (`prepareRoom`), until a join takes it. */
+let prepared: Room | null = null;
+/** A Room is wanted ahead: `prepareRoom` was called and no join has made or taken one since. */
+let wanted = false;
+
+/**
+ * Makes one livekit-client Room ahead of the first join, once the page is idle. The adapter loads before the Start
+ * click (a session's prefetch), and making a Room (its engine and managers) costs the main thread a few ms that would
+ * otherwise fall between the click and the first frame. A Room that is never joined opens no connection and touches
+ * no device; the first join takes it, later joins make their own.
+ */
+export function prepareRoom(): void {
+  if (wanted || prepared || typeof window === 'undefined' || !hasWebRtc()) return;
+  wanted = true;
+  const make = () => {
+    if (!wanted || prepared) return;
+    quietLiveKitLogs();
+    prepared = new Room();
+  };
+  if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(make, { timeout: 1000 });
+  else setTimeout(make, 0);
+}
+
+/** The prepared Room if there is one, else a new one. */
+function takeRoom(): Room {
+  const room = prepared ?? new Room();
+  prepared = null;
+  wanted = false;
+  return room;
 }
 
 /**
@@ -49,7 +80,7 @@ export function quietLiveKitLogs(storage?: Pick<Storage, 'getItem'>): void {
 export function createLiveKitTransport(deps: { createRoom?: () => RoomLike; reconnect?: Partial<ReconnectPolicy> } = {}): Transport {
   const base: Readonly<ReconnectPolicy> = Object.freeze({ ...DEFAULT_RECONNECT_POLICY, ...deps.reconnect });
   const bus = createEventBus<TransportEventMap>();
-  const newRoom = deps.createRoom ?? (() => new Room() as unknown as RoomLike);
+  const newRoom = deps.createRoom ?? (() => takeRoom() as unknown as RoomLike);
   let link: LiveKitLink | null = null;
   const readStats = createStatsReader();
   const current = () => {
