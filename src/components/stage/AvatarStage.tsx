@@ -4,7 +4,7 @@ import { useAvatarSession } from '../../react';
 import { useSessionState } from '../../react/useSessionState';
 import { useCallClock } from './useCallClock';
 import { AvatarStageView, type AvatarStageViewProps } from './AvatarStageView';
-import { expiresAtMs, timeLimitReached } from './TimeLimitCountdown';
+import { expiresAtMs, timeLimitReached } from './clock';
 import { useSessionPosterDue } from './useSessionPoster';
 
 /** Props of {@link AvatarStage}: the view's props that do not come from the session, all optional. */

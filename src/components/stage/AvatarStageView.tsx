@@ -2,7 +2,7 @@ import { useEffect, useLayoutEffect, useRef, useState, type ReactNode, type RefO
 import { StageOverlay, type StageOverlayProps } from './StageOverlay';
 import { useMessages } from '../i18n/context';
 import { cx } from '../format';
-import { TimeLimitCountdown } from './TimeLimitCountdown';
+import { TimeLimitCountdown } from './clock';
 import type { ChromaKey, ChromaKeyOptions } from './chroma-key';
 
 /** Props of {@link AvatarStageView}: everything comes in as props (no session hooks). */
