@@ -2,6 +2,8 @@ import { useId, useRef, type KeyboardEvent } from 'react';
 import { MAX_PAGINATION_OFFSET, type Pagination } from '../../core/index';
 import { SessionTable, type SessionListRow } from './SessionTable';
 import { cx, explainError, type ErrorLike } from '../format';
+import { useMessages } from '../i18n/context';
+import { formatNumber } from '../i18n/messages';
 
 /**
  * Props of {@link SessionListView} (admin view of the room and session lists).
@@ -24,11 +26,15 @@ export interface SessionListViewProps {
 const KINDS = ['rooms', 'sessions'] as const;
 
 /**
- * Rooms / sessions tabs (arrow keys move between them), a table, pagination within the 1000-offset limit. Pure view.
+ * Rooms / sessions tabs (arrow keys move between them), a table, pagination within the 1000-offset limit. Every
+ * label comes from the message catalogue (`rooms`, `sessions`, `pageOf`, `columns`, `sessionStatus`, …); dates and
+ * numbers are formatted for its locale. Pure view.
  * @public
  */
 export function SessionListView(p: SessionListViewProps) {
   const id = useId();
+  const m = useMessages();
+  const n = (v: number) => formatNumber(v, m);
   const tabs = useRef<(HTMLButtonElement | null)[]>([]);
   const limit = p.pagination?.limit ?? 25;
   const canNext = !!p.pagination?.has_more && p.page * limit < MAX_PAGINATION_OFFSET;
@@ -41,7 +47,7 @@ export function SessionListView(p: SessionListViewProps) {
   return (
     <div className={cx('liveai-sessions', p.className)} data-loading={p.loading || undefined}>
       <div className="liveai-sessions__head">
-        <div className="liveai-tabs" role="tablist" aria-label="Session lists" onKeyDown={onKey}>
+        <div className="liveai-tabs" role="tablist" aria-label={m.sessionLists} onKeyDown={onKey}>
           {KINDS.map((k, i) => (
             <button
               key={k}
@@ -55,13 +61,13 @@ export function SessionListView(p: SessionListViewProps) {
               className="liveai-tab"
               onClick={() => p.onKindChange(k)}
             >
-              {k === 'rooms' ? 'Rooms' : 'Sessions'}
+              {k === 'rooms' ? m.rooms : m.sessions}
             </button>
           ))}
         </div>
         {p.onRefresh && (
           <button type="button" className="liveai-button" onClick={p.onRefresh} disabled={p.loading}>
-            Refresh
+            {m.refresh}
           </button>
         )}
       </div>
@@ -75,22 +81,22 @@ export function SessionListView(p: SessionListViewProps) {
       >
         {p.error ? (
           // An admin screen: the technical detail is what helps here.
-          <p role="alert">{`Could not load the list (${p.error.code ?? 'error'}): ${explainError(p.error).detail ?? ''}`}</p>
+          <p role="alert">{m.listError(p.error.code ?? 'error', explainError(p.error).detail ?? '')}</p>
         ) : p.items.length ? (
           <SessionTable kind={p.kind} items={p.items} />
         ) : (
-          <p className="liveai-sessions__empty">{p.loading ? 'Loading…' : 'Nothing here yet.'}</p>
+          <p className="liveai-sessions__empty">{p.loading ? m.loading : m.listEmpty}</p>
         )}
       </div>
-      <nav className="liveai-pager" aria-label="Pages">
+      <nav className="liveai-pager" aria-label={m.pages}>
         <button type="button" className="liveai-button" disabled={p.page <= 1 || p.loading} onClick={() => p.onPageChange(p.page - 1)}>
-          Previous
+          {m.previousPage}
         </button>
         <span aria-live="polite">
-          {p.pagination ? `Page ${p.page} of ${Math.max(1, p.pagination.total_pages)} · ${p.pagination.total} total` : `Page ${p.page}`}
+          {p.pagination ? m.pageOf(n(p.page), n(Math.max(1, p.pagination.total_pages)), n(p.pagination.total)) : m.pageOnly(n(p.page))}
         </span>
         <button type="button" className="liveai-button" disabled={!canNext || p.loading} onClick={() => p.onPageChange(p.page + 1)}>
-          Next
+          {m.nextPage}
         </button>
       </nav>
     </div>
