@@ -1,7 +1,72 @@
-import type { EndReason, Phase } from '../../core/index';
-import { useDeadline } from './useDeadline';
+/**
+ * The call's clocks as the stage shows them: the wait counted from the click on Start (`useCallClock`), a countdown
+ * to a deadline (`useDeadline`), and the time limit's last 30 s (`TimeLimitCountdown`).
+ */
+import { useEffect, useRef, useState } from 'react';
+import { queueProgress, useQueueClock, type QueueClock } from '../../react';
+import { useNow } from '../../react/useNow';
+import { useSessionState } from '../../react/useSessionState';
+import { isRunning, type EndReason, type Phase } from '../../core/index';
+import { isWaiting } from '../../core/internal';
 import { useMessages } from '../i18n/context';
 import { formatClock, formatNumber, type Messages } from '../i18n/messages';
+
+/**
+ * The wait the visitor sees, counted from the click on Start (the phase turning `creating`), not from the queue:
+ * ticks once a second while the call is being created, queued or connecting. `estimateMs` is the time already spent
+ * before the queue plus the queue's worst case (the 2.5 min cold start); `slow` is the queue's (over 20 s queued).
+ */
+export function useCallClock(): QueueClock {
+  const phase = useSessionState((s) => s.phase);
+  const queue = useQueueClock();
+  const [since, setSince] = useState<number | null>(null);
+  const waiting = isWaiting(phase);
+  const now = useNow(waiting);
+  useEffect(() => {
+    if (phase === 'creating') setSince(Date.now());
+    else if (!isRunning(phase)) setSince(null);
+  }, [phase]);
+  if (since === null || !waiting) return queue;
+  const elapsedMs = Math.max(0, now - since, queue.elapsedMs);
+  const beforeQueue = Math.max(0, elapsedMs - queue.elapsedMs);
+  const estimateMs = beforeQueue + queue.estimateMs;
+  return { elapsedMs, estimateMs, progress: queueProgress(elapsedMs, estimateMs), slow: queue.slow };
+}
+
+/**
+ * Counts down to `deadline` (epoch ms; null = none). Calls `onExpire` once at the deadline and returns the
+ * remaining ms. To avoid re-rendering a whole call, it only ticks (once a second) during the last
+ * `windowMs` before the deadline; earlier the value is approximate (never smaller than the truth).
+ */
+export function useDeadline(deadline: number | null, onExpire: () => void, windowMs = Number.POSITIVE_INFINITY): number | null {
+  const [now, setNow] = useState(() => Date.now());
+  const expire = useRef(onExpire);
+  expire.current = onExpire;
+  useEffect(() => {
+    if (deadline === null) return;
+    let interval: ReturnType<typeof setInterval> | undefined;
+    const tick = () => setNow(Date.now());
+    const startTicking = () => {
+      tick();
+      interval = setInterval(tick, 1000);
+    };
+    const wait = deadline - windowMs - Date.now();
+    const ticker = wait > 0 ? setTimeout(startTicking, wait) : (startTicking(), undefined);
+    const expiry = setTimeout(
+      () => {
+        tick();
+        expire.current();
+      },
+      Math.max(0, deadline - Date.now()),
+    );
+    return () => {
+      clearTimeout(ticker);
+      clearTimeout(expiry);
+      clearInterval(interval);
+    };
+  }, [deadline, windowMs]);
+  return deadline === null ? null : Math.max(0, deadline - now);
+}
 
 /** How long before the end the countdown shows, ms. */
 export const COUNTDOWN_WINDOW_MS = 30_000;
