@@ -181,7 +181,7 @@ export interface AvatarStageViewProps extends StageOverlayProps {
    * follows it (a thin one while `listening`, a slow pulse while `thinking`, a stronger glow while `speaking`; no
    * pulse when the visitor prefers reduced motion), mirrored on `data-agent-state`. Screen readers hear "Listening"
    * and "Thinking…" (catalogue key `agentStates`) politely, once the state has held for
-   * {@link AGENT_STATE_ANNOUNCE_MS}, so quick turns are not read out one by one; "Speaking" is not announced, as the
+   * 800 ms, so quick turns are not read out one by one; "Speaking" is not announced, as the
    * avatar's voice says it.
    */
   agentState?: AgentStateName | null | undefined;
