@@ -12,7 +12,7 @@ export { ChatInputView, type ChatInputViewProps } from './controls/ChatInputView
 export { ControlBarView, type ControlBarViewProps } from './controls/ControlBarView';
 export { ImageSwapperView, type ImageSwapperViewProps } from './images/ImageSwapperView';
 export { SessionListView, type SessionListViewProps } from './sessions/SessionListView';
-export type { SessionListRow } from './sessions/SessionTable';
+export type { SessionListRow } from './sessions/SessionListView';
 export { AvatarWidgetView, type AvatarWidgetViewProps, type WidgetState } from './widget/AvatarWidgetView';
 export { explainError, formatClock, formatCredits, type ErrorLike } from './format';
 export { AvatarStage, type AvatarStageProps } from './stage/AvatarStage';
@@ -30,7 +30,7 @@ export { BarVisualizerView, type BarVisualizerViewProps } from './visualizer/Bar
 export { BarVisualizer, type BarVisualizerProps } from './visualizer/BarVisualizer';
 export { ConnectionQualityView, type ConnectionQualityViewProps, type ConnectionQualityLevel } from './quality/ConnectionQualityView';
 export { ConnectionQuality } from './quality/ConnectionQuality';
-export { callQuality, type CallQuality } from './quality/quality';
+export { callQuality, type CallQuality } from './quality/ConnectionQualityView';
 export { AvatarVideo, type AvatarVideoProps } from './primitives/AvatarVideo';
 export { AvatarAudio, type AvatarAudioProps } from './primitives/AvatarAudio';
 export { MessagesProvider, useMessages, type MessagesProviderProps } from './i18n/context';

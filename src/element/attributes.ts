@@ -1,5 +1,5 @@
 import type { AvatarWidgetProps, WidgetState } from '../components';
-import { HEX_COLOR } from '../components/stage/hex-color';
+import { HEX_COLOR } from '../components/stage/AvatarStageView';
 
 /**
  * Attributes `<liveai-avatar>` reads; changing one re-renders (a new `agent-id` / `proxy-url` means a new session):

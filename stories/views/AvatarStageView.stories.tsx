@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, waitFor } from 'storybook/test';
-import { AvatarStageView, TranscriptPanelView } from '../../src/components';
+import { AvatarStageView, MessagesProvider, TranscriptPanelView } from '../../src/components';
+import { ar } from '../../src/components/i18n/translations';
 import { fakeAvatarTracks, fakePreviewClip } from '../media';
 import { sampleAvatarImage, sampleTranscript } from '../../src/testing';
 
@@ -35,6 +36,8 @@ const meta = {
     error: { control: 'object' },
     cost: { control: 'number' },
     endReason: { control: 'select', options: END_REASONS },
+    agentState: { control: 'select', options: ['idle', 'listening', 'thinking', 'speaking'] },
+    showAgentState: { control: 'boolean' },
     label: { control: 'text' },
     className: { control: 'text' },
     videoTrack: { control: false },
@@ -261,5 +264,54 @@ export const ErrorSiteBusy: Story = {
   play: async ({ canvas }) => {
     await expect(canvas.getByRole('alert')).toHaveTextContent('The avatar is busy right now');
     await expect(canvas.getByRole('alert')).not.toHaveTextContent('The avatar service had a problem');
+  },
+};
+
+/** The live picture with the agent's state: a ring inside the edge (`agentState`), announced politely. */
+const agentStory = (agentState: 'listening' | 'thinking' | 'speaking', extra?: Story['play']): Story => ({
+  args: { phase: 'active', agentState },
+  loaders: [async () => fakeAvatarTracks()],
+  render: (args, { loaded }) => <AvatarStageView {...args} videoTrack={loaded.video} />,
+  play: async (ctx) => {
+    const stage = ctx.canvasElement.querySelector('.liveai-stage')!;
+    await waitFor(() => expect(stage).toHaveAttribute('data-agent-state', agentState), { timeout: 5000 });
+    await extra?.(ctx);
+  },
+});
+
+export const AgentListening: Story = agentStory('listening', async ({ canvas }) =>
+  waitFor(() => expect(canvas.getByRole('status')).toHaveTextContent('Listening'), { timeout: 3000 }),
+);
+export const AgentThinking: Story = agentStory('thinking', async ({ canvas }) =>
+  waitFor(() => expect(canvas.getByRole('status')).toHaveTextContent('Thinking…'), { timeout: 3000 }),
+);
+/** Speaking: a stronger glow; nothing is announced (the voice says it). */
+export const AgentSpeaking: Story = agentStory('speaking', async ({ canvas }) => expect(canvas.getByRole('status')).toHaveTextContent(''));
+
+/** Arabic: the announcement in the catalogue's language, right to left. */
+export const AgentThinkingArabic: Story = {
+  ...agentStory('thinking', async ({ canvas }) =>
+    waitFor(() => expect(canvas.getByRole('status')).toHaveTextContent(ar.agentStates.thinking), { timeout: 3000 }),
+  ),
+  args: { phase: 'active', agentState: 'thinking', label: ar.avatar },
+  render: (args, { loaded }) => (
+    <MessagesProvider messages={ar}>
+      <div dir="rtl" lang="ar">
+        <AvatarStageView {...args} videoTrack={loaded.video} />
+      </div>
+    </MessagesProvider>
+  ),
+};
+
+/** `showAgentState={false}`: the live picture without the ring or its announcements. */
+export const AgentStateOff: Story = {
+  args: { phase: 'active', agentState: 'speaking', showAgentState: false },
+  loaders: [async () => fakeAvatarTracks()],
+  render: (args, { loaded }) => <AvatarStageView {...args} videoTrack={loaded.video} />,
+  play: async ({ canvasElement }) => {
+    const stage = canvasElement.querySelector('.liveai-stage')!;
+    await waitFor(() => expect(stage).toHaveAttribute('data-has-video'), { timeout: 5000 });
+    await expect(stage).not.toHaveAttribute('data-agent-state');
+    await expect(canvasElement.querySelector('.liveai-stage__agent')).toBeNull();
   },
 };

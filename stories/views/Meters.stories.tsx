@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect } from 'storybook/test';
-import { BarVisualizerView, ConnectionQualityView } from '../../src/components';
+import { BarVisualizerView, ConnectionQualityView, MessagesProvider } from '../../src/components';
+import { ar, fr } from '../../src/components/i18n/translations';
 
 /** The bar visualizer and the connection-quality indicator in each state (pure views). */
 const meta = {
@@ -20,15 +21,15 @@ const sample = { rttMs: 48, jitterMs: 6, packetLossPct: 0.4, fps: 25, bitrateKbp
 
 export const BarsAtRest: Story = {
   render: () => <BarVisualizerView bands={[]} state="idle" />,
-  play: async ({ canvas }) => expect(canvas.getByRole('img', { name: 'Avatar audio: idle' })).toBeVisible(),
+  play: async ({ canvas }) => expect(canvas.getByRole('img', { name: 'Avatar audio: Idle' })).toBeVisible(),
 };
 export const BarsListening: Story = {
   render: () => <BarVisualizerView bands={[0.05, 0.1, 0.08, 0.04, 0.02]} state="listening" />,
-  play: async ({ canvas }) => expect(canvas.getByRole('img', { name: 'Avatar audio: listening' })).toBeVisible(),
+  play: async ({ canvas }) => expect(canvas.getByRole('img', { name: 'Avatar audio: Listening' })).toBeVisible(),
 };
 export const BarsThinking: Story = {
   render: () => <BarVisualizerView bands={[]} state="thinking" />,
-  play: async ({ canvas }) => expect(canvas.getByRole('img', { name: 'Avatar audio: thinking' })).toBeVisible(),
+  play: async ({ canvas }) => expect(canvas.getByRole('img', { name: 'Avatar audio: Thinking…' })).toBeVisible(),
 };
 export const BarsSpeaking: Story = {
   render: () => <BarVisualizerView bands={[0.35, 0.9, 0.7, 0.45, 0.2]} state="speaking" />,
@@ -62,4 +63,33 @@ export const QualityReconnecting: Story = {
 export const QualityUnknown: Story = {
   render: () => <ConnectionQualityView quality="unknown" stats={null} />,
   play: async ({ canvas }) => expect(canvas.getByRole('img')).toHaveAccessibleName('Connection unknown'),
+};
+
+/** The meters in French: words and numbers (decimal comma) from the catalogue. */
+export const QualityFrench: Story = {
+  render: () => (
+    <MessagesProvider messages={fr}>
+      <ConnectionQualityView quality="good" stats={{ ...sample, rttMs: 240, packetLossPct: 1.5 }} />{' '}
+      <BarVisualizerView bands={[0.35, 0.9, 0.7, 0.45, 0.2]} state="speaking" />
+    </MessagesProvider>
+  ),
+  play: async ({ canvas }) => {
+    await expect(canvas.getByRole('img', { name: /^Connexion bonne/ })).toHaveAccessibleName(
+      'Connexion bonne (aller-retour 240 ms, 1,5 % de perte, gigue 6 ms)',
+    );
+    await expect(canvas.getByRole('img', { name: 'Son de l’avatar : Parle' })).toBeVisible();
+  },
+};
+
+/** Arabic, right to left. */
+export const QualityArabic: Story = {
+  render: () => (
+    <MessagesProvider messages={ar}>
+      <div dir="rtl" lang="ar">
+        <ConnectionQualityView quality="poor" stats={{ ...sample, rttMs: 620, packetLossPct: 9, jitterMs: 70 }} />{' '}
+        <BarVisualizerView bands={[0.05, 0.1, 0.08, 0.04, 0.02]} state="listening" />
+      </div>
+    </MessagesProvider>
+  ),
+  play: async ({ canvas }) => expect(canvas.getByRole('img', { name: /^الاتصال ضعيف/ })).toBeVisible(),
 };

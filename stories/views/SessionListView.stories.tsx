@@ -1,7 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useEffect, useState } from 'react';
 import { expect, fn } from 'storybook/test';
-import { SessionListView, type SessionListViewProps } from '../../src/components';
+import { MessagesProvider, SessionListView, type SessionListViewProps } from '../../src/components';
+import { ar, ja } from '../../src/components/i18n/translations';
 import { sampleRoomList, sampleSessionList } from '../../src/testing';
 
 /** Holds kind and page in state (seeded from the args), like the connected list. */
@@ -88,4 +89,30 @@ export const Forbidden: Story = {
   args: { items: [], error: { code: 'forbidden', detail: 'admin access required' } },
   play: async ({ canvas }) =>
     expect(canvas.getByRole('alert')).toHaveTextContent('Could not load the list (forbidden): admin access required'),
+};
+
+/** The admin list in Arabic: tabs, headers, statuses, dates and numbers from the catalogue, right to left. */
+export const Arabic: Story = {
+  render: (args) => (
+    <MessagesProvider messages={ar}>
+      <div dir="rtl" lang="ar">
+        <Stateful {...args} />
+      </div>
+    </MessagesProvider>
+  ),
+  play: async ({ canvas }) => {
+    await expect(canvas.getByRole('tab', { name: ar.rooms })).toHaveAttribute('aria-selected', 'true');
+    await expect(canvas.getByRole('columnheader', { name: ar.columns.status })).toBeVisible();
+  },
+};
+
+/** The admin list in Japanese, on the sessions tab. */
+export const Japanese: Story = {
+  args: { kind: 'sessions', items: sampleSessionList.sessions },
+  render: (args) => (
+    <MessagesProvider messages={ja}>
+      <Stateful {...args} />
+    </MessagesProvider>
+  ),
+  play: async ({ canvas }) => expect(canvas.getByRole('tab', { name: ja.sessions })).toHaveAttribute('aria-selected', 'true'),
 };

@@ -45,6 +45,12 @@ describe('agent state, audio levels and call stats on a real LiveKit call (issue
     await expect
       .poll(async () => sequence(await probe(page), 'derived').join(' '), { timeout: 30_000 })
       .toMatch(/thinking speaking listening$/);
+    // The styled stage shows the same state on its live picture (a ring), and screen readers hear "Listening" once it
+    // holds (the short pauses between the avatar's sentences are not announced): when the answer is over.
+    const stage = page.getByRole('region', { name: 'Stage' });
+    await expect.poll(() => stage.getAttribute('data-agent-state'), { timeout: 5_000 }).toMatch(/^(listening|speaking)$/);
+    await expect.poll(() => stage.getByRole('status').last().textContent(), { timeout: 30_000 }).toBe('Listening');
+    expect(await stage.getAttribute('data-agent-state')).toBe('listening');
     let p = await probe(page);
     const spoke = p.states.find((s) => s.state === 'speaking')!;
     const quiet = p.states.findLast((s) => s.state === 'listening')!;

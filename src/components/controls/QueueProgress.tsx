@@ -1,5 +1,5 @@
 import { useSession } from '../../react';
-import { useCallClock } from '../stage/useCallClock';
+import { useCallClock } from '../stage/clock';
 import { QueueProgressView } from './QueueProgressView';
 import { isWaiting } from '../../core/internal';
 

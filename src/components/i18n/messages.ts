@@ -96,6 +96,50 @@ export interface Messages {
   applyLook: string;
   /** Image swapper progress. */
   imageStatus: { sending: string; requested: string; created: string; complete: string };
+  /* ---- The stage's agent-state hint, the avatar's audio, the meters, the image checks, the admin lists ---- */
+  /** What the agent is doing, announced politely on the stage and named by the audio bars. */
+  agentStates: { idle: string; listening: string; thinking: string; speaking: string };
+  /** The avatar audio's unlock button when the browser blocked sound (`AvatarAudio`). */
+  hearAvatar: string;
+  /** The audio bars' accessible names. */
+  avatarAudio: string;
+  yourMicrophone: string;
+  /** The audio bars with the agent's state: "Avatar audio: Speaking". */
+  audioWithState: (label: string, state: string) => string;
+  /** The connection quality in a word: three bars filled for excellent, two good, one poor, none otherwise. */
+  quality: { excellent: string; good: string; poor: string; lost: string; unknown: string };
+  /** The quality indicator's accessible name and tooltip: "Connection good (310 ms round trip, 2.5 % loss, 12 ms jitter)". */
+  connectionQuality: (quality: string, numbers: string | null) => string;
+  /** The numbers of a quality sample, already formatted: milliseconds and a percentage. */
+  roundTrip: (ms: string) => string;
+  packetLoss: (percent: string) => string;
+  jitter: (ms: string) => string;
+  /** Image checks before anything is sent. */
+  imageNotImage: string;
+  imageUnreadable: string;
+  imageBadUrl: string;
+  /** The admin list of rooms and sessions (`SessionList`). */
+  sessionLists: string;
+  rooms: string;
+  sessions: string;
+  hostedRooms: string;
+  refresh: string;
+  loading: string;
+  listEmpty: string;
+  /** The list failed: the error code and the technical detail (English) are shown, as this is an admin screen. */
+  listError: (code: string, detail: string) => string;
+  pages: string;
+  previousPage: string;
+  nextPage: string;
+  /** "Page 2 of 3 · 60 total" (numbers already formatted). */
+  pageOf: (page: string, pages: string, total: string) => string;
+  /** "Page 2", before the list's size is known. */
+  pageOnly: (page: string) => string;
+  /** Column headers of the list. */
+  columns: { session: string; agent: string; provider: string; created: string; status: string; credits: string };
+  /** A session's status as the service reports it. */
+  sessionStatus: { QUEUED: string; ACTIVE: string; COMPLETED: string; TIMED_OUT: string; FAILED: string };
+  /* ---- end of the stage, meter, image-check and admin-list block ---- */
   /** Error titles by `LiveAiError` code (`busy`: the site's own limits say "not now"); `default` for any other. */
   errorTitles: Record<string, string> & { default: string };
   /** A hint beyond "Try again", by code (when retrying may help). */
@@ -109,13 +153,17 @@ export interface Messages {
 
 /**
  * A partial override of {@link Messages}: top-level keys replace, the grouped ones (`endReasons`, `imageStatus`,
- * `errorTitles`, `errorHints`, `errorFinalHints`) merge key by key.
+ * `errorTitles`, `errorHints`, `errorFinalHints`, `agentStates`, `quality`, `columns`, `sessionStatus`) merge key by
+ * key.
  * @public
  */
 export type MessagesOverride = Partial<Omit<Messages, GroupKey>> & { [K in GroupKey]?: Partial<Messages[K]> };
 
-type GroupKey = 'endReasons' | 'imageStatus' | 'errorTitles' | 'errorHints' | 'errorFinalHints';
-const GROUPS: readonly GroupKey[] = ['endReasons', 'imageStatus', 'errorTitles', 'errorHints', 'errorFinalHints'];
+type GroupKey = 'endReasons' | 'imageStatus' | 'errorTitles' | 'errorHints' | 'errorFinalHints' | PartGroupKey;
+/** The grouped keys of the stage, meter and admin-list block. */
+type PartGroupKey = 'agentStates' | 'quality' | 'columns' | 'sessionStatus';
+const PART_GROUPS: readonly PartGroupKey[] = ['agentStates', 'quality', 'columns', 'sessionStatus'];
+const GROUPS: readonly GroupKey[] = ['endReasons', 'imageStatus', 'errorTitles', 'errorHints', 'errorFinalHints', ...PART_GROUPS];
 
 const enHints = {
   invalid_api_key: 'Please let the site owner know.',
@@ -204,6 +252,36 @@ export const en: Messages = {
     created: 'Almost there…',
     complete: 'New look applied.',
   },
+  /* ---- The stage's agent-state hint, the avatar's audio, the meters, the image checks, the admin lists ---- */
+  agentStates: { idle: 'Idle', listening: 'Listening', thinking: 'Thinking…', speaking: 'Speaking' },
+  hearAvatar: 'Tap to hear the avatar',
+  avatarAudio: 'Avatar audio',
+  yourMicrophone: 'Your microphone',
+  audioWithState: (label, state) => `${label}: ${state}`,
+  quality: { excellent: 'excellent', good: 'good', poor: 'poor', lost: 'reconnecting', unknown: 'unknown' },
+  connectionQuality: (quality, numbers) => `Connection ${quality}${numbers ? ` (${numbers})` : ''}`,
+  roundTrip: (ms) => `${ms} ms round trip`,
+  packetLoss: (percent) => `${percent} % loss`,
+  jitter: (ms) => `${ms} ms jitter`,
+  imageNotImage: 'Choose an image file (JPEG, PNG or WebP).',
+  imageUnreadable: 'This image could not be read. Try a JPEG, PNG or WebP file.',
+  imageBadUrl: 'Enter a public http(s) address of an image.',
+  sessionLists: 'Session lists',
+  rooms: 'Rooms',
+  sessions: 'Sessions',
+  hostedRooms: 'Hosted rooms',
+  refresh: 'Refresh',
+  loading: 'Loading…',
+  listEmpty: 'Nothing here yet.',
+  listError: (code, detail) => `Could not load the list (${code}): ${detail}`,
+  pages: 'Pages',
+  previousPage: 'Previous',
+  nextPage: 'Next',
+  pageOf: (page, pages, total) => `Page ${page} of ${pages} · ${total} total`,
+  pageOnly: (page) => `Page ${page}`,
+  columns: { session: 'Session', agent: 'Agent', provider: 'Provider', created: 'Created', status: 'Status', credits: 'Credits' },
+  sessionStatus: { QUEUED: 'Queued', ACTIVE: 'Active', COMPLETED: 'Completed', TIMED_OUT: 'Timed out', FAILED: 'Failed' },
+  /* ---- end of the stage, meter, image-check and admin-list block ---- */
   errorTitles: {
     default: 'Something went wrong.',
     invalid_request: 'The avatar could not start.',
@@ -311,3 +389,10 @@ function pluralRules(locale: string): Intl.PluralRules {
   if (!f) formatters.set(key, (f = new Intl.PluralRules(locale)));
   return f;
 }
+/** A duration in whole milliseconds in the catalogue's locale, e.g. `310`. */
+export const formatMs = (ms: number, messages: Messages): string =>
+  numberFormat(messages.locale, 'ms', { maximumFractionDigits: 0 }).format(ms);
+
+/** A percentage with one decimal in the catalogue's locale, e.g. `2.5` (`2,5` in French). */
+export const formatPercent = (percent: number, messages: Messages): string =>
+  numberFormat(messages.locale, 'percent', { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(percent);

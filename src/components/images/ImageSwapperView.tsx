@@ -95,7 +95,7 @@ export function ImageSwapperView({ onSubmit, prepare, status = 'idle', error, di
         {m.applyLook}
       </button>
       <div className="liveai-images__status" role="status" aria-live="polite">
-        {pick.problem ??
+        {(pick.problem && m[pick.problem]) ??
           (failure ? (
             <>
               <strong>{failure.title}</strong> {failure.hint}

@@ -9,18 +9,21 @@ export type PickedImage = { kind: 'file'; file: Blob; preview: string | null; ba
  */
 export type PrepareImage = (file: Blob) => Promise<{ blob: Blob; base64?: string }>;
 
+/** Why a pick was refused, as the key of its sentence in the message catalogue. */
+export type ImageProblem = 'imageNotImage' | 'imageUnreadable' | 'imageBadUrl';
+
 const objectUrl = (f: Blob): string | null => (typeof URL.createObjectURL === 'function' ? URL.createObjectURL(f) : null);
 const isHttpUrl = (s: string) => /^https?:\/\/\S+$/i.test(s.trim());
 
 /**
  * Picking an image by file input, drag-and-drop, paste (file or URL) or a typed URL.
- * Rejects non-images with a readable message; with `prepare`, the preview shows the prepared (cropped)
+ * Rejects non-images with a `problem` (the catalogue key of a readable sentence); with `prepare`, the preview shows the prepared (cropped)
  * image. Revokes object URLs it made.
  */
 export function useImagePick(prepare?: PrepareImage) {
   const [picked, setPicked] = useState<PickedImage | null>(null);
   const [dragOver, setDragOver] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<ImageProblem | null>(null);
 
   useEffect(
     () => () => {
@@ -31,7 +34,7 @@ export function useImagePick(prepare?: PrepareImage) {
 
   const pickFile = (file: File | null | undefined) => {
     if (!file) return;
-    if (!file.type.startsWith('image/')) return setProblem('Choose an image file (JPEG, PNG or WebP).');
+    if (!file.type.startsWith('image/')) return setProblem('imageNotImage');
     setProblem(null);
     setPicked({ kind: 'file', file, preview: objectUrl(file) });
     prepare?.(file).then(
@@ -44,12 +47,12 @@ export function useImagePick(prepare?: PrepareImage) {
         if ((e as { code?: string } | null)?.code === 'payload_too_large') return;
         // Not an image after all: nothing stays picked (no broken preview, "Apply" disabled).
         setPicked((cur) => (cur?.kind === 'file' && cur.file === file ? null : cur));
-        setProblem('This image could not be read. Try a JPEG, PNG or WebP file.');
+        setProblem('imageUnreadable');
       },
     );
   };
   const pickUrl = (url: string) => {
-    if (!isHttpUrl(url)) return setProblem('Enter a public http(s) address of an image.');
+    if (!isHttpUrl(url)) return setProblem('imageBadUrl');
     setProblem(null);
     setPicked({ kind: 'url', url: url.trim() });
   };

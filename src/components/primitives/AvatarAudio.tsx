@@ -1,14 +1,38 @@
 import type { ReactNode } from 'react';
 import { useMedia } from '../../react';
+import { useMessages } from '../i18n/context';
 
 /**
  * Props of {@link AvatarAudio}.
  * @public
  */
 export interface AvatarAudioProps {
-  /** Content of the unlock button (default `Tap to hear the avatar`). */
+  /** Content of the unlock button (default: the catalogue's `hearAvatar`, "Tap to hear the avatar"). */
   children?: ReactNode;
   className?: string;
+}
+
+/**
+ * The one "let me hear it" button: shown only while `blocked`; its click calls `onUnblock` inside the user gesture
+ * (e.g. `session.unblockAudio()`). Used by {@link AvatarAudio} and the styled stage's "Tap to unmute".
+ */
+export function AudioUnlockButton({
+  blocked,
+  onUnblock,
+  className,
+  children,
+}: {
+  blocked: boolean;
+  onUnblock: (() => void) | undefined;
+  className?: string | undefined;
+  children: ReactNode;
+}) {
+  if (!blocked) return null;
+  return (
+    <button type="button" className={className} data-liveai-audio-unlock="" onClick={onUnblock}>
+      {children}
+    </button>
+  );
 }
 
 /**
@@ -18,12 +42,12 @@ export interface AvatarAudioProps {
  * while it is blocked: its click calls `unblockAudio()` inside the gesture. Unstyled.
  * @public
  */
-export function AvatarAudio({ children = 'Tap to hear the avatar', className }: AvatarAudioProps) {
+export function AvatarAudio({ children, className }: AvatarAudioProps) {
   const { audioBlocked, audioTrack, unblockAudio } = useMedia();
-  if (!audioBlocked || !audioTrack) return null;
+  const m = useMessages();
   return (
-    <button type="button" className={className} data-liveai-audio-unlock="" onClick={() => void unblockAudio().catch(() => {})}>
-      {children}
-    </button>
+    <AudioUnlockButton blocked={audioBlocked && !!audioTrack} onUnblock={() => void unblockAudio().catch(() => {})} className={className}>
+      {children ?? m.hearAvatar}
+    </AudioUnlockButton>
   );
 }

@@ -1,7 +1,6 @@
-import { callQuality } from './quality';
 import { useCallStats } from '../../react';
 import { useSessionState } from '../../react/session';
-import { ConnectionQualityView } from './ConnectionQualityView';
+import { callQuality, ConnectionQualityView } from './ConnectionQualityView';
 
 /**
  * The nearest session's connection quality as three bars, from `useCallStats()` (sampled every 2 s while it is

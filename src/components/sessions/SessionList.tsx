@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { useSessionList, type UseSessionListOptions, type UseSessionListResult } from '../../react';
-import { SessionListView } from './SessionListView';
-import type { SessionListRow } from './SessionTable';
+import { SessionListView, type SessionListRow } from './SessionListView';
 
 /**
  * Props of {@link SessionList}.

@@ -1,9 +1,145 @@
-import { useEffect, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
-import { StageOverlay, type StageOverlayProps } from './StageOverlay';
+import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import type { AgentStateName, EndReason, Phase } from '../../core/index';
+import { isWaiting } from '../../core/internal';
+import { TrackVideo, useFirstFrame } from '../primitives/AvatarVideo';
+import { AudioUnlockButton } from '../primitives/AvatarAudio';
+import { QueueProgressView, type QueueProgressViewProps } from '../controls/QueueProgressView';
 import { useMessages } from '../i18n/context';
-import { cx } from '../format';
-import { TimeLimitCountdown } from './TimeLimitCountdown';
+import { cx, explainError, formatCredits, type ErrorLike } from '../format';
+import { TimeLimitCountdown } from './clock';
 import type { ChromaKey, ChromaKeyOptions } from './chroma-key';
+
+/**
+ * A ref for a Start button: `prefetch` runs once the button is at least half in view (IntersectionObserver), so
+ * what start() downloads is fetched while the user reads the page. Without IntersectionObserver it does nothing
+ * (hover and focus still prefetch).
+ */
+export function usePrefetchInView(prefetch: (() => void) | undefined) {
+  const ref = useRef<HTMLButtonElement>(null);
+  const latest = useRef(prefetch);
+  latest.current = prefetch;
+  const enabled = prefetch !== undefined;
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || !enabled || typeof IntersectionObserver === 'undefined') return;
+    const io = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((e) => e.isIntersecting)) return;
+        io.disconnect();
+        latest.current?.();
+      },
+      { threshold: 0.5 },
+    );
+    io.observe(el);
+    return () => io.disconnect();
+  }, [enabled]);
+  return ref;
+}
+
+/** What the stage shows over the video in each phase (see {@link AvatarStageView}). */
+export interface StageOverlayProps {
+  phase: Phase;
+  queue?: Omit<QueueProgressViewProps, 'phase'> | undefined;
+  error?: ErrorLike | null | undefined;
+  cost?: number | null | undefined;
+  endReason?: EndReason | null | undefined;
+  /** The proxy ended the call at its maximum length: the ended screen says so. */
+  timeLimitReached?: boolean | undefined;
+  onStart?: (() => void) | undefined;
+  /** Called when "Start call" comes into view, the pointer enters it or focus reaches it: warm up what start() will download. */
+  onPrefetch?: (() => void) | undefined;
+  onRetry?: (() => void) | undefined;
+  onRestart?: (() => void) | undefined;
+  /** The avatar's name, shown over its picture before the call. */
+  name?: string | undefined;
+  /** Show what the call cost on the ended screen (default true). */
+  showCost?: boolean | undefined;
+}
+
+function StartButton({ onStart, onPrefetch }: { onStart: () => void; onPrefetch?: (() => void) | undefined }) {
+  const ref = usePrefetchInView(onPrefetch);
+  const m = useMessages();
+  return (
+    <button
+      ref={ref}
+      type="button"
+      className="liveai-button liveai-button--primary"
+      onClick={onStart}
+      onPointerEnter={onPrefetch}
+      onFocus={onPrefetch}
+    >
+      {m.startCall}
+    </button>
+  );
+}
+
+/** Overlay content by phase: start, queue progress, ending, ended (with cost), error (with retry). */
+export function StageOverlay({
+  phase,
+  queue,
+  error,
+  cost,
+  endReason,
+  timeLimitReached,
+  onStart,
+  onPrefetch,
+  onRetry,
+  onRestart,
+  name,
+  showCost = true,
+}: StageOverlayProps) {
+  const m = useMessages();
+  if (phase === 'idle') {
+    if (!onStart) return name ? <p className="liveai-stage__name">{name}</p> : null;
+    return (
+      <>
+        {name && <p className="liveai-stage__name">{name}</p>}
+        <StartButton onStart={onStart} onPrefetch={onPrefetch} />
+      </>
+    );
+  }
+  if (isWaiting(phase)) {
+    return <QueueProgressView phase={phase} elapsedMs={0} estimateMs={10_000} progress={0} slow={false} {...queue} />;
+  }
+  if (phase === 'ending')
+    return (
+      <p className="liveai-stage__title" role="status">
+        {m.endingCall}
+      </p>
+    );
+  if (phase === 'ended') {
+    const ended = endReason && (m.endReasons as Partial<Record<EndReason, string>>)[endReason];
+    return (
+      <div className="liveai-stage__message" role="status">
+        <p className="liveai-stage__title">{m.callEnded}</p>
+        {timeLimitReached ? <p>{m.timeLimitReached}</p> : ended && <p>{ended}</p>}
+        {showCost && <p>{cost == null ? m.costPending : m.costUsed(formatCredits(cost, m))}</p>}
+        {onRestart && (
+          <button type="button" className="liveai-button" onClick={onRestart}>
+            {m.startAgain}
+          </button>
+        )}
+      </div>
+    );
+  }
+  if (phase === 'error') {
+    const e = explainError(error ?? {}, m);
+    return (
+      <div className="liveai-stage__message" role="alert">
+        {/* A sentence and one action (none when retrying cannot help); the technical detail goes to onError and the
+            console, not to the visitor. */}
+        <p className="liveai-stage__title">{e.title}</p>
+        {e.hint && <p>{e.hint}</p>}
+        {onRetry && e.retryable && (
+          <button type="button" className="liveai-button liveai-button--primary" onClick={onRetry}>
+            {m.tryAgain}
+          </button>
+        )}
+      </div>
+    );
+  }
+  return null;
+}
 
 /** Props of {@link AvatarStageView}: everything comes in as props (no session hooks). */
 export interface AvatarStageViewProps extends StageOverlayProps {
@@ -40,37 +176,21 @@ export interface AvatarStageViewProps extends StageOverlayProps {
    * then shows as it is). The code loads with `import()` the first time a stage asks for it.
    */
   chromaKey?: boolean | ChromaKeyOptions;
+  /**
+   * What the agent is doing (`useAgentState().state`): while the call shows video, a ring inside the stage's edge
+   * follows it (a thin one while `listening`, a slow pulse while `thinking`, a stronger glow while `speaking`; no
+   * pulse when the visitor prefers reduced motion), mirrored on `data-agent-state`. Screen readers hear "Listening"
+   * and "Thinking…" (catalogue key `agentStates`) politely, once the state has held for
+   * 800 ms, so quick turns are not read out one by one; "Speaking" is not announced, as the
+   * avatar's voice says it.
+   */
+  agentState?: AgentStateName | null | undefined;
+  /** Show the agent's state on the stage (default true); `false` leaves out the ring and its announcements. */
+  showAgentState?: boolean | undefined;
 }
 
-/** Shows `track` in the muted `<video>` and plays it; nothing when it is already shown (or there is no DOM). */
-function showVideoTrack(el: HTMLVideoElement | null, track: MediaStreamTrack | null | undefined): void {
-  // No MediaStream on the server or in jsdom.
-  if (!el || typeof MediaStream === 'undefined') return;
-  if (shownTrack(el) === (track ?? null)) return;
-  el.srcObject = track ? new MediaStream([track]) : null;
-  if (track) el.play()?.catch(() => undefined);
-}
-
-/** The track `el` shows (its MediaStream's video track), or null. */
-const shownTrack = (el: HTMLVideoElement): MediaStreamTrack | null => (el.srcObject as MediaStream | null)?.getVideoTracks()[0] ?? null;
-
-/**
- * Whether `video` has decoded a frame of `track` (its `loadeddata`): until then the stage keeps "Connecting…" over the
- * poster, so the picture replaces the overlay instead of an empty stage between the two.
- */
-function useFirstFrame(video: RefObject<HTMLVideoElement | null>, track: MediaStreamTrack | null | undefined): boolean {
-  const [framed, setFramed] = useState<MediaStreamTrack | null>(null);
-  useEffect(() => {
-    const el = video.current;
-    if (!el || !track) return;
-    // HAVE_CURRENT_DATA: a frame of what the element shows now.
-    const check = () => el.readyState >= 2 && shownTrack(el) === track && setFramed(track);
-    check();
-    el.addEventListener('loadeddata', check);
-    return () => el.removeEventListener('loadeddata', check);
-  }, [video, track]);
-  return !!track && framed === track;
-}
+/** A CSS hex colour, `#rgb` or `#rrggbb`: the chroma key's `color`, and what `<liveai-avatar chroma-key>` accepts. */
+export const HEX_COLOR = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i;
 
 /** One string per set of chroma-key options (null for none), so options written inline do not restart anything. */
 export const chromaKeyId = (options: boolean | ChromaKeyOptions | undefined): string | null =>
@@ -126,8 +246,35 @@ function useReducedMotion(): boolean {
   return reduce;
 }
 
-/** useLayoutEffect in the browser; useEffect where there is no DOM (server rendering), which has nothing to bind. */
-const useBeforePaint = typeof document === 'undefined' ? useEffect : useLayoutEffect;
+/** How long the agent's state must hold before screen readers hear it, ms. */
+export const AGENT_STATE_ANNOUNCE_MS = 800;
+
+/**
+ * `value` once it has held for `ms`; the same until then. Changes that come back before `ms` pass leave it as it was.
+ */
+function useSettled<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    if (Object.is(value, settled)) return;
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, settled, ms]);
+  return settled;
+}
+
+/**
+ * The polite announcement of the agent's state: "Listening" and "Thinking…" once they hold; nothing while speaking
+ * (the voice says it), which also lets the next "Listening" be heard again.
+ */
+function AgentStateAnnouncer({ state }: { state: AgentStateName | null }) {
+  const m = useMessages();
+  const settled = useSettled(state === 'listening' || state === 'thinking' ? state : null, AGENT_STATE_ANNOUNCE_MS);
+  return (
+    <span className="liveai-visually-hidden" role="status" aria-live="polite">
+      {settled ? m.agentStates[settled] : ''}
+    </span>
+  );
+}
 
 /**
  * The avatar: the session's video track (muted; the session plays the audio), poster while waiting (with the avatar's
@@ -140,14 +287,6 @@ export function AvatarStageView(props: AvatarStageViewProps) {
   const m = useMessages();
   const { phase, videoTrack, imageUrl, audioBlocked, label = m.avatar, className, children } = props;
   const video = useRef<HTMLVideoElement>(null);
-  const { watchVideoTrack } = props;
-  // The one place the <video> is bound: in the commit that renders the track (before paint), so decoding starts
-  // without waiting a frame, and, with `watchVideoTrack`, the moment the track changes, as a bare `track.attach()` would.
-  useBeforePaint(() => {
-    const show = (track: MediaStreamTrack | null | undefined) => showVideoTrack(video.current, track);
-    show(videoTrack);
-    return watchVideoTrack?.(show);
-  }, [videoTrack, watchVideoTrack]);
   const blocked = audioBlocked && phase === 'active';
   const framed = useFirstFrame(video, videoTrack);
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -159,6 +298,10 @@ export function AvatarStageView(props: AvatarStageViewProps) {
   const preview = props.previewSrc && before && !framed && !reduceMotion ? props.previewSrc : null;
   // Nothing to show before a call: the name's first letter instead of an empty box.
   const initial = !imageUrl && !preview && phase === 'idle' && props.name ? props.name.trim().charAt(0).toUpperCase() : '';
+  // The agent's state shows on the live picture only; its announcer stays mounted through the call so screen readers
+  // hear its first change.
+  const hint = phase === 'active' && props.showAgentState !== false && props.agentState != null;
+  const agentState = hint && framed ? props.agentState : null;
   return (
     <div
       className={cx('liveai-stage', className)}
@@ -169,6 +312,7 @@ export function AvatarStageView(props: AvatarStageViewProps) {
       data-audio-blocked={blocked || undefined}
       data-has-video={(phase === 'active' && framed) || undefined}
       data-chroma-key={props.chromaKey ? (keying ?? 'loading') : undefined}
+      data-agent-state={agentState ?? undefined}
     >
       {imageUrl && <img className="liveai-stage__poster" src={imageUrl} alt="" decoding="async" />}
       {initial && (
@@ -189,15 +333,19 @@ export function AvatarStageView(props: AvatarStageViewProps) {
           aria-hidden="true"
         />
       )}
-      <video className="liveai-stage__video" ref={video} autoPlay playsInline muted aria-hidden="true" />
+      <TrackVideo className="liveai-stage__video" ref={video} track={videoTrack} watchTrack={props.watchVideoTrack} aria-hidden="true" />
       {props.chromaKey && <canvas className="liveai-stage__canvas" ref={canvas} aria-hidden="true" />}
+      {hint && <span className="liveai-stage__agent" aria-hidden="true" />}
       {overlay && <div className="liveai-stage__overlay">{overlay}</div>}
-      {blocked && (
-        <button type="button" className="liveai-button liveai-button--primary liveai-stage__unmute" onClick={props.onUnblockAudio}>
-          {m.tapToUnmute}
-        </button>
-      )}
+      <AudioUnlockButton
+        blocked={!!blocked}
+        onUnblock={props.onUnblockAudio}
+        className="liveai-button liveai-button--primary liveai-stage__unmute"
+      >
+        {m.tapToUnmute}
+      </AudioUnlockButton>
       {phase === 'active' && props.expiresAt != null && <TimeLimitCountdown expiresAt={props.expiresAt} />}
+      {hint && <AgentStateAnnouncer state={agentState ?? null} />}
       {children}
     </div>
   );

@@ -1,5 +1,6 @@
 import { useAgentState, useAudioBands, type AudioLevelSource } from '../../react';
 import { BarVisualizerView } from './BarVisualizerView';
+import { useMessages } from '../i18n/context';
 
 /**
  * Props of {@link BarVisualizer}.
@@ -10,7 +11,7 @@ export interface BarVisualizerProps {
   source?: AudioLevelSource;
   /** Number of bars (default 5). */
   bars?: number;
-  /** Accessible name (default `Avatar audio` or `Your microphone`). */
+  /** Accessible name (default: the catalogue's `avatarAudio`, "Avatar audio", or `yourMicrophone`, "Your microphone"). */
   label?: string;
   className?: string;
 }
@@ -23,12 +24,13 @@ export interface BarVisualizerProps {
 export function BarVisualizer({ source = 'avatar', bars = 5, label, className }: BarVisualizerProps) {
   const bands = useAudioBands(source, bars);
   const { state } = useAgentState();
+  const m = useMessages();
   return (
     <BarVisualizerView
       bands={bands}
       count={bars}
       state={source === 'avatar' ? state : undefined}
-      label={label ?? (source === 'avatar' ? 'Avatar audio' : 'Your microphone')}
+      label={label ?? (source === 'avatar' ? m.avatarAudio : m.yourMicrophone)}
       className={className}
     />
   );

@@ -1,5 +1,6 @@
 import type { AgentStateName } from '../../core/index';
 import { cx } from '../format';
+import { useMessages } from '../i18n/context';
 
 /**
  * Props of {@link BarVisualizerView}.
@@ -12,7 +13,10 @@ export interface BarVisualizerViewProps {
   count?: number;
   /** The agent's state, as `data-state` for styling (e.g. a pulse while `thinking`). */
   state?: AgentStateName;
-  /** Accessible name (default `Avatar audio`). The bars themselves are decorative. */
+  /**
+   * Accessible name (default: the catalogue's `avatarAudio`, "Avatar audio"); with `state` it becomes
+   * `audioWithState(label, agentStates[state])`, e.g. "Avatar audio: Speaking". The bars themselves are decorative.
+   */
   label?: string;
   className?: string;
 }
@@ -23,10 +27,17 @@ export interface BarVisualizerViewProps {
  * `--liveai-bar-height`, `--liveai-bar-min`). Pure view.
  * @public
  */
-export function BarVisualizerView({ bands, count = 5, state, label = 'Avatar audio', className }: BarVisualizerViewProps) {
+export function BarVisualizerView({ bands, count = 5, state, label, className }: BarVisualizerViewProps) {
+  const m = useMessages();
+  const name = label ?? m.avatarAudio;
   const levels = bands.length ? bands : Array.from({ length: Math.max(1, count) }, () => 0);
   return (
-    <div className={cx('liveai-bars', className)} data-state={state} role="img" aria-label={state ? `${label}: ${state}` : label}>
+    <div
+      className={cx('liveai-bars', className)}
+      data-state={state}
+      role="img"
+      aria-label={state ? m.audioWithState(name, m.agentStates[state]) : name}
+    >
       {levels.map((v, i) => (
         <span key={i} className="liveai-bars__bar" style={{ ['--liveai-bar-level' as string]: Math.min(1, Math.max(0, v)).toFixed(2) }} />
       ))}

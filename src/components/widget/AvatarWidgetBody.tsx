@@ -10,7 +10,7 @@ import { ControlBar } from '../controls/ControlBar';
 import { ImageSwapper } from '../images/ImageSwapper';
 import { LookSheet } from './LookSheet';
 import { TranscriptPanel } from '../transcript/TranscriptPanel';
-import { useDeadline } from '../stage/useDeadline';
+import { useDeadline } from '../stage/clock';
 import { useWidgetCallbacks } from './useWidgetCallbacks';
 import { isRunning } from '../../core/index';
 import type { ChromaKeyOptions } from '../stage/chroma-key';

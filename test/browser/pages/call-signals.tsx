@@ -5,7 +5,7 @@ import '../../../src/core/transports/livekit';
 import { useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { AvatarSessionOptions, CallStats } from '../../../src/core';
-import { AvatarAudio, AvatarVideo, BarVisualizer, ConnectionQuality } from '../../../src/components';
+import { AvatarAudio, AvatarStage, AvatarVideo, BarVisualizer, ConnectionQuality } from '../../../src/components';
 import { AvatarSessionProvider, useAgentState, useAudioLevel, useCallStats, useControl, useMedia, useSession } from '../../../src/react';
 
 /** What the page records, read by test/browser/call-signals.test.ts. */
@@ -65,6 +65,12 @@ function Call() {
       <p style={{ display: 'flex', gap: 16, alignItems: 'center' }}>
         <BarVisualizer bars={7} /> <BarVisualizer source="microphone" /> <ConnectionQuality />
       </p>
+      {/* The styled stage, during the call only (its "Start call" would be a second button named like "Call"). */}
+      {phase === 'active' && (
+        <div style={{ width: 184 }}>
+          <AvatarStage label="Stage" />
+        </div>
+      )}
     </section>
   );
 }

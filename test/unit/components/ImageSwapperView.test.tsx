@@ -1,5 +1,5 @@
 import './cleanup';
-import { createEvent, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, createEvent, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ImageSwapperView } from '../../../src/components';
@@ -24,7 +24,9 @@ describe('ImageSwapperView', () => {
     const { container } = render(<ImageSwapperView onSubmit={onSubmit} prepare={prepare} />);
     const big = png();
     await userEvent.upload(container.querySelector('input[type=file]') as HTMLInputElement, big);
-    await waitFor(() => expect(prepare).toHaveBeenCalled());
+    expect(prepare).toHaveBeenCalledOnce();
+    // The preparation's own answer, then what the view made of it.
+    await act(() => prepare.mock.results[0]!.value.catch(() => undefined));
     expect(screen.queryByText(/could not be read/)).toBeNull();
     await userEvent.click(apply());
     expect(onSubmit).toHaveBeenCalledWith({ blob: big });
@@ -38,7 +40,8 @@ describe('ImageSwapperView', () => {
     const { container } = render(<ImageSwapperView onSubmit={onSubmit} prepare={prepare} />);
     const broken = new File(['not a jpeg at all'], 'broken.jpg', { type: 'image/jpeg' });
     await userEvent.upload(container.querySelector('input[type=file]') as HTMLInputElement, broken);
-    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('This image could not be read'));
+    await act(() => prepare.mock.results[0]!.value.catch(() => undefined));
+    expect(screen.getByRole('status')).toHaveTextContent('This image could not be read');
     expect(screen.queryByRole('img', { name: /368×560/ })).toBeNull();
     expect(apply()).toBeDisabled();
     expect(onSubmit).not.toHaveBeenCalled();

@@ -2,7 +2,7 @@ import './cleanup';
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AvatarStageView } from '../../../src/components';
-import { expiresAtMs, timeLimitReached } from '../../../src/components/stage/TimeLimitCountdown';
+import { expiresAtMs, timeLimitReached } from '../../../src/components/stage/clock';
 
 describe('the maximum length of a call', () => {
   afterEach(() => vi.useRealTimers());

@@ -1,14 +1,30 @@
 import './cleanup';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AvatarStage, ChatInput, ControlBar, ImageSwapper, QueueProgress, SessionList, TranscriptPanel } from '../../../src/components';
 import { AvatarSessionProvider } from '../../../src/react';
 import { createFakeProxy, createTestSession, type TestSession } from '../../../src/testing';
 
 const withSession = (session: TestSession, ui: React.ReactNode) =>
   render(<AvatarSessionProvider session={session}>{ui}</AvatarSessionProvider>);
-const phase = (s: TestSession) => s.store.getState().phase;
+type State = ReturnType<TestSession['store']['getState']>;
+/** Resolves once the session's store satisfies `check` (at once if it does): waits on the store's change, not a clock. */
+const reach = (s: TestSession, check: (st: State) => boolean) =>
+  act(
+    () =>
+      new Promise<void>((resolve) => {
+        if (check(s.store.getState())) return resolve();
+        const off = s.store.subscribe((st) => {
+          if (!check(st)) return;
+          off();
+          resolve();
+        });
+      }),
+  );
+/** The promise the last call of a spied method returned, to await its real outcome. */
+const lastResult = (spy: { mock: { results: { value: unknown }[] } }) =>
+  act(() => Promise.resolve(spy.mock.results.at(-1)!.value).catch(() => undefined));
 
 describe('connected components', () => {
   it('AvatarStage + QueueProgress: start → queued with progress → active → end shows the cost', async () => {
@@ -22,13 +38,15 @@ describe('connected components', () => {
       </>,
     );
     await userEvent.click(screen.getByRole('button', { name: 'Start call' }));
-    await waitFor(() => expect(phase(session)).toBe('queued'));
+    await reach(session, (st) => st.phase === 'queued');
     expect(screen.getAllByRole('progressbar')).toHaveLength(2);
     session.proxy.setStatus(session.store.getState().sessionId!, 'ACTIVE');
-    await waitFor(() => expect(screen.getByRole('region', { name: 'Avatar' })).toHaveAttribute('data-phase', 'active'));
+    await reach(session, (st) => st.phase === 'active');
+    expect(screen.getByRole('region', { name: 'Avatar' })).toHaveAttribute('data-phase', 'active');
     expect(screen.queryByRole('progressbar')).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'End' }));
-    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('This call used 1.25 credits.'));
+    await reach(session, (st) => st.phase === 'ended' && st.cost !== null);
+    expect(screen.getByRole('status')).toHaveTextContent('This call used 1.25 credits.');
   });
 
   it('AvatarStage shows "Tap to unmute" from the store and calls unblockAudio', async () => {
@@ -46,11 +64,11 @@ describe('connected components', () => {
     expect(screen.getByRole('textbox')).toBeDisabled();
     unmount();
     const session = createTestSession({ initialState: { phase: 'active' } });
+    const send = vi.spyOn(session, 'sendChat');
     withSession(session, <ChatInput />);
     await userEvent.type(screen.getByRole('textbox'), 'Hello avatar{Enter}');
-    await waitFor(() =>
-      expect(session.transport.sentMessages).toContainEqual(expect.objectContaining({ event: 'chat-msg', message: 'Hello avatar' })),
-    );
+    await lastResult(send);
+    expect(session.transport.sentMessages).toContainEqual(expect.objectContaining({ event: 'chat-msg', message: 'Hello avatar' }));
   });
 
   it('TranscriptPanel shows transcription events as they arrive', async () => {
@@ -66,7 +84,8 @@ describe('connected components', () => {
     const mic = screen.getByRole('button', { name: 'Microphone' });
     expect(mic).toHaveAttribute('aria-pressed', 'false');
     await userEvent.click(mic);
-    await waitFor(() => expect(mic).toHaveAttribute('aria-pressed', 'true'));
+    await reach(session, (st) => st.media.micEnabled && !st.media.micPending);
+    expect(mic).toHaveAttribute('aria-pressed', 'true');
     expect(session.transport.micEnabled).toBe(true);
   });
 
@@ -97,9 +116,9 @@ describe('connected components', () => {
     const session = createTestSession({ initialState: { keepAlive: false }, keepAliveMs: 1 });
     withSession(session, <ControlBar />);
     await act(() => void session.start().catch(() => undefined));
-    await waitFor(() => expect(phase(session)).toBe('queued'));
+    await reach(session, (st) => st.phase === 'queued');
     session.proxy.setStatus(session.store.getState().sessionId!, 'ACTIVE');
-    await waitFor(() => expect(phase(session)).toBe('active'));
+    await reach(session, (st) => st.phase === 'active');
     const toggle = screen.getByRole('button', { name: 'Stay connected' });
     expect(toggle).toHaveAttribute('aria-pressed', 'false');
     const controls = () =>
@@ -129,27 +148,27 @@ describe('connected components', () => {
     withSession(session, <ControlBar />);
     expect(screen.getByRole('button', { name: 'Microphone' })).toBeDisabled();
     await userEvent.click(screen.getByRole('button', { name: 'End' }));
-    await waitFor(() => expect(phase(session)).toBe('ended'));
+    await reach(session, (st) => st.phase === 'ended');
     expect(screen.getByRole('button', { name: 'End' })).toBeDisabled();
   });
 
   it('ImageSwapper sends update-image and follows image_change_* events', async () => {
     const session = createTestSession({ initialState: { phase: 'active' } });
+    const update = vi.spyOn(session, 'updateImage');
     withSession(session, <ImageSwapper prepare={false} />);
     await userEvent.type(screen.getByRole('textbox', { name: 'Image URL' }), 'https://cdn.test/new.png{Enter}');
     await userEvent.click(screen.getByRole('button', { name: 'Apply new look' }));
-    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('Imagining…'));
+    await lastResult(update);
+    expect(screen.getByRole('status')).toHaveTextContent('Imagining…');
     act(() => session.transport.emitEvent({ type: 'image_change_complete' }));
-    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('New look applied.'));
+    expect(screen.getByRole('status')).toHaveTextContent('New look applied.');
     act(() => session.transport.emitEvent({ type: 'image_change_error', error: 'could not download the image' }));
     // The visitor reads a sentence, not the service's text.
-    await waitFor(() =>
-      expect(screen.getByRole('status')).toHaveTextContent('The avatar could not use this image. Try a different picture.'),
-    );
+    expect(screen.getByRole('status')).toHaveTextContent('The avatar could not use this image. Try a different picture.');
     expect(screen.getByRole('status')).not.toHaveTextContent('could not download the image');
     // The same image cannot be applied twice; after the call, the status is cleared.
     act(() => session.transport.emitEvent({ type: 'image_change_complete' }));
-    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('New look applied.'));
+    expect(screen.getByRole('status')).toHaveTextContent('New look applied.');
     expect(screen.getByRole('button', { name: 'Apply new look' })).toBeDisabled();
     await act(() => session.end('user'));
     expect(screen.getByRole('status')).toBeEmptyDOMElement();

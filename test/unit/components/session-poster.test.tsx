@@ -1,7 +1,7 @@
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import type { Phase } from '../../../src/core';
-import { SESSION_POSTER_DELAY_MS, useSessionPosterDue } from '../../../src/components/stage/useSessionPoster';
+import { SESSION_POSTER_DELAY_MS, useSessionPosterDue } from '../../../src/components/stage/AvatarStage';
 
 /**
  * The session's own image is a poster only when it is worth its download and decode: not during a fast connect
