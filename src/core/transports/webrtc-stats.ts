@@ -9,16 +9,22 @@ interface Totals {
   frames: number;
 }
 
+/** Calls closer together than this (ms) share one sample: every `useCallStats()` on a page asks on its own timer. */
+const MIN_SAMPLE_MS = 500;
+
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /**
  * Reads `CallStats` from the browser's WebRTC statistics (`RTCStatsReport`s of the receivers of the avatar's
  * tracks): round-trip time from the selected candidate pair, jitter, loss, bitrate and fps from the inbound RTP
- * streams. Rates (loss, bitrate, fps where the browser gives no `framesPerSecond`) are since the previous call.
+ * streams. Rates (loss, bitrate, fps where the browser gives no `framesPerSecond`) are since the previous sample; a
+ * call within 500 ms of the last sample gets that sample again, so several readers of one session see the same rates.
  */
 export function createStatsReader(): (reports: Iterable<RTCStatsReport>, now?: number) => CallStats {
   let prev: Totals | null = null;
+  let last: CallStats | null = null;
   return (reports, at = Date.now()) => {
+    if (last && prev && at >= prev.at && at - prev.at < MIN_SAMPLE_MS) return last;
     const inbound = new Map<string, Record<string, unknown>>();
     let rtt: number | null = null;
     for (const report of reports)
@@ -48,13 +54,13 @@ export function createStatsReader(): (reports: Iterable<RTCStatsReport>, now?: n
     const seconds = p ? (at - p.at) / 1000 : 0;
     const lost = now.lost - (p?.lost ?? 0);
     const expected = lost + now.received - (p?.received ?? 0);
-    return {
+    return (last = {
       rttMs: rtt,
       jitterMs: jitter,
       packetLossPct: inbound.size && expected > 0 ? (100 * Math.max(0, lost)) / expected : inbound.size ? 0 : null,
       fps: fps ?? (p && now.frames ? (now.frames - p.frames) / seconds : null),
       bitrateKbps: p && inbound.size ? Math.max(0, (now.bytes - p.bytes) * 8) / 1000 / seconds : null,
       at,
-    };
+    });
   };
 }

@@ -563,6 +563,10 @@ describe('LiveKit agent state, speakers, microphone track and stats (issue 27)',
     const second = (await t.getStats!())!;
     expect(second.bitrateKbps).toBe(1000); // 250 000 bytes in 2 s
     expect(second.packetLossPct).toBe(10); // 20 lost of 200 expected
+    // A second reader on the page (a quality indicator beside the app's own useCallStats) asking at the same
+    // moment gets the same rates, not a null bitrate over a zero-length interval.
+    report = sample(360_000, 1190, 20);
+    expect(await t.getStats!()).toEqual(second);
     await t.disconnect();
     expect(await t.getStats!()).toBeNull();
   });
