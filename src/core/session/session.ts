@@ -52,6 +52,8 @@ interface Exit {
   terminate: boolean;
   /** A failure: phase `error` at once. */
   error?: LiveAiError;
+  /** Leave at once, the session going on at the service (`dispose({ end: false })`): no end, no waiting. */
+  detach?: boolean;
 }
 
 const isFinal = (status: SessionState['sessionStatus']) => status !== null && isFinalStatus(status);
@@ -290,7 +292,8 @@ export class Session {
 
   /**
    * The one way out of a running session: end, failure, page unload, dispose and a restart all come here. With
-   * `error` it is a failure (phase `error` at once), `unload` ends at once with the end beacon, else it is an end
+   * `error` it is a failure (phase `error` at once), `unload` ends at once with the end beacon, `detach` leaves at
+   * once without ending the session at the service (`dispose({ end: false })`), else it is an end
    * (phase `ending`, then `ended`). Stops the start, leaves the room, ends the session at the service when
    * `terminate` and it has not ended on its own (`force-end` in a room, then the proxy's `/end`; an attached
    * session that failed is left to its owner), waits up to `endTimeoutMs` for the final status and cost (so the
@@ -302,9 +305,9 @@ export class Session {
     if (life.stage !== 'running') return Promise.resolve();
     const call = life.call;
     const { error, reason } = exit;
-    if (reason === 'unload') {
-      this.move('unload', (stage) => ({ stage, call }) as Life, { endReason: 'unload' });
-      if (call.client) this.proxy.endBeacon(call.client.session_id, call.client.client_token);
+    if (reason === 'unload' || exit.detach) {
+      this.move('unload', (stage) => ({ stage, call }) as Life, { endReason: reason });
+      if (exit.terminate && call.client) this.proxy.endBeacon(call.client.session_id, call.client.client_token);
       call.dispose();
       return Promise.resolve();
     }
@@ -342,8 +345,10 @@ export class Session {
       this.audio.destroy();
       this.bus.clear();
     };
-    if (end && this.life.stage === 'running') void this.end('unmount').finally(done);
-    else done();
+    if (end && this.life.stage === 'running') return void this.end('unmount').finally(done);
+    // Without an end the session goes on at the service: leave the room through the same teardown, at once.
+    void this.teardown({ reason: 'unmount', terminate: false, detach: true });
+    done();
   }
 
   // ---- what the service and the room report (through the current call) ---------------------------------------

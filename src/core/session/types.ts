@@ -220,7 +220,11 @@ export interface AvatarSession {
   getCallStats(): Promise<CallStats | null>;
   /** Resumes blocked audio; call from a user gesture (click/tap). */
   unblockAudio(): Promise<void>;
-  /** Stops timers and listeners; ends the session unless `{ end: false }`. */
+  /**
+   * Stops timers and listeners and ends the session. With `{ end: false }` it only leaves the room: the session goes
+   * on at the service (another page can attach to it), and this object shows phase `ended` with `endReason`
+   * `unmount`.
+   */
   dispose(options?: { end?: boolean }): void;
 }
 

@@ -165,6 +165,22 @@ describe('abort, unload, idle', () => {
     expect(h.proxy.sessions.get('sess_1')!.ended).toBe(true);
   });
 
+  it('dispose({ end: false }) while live leaves the room at once; the session goes on at the service', async () => {
+    await activeHarness();
+    const polls = () => h!.proxy.callsTo('GET /sessions/:id').length;
+    h!.session.dispose({ end: false });
+    const s = h!.session.store.getState();
+    expect(s.phase).toBe('ended'); // not left "live" with nobody in the room
+    expect(s.endReason).toBe('unmount');
+    expect(s.media.connection).toBe('disconnected');
+    await until(() => h!.transport.disconnectCalls > 0 && h!.transport.connection === 'disconnected', 'room left');
+    const before = polls();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(polls()).toBe(before); // the poller stopped
+    expect(h!.proxy.callsTo('POST /sessions/:id/end')).toEqual([]);
+    expect(h!.proxy.sessions.get('sess_1')!.ended).toBe(false);
+  });
+
   it('end() during start cancels it: start rejects aborted, phase ended', async () => {
     h = harness();
     const started = settle(h.session.start());
