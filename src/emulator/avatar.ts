@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { LiveAiError } from '../core/index';
 import type { EmulatorContext } from './context';
 import { emitEvent } from './event-log';
@@ -29,6 +30,28 @@ async function importQuietly(): Promise<{ joinAvatar?: JoinAvatar }> {
     if (had) process.env.NODE_ENV = before;
     else delete process.env.NODE_ENV;
   }
+}
+
+/**
+ * The media avatar's peers can be loaded (checked without loading them: the avatars load them in their own processes).
+ * @throws LiveAiError `missing_peer` otherwise.
+ */
+function checkMediaPeers(): void {
+  const require = createRequire(import.meta.url);
+  for (const name of ['@livekit/rtc-node', 'sharp']) {
+    try {
+      require.resolve(name);
+    } catch (e) {
+      throw new LiveAiError('missing_peer', `media avatar unavailable (is ${name} installed?): ${(e as Error).message}`, { cause: e });
+    }
+  }
+}
+
+/** `joinAvatar` of this emulator: in its avatar processes (`avatarProcesses` > 0) or in this process. */
+async function joinAvatarOf(ctx: EmulatorContext): Promise<JoinAvatar> {
+  if (!ctx.avatars) return loadJoinAvatar();
+  checkMediaPeers();
+  return ctx.avatars.join;
 }
 
 /**
@@ -74,7 +97,7 @@ export async function joinMedia(ctx: EmulatorContext, rec: SessionRecord): Promi
   // them also gets it addressed (a second copy at most, never none).
   const early = new Set<string>();
   try {
-    const joinAvatar = await loadJoinAvatar();
+    const joinAvatar = await joinAvatarOf(ctx);
     const image = rec.image.bytes ?? (await toAvatarPng(await fetchImage(ctx, rec.image.url ?? '')));
     const media = await withTimeout(
       joinAvatar({

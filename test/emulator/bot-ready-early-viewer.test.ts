@@ -37,7 +37,8 @@ vi.mock('../../src/emulator/media/index.js', () => ({
 describe('bot_ready for viewers announced around activation', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await Harness.start({ media: true, queueMs: 10 });
+    // The fake avatar replaces the media module of this process: so the avatars run here, not in avatar processes.
+    h = await Harness.start({ media: true, queueMs: 10, avatarProcesses: 0 });
   });
   afterAll(() => h?.close());
 
