@@ -76,11 +76,22 @@ async function subscribe({ url, rooms, warmupMs, measureMs }) {
   for (const c of counters) c.counting = true;
   const t0 = performance.now();
   const from = Date.now();
+  const cpu0 = process.cpuUsage();
   await new Promise((r) => setTimeout(r, measureMs));
   const seconds = (performance.now() - t0) / 1000;
   const to = Date.now();
+  const u = process.cpuUsage(cpu0);
+  const viewerCpuPercent = ((u.user + u.system) / 1000 / (to - from)) * 100;
   // `from`/`to` (epoch ms): the avatar side takes its sent fps and CPU over this same window.
-  const result = counters.map((c) => ({ fps: c.frames / seconds, frames: c.frames, width: c.width, height: c.height, from, to }));
+  const result = counters.map((c, k) => ({
+    fps: c.frames / seconds,
+    frames: c.frames,
+    width: c.width,
+    height: c.height,
+    from,
+    to,
+    viewerCpuPercent: k === 0 ? viewerCpuPercent : 0,
+  }));
   // Leaving may hang on a loaded machine; the counts are taken, and the process ends right after.
   await Promise.race([Promise.all(viewers.map((v) => v.disconnect().catch(() => {}))), new Promise((r) => setTimeout(r, 5000))]);
   return result;
@@ -157,7 +168,13 @@ async function benchInNamespace({ n, seconds, warmup, processes }) {
     // inside the viewers' counting window are used.
     const samples = [];
     const sampler = setInterval(
-      () => samples.push({ at: Date.now(), cpuMs: cpuMsOf(avatarPids()), fps: avatars.map((a) => a.stats().fps) }),
+      () =>
+        samples.push({
+          at: Date.now(),
+          cpuMs: cpuMsOf(avatarPids()),
+          lkMs: cpuMsOf([lk.process.pid]),
+          fps: avatars.map((a) => a.stats().fps),
+        }),
       500,
     );
     // Viewers in processes of at most VIEWERS_PER_PROCESS rooms: rtc-node hands every event of a process to every
@@ -184,12 +201,14 @@ async function benchInNamespace({ n, seconds, warmup, processes }) {
     const inside = samples.filter((x) => x.at >= from && x.at <= to);
     const first = inside[0];
     const last = inside.at(-1);
-    const cpuPercent = first && last && last.at > first.at ? ((last.cpuMs - first.cpuMs) / (last.at - first.at)) * 100 : null;
+    const span = first && last && last.at > first.at ? last.at - first.at : null;
+    const cpuPercent = span ? ((last.cpuMs - first.cpuMs) / span) * 100 : null;
+    const livekitCpuPercent = span ? ((last.lkMs - first.lkMs) / span) * 100 : null;
     return {
       n,
       seconds,
       processes: procs,
-      perAvatar: measured.map(({ from: _f, to: _t, ...m }, k) => ({
+      perAvatar: measured.map(({ from: _f, to: _t, viewerCpuPercent: _v, ...m }, k) => ({
         ...m,
         sentFps: mean(inside.map((x) => x.fps[k])),
         framesSent: avatars[k].stats().framesSent,
@@ -197,6 +216,8 @@ async function benchInNamespace({ n, seconds, warmup, processes }) {
       min: Math.min(...fps),
       median: fps.length ? median(fps) : 0,
       avatarProcessCpuPercent: cpuPercent,
+      livekitCpuPercent,
+      viewersCpuPercent: measured.reduce((a, m) => a + m.viewerCpuPercent, 0),
     };
   } finally {
     await Promise.all(avatars.map((a) => a.close()));
@@ -238,7 +259,9 @@ function printTable(r) {
   );
   console.log(`min ${r.min.toFixed(2)} fps, median ${r.median.toFixed(2)} fps`);
   if (r.avatarProcessCpuPercent !== null)
-    console.log(`avatar processes' CPU ${r.avatarProcessCpuPercent.toFixed(0)} % of one core (rendering, encoding, audio)`);
+    console.log(
+      `CPU, % of one core: avatar processes ${r.avatarProcessCpuPercent.toFixed(0)} (rendering, encoding, audio), LiveKit ${r.livekitCpuPercent?.toFixed(0)}, viewers ${r.viewersCpuPercent.toFixed(0)} (decoding)`,
+    );
 }
 
 if (process.argv[1] === self) {

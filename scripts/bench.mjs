@@ -585,6 +585,8 @@ async function avatars() {
       [
         `sent: min ${Math.min(...r.perAvatar.map((a) => a.sentFps)).toFixed(1)} fps`,
         r.avatarProcessCpuPercent == null ? '' : `avatar processes ${r.avatarProcessCpuPercent.toFixed(0)} % of one core`,
+        r.livekitCpuPercent == null ? '' : `LiveKit ${r.livekitCpuPercent.toFixed(0)} %`,
+        r.viewersCpuPercent == null ? '' : `viewers (decoding) ${r.viewersCpuPercent.toFixed(0)} %`,
       ]
         .filter(Boolean)
         .join('; '),
@@ -601,7 +603,7 @@ async function avatars() {
     `${cpus().length} cores; the avatars spread over ${one.processes} avatar processes, as the service runs them`,
   );
   notes.push(
-    `Avatars: the emulator's synthetic avatars (the service's own media code) spread over its avatar processes as the service runs them (avatarProcesses, default the number of cores, at most 4; each new avatar in the least busy process), each in its own LiveKit room with one rtc-node subscriber (in other processes, 4 rooms each) counting decoded frames; received fps over one ${seconds} s window per count (per avatar; min and median across avatars); half the avatars speak and all move now and then. Baseline: a single avatar measured the same way. Counts go up until the slowest avatar falls under 24 fps. The subscribers decode every stream on the same machine (viewers would be elsewhere), so the sent fps (the avatars' own count) is given beside the received one. CPU: user + system time of the avatar processes over the window (Linux /proc), in % of one core.`,
+    `Avatars: the emulator's synthetic avatars (the service's own media code) spread over its avatar processes as the service runs them (avatarProcesses, default the number of cores, at most 4; each new avatar in the least busy process), each in its own LiveKit room with one rtc-node subscriber (in other processes, 4 rooms each) counting decoded frames; received fps over one ${seconds} s window per count (per avatar; min and median across avatars); half the avatars speak and all move now and then. Baseline: a single avatar measured the same way. Counts go up until the slowest avatar falls under 24 fps. The subscribers decode every stream on the same machine (viewers would be elsewhere), so the sent fps (the avatars' own count) is given beside the received one. CPU: user + system time over the window of the avatar processes, of LiveKit and of the viewers (Linux /proc, process.cpuUsage), in % of one core.`,
   );
 }
 
