@@ -99,32 +99,33 @@ export async function joinMedia(ctx: EmulatorContext, rec: SessionRecord): Promi
   try {
     const joinAvatar = await joinAvatarOf(ctx);
     const image = rec.image.bytes ?? (await toAvatarPng(await fetchImage(ctx, rec.image.url ?? '')));
-    const media = await withTimeout(
-      joinAvatar({
-        livekitUrl: target.url,
-        token: target.token,
-        image,
-        eventTopic: ctx.options.eventTopic,
-        agentAudio: rec.transport === 'rtc-a',
-        onAgentAudio: () => touch(ctx, rec),
-        onWarning: (text) => ctx.options.logger.warn({ session_id: rec.id }, text),
-        onAppMessage: (message, from) => {
-          try {
-            handleAppMessage(ctx, rec, message);
-          } catch (e) {
-            // One line per ignored message, its text cut short: a flood of big messages cannot flood the log.
-            ctx.options.logger.debug({ session_id: rec.id, from, err: clip(String(e)) }, 'ignored an invalid app message');
-          }
-        },
-        onParticipantJoined: (identity) => {
-          if (rec.status === 'ACTIVE') emitEvent(ctx, rec, { type: 'bot_ready' }, [identity]);
-          else if (rec.status === 'QUEUED') early.add(identity);
-        },
-        onDisconnected: (reason) => finish(ctx, rec, 'FAILED', `the avatar lost the room: ${reason}`),
-      }),
-      ctx.options.joinTimeoutMs,
-      'joining the room',
-    );
+    const joining = joinAvatar({
+      livekitUrl: target.url,
+      token: target.token,
+      image,
+      eventTopic: ctx.options.eventTopic,
+      agentAudio: rec.transport === 'rtc-a',
+      onAgentAudio: () => touch(ctx, rec),
+      onWarning: (text) => ctx.options.logger.warn({ session_id: rec.id }, text),
+      onAppMessage: (message, from) => {
+        try {
+          handleAppMessage(ctx, rec, message);
+        } catch (e) {
+          // One line per ignored message, its text cut short: a flood of big messages cannot flood the log.
+          ctx.options.logger.debug({ session_id: rec.id, from, err: clip(String(e)) }, 'ignored an invalid app message');
+        }
+      },
+      onParticipantJoined: (identity) => {
+        if (rec.status === 'ACTIVE') emitEvent(ctx, rec, { type: 'bot_ready' }, [identity]);
+        else if (rec.status === 'QUEUED') early.add(identity);
+      },
+      onDisconnected: (reason) => finish(ctx, rec, 'FAILED', `the avatar lost the room: ${reason}`),
+    });
+    // An avatar that gets in after the join timed out leaves again at once (else it would stay in the room).
+    const media = await withTimeout(joining, ctx.options.joinTimeoutMs, 'joining the room').catch((e: unknown) => {
+      void joining.then((late) => late.close()).catch(() => {});
+      throw e;
+    });
     if (rec.status !== 'QUEUED') {
       await media.close();
       return;
