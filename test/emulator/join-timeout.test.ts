@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AvatarMedia, AvatarMediaOptions } from '../../src/emulator/media/types';
+import { FAKE_ROOM_SESSION } from './fake-media';
 import { Harness, waitFor } from './helpers';
 
 /**
@@ -10,23 +11,15 @@ import { Harness, waitFor } from './helpers';
 let finishJoin: (() => void) | null = null;
 const closed = vi.fn(() => Promise.resolve());
 
-vi.mock('../../src/emulator/media/index.js', () => ({
-  joinAvatar: (_opts: AvatarMediaOptions): Promise<AvatarMedia> =>
-    new Promise((resolve) => {
-      finishJoin = () =>
-        resolve({
-          identity: 'liveai-avatar-late',
-          publishEvent: () => Promise.resolve(),
-          speak: () => Promise.resolve(),
-          playPcm: () => {},
-          setImage: () => Promise.resolve(),
-          setDemeanour: () => {},
-          playAction: () => {},
-          stats: () => ({ framesSent: 0, fps: 0 }),
-          close: closed,
-        });
-    }),
-}));
+vi.mock('../../src/emulator/media/index.js', async () => {
+  const { fakeMedia } = await import('./fake-media');
+  return {
+    joinAvatar: (_opts: AvatarMediaOptions): Promise<AvatarMedia> =>
+      new Promise((resolve) => {
+        finishJoin = () => resolve(fakeMedia({ identity: 'liveai-avatar-late', close: closed }));
+      }),
+  };
+});
 
 describe('join timeout', () => {
   let h: Harness;
@@ -37,11 +30,7 @@ describe('join timeout', () => {
   afterAll(() => h?.close());
 
   it('a join that outlasts joinTimeoutMs ends the session FAILED; the avatar that gets in later leaves at once', async () => {
-    const id = await h.session({
-      agent_id: 'agent-demo',
-      transport_type: 'rtc-a',
-      properties: { rtc_a_url: 'ws://127.0.0.1:7880', rtc_a_token: 'token-for-the-avatar' },
-    });
+    const id = await h.session(FAKE_ROOM_SESSION);
     await h.status(id, 'FAILED', 5000);
     expect(h.emu.state.session(id)?.end_reason).toMatch(/joining the room timed out after 100 ms/);
     expect(closed).not.toHaveBeenCalled();
