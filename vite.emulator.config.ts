@@ -18,7 +18,11 @@ export default defineConfig({
     sourcemap: false,
     minify: false,
     ssr: true,
-    lib: { formats: ['es'], entry: { index: 'src/emulator/index.ts', bin: 'src/emulator/bin.ts' } },
+    // media/host: the avatar host process (forked by the emulator, found next to the entries as media/host.js).
+    lib: {
+      formats: ['es'],
+      entry: { index: 'src/emulator/index.ts', bin: 'src/emulator/bin.ts', 'media/host': 'src/emulator/media/host.ts' },
+    },
     rollupOptions: {
       external: isExternal,
       experimental: { attachDebugInfo: 'none' },

@@ -2,13 +2,15 @@
 // Avatar media benchmark: N synthetic avatars (the emulator's `--media on` avatars) in N
 // LiveKit rooms, one subscriber per room counting decoded video frames. Prints per-avatar fps, min and median.
 //
-//   node scripts/bench-avatars.mjs [--n 8] [--seconds 10] [--warmup 3] [--json]
+//   node scripts/bench-avatars.mjs [--n 8] [--seconds 10] [--warmup 3] [--processes P] [--json]
 //
 // It re-runs itself inside the private network namespace (scripts/netns-run.sh) when needed: rtc-node offers
-// no loopback ICE candidates. The avatars run in this process (like the emulator, which
-// serves every session from one process); the subscribers run in a child process (like viewers elsewhere).
+// no loopback ICE candidates. The avatars run as the emulator runs them: spread over its avatar processes
+// (AvatarPool; --processes as the emulator's avatarProcesses, default its default; 0 = all in this process, the
+// model before issue 29); the subscribers run in child processes, 4 rooms each (like viewers elsewhere).
 // Nothing here is a test assertion: it only measures. Tokens are never printed.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -19,10 +21,13 @@ const root = resolve(here, '..');
 const self = fileURLToPath(import.meta.url);
 
 /** Runs `node scripts/bench-avatars.mjs …args` (inside the namespace) and resolves with its JSON result. */
-function runChild(args, { input, netns }) {
+function runChild(args, { input, netns, timeoutMs = 300_000 }) {
   const cmd = netns ? [resolve(here, 'netns-run.sh'), process.execPath, self, ...args] : [process.execPath, self, ...args];
   return new Promise((ok, fail) => {
     const child = spawn(cmd[0], cmd.slice(1), { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
+    // A run that hangs (a room that never connects on an overloaded machine) must not hold the bench forever.
+    const guard = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('exit', () => clearTimeout(guard));
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.on('error', fail);
@@ -37,6 +42,9 @@ function runChild(args, { input, netns }) {
     child.stdin.end(input ?? '');
   });
 }
+
+/** Rooms one viewer process joins. */
+const VIEWERS_PER_PROCESS = 4;
 
 const readStdin = async () => {
   let s = '';
@@ -67,10 +75,25 @@ async function subscribe({ url, rooms, warmupMs, measureMs }) {
   await new Promise((r) => setTimeout(r, warmupMs));
   for (const c of counters) c.counting = true;
   const t0 = performance.now();
+  const from = Date.now();
+  const cpu0 = process.cpuUsage();
   await new Promise((r) => setTimeout(r, measureMs));
   const seconds = (performance.now() - t0) / 1000;
-  const result = counters.map((c) => ({ fps: c.frames / seconds, frames: c.frames, width: c.width, height: c.height }));
-  await Promise.all(viewers.map((v) => v.disconnect().catch(() => {})));
+  const to = Date.now();
+  const u = process.cpuUsage(cpu0);
+  const viewerCpuPercent = ((u.user + u.system) / 1000 / (to - from)) * 100;
+  // `from`/`to` (epoch ms): the avatar side takes its sent fps and CPU over this same window.
+  const result = counters.map((c, k) => ({
+    fps: c.frames / seconds,
+    frames: c.frames,
+    width: c.width,
+    height: c.height,
+    from,
+    to,
+    viewerCpuPercent: k === 0 ? viewerCpuPercent : 0,
+  }));
+  // Leaving may hang on a loaded machine; the counts are taken, and the process ends right after.
+  await Promise.race([Promise.all(viewers.map((v) => v.disconnect().catch(() => {}))), new Promise((r) => setTimeout(r, 5000))]);
   return result;
 }
 
@@ -87,10 +110,30 @@ async function testImage(k) {
 }
 
 /** Avatar side (inside the namespace): LiveKit, N avatars speaking now and then, subscribers in a child. */
-async function benchInNamespace({ n, seconds, warmup }) {
+/** CPU time (user + system) of processes `pids`, ms (Linux /proc; clock ticks of 10 ms). */
+function cpuMsOf(pids) {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      ticks += Number(f[11]) + Number(f[12]);
+    } catch {
+      /* exited */
+    }
+  }
+  return ticks * 10;
+}
+
+async function benchInNamespace({ n, seconds, warmup, processes }) {
   const { register } = await import('tsx/esm/api');
   register();
-  const { joinAvatar } = await import('../src/emulator/media/index.ts');
+  const { AvatarPool } = await import('../src/emulator/avatar-pool.ts');
+  const { resolveOptions } = await import('../src/emulator/options.ts');
+  const procs = processes ?? resolveOptions({}).avatarProcesses;
+  const pool = procs > 0 ? new AvatarPool(procs, { debug() {}, info() {}, warn: console.error, error: console.error }) : null;
+  pool?.warm();
+  const joinAvatar = pool ? pool.join : (await import('../src/emulator/media/index.ts')).joinAvatar;
+  const avatarPids = () => [process.pid, ...(pool?.pids ?? [])];
   const { AccessToken } = await import('livekit-server-sdk');
   const { installLivekit, startLivekit, LIVEKIT_KEYS } = await import('./livekit.mjs');
   installLivekit({ quiet: true });
@@ -121,46 +164,64 @@ async function benchInNamespace({ n, seconds, warmup }) {
       });
     }, 4000);
     const rooms = await Promise.all(avatars.map((_, k) => token(`bench-${k}`, `bench-viewer-${k}`).then((t) => ({ token: t }))));
-    // Sent frame rate (stats().fps, a 2 s window) and this process's CPU, sampled inside the measuring window.
-    const samples = avatars.map(() => []);
-    let cpu = null;
-    const windowStart = setTimeout(
-      () => {
-        cpu = { usage: process.cpuUsage(), at: performance.now() };
-      },
-      warmup * 1000 + 1000,
+    // Sent frame rate (stats().fps, a 2 s window) and the avatar processes' CPU, sampled every 500 ms; the ones
+    // inside the viewers' counting window are used.
+    const samples = [];
+    const sampler = setInterval(
+      () =>
+        samples.push({
+          at: Date.now(),
+          cpuMs: cpuMsOf(avatarPids()),
+          lkMs: cpuMsOf([lk.process.pid]),
+          fps: avatars.map((a) => a.stats().fps),
+        }),
+      500,
     );
-    const sampler = setInterval(() => {
-      if (cpu) avatars.forEach((a, k) => samples[k].push(a.stats().fps));
-    }, 2000);
-    const cpuEnd = setTimeout(
-      () => {
-        const u = process.cpuUsage(cpu.usage);
-        cpu = { ...cpu, percent: ((u.user + u.system) / 1000 / (performance.now() - cpu.at)) * 100 };
-        clearInterval(sampler);
-      },
-      (warmup + seconds) * 1000 - 500,
-    );
-    const measured = await runChild(['--subscribe'], {
-      netns: false,
-      input: JSON.stringify({ url: lk.url, rooms, warmupMs: warmup * 1000, measureMs: seconds * 1000 }),
-    });
+    // Viewers in processes of at most VIEWERS_PER_PROCESS rooms: rtc-node hands every event of a process to every
+    // room and stream in it, so one process decoding 16 streams spent its time on that and sometimes never finished.
+    const groups = [];
+    for (let k = 0; k < rooms.length; k += VIEWERS_PER_PROCESS) groups.push(rooms.slice(k, k + VIEWERS_PER_PROCESS));
+    const measured = (
+      await Promise.all(
+        groups.map((group) =>
+          runChild(['--subscribe'], {
+            netns: false,
+            timeoutMs: (warmup + seconds) * 1000 + 120_000,
+            input: JSON.stringify({ url: lk.url, rooms: group, warmupMs: warmup * 1000, measureMs: seconds * 1000 }),
+          }),
+        ),
+      )
+    ).flat();
     clearInterval(chatter);
     clearInterval(sampler);
-    clearTimeout(windowStart);
-    clearTimeout(cpuEnd);
     const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
     const fps = measured.map((m) => m.fps);
+    const from = Math.max(...measured.map((m) => m.from));
+    const to = Math.min(...measured.map((m) => m.to));
+    const inside = samples.filter((x) => x.at >= from && x.at <= to);
+    const first = inside[0];
+    const last = inside.at(-1);
+    const span = first && last && last.at > first.at ? last.at - first.at : null;
+    const cpuPercent = span ? ((last.cpuMs - first.cpuMs) / span) * 100 : null;
+    const livekitCpuPercent = span ? ((last.lkMs - first.lkMs) / span) * 100 : null;
     return {
       n,
       seconds,
-      perAvatar: measured.map((m, k) => ({ ...m, sentFps: mean(samples[k]), framesSent: avatars[k].stats().framesSent })),
+      processes: procs,
+      perAvatar: measured.map(({ from: _f, to: _t, viewerCpuPercent: _v, ...m }, k) => ({
+        ...m,
+        sentFps: mean(inside.map((x) => x.fps[k])),
+        framesSent: avatars[k].stats().framesSent,
+      })),
       min: Math.min(...fps),
       median: fps.length ? median(fps) : 0,
-      avatarProcessCpuPercent: cpu?.percent ?? null,
+      avatarProcessCpuPercent: cpuPercent,
+      livekitCpuPercent,
+      viewersCpuPercent: measured.reduce((a, m) => a + m.viewerCpuPercent, 0),
     };
   } finally {
     await Promise.all(avatars.map((a) => a.close()));
+    await pool?.close();
     await lk.stop();
   }
 }
@@ -170,13 +231,26 @@ async function benchInNamespace({ n, seconds, warmup }) {
  * `{n, seconds, perAvatar: [{fps, frames, width, height, sentFps, framesSent}], min, median}` (fps = frames/s).
  * Runs inside the network namespace, re-spawning itself through scripts/netns-run.sh when called outside.
  */
-export async function measureAvatarFps({ n = 8, seconds = 10, warmup = 3 } = {}) {
-  if (process.env.LIVEAI_IN_NETNS === '1') return benchInNamespace({ n, seconds, warmup });
-  return runChild(['--n', String(n), '--seconds', String(seconds), '--warmup', String(warmup), '--json'], { netns: true });
+export async function measureAvatarFps({ n = 8, seconds = 10, warmup = 3, processes } = {}) {
+  if (process.env.LIVEAI_IN_NETNS === '1') return benchInNamespace({ n, seconds, warmup, processes });
+  const p = processes === undefined ? [] : ['--processes', String(processes)];
+  return runChild(['--n', String(n), '--seconds', String(seconds), '--warmup', String(warmup), ...p, '--json'], { netns: true });
+}
+
+/**
+ * Prints the result line and ends this process at once. A plain process.exit() after rtc-node was used sometimes
+ * never returned here (the process kept spinning a core for minutes after printing, its rooms already left),
+ * which skews every later measurement on a 2-core machine; the rooms, LiveKit and the avatar processes are closed
+ * before this.
+ */
+function printAndExit(line) {
+  process.stdout.write(`${line}\n`, () => process.kill(process.pid, 'SIGKILL'));
 }
 
 function printTable(r) {
-  console.log(`avatar fps over ${r.seconds} s, ${r.n} avatars in ${r.n} rooms (one subscriber each)`);
+  console.log(
+    `avatar fps over ${r.seconds} s, ${r.n} avatars in ${r.n} rooms (one subscriber each), ${r.processes ? `${r.processes} avatar processes` : 'avatars in one process'}`,
+  );
   console.log('avatar  received fps  frames  size      sent fps');
   r.perAvatar.forEach((a, k) =>
     console.log(
@@ -185,7 +259,9 @@ function printTable(r) {
   );
   console.log(`min ${r.min.toFixed(2)} fps, median ${r.median.toFixed(2)} fps`);
   if (r.avatarProcessCpuPercent !== null)
-    console.log(`avatar process CPU ${r.avatarProcessCpuPercent.toFixed(0)} % of one core (rendering, encoding, audio)`);
+    console.log(
+      `CPU, % of one core: avatar processes ${r.avatarProcessCpuPercent.toFixed(0)} (rendering, encoding, audio), LiveKit ${r.livekitCpuPercent?.toFixed(0)}, viewers ${r.viewersCpuPercent.toFixed(0)} (decoding)`,
+    );
 }
 
 if (process.argv[1] === self) {
@@ -194,16 +270,21 @@ if (process.argv[1] === self) {
       n: { type: 'string', default: '8' },
       seconds: { type: 'string', default: '10' },
       warmup: { type: 'string', default: '3' },
+      processes: { type: 'string' },
       json: { type: 'boolean', default: false },
       subscribe: { type: 'boolean', default: false },
     },
   });
   if (values.subscribe) {
-    console.log(JSON.stringify(await subscribe(JSON.parse(await readStdin()))));
-    process.exit(0);
+    printAndExit(JSON.stringify(await subscribe(JSON.parse(await readStdin()))));
   }
-  const result = await measureAvatarFps({ n: Number(values.n), seconds: Number(values.seconds), warmup: Number(values.warmup) });
-  if (values.json) console.log(JSON.stringify(result));
+  const result = await measureAvatarFps({
+    n: Number(values.n),
+    seconds: Number(values.seconds),
+    warmup: Number(values.warmup),
+    processes: values.processes === undefined ? undefined : Number(values.processes),
+  });
+  if (values.json) printAndExit(JSON.stringify(result));
   else printTable(result);
   process.exit(0);
 }

@@ -584,7 +584,9 @@ async function avatars() {
       `${ratio(r.min, one.median)} ${ok ? '✅ ≥ 24 fps' : '❌ under 24 fps'}`,
       [
         `sent: min ${Math.min(...r.perAvatar.map((a) => a.sentFps)).toFixed(1)} fps`,
-        r.avatarProcessCpuPercent == null ? '' : `avatar process ${r.avatarProcessCpuPercent.toFixed(0)} % of one core`,
+        r.avatarProcessCpuPercent == null ? '' : `avatar processes ${r.avatarProcessCpuPercent.toFixed(0)} % of one core`,
+        r.livekitCpuPercent == null ? '' : `LiveKit ${r.livekitCpuPercent.toFixed(0)} %`,
+        r.viewersCpuPercent == null ? '' : `viewers (decoding) ${r.viewersCpuPercent.toFixed(0)} %`,
       ]
         .filter(Boolean)
         .join('; '),
@@ -598,10 +600,10 @@ async function avatars() {
     held ? `${held}${QUICK ? ' (quick: only 8 tried)' : ''}` : 'under 8',
     'target: more than 14',
     held > 14 ? '✅ > 14' : '❌ ≤ 14',
-    `${cpus().length} cores; one avatar process renders and encodes them all`,
+    `${cpus().length} cores; the avatars spread over ${one.processes} avatar processes, as the service runs them`,
   );
   notes.push(
-    `Avatars: the emulator's synthetic avatars (the service's own media code, joinAvatar) in one process, as the service runs them, each in its own LiveKit room with one rtc-node subscriber (in another process) counting decoded frames; received fps over one ${seconds} s window per count (per avatar; min and median across avatars); half the avatars speak and all move now and then. Baseline: a single avatar measured the same way. Counts go up until the slowest avatar falls under 24 fps. The subscribers decode every stream on the same machine (viewers would be elsewhere), so the sent fps (the avatars' own count) is given beside the received one.`,
+    `Avatars: the emulator's synthetic avatars (the service's own media code) spread over its avatar processes as the service runs them (avatarProcesses, default the number of cores, at most 4; each new avatar in the least busy process), each in its own LiveKit room with one rtc-node subscriber (in other processes, 4 rooms each) counting decoded frames; received fps over one ${seconds} s window per count (per avatar; min and median across avatars); half the avatars speak and all move now and then. Baseline: a single avatar measured the same way. Counts go up until the slowest avatar falls under 24 fps. The subscribers decode every stream on the same machine (viewers would be elsewhere), so the sent fps (the avatars' own count) is given beside the received one. CPU: user + system time over the window of the avatar processes, of LiveKit and of the viewers (Linux /proc, process.cpuUsage), in % of one core.`,
   );
 }
 

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { LiveAiError } from '../core/index';
 import type { EmulatorContext } from './context';
 import { emitEvent } from './event-log';
@@ -29,6 +30,28 @@ async function importQuietly(): Promise<{ joinAvatar?: JoinAvatar }> {
     if (had) process.env.NODE_ENV = before;
     else delete process.env.NODE_ENV;
   }
+}
+
+/**
+ * The media avatar's peers can be loaded (checked without loading them: the avatars load them in their own processes).
+ * @throws LiveAiError `missing_peer` otherwise.
+ */
+function checkMediaPeers(): void {
+  const require = createRequire(import.meta.url);
+  for (const name of ['@livekit/rtc-node', 'sharp']) {
+    try {
+      require.resolve(name);
+    } catch (e) {
+      throw new LiveAiError('missing_peer', `media avatar unavailable (is ${name} installed?): ${(e as Error).message}`, { cause: e });
+    }
+  }
+}
+
+/** `joinAvatar` of this emulator: in its avatar processes (`avatarProcesses` > 0) or in this process. */
+async function joinAvatarOf(ctx: EmulatorContext): Promise<JoinAvatar> {
+  if (!ctx.avatars) return loadJoinAvatar();
+  checkMediaPeers();
+  return ctx.avatars.join;
 }
 
 /**
@@ -74,34 +97,35 @@ export async function joinMedia(ctx: EmulatorContext, rec: SessionRecord): Promi
   // them also gets it addressed (a second copy at most, never none).
   const early = new Set<string>();
   try {
-    const joinAvatar = await loadJoinAvatar();
+    const joinAvatar = await joinAvatarOf(ctx);
     const image = rec.image.bytes ?? (await toAvatarPng(await fetchImage(ctx, rec.image.url ?? '')));
-    const media = await withTimeout(
-      joinAvatar({
-        livekitUrl: target.url,
-        token: target.token,
-        image,
-        eventTopic: ctx.options.eventTopic,
-        agentAudio: rec.transport === 'rtc-a',
-        onAgentAudio: () => touch(ctx, rec),
-        onWarning: (text) => ctx.options.logger.warn({ session_id: rec.id }, text),
-        onAppMessage: (message, from) => {
-          try {
-            handleAppMessage(ctx, rec, message);
-          } catch (e) {
-            // One line per ignored message, its text cut short: a flood of big messages cannot flood the log.
-            ctx.options.logger.debug({ session_id: rec.id, from, err: clip(String(e)) }, 'ignored an invalid app message');
-          }
-        },
-        onParticipantJoined: (identity) => {
-          if (rec.status === 'ACTIVE') emitEvent(ctx, rec, { type: 'bot_ready' }, [identity]);
-          else if (rec.status === 'QUEUED') early.add(identity);
-        },
-        onDisconnected: (reason) => finish(ctx, rec, 'FAILED', `the avatar lost the room: ${reason}`),
-      }),
-      ctx.options.joinTimeoutMs,
-      'joining the room',
-    );
+    const joining = joinAvatar({
+      livekitUrl: target.url,
+      token: target.token,
+      image,
+      eventTopic: ctx.options.eventTopic,
+      agentAudio: rec.transport === 'rtc-a',
+      onAgentAudio: () => touch(ctx, rec),
+      onWarning: (text) => ctx.options.logger.warn({ session_id: rec.id }, text),
+      onAppMessage: (message, from) => {
+        try {
+          handleAppMessage(ctx, rec, message);
+        } catch (e) {
+          // One line per ignored message, its text cut short: a flood of big messages cannot flood the log.
+          ctx.options.logger.debug({ session_id: rec.id, from, err: clip(String(e)) }, 'ignored an invalid app message');
+        }
+      },
+      onParticipantJoined: (identity) => {
+        if (rec.status === 'ACTIVE') emitEvent(ctx, rec, { type: 'bot_ready' }, [identity]);
+        else if (rec.status === 'QUEUED') early.add(identity);
+      },
+      onDisconnected: (reason) => finish(ctx, rec, 'FAILED', `the avatar lost the room: ${reason}`),
+    });
+    // An avatar that gets in after the join timed out leaves again at once (else it would stay in the room).
+    const media = await withTimeout(joining, ctx.options.joinTimeoutMs, 'joining the room').catch((e: unknown) => {
+      void joining.then((late) => late.close()).catch(() => {});
+      throw e;
+    });
     if (rec.status !== 'QUEUED') {
       await media.close();
       return;

@@ -29,6 +29,8 @@ Local avatar service implementing the whole Avatar Session Service interface (do
   --keep-finished N            finished sessions kept for reads and lists (default 1000)
   --keep-finished-ms MS        finished sessions forgotten after MS (default 3600000)
   --answer-when-active         answer create calls once the avatar is in the room, publishing
+  --avatar-processes N         child processes that run the avatars (default: CPU cores, at most 4;
+                               0 runs them in the service's own process)
   --provider-labels LIST       provider names on the wire, e.g. rtc-a=livekit,rtc-b=daily
                                (default: the neutral rtc-a and rtc-b)
   --latency-ms MS              fault: delay every /liveai request
@@ -60,6 +62,7 @@ const FLAGS = {
   'keep-finished': { type: 'string' },
   'keep-finished-ms': { type: 'string' },
   'answer-when-active': { type: 'boolean' },
+  'avatar-processes': { type: 'string' },
   'provider-labels': { type: 'string' },
   'latency-ms': { type: 'string' },
   'fail-rate': { type: 'string' },
@@ -127,6 +130,7 @@ export function parseCli(argv: string[]): { help: boolean; options: EmulatorOpti
     keepFinishedSessions: num('keep-finished', s('keep-finished'), { int: true, max: 1_000_000 }),
     keepFinishedMs: num('keep-finished-ms', s('keep-finished-ms'), { int: true, max: 86_400_000 }),
     answerWhenActive: values['answer-when-active'] === true ? true : undefined,
+    avatarProcesses: num('avatar-processes', s('avatar-processes'), { int: true, max: 64 }),
     providerLabels: s('provider-labels'),
     faults: {
       latencyMs: num('latency-ms', s('latency-ms'), { int: true, max: 60_000 }),

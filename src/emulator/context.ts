@@ -1,3 +1,4 @@
+import type { AvatarPool } from './avatar-pool';
 import type { Faults } from './faults';
 import type { ResolvedOptions } from './options';
 import type { Store } from './store';
@@ -12,4 +13,6 @@ export interface EmulatorContext {
   assets: Map<string, Buffer>;
   /** `http://host:port` once listening. */
   baseUrl: () => string;
+  /** Media on with `avatarProcesses` > 0: the processes that run the avatars. */
+  avatars?: AvatarPool;
 }

@@ -10,6 +10,7 @@ import type { Express } from 'express';
 import { renderAssets } from './assets';
 import type { EmulatorContext } from './context';
 import { FaultsPatchSchema, type Faults } from './faults';
+import { AvatarPool } from './avatar-pool';
 import { createApp } from './http/app';
 import { finish } from './lifecycle';
 import { resolveOptions, type EmulatorOptions } from './options';
@@ -45,6 +46,12 @@ export interface EmulatorState {
   /** Ends a session FAILED / TIMED_OUT; false when it had already ended or does not exist. */
   fail(id: string): boolean;
   timeout(id: string): boolean;
+  /**
+   * Kills the process that runs this session's avatar, as a crash would: every session whose avatar it ran ends
+   * `FAILED` (`end_reason` `the avatar lost the room: the avatar process exited (SIGKILL)`); the next session
+   * starts a fresh process. False when the session has no avatar in a process (media off, `avatarProcesses: 0`).
+   */
+  crashAvatarProcess(id: string): boolean;
 }
 
 /** A running emulator. */
@@ -71,6 +78,10 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   const assets = await renderAssets(seed.accounts.flatMap((a) => a.agents.map((g) => g.image_url)));
   let url = `http://${hostForUrl(opts.host)}:${opts.port}`;
   const ctx: EmulatorContext = { options: opts, store, faults: { ...opts.faults }, assets, baseUrl: () => url };
+  if (opts.media && opts.avatarProcesses > 0) {
+    ctx.avatars = new AvatarPool(opts.avatarProcesses, opts.logger);
+    ctx.avatars.warm();
+  }
   const app = createApp(ctx);
   const server = createServer(app);
   const wss = attachWebSockets(ctx, server);
@@ -104,6 +115,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     setFaults: (patch) => Object.assign(ctx.faults, FaultsPatchSchema.parse(patch)),
     fail: (id) => end(id, 'FAILED'),
     timeout: (id) => end(id, 'TIMED_OUT'),
+    crashAvatarProcess: (id) => ctx.avatars?.crashHostOf(store.sessions.get(id)?.media ?? null) ?? false,
   };
   const close = () =>
     (closing ??= (async () => {
@@ -111,7 +123,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
       for (const ws of wss.clients) ws.terminate();
       wss.close();
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), ctx.avatars?.close()]);
     })());
   return { url, app, server, state, close };
 }

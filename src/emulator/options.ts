@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import * as z from 'zod';
 import { DEFAULT_EVENT_TOPIC, IMAGE_CHANGE_TYPICAL_MS, LiveAiError } from '../core/index';
 import { formatZodError, type ProviderLabelsInput, providerRenamer, type ProviderRenamer } from '../core/internal';
@@ -69,6 +70,12 @@ export interface EmulatorOptions {
    * avatar is in the room, publishing) or has ended, as a service with a warm avatar pool answers. Default false.
    */
   answerWhenActive?: boolean;
+  /**
+   * Media on: how many child processes run the avatars (each avatar in one of them, a new one in the least busy),
+   * so rendering and encoding use every core. `0` runs them in the emulator's own process. Default: the number of
+   * CPU cores, at most 4. Processes start as avatars need them; one that dies ends only its own sessions (`FAILED`).
+   */
+  avatarProcesses?: number;
   /** Initial fault injection, see `Faults`. */
   faults?: Partial<Faults>;
   /** pino-compatible logger; silent by default. */
@@ -101,6 +108,7 @@ export interface ResolvedOptions {
   keepFinishedMs: number;
   joinTimeoutMs: number;
   answerWhenActive: boolean;
+  avatarProcesses: number;
   faults: Faults;
   logger: EmulatorLogger;
   /** Renames provider identifiers between the neutral labels and `providerLabels`. */
@@ -137,6 +145,12 @@ const NumbersSchema = z.object({
   keepFinishedMs: ms.default(3600_000),
   joinTimeoutMs: ms.min(1).default(20_000),
   answerWhenActive: z.boolean().default(false),
+  avatarProcesses: z
+    .number()
+    .int()
+    .min(0)
+    .max(64)
+    .default(() => Math.min(availableParallelism(), 4)),
   livekit: z
     .object({ url: z.url({ protocol: /^(wss?|https?)$/ }), apiKey: z.string().min(1), apiSecret: z.string().min(1) })
     .partial()

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AvatarMedia, AvatarMediaOptions } from '../../src/emulator/media/types';
+import { FAKE_ROOM_SESSION } from './fake-media';
 import { Harness, waitFor } from './helpers';
 
 /**
@@ -12,41 +13,34 @@ import { Harness, waitFor } from './helpers';
 const published: { type: string; to: string[] | null }[] = [];
 let joined: AvatarMediaOptions | null = null;
 
-vi.mock('../../src/emulator/media/index.js', () => ({
-  joinAvatar: (opts: AvatarMediaOptions): Promise<AvatarMedia> => {
-    joined = opts;
-    opts.onParticipantJoined?.('early-viewer'); // announced before the avatar is ready
-    const media: AvatarMedia = {
-      identity: 'liveai-avatar-fake',
-      publishEvent: (event, to) => {
-        published.push({ type: event.type, to: to ?? null });
-        return Promise.resolve();
-      },
-      speak: () => Promise.resolve(),
-      playPcm: () => {},
-      setImage: () => Promise.resolve(),
-      setDemeanour: () => {},
-      playAction: () => {},
-      stats: () => ({ framesSent: 0, fps: 0 }),
-      close: () => Promise.resolve(),
-    };
-    return Promise.resolve(media);
-  },
-}));
+vi.mock('../../src/emulator/media/index.js', async () => {
+  const { fakeMedia } = await import('./fake-media');
+  return {
+    joinAvatar: (opts: AvatarMediaOptions): Promise<AvatarMedia> => {
+      joined = opts;
+      opts.onParticipantJoined?.('early-viewer'); // announced before the avatar is ready
+      return Promise.resolve(
+        fakeMedia({
+          publishEvent: (event, to) => {
+            published.push({ type: event.type, to: to ?? null });
+            return Promise.resolve();
+          },
+        }),
+      );
+    },
+  };
+});
 
 describe('bot_ready for viewers announced around activation', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await Harness.start({ media: true, queueMs: 10 });
+    // The fake avatar replaces the media module of this process: so the avatars run here, not in avatar processes.
+    h = await Harness.start({ media: true, queueMs: 10, avatarProcesses: 0 });
   });
   afterAll(() => h?.close());
 
   it('a viewer announced before the avatar is ready gets bot_ready addressed after the room-wide one', async () => {
-    const id = await h.session({
-      agent_id: 'agent-demo',
-      transport_type: 'rtc-a',
-      properties: { rtc_a_url: 'ws://127.0.0.1:7880', rtc_a_token: 'token-for-the-avatar' },
-    });
+    const id = await h.session(FAKE_ROOM_SESSION);
     await h.status(id, 'ACTIVE', 10_000);
     joined?.onParticipantJoined?.('late-viewer'); // announced once the avatar is ready: addressed, as before
     await waitFor(() => published.length >= 3, 'three bot_ready publishes', 10_000);

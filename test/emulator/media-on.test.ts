@@ -54,6 +54,7 @@ describe.skipIf(!inNetns)('media on: hosted rooms and rtc-a sessions in a real L
     h = await Harness.start({
       media: true,
       queueMs: 50,
+      avatarProcesses: 2,
       livekit: { url: LIVEKIT_URL, apiKey: LIVEKIT_KEYS.apiKey, apiSecret: LIVEKIT_KEYS.apiSecret },
     });
   }, 120_000);
@@ -117,4 +118,38 @@ describe.skipIf(!inNetns)('media on: hosted rooms and rtc-a sessions in a real L
     await h.status(id, 'FAILED', 30_000);
     expect(h.emu.state.session(id)?.end_reason).toMatch(/join failed/);
   }, 60_000);
+
+  it('avatar processes: a crashed one ends only its own sessions FAILED; the others go on, and new sessions start', async () => {
+    const rtcA = async (room: string) =>
+      h.session({
+        agent_id: 'agent-demo',
+        transport_type: 'rtc-a',
+        properties: { rtc_a_url: LIVEKIT_URL, rtc_a_token: await mint(room, `liveai-avatar-${room}`) },
+      });
+    const stamp = Date.now();
+    // Two avatar processes: the first two avatars run in different ones.
+    const a = await rtcA(`crash-a-${stamp}`);
+    await h.status(a, 'ACTIVE', 30_000);
+    const b = await rtcA(`crash-b-${stamp}`);
+    await h.status(b, 'ACTIVE', 30_000);
+    const viewer = new Viewer();
+    viewers.push(viewer);
+    await viewer.room.connect(LIVEKIT_URL, await mint(`crash-b-${stamp}`, 'viewer-b'), { autoSubscribe: true, dynacast: false });
+
+    expect(h.emu.state.crashAvatarProcess(a)).toBe(true);
+    await h.status(a, 'FAILED', 15_000);
+    expect(h.emu.state.session(a)?.end_reason).toMatch(/^the avatar lost the room: the avatar process exited/);
+    expect(h.emu.state.session(a)?.cost ?? 0).toBe(0); // FAILED is not charged
+
+    // b's avatar still runs: it answers a chat in its room and stays ACTIVE.
+    await viewer.send({ event: 'chat-msg', message: 'still there?', name: 'Bo' });
+    await waitFor(() => viewer.has('agent_transcription'), 'b answers after the crash', 15_000);
+    expect(h.emu.state.session(b)?.session_status).toBe('ACTIVE');
+
+    // A new session gets a fresh process and its avatar joins.
+    const c = await rtcA(`crash-c-${stamp}`);
+    await h.status(c, 'ACTIVE', 30_000);
+    expect(h.emu.state.session(c)?.media_joined).toBe(true);
+    for (const id of [b, c]) await h.control(id, { event: 'terminate' }).expect(200);
+  }, 120_000);
 });

@@ -124,7 +124,7 @@ export class RoomLink {
       if (room === this.room && !p.identity.startsWith(AVATAR_IDENTITY_PREFIX)) safely(() => opts.onParticipantJoined?.(p.identity));
     });
     // rtc-node heals short drops itself (Reconnecting → Reconnected): that counts as an outage too.
-    room.on(RoomEvent.Reconnecting, () => room === this.room && this.active && this.outage.begin());
+    room.on(RoomEvent.Reconnecting, () => room === this.room && this.active && this.beginOutage());
     room.on(RoomEvent.Reconnected, () => room === this.room && this.active && this.back());
     room.on(RoomEvent.Disconnected, (reason: DisconnectReason) => {
       if (room !== this.room || this.closed || this.lost || this.rejoining) return;
@@ -136,7 +136,7 @@ export class RoomLink {
 
   /** Back in a room after an outage: stop the clock, publish the held events in order (before any new one). */
   private back(): void {
-    this.outage.end();
+    this.endOutage();
     const held = this.held.splice(0);
     this.heldFlush = (async () => {
       for (const item of held) await this.send(item.event, item.to).catch(() => {});
@@ -155,7 +155,7 @@ export class RoomLink {
   private loseRoom(reason: DisconnectReason, suffix = ''): void {
     if (this.closed || this.lost) return;
     this.lost = true;
-    this.outage.end();
+    this.endOutage();
     this.held = [];
     this.hooks.onLost();
     safely(() => this.opts.onDisconnected?.(`${DisconnectReason[reason] ?? String(reason)}${suffix}`));
@@ -169,7 +169,7 @@ export class RoomLink {
    */
   private async rejoin(): Promise<void> {
     const ctl = (this.rejoining = new AbortController());
-    this.outage.begin();
+    this.beginOutage();
     const token = this.room.token ?? this.opts.token; // the server refreshes tokens while connected
     const deadline = this.outage.deadline;
     const room = await retryUntil(
@@ -232,8 +232,18 @@ export class RoomLink {
   stop(): void {
     this.closed = true;
     this.rejoining?.abort();
-    this.outage.end();
+    this.endOutage();
     this.held = [];
+  }
+
+  private beginOutage(): void {
+    if (this.outage.begin()) safely(() => this.opts.onOutage?.(true));
+  }
+
+  private endOutage(): void {
+    if (!this.outage.active) return;
+    this.outage.end();
+    safely(() => this.opts.onOutage?.(false));
   }
 
   /** Unpublishes the tracks (unless the room was lost) and leaves the room. */

@@ -35,6 +35,8 @@ export interface AvatarMediaOptions {
   onAgentAudio?: () => void;
   /** Called with a one-line text when a protocol step fails (e.g. an RPC the agent did not answer). */
   onWarning?: (text: string) => void;
+  /** Called when an outage begins (`true`: the avatar lost the room and is rejoining) and when it ends (`false`). */
+  onOutage?: (active: boolean) => void;
   /** How long the avatar keeps rejoining after a recoverable disconnect, ms (default 60 000). */
   rejoinDeadlineMs?: number;
   /**
