@@ -6,8 +6,8 @@
 //
 // It re-runs itself inside the private network namespace (scripts/netns-run.sh) when needed: rtc-node offers
 // no loopback ICE candidates. The avatars run as the emulator runs them: spread over its avatar processes
-// (AvatarPool; --processes as the emulator's avatarProcesses, default its default; 0 = all in this process, the
-// model before issue 29); the subscribers run in child processes, 4 rooms each (like viewers elsewhere).
+// (AvatarPool; --processes as the emulator's avatarProcesses, default the number of cores, at most 4; 0 = all in
+// this process, the emulator's default); the subscribers run in child processes, 4 rooms each (like viewers elsewhere).
 // Nothing here is a test assertion: it only measures. Tokens are never printed.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -128,8 +128,8 @@ async function benchInNamespace({ n, seconds, warmup, processes }) {
   const { register } = await import('tsx/esm/api');
   register();
   const { AvatarPool } = await import('../src/emulator/avatar-pool.ts');
-  const { resolveOptions } = await import('../src/emulator/options.ts');
-  const procs = processes ?? resolveOptions({}).avatarProcesses;
+  const { availableParallelism } = await import('node:os');
+  const procs = processes ?? Math.min(availableParallelism(), 4);
   const pool = procs > 0 ? new AvatarPool(procs, { debug() {}, info() {}, warn: console.error, error: console.error }) : null;
   pool?.warm();
   const joinAvatar = pool ? pool.join : (await import('../src/emulator/media/index.ts')).joinAvatar;

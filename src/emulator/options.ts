@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import * as z from 'zod';
 import { DEFAULT_EVENT_TOPIC, IMAGE_CHANGE_TYPICAL_MS, LiveAiError } from '../core/index';
 import { formatZodError, type ProviderLabelsInput, providerRenamer, type ProviderRenamer } from '../core/internal';
@@ -72,8 +71,9 @@ export interface EmulatorOptions {
   answerWhenActive?: boolean;
   /**
    * Media on: how many child processes run the avatars (each avatar in one of them, a new one in the least busy),
-   * so rendering and encoding use every core. `0` runs them in the emulator's own process. Default: the number of
-   * CPU cores, at most 4. Processes start as avatars need them; one that dies ends only its own sessions (`FAILED`).
+   * so rendering and encoding use every core. `0` (the default) runs them in the emulator's own process. Worth it for
+   * many concurrent avatars on a machine with free cores. Processes start as avatars need them; one that dies ends
+   * only its own sessions (`FAILED`).
    */
   avatarProcesses?: number;
   /** Initial fault injection, see `Faults`. */
@@ -145,12 +145,7 @@ const NumbersSchema = z.object({
   keepFinishedMs: ms.default(3600_000),
   joinTimeoutMs: ms.min(1).default(20_000),
   answerWhenActive: z.boolean().default(false),
-  avatarProcesses: z
-    .number()
-    .int()
-    .min(0)
-    .max(64)
-    .default(() => Math.min(availableParallelism(), 4)),
+  avatarProcesses: z.number().int().min(0).max(64).default(0),
   livekit: z
     .object({ url: z.url({ protocol: /^(wss?|https?)$/ }), apiKey: z.string().min(1), apiSecret: z.string().min(1) })
     .partial()
