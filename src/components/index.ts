@@ -32,6 +32,9 @@ export { ConnectionQualityView, type ConnectionQualityViewProps, type Connection
 export { ConnectionQuality } from './quality/ConnectionQuality';
 export { callQuality, type CallQuality } from './quality/quality';
 export { AvatarVideo, type AvatarVideoProps } from './primitives/AvatarVideo';
+export { DeviceSelectView, type DeviceSelectViewProps, type AudioDeviceKind } from './devices/DeviceSelectView';
+export { DeviceSelect, type DeviceSelectProps } from './devices/DeviceSelect';
+export { PreJoinView, type PreJoinViewProps, type PreJoinStatus } from './devices/PreJoinView';
 export { AvatarAudio, type AvatarAudioProps } from './primitives/AvatarAudio';
 export { MessagesProvider, useMessages, type MessagesProviderProps } from './i18n/context';
 export { en, resolveMessages, type Messages, type MessagesOverride, type PluralCategory } from './i18n/messages';

@@ -56,6 +56,19 @@ export interface AvatarWidgetProps extends WidgetCallbacks {
    * smoothness, spill}` (0–1 each). For avatars rendered on that solid colour. See `AvatarStageView`'s `chromaKey`.
    */
   chromaKey?: boolean | ChromaKeyOptions;
+  /**
+   * A step before the first call (default false): the widget asks for the microphone, shows its live level and the
+   * microphone and speaker selects (the choice is remembered in `localStorage`), then "Join call" starts the call with
+   * that microphone. Denied or missing, it explains why and offers "Try again" and "Join without microphone". The
+   * step's code downloads only when it shows.
+   */
+  preJoin?: boolean;
+  /**
+   * Show "Your connection is unstable" while the call's quality stays poor (default true): a polite line under the
+   * header the visitor can dismiss. It appears after two poor samples in a row (2 s apart: ≥ 5 % packet loss, ≥ 400
+   * ms round trip or ≥ 50 ms jitter) and goes after two good ones.
+   */
+  showConnectionHint?: boolean;
   /** Show what the call cost (credits) on the ended screen (default true). */
   showCost?: boolean;
   /**

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useAvatarSession } from '../../react';
 import { useSessionState } from '../../react/useSessionState';
 import { AvatarStage } from '../stage/AvatarStage';
@@ -15,6 +15,10 @@ import { useWidgetCallbacks } from './useWidgetCallbacks';
 import { isRunning } from '../../core/index';
 import type { ChromaKeyOptions } from '../stage/chroma-key';
 import { useMessages } from '../i18n/context';
+import { ConnectionHint } from './ConnectionHint';
+
+/** The pre-join step downloads only when a widget with `preJoin` shows it. */
+const PreJoin = lazy(() => import('../devices/PreJoin').then((m) => ({ default: m.PreJoin })));
 
 /** Inside the provider: state, timers (minimized end, max duration), callbacks, and the composed parts. */
 export function AvatarWidgetBody(p: AvatarWidgetProps) {
@@ -43,6 +47,15 @@ export function AvatarWidgetBody(p: AvatarWidgetProps) {
   const minimizedEndMs = useDeadline(awaySince === null ? null : awaySince + (p.minimizedEndMs ?? 30_000), endCall);
   const maxDeadline = phase === 'active' && activeAt !== null && p.maxDurationMs ? activeAt + p.maxDurationMs : null;
   const remainingMs = useDeadline(maxDeadline, endCall, 30_000);
+
+  // The pre-join step stands in for the stage (and its Start) until the visitor joins the first call.
+  const [joined, setJoined] = useState(false);
+  const preJoin = !!p.preJoin && !joined && phase === 'idle';
+  const join = () => {
+    setJoined(true);
+    void session.start().catch(() => undefined); // the error shows from the store
+  };
+  const hint = p.showConnectionHint !== false && isRunning(phase) ? <ConnectionHint /> : undefined;
 
   const caption = (p.transcriptMode ?? (variant === 'inline' ? 'conversation' : 'caption')) === 'caption';
   // The parts read the session themselves, so they are made once per change of their own props: a phase change
@@ -90,7 +103,16 @@ export function AvatarWidgetBody(p: AvatarWidgetProps) {
       remainingMs={remainingMs}
       minimizedEndMs={minimizedEndMs}
       minimizeEndsCallAfterMs={p.minimizeKeepsCall ? null : (p.minimizedEndMs ?? 30_000)}
-      stage={parts.stage}
+      stage={
+        preJoin ? (
+          <Suspense fallback={<div className="liveai-prejoin" />}>
+            <PreJoin onJoin={join} />
+          </Suspense>
+        ) : (
+          parts.stage
+        )
+      }
+      hint={hint}
       transcript={parts.transcript}
       extra={parts.extra}
       chat={parts.chat}

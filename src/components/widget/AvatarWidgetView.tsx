@@ -31,6 +31,8 @@ export interface AvatarWidgetViewProps {
   transcript?: ReactNode;
   chat?: ReactNode;
   controls?: ReactNode;
+  /** A line under the header (e.g. the "connection unstable" hint). */
+  hint?: ReactNode;
   /** Extra panel content (e.g. the image swapper). */
   extra?: ReactNode;
   /** Remaining ms of `maxDurationMs`; a countdown shows in the last 30 s. */
@@ -118,6 +120,7 @@ export function AvatarWidgetView(p: AvatarWidgetViewProps) {
             <Icon name="minimize" />
           </button>
         </header>
+        {p.hint}
         <div className="liveai-widget__body">
           <div className="liveai-widget__main">{p.stage}</div>
           <div className="liveai-widget__side">

@@ -8,7 +8,8 @@ function candidates(phase: Phase, state: WidgetState, keyboard: boolean): string
   if (state === 'minimized') return ['.liveai-launcher'];
   // An open "Change look" sheet covers the rest: focus stays in it.
   const sheet = '.liveai-widget__sheet-title';
-  if (phase === 'idle') return [sheet, '.liveai-stage__overlay button'];
+  // Before a call: Start, or in the pre-join step Join (the microphone select while Join waits for permission).
+  if (phase === 'idle') return [sheet, '.liveai-stage__overlay button', '.liveai-prejoin__actions button', '.liveai-prejoin select'];
   // While the avatar starts (or the call ends), the stage: its progress is what there is to read.
   if (isWaiting(phase) || phase === 'ending') return [sheet, '.liveai-stage'];
   // The chat field only for keyboard users: focusing it after a tap would open a phone's on-screen keyboard.
