@@ -23,7 +23,7 @@ export { ControlBar, type ControlBarProps } from './controls/ControlBar';
 export { ImageSwapper, type ImageSwapperProps } from './images/ImageSwapper';
 export { SessionList, type SessionListProps } from './sessions/SessionList';
 export { AvatarWidget, type AvatarWidgetProps } from './widget/AvatarWidget';
-export type { WidgetCallbacks, WidgetEndInfo } from './widget/useWidgetCallbacks';
+export type { WidgetCallbacks, WidgetEndInfo } from './widget/AvatarWidget';
 export type { PrepareImage } from './images/useImagePick';
 export type { ChromaKeyOptions } from './stage/chroma-key';
 export { BarVisualizerView, type BarVisualizerViewProps } from './visualizer/BarVisualizerView';
