@@ -1,12 +1,9 @@
 import { mkdirSync, readFileSync } from 'node:fs';
-import { createServer, connect, type Server } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-// @ts-expect-error -- a plain ESM helper without type declarations (scripts/impair)
-import { startImpairedLink } from '../../scripts/impair/index.mjs';
-import { CHROMIUM_ARGS, ROOT, useBrowserStack } from './harness';
+import { ROOT, useBrowserStack } from './harness';
+import { impairedBrowser } from './impaired';
 import type { DevicesProbe } from './pages/widget-devices';
 
 /**
@@ -19,7 +16,6 @@ import type { DevicesProbe } from './pages/widget-devices';
 const SHOTS = process.env.LIVEAI_SHOTS ?? join(ROOT, 'test-results/widget-devices');
 mkdirSync(SHOTS, { recursive: true });
 const AXE = readFileSync(join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
-const HOST = '10.203.0.1';
 
 const axeViolations = async (page: Page) => {
   await page.addScriptTag({ content: AXE });
@@ -125,19 +121,6 @@ describe('the widget: pre-join step and devices (issue 27)', () => {
   });
 });
 
-/** Forwards HOST:<new port> to 127.0.0.1:`port`. */
-async function forward(port: number): Promise<{ server: Server; port: number }> {
-  const server = createServer((c) => {
-    const up = connect(port, '127.0.0.1');
-    c.pipe(up).pipe(c);
-    const close = () => (c.destroy(), up.destroy());
-    c.on('error', close);
-    up.on('error', close);
-  });
-  await new Promise<void>((r) => server.listen(0, HOST, r));
-  return { server, port: (server.address() as AddressInfo).port };
-}
-
 describe.skipIf(process.env.LIVEAI_IN_NETNS !== '1')('the widget behind an impaired link (issue 27)', () => {
   const env = useBrowserStack({ queueMs: 200 });
   const closers: (() => Promise<unknown>)[] = [];
@@ -146,24 +129,7 @@ describe.skipIf(process.env.LIVEAI_IN_NETNS !== '1')('the widget behind an impai
   });
 
   it('says "Your connection is unstable" while the call stays poor, politely', async () => {
-    const link = await startImpairedLink({ delayMs: 150, jitterMs: 20, loss: 0.08 });
-    closers.push(() => link.close());
-    const pages = await forward(Number(new URL(env.stack.baseUrl).port));
-    const signal = await forward(7880);
-    closers.push(async () => (pages.server.close(), signal.server.close()));
-    const base = `http://${HOST}:${pages.port}`;
-    const browser: Browser = await chromium.launch({
-      executablePath: link.chromium('/usr/bin/chromium'),
-      args: [...CHROMIUM_ARGS, `--unsafely-treat-insecure-origin-as-secure=${base}`],
-    });
-    closers.push(() => browser.close());
-    const res = await fetch(`${env.stack.baseUrl}/api/avatar/rooms`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ agent_id: 'agent-demo' }),
-    });
-    expect(res.status).toBe(201);
-    const attach = { ...((await res.json()) as Record<string, unknown>), room_url: `ws://${HOST}:${signal.port}`, transport: 'rtc-a' };
+    const { browser, base, attach } = await impairedBrowser(env.stack, closers);
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     await page.goto(`${base}/test/browser/pages/widget-devices.html#${encodeURIComponent(JSON.stringify({ attach }))}`);
     await page.getByRole('button', { name: 'Join call' }).click({ timeout: 30_000 });
