@@ -23,7 +23,7 @@ export { ControlBar, type ControlBarProps } from './controls/ControlBar';
 export { ImageSwapper, type ImageSwapperProps } from './images/ImageSwapper';
 export { SessionList, type SessionListProps } from './sessions/SessionList';
 export { AvatarWidget, type AvatarWidgetProps } from './widget/AvatarWidget';
-export type { WidgetCallbacks, WidgetEndInfo } from './widget/useWidgetCallbacks';
+export type { WidgetCallbacks, WidgetEndInfo } from './widget/AvatarWidget';
 export type { PrepareImage } from './images/useImagePick';
 export type { ChromaKeyOptions } from './stage/chroma-key';
 export { BarVisualizerView, type BarVisualizerViewProps } from './visualizer/BarVisualizerView';
@@ -32,6 +32,9 @@ export { ConnectionQualityView, type ConnectionQualityViewProps, type Connection
 export { ConnectionQuality } from './quality/ConnectionQuality';
 export { callQuality, type CallQuality } from './quality/ConnectionQualityView';
 export { AvatarVideo, type AvatarVideoProps } from './primitives/AvatarVideo';
+export { DeviceSelectView, type DeviceSelectViewProps, type AudioDeviceKind } from './devices/DeviceSelectView';
+export { DeviceSelect, type DeviceSelectProps } from './devices/DeviceSelect';
+export { PreJoinView, type PreJoinViewProps, type PreJoinStatus } from './devices/PreJoinView';
 export { AvatarAudio, type AvatarAudioProps } from './primitives/AvatarAudio';
 export { MessagesProvider, useMessages, type MessagesProviderProps } from './i18n/context';
 export { en, resolveMessages, type Messages, type MessagesOverride, type PluralCategory } from './i18n/messages';

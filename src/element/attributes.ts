@@ -10,7 +10,9 @@ import { HEX_COLOR } from '../components/stage/AvatarStageView';
  * `chroma-key` (makes the avatar's backdrop transparent: empty for green, or the backdrop colour as `#rrggbb`),
  * `show-cost` (`false` hides the credit cost line on the ended screen), `lang` (the language of every string a visitor
  * sees: `en`, `es`, `fr`, `de`, `ja`, `ar`; another language falls back to English) and `dir` (`rtl` lays the widget
- * out right to left; Arabic does by itself).
+ * out right to left; Arabic does by itself), `pre-join` (boolean: a microphone check with a level meter and the
+ * microphone and speaker selects before the first call) and `show-connection-hint` (`false` hides "Your connection is
+ * unstable", shown while the call's quality stays poor).
  * @public
  */
 export const OBSERVED_ATTRIBUTES = [
@@ -28,6 +30,8 @@ export const OBSERVED_ATTRIBUTES = [
   'transport',
   'chroma-key',
   'show-cost',
+  'pre-join',
+  'show-connection-hint',
   'lang',
   'dir',
 ] as const;
@@ -37,6 +41,7 @@ const ENUMS: Record<string, readonly string[]> = {
   theme: ['light', 'dark', 'auto'],
   transport: ['rtc-a', 'rtc-b'],
   'show-cost': ['true', 'false'],
+  'show-connection-hint': ['true', 'false'],
 };
 
 /**
@@ -76,6 +81,8 @@ export function propsFromAttributes(el: Element): AvatarWidgetProps {
     minimizeKeepsCall: el.hasAttribute('minimize-keeps-call'),
     options: attr('transport') ? { transport: attr('transport') as 'rtc-a' | 'rtc-b' } : undefined,
     showCost: attr('show-cost') !== 'false',
+    preJoin: el.hasAttribute('pre-join'),
+    showConnectionHint: attr('show-connection-hint') !== 'false',
     chromaKey: el.hasAttribute('chroma-key') ? (attr('chroma-key')?.trim() ? { color: attr('chroma-key')!.trim() } : true) : undefined,
   };
 }

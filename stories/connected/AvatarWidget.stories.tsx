@@ -149,3 +149,21 @@ export const AgentNotFound: Story = {
     await expect(args.onError).toHaveBeenCalled();
   },
 };
+
+/** The call's quality stays poor (≥ 5 % loss): after two samples, 2 s apart, a polite, dismissible hint. */
+export const ConnectionUnstable: Story = {
+  args: { variant: 'inline' },
+  loaders: [
+    async () => {
+      const session = storySession({ phase: 'active', sessionStatus: 'ACTIVE', activeAt: Date.now(), botReady: true });
+      session.transport.getStats = async () => ({ rttMs: 180, jitterMs: 30, packetLossPct: 8, fps: 14, bitrateKbps: 300, at: Date.now() });
+      return { session };
+    },
+  ],
+  play: async ({ canvas, userEvent }) => {
+    const hint = await canvas.findByText(/Your connection is unstable/, undefined, { timeout: 8000 });
+    await expect(hint.closest('[role="status"]')).not.toBeNull();
+    await userEvent.click(canvas.getByRole('button', { name: 'Dismiss' }));
+    await expect(canvas.queryByText(/Your connection is unstable/)).toBeNull();
+  },
+};

@@ -149,4 +149,26 @@ export const de: Messages = {
       'Dieser Browser kann keine Videoanrufe führen. Öffne diese Seite in einem aktuellen Chrome, Edge, Firefox oder Safari.',
     autoplay_blocked: 'Erlaube den Ton für diese Website in den Browsereinstellungen.',
   },
+  // ---- Devices, the widget's pre-join step and its connection hint ----
+  speaker: 'Lautsprecher',
+  defaultDevice: 'Standard',
+  microphoneN: (n) => `Mikrofon ${n}`,
+  speakerN: (n) => `Lautsprecher ${n}`,
+  deviceNamesHidden: 'Die Gerätenamen erscheinen, sobald Sie das Mikrofon erlauben.',
+  preJoinTitle: 'Mikrofon prüfen',
+  preJoinAsking: 'Erlauben Sie das Mikrofon, wenn der Browser fragt, damit der Avatar Sie hört.',
+  micLevel: 'Mikrofonpegel',
+  join: 'Anruf beitreten',
+  micDenied:
+    'Das Mikrofon ist blockiert. Erlauben Sie es in den Website-Einstellungen des Browsers (neben der Adressleiste) und ' +
+    'versuchen Sie es erneut, oder treten Sie ohne Mikrofon bei und schreiben Sie im Chat.',
+  micMissing:
+    'Kein Mikrofon gefunden. Schließen Sie eines an und versuchen Sie es erneut, oder treten ' +
+    'Sie ohne Mikrofon bei und schreiben Sie im Chat.',
+  micBusy:
+    'Das Mikrofon ließ sich nicht öffnen; vielleicht nutzt es eine andere App. Versuchen Sie es erneut, ' +
+    'oder treten Sie ohne Mikrofon bei und schreiben Sie im Chat.',
+  joinWithoutMic: 'Ohne Mikrofon beitreten',
+  connectionUnstable: 'Ihre Verbindung ist instabil: Bild und Ton können stocken.',
+  dismiss: 'Hinweis schließen',
 };

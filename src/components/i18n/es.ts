@@ -150,4 +150,23 @@ export const es: Messages = {
       'Este navegador no puede hacer videollamadas. Abre esta página en una versión actual de Chrome, Edge, Firefox o Safari.',
     autoplay_blocked: 'Permite el sonido para este sitio en los ajustes del navegador.',
   },
+  // ---- Devices, the widget's pre-join step and its connection hint ----
+  speaker: 'Altavoz',
+  defaultDevice: 'Predeterminado',
+  microphoneN: (n) => `Micrófono ${n}`,
+  speakerN: (n) => `Altavoz ${n}`,
+  deviceNamesHidden: 'Los nombres de los dispositivos aparecen cuando permites el micrófono.',
+  preJoinTitle: 'Comprueba tu micrófono',
+  preJoinAsking: 'Permite el micrófono cuando el navegador lo pida, para que el avatar pueda oírte.',
+  micLevel: 'Nivel del micrófono',
+  join: 'Unirse a la llamada',
+  micDenied:
+    'El micrófono está bloqueado. Permítelo en los ajustes del sitio del navegador (junto a la barra de ' +
+    'direcciones) y vuelve a intentarlo, o únete sin él y escribe en el chat.',
+  micMissing: 'No se encontró ningún micrófono. Conecta uno y vuelve a intentarlo, o únete sin él y escribe en el chat.',
+  micBusy:
+    'No se pudo abrir el micrófono; puede que otra aplicación lo esté usando. Vuelve a intentarlo, o únete sin él y escribe en el chat.',
+  joinWithoutMic: 'Unirse sin micrófono',
+  connectionUnstable: 'Tu conexión es inestable: el vídeo y el sonido pueden entrecortarse.',
+  dismiss: 'Cerrar aviso',
 };

@@ -150,4 +150,24 @@ export const fr: Messages = {
       'Ce navigateur ne peut pas passer d’appels vidéo. Ouvrez cette page dans une version récente de Chrome, Edge, Firefox ou Safari.',
     autoplay_blocked: 'Autorisez le son pour ce site dans les réglages du navigateur.',
   },
+  // ---- Devices, the widget's pre-join step and its connection hint ----
+  speaker: 'Haut-parleur',
+  defaultDevice: 'Par défaut',
+  microphoneN: (n) => `Micro ${n}`,
+  speakerN: (n) => `Haut-parleur ${n}`,
+  deviceNamesHidden: 'Les noms des appareils s’affichent une fois le micro autorisé.',
+  preJoinTitle: 'Vérifiez votre micro',
+  preJoinAsking: 'Autorisez le micro quand le navigateur le demande, pour que l’avatar vous entende.',
+  micLevel: 'Niveau du micro',
+  join: 'Rejoindre l’appel',
+  micDenied:
+    'Le micro est bloqué. Autorisez-le dans les paramètres du site de votre navigateur (à côté de la barre ' +
+    'd’adresse) puis réessayez, ou rejoignez sans micro et écrivez dans le chat.',
+  micMissing: 'Aucun micro trouvé. Branchez-en un et réessayez, ou rejoignez sans micro et écrivez dans le chat.',
+  micBusy:
+    'Le micro n’a pas pu être ouvert ; une autre application l’utilise peut-être. Réessayez, ' +
+    'ou rejoignez sans micro et écrivez dans le chat.',
+  joinWithoutMic: 'Rejoindre sans micro',
+  connectionUnstable: 'Votre connexion est instable : l’image et le son peuvent saccader.',
+  dismiss: 'Fermer l’avis',
 };

@@ -155,4 +155,22 @@ export const ja: Messages = {
     transport_failed: 'このブラウザーではビデオ通話ができません。最新の Chrome、Edge、Firefox、Safari でこのページを開いてください。',
     autoplay_blocked: 'ブラウザの設定でこのサイトの音声を許可してください。',
   },
+  // ---- Devices, the widget's pre-join step and its connection hint ----
+  speaker: 'スピーカー',
+  defaultDevice: '既定',
+  microphoneN: (n) => `マイク ${n}`,
+  speakerN: (n) => `スピーカー ${n}`,
+  deviceNamesHidden: 'マイクを許可すると、デバイス名が表示されます。',
+  preJoinTitle: 'マイクの確認',
+  preJoinAsking: 'アバターがあなたの声を聞けるよう、ブラウザーに聞かれたらマイクを許可してください。',
+  micLevel: 'マイクの音量',
+  join: '通話に参加',
+  micDenied:
+    'マイクがブロックされています。ブラウザーのサイト設定（アドレスバーの横）で許可してから再試行するか、マイクなしで参加してチャットで話してください。',
+  micMissing: 'マイクが見つかりません。接続してから再試行するか、マイクなしで参加してチャットで話してください。',
+  micBusy:
+    'マイクを開けませんでした。別のアプリが使用している可能性があります。再試行するか、マイクなしで参加してチャットで話してください。',
+  joinWithoutMic: 'マイクなしで参加',
+  connectionUnstable: '接続が不安定です。映像や音声が途切れることがあります。',
+  dismiss: '閉じる',
 };

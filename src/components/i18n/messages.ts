@@ -149,6 +149,37 @@ export interface Messages {
    * `errorHints` entry, then `default`.
    */
   errorFinalHints: Record<string, string> & { default: string };
+
+  // ---- Devices, the widget's pre-join step and its connection hint (DeviceSelect, AvatarWidget) ----
+  /** The speaker (audio output) select's label. The microphone select uses {@link Messages.microphone}. */
+  speaker: string;
+  /** The first option of a device select: the browser's own choice. */
+  defaultDevice: string;
+  /** A device whose name the browser hides (no permission yet): "Microphone 2", "Speaker 2". */
+  microphoneN: (n: string) => string;
+  speakerN: (n: string) => string;
+  /** Under a device select while the browser hides device names (until the microphone is allowed). */
+  deviceNamesHidden: string;
+  /** Heading of the widget's pre-join step. */
+  preJoinTitle: string;
+  /** While the browser asks for the microphone. */
+  preJoinAsking: string;
+  /** The live level meter's accessible name in the pre-join step. */
+  micLevel: string;
+  /** The pre-join step's button that starts the call. */
+  join: string;
+  /** The microphone is blocked (permission denied): what to do. */
+  micDenied: string;
+  /** No microphone was found. */
+  micMissing: string;
+  /** The microphone could not be opened (e.g. another app uses it). */
+  micBusy: string;
+  /** Starts the call with the microphone off (text chat only). */
+  joinWithoutMic: string;
+  /** The widget's polite hint while the connection stays poor. */
+  connectionUnstable: string;
+  /** Closes a hint. */
+  dismiss: string;
 }
 
 /**
@@ -313,6 +344,24 @@ export const en: Messages = {
     transport_failed: 'This browser cannot make video calls. Open this page in a current Chrome, Edge, Firefox or Safari.',
     autoplay_blocked: 'Allow sound for this site in the browser settings.',
   },
+  // ---- Devices, the widget's pre-join step and its connection hint ----
+  speaker: 'Speaker',
+  defaultDevice: 'Default',
+  microphoneN: (n) => `Microphone ${n}`,
+  speakerN: (n) => `Speaker ${n}`,
+  deviceNamesHidden: 'Device names appear once you allow the microphone.',
+  preJoinTitle: 'Check your microphone',
+  preJoinAsking: 'Allow the microphone when your browser asks, so the avatar can hear you.',
+  micLevel: 'Microphone level',
+  join: 'Join call',
+  micDenied:
+    'The microphone is blocked. Allow it in your browser’s site settings (next to the address ' +
+    'bar) and try again, or join without it and chat by text.',
+  micMissing: 'No microphone was found. Connect one and try again, or join without it and chat by text.',
+  micBusy: 'The microphone could not be opened; another app may be using it. Try again, or join without it and chat by text.',
+  joinWithoutMic: 'Join without microphone',
+  connectionUnstable: 'Your connection is unstable: the video and sound may stutter.',
+  dismiss: 'Dismiss',
 };
 
 /**

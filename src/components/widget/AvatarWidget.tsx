@@ -1,11 +1,82 @@
-import type { AvatarSession, AvatarSessionOptions } from '../../core/index';
-import { AvatarSessionProvider } from '../../react';
-import { AvatarWidgetBody } from './AvatarWidgetBody';
-import type { WidgetState } from './AvatarWidgetView';
-import type { WidgetCallbacks } from './useWidgetCallbacks';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import {
+  isRunning,
+  type AvatarSession,
+  type AvatarSessionOptions,
+  type EndReason,
+  type ImageChangeState,
+  type LiveAiError,
+  type Phase,
+  type TranscriptLine,
+} from '../../core/index';
+import { AvatarSessionProvider, useAvatarSession } from '../../react';
+import { useSessionState } from '../../react/session';
+import { AvatarStage } from '../stage/AvatarStage';
+import { chromaKeyId } from '../stage/AvatarStageView';
+import { AvatarWidgetView, type WidgetState } from './AvatarWidgetView';
+import { ChatInput } from '../controls/ChatInput';
+import { ControlBar } from '../controls/ControlBar';
+import { ImageSwapper } from '../images/ImageSwapper';
+import { LookSheet } from './LookSheet';
+import { TranscriptPanel } from '../transcript/TranscriptPanel';
+import { useDeadline } from '../stage/clock';
 import type { ChromaKeyOptions } from '../stage/chroma-key';
-import { MessagesProvider } from '../i18n/context';
+import { MessagesProvider, useMessages } from '../i18n/context';
 import type { MessagesOverride } from '../i18n/messages';
+import { ConnectionHint } from './ConnectionHint';
+
+/**
+ * What `onEnd` receives: why, the cost in credits (null when unknown) and the session id.
+ * @public
+ */
+export interface WidgetEndInfo {
+  reason: EndReason | null;
+  cost: number | null;
+  sessionId: string | null;
+}
+
+/**
+ * Callbacks of the drop-in widget (and the DOM events of `<liveai-avatar>`).
+ * @public
+ */
+export interface WidgetCallbacks {
+  onPhaseChange?: (phase: Phase) => void;
+  /** Once per new transcript line. */
+  onTranscript?: (line: TranscriptLine) => void;
+  /** Every error the session reports (fatal ones also move the phase to `error`). */
+  onError?: (error: LiveAiError) => void;
+  onImageChange?: (image: ImageChangeState) => void;
+  onEnd?: (info: WidgetEndInfo) => void;
+}
+
+/**
+ * Calls the widget callbacks from the session's store and error bus, without re-rendering anything.
+ * The latest callbacks are always used, so callers need not memoize them.
+ */
+function useWidgetCallbacks(session: AvatarSession, callbacks: WidgetCallbacks): void {
+  const cb = useRef(callbacks);
+  cb.current = callbacks;
+  useEffect(() => {
+    const offError = session.onError((e) => cb.current.onError?.(e));
+    const offStore = session.store.subscribe((s, prev) => {
+      const c = cb.current;
+      if (s.phase !== prev.phase) {
+        c.onPhaseChange?.(s.phase);
+        if (s.phase === 'ended') c.onEnd?.({ reason: s.endReason, cost: s.cost, sessionId: s.sessionId });
+      }
+      if (s.transcript !== prev.transcript) {
+        const last = prev.transcript[prev.transcript.length - 1]?.id ?? 0;
+        for (const line of s.transcript) if (line.id > last) c.onTranscript?.(line);
+      }
+      // A reset at start() replaces the idle object with another idle one: not a change the host cares about.
+      if (s.image.status !== prev.image.status || s.image.error !== prev.image.error) c.onImageChange?.(s.image);
+    });
+    return () => {
+      offError();
+      offStore();
+    };
+  }, [session]);
+}
 
 /**
  * Props of {@link AvatarWidget}.
@@ -56,6 +127,19 @@ export interface AvatarWidgetProps extends WidgetCallbacks {
    * smoothness, spill}` (0–1 each). For avatars rendered on that solid colour. See `AvatarStageView`'s `chromaKey`.
    */
   chromaKey?: boolean | ChromaKeyOptions;
+  /**
+   * A step before the first call (default false): the widget asks for the microphone, shows its live level and the
+   * microphone and speaker selects (the choice is remembered in `localStorage`), then "Join call" starts the call with
+   * that microphone. Denied or missing, it explains why and offers "Try again" and "Join without microphone". The
+   * step's code downloads only when it shows.
+   */
+  preJoin?: boolean;
+  /**
+   * Show "Your connection is unstable" while the call's quality stays poor (default true): a polite line under the
+   * header the visitor can dismiss. It appears after two poor samples in a row (2 s apart: ≥ 5 % packet loss, ≥ 400
+   * ms round trip or ≥ 50 ms jitter) and goes after two good ones.
+   */
+  showConnectionHint?: boolean;
   /** Show what the call cost (credits) on the ended screen (default true). */
   showCost?: boolean;
   /**
@@ -101,4 +185,108 @@ function warnMissing(proxyUrl: string | undefined, agentId: string | undefined):
   warned = true;
   const missing = [!proxyUrl && 'proxyUrl', !agentId && 'agentId'].filter(Boolean).join(' and ');
   console.warn(`<AvatarWidget/> renders nothing: give it ${missing} (where createAvatarProxy is mounted, and the agent), or a session.`);
+}
+
+/** The pre-join step downloads only when a widget with `preJoin` shows it. */
+const PreJoin = lazy(() => import('../devices/PreJoin').then((m) => ({ default: m.PreJoin })));
+
+/** Inside the provider: state, timers (minimized end, max duration), callbacks, and the composed parts. */
+function AvatarWidgetBody(p: AvatarWidgetProps) {
+  const session = useAvatarSession();
+  // Only what the frame shows: the room's progress during connect does not re-render the whole widget.
+  const phase = useSessionState((s) => s.phase);
+  const activeAt = useSessionState((s) => s.activeAt);
+  const variant = p.variant ?? 'floating';
+  const m = useMessages();
+  const title = p.title ?? m.avatar;
+  const [own, setOwn] = useState<WidgetState>(p.initialState ?? (variant === 'inline' ? 'active' : 'minimized'));
+  const state = p.state ?? own;
+  const setState = (next: WidgetState) => {
+    setOwn(next);
+    p.onStateChange?.(next);
+  };
+  useWidgetCallbacks(session, p);
+  const { onSession } = p;
+  useEffect(() => onSession?.(session), [session, onSession]);
+
+  // Minimized with `minimizeKeepsCall`, the call goes on; hidden (nothing on screen) always counts as away.
+  const away = (p.minimizeKeepsCall ? state === 'hidden' : state !== 'active') && isRunning(phase);
+  const [awaySince, setAwaySince] = useState<number | null>(null);
+  useEffect(() => setAwaySince(away ? Date.now() : null), [away]);
+  const endCall = () => void session.end('user').catch(() => undefined);
+  const minimizedEndMs = useDeadline(awaySince === null ? null : awaySince + (p.minimizedEndMs ?? 30_000), endCall);
+  const maxDeadline = phase === 'active' && activeAt !== null && p.maxDurationMs ? activeAt + p.maxDurationMs : null;
+  const remainingMs = useDeadline(maxDeadline, endCall, 30_000);
+
+  // The pre-join step stands in for the stage (and its Start) until the visitor joins the first call.
+  const [joined, setJoined] = useState(false);
+  const preJoin = !!p.preJoin && !joined && phase === 'idle';
+  const join = () => {
+    setJoined(true);
+    void session.start().catch(() => undefined); // the error shows from the store
+  };
+  const hint = p.showConnectionHint !== false && isRunning(phase) ? <ConnectionHint /> : undefined;
+
+  const caption = (p.transcriptMode ?? (variant === 'inline' ? 'conversation' : 'caption')) === 'caption';
+  // The parts read the session themselves, so they are made once per change of their own props: a phase change
+  // (several while a call connects) re-renders the frame only, not the stage, transcript, chat and controls again.
+  const { imageUrl, imageSwapper, previewSrc } = p;
+  const showCost = p.showCost ?? true;
+  const stageLabel = m.videoOf(title);
+  // One key per set of options, so an inline `chromaKey={{…}}` does not re-make the parts on every render.
+  const chromaKey = chromaKeyId(p.chromaKey);
+  const parts = useMemo(
+    () => ({
+      stage: (
+        <AvatarStage
+          imageUrl={imageUrl}
+          previewSrc={previewSrc}
+          name={title}
+          label={stageLabel}
+          showCost={showCost}
+          chromaKey={chromaKey ? (JSON.parse(chromaKey) as ChromaKeyOptions) : undefined}
+        >
+          {caption && <TranscriptPanel mode="caption" agentLabel={title} />}
+        </AvatarStage>
+      ),
+      transcript: caption ? undefined : <TranscriptPanel agentLabel={title} />,
+      extra: imageSwapper ? (
+        <LookSheet>
+          <ImageSwapper />
+        </LookSheet>
+      ) : undefined,
+      chat: <ChatInput />,
+      controls: <ControlBar />,
+    }),
+    [imageUrl, previewSrc, title, stageLabel, showCost, caption, imageSwapper, chromaKey],
+  );
+  return (
+    <AvatarWidgetView
+      variant={variant}
+      state={state}
+      onStateChange={setState}
+      onPrefetch={session.prefetch}
+      theme={p.theme ?? 'auto'}
+      phase={phase}
+      title={title}
+      className={p.className}
+      remainingMs={remainingMs}
+      minimizedEndMs={minimizedEndMs}
+      minimizeEndsCallAfterMs={p.minimizeKeepsCall ? null : (p.minimizedEndMs ?? 30_000)}
+      stage={
+        preJoin ? (
+          <Suspense fallback={<div className="liveai-prejoin" />}>
+            <PreJoin onJoin={join} />
+          </Suspense>
+        ) : (
+          parts.stage
+        )
+      }
+      hint={hint}
+      transcript={parts.transcript}
+      extra={parts.extra}
+      chat={parts.chat}
+      controls={parts.controls}
+    />
+  );
 }

@@ -43,15 +43,24 @@ describe('AvatarWidget', () => {
   });
 
   it('ends a call that stays minimized, showing when on the launcher', async () => {
-    const session = createTestSession({ initialState: { phase: 'active', activeAt: Date.now() } });
-    render(<AvatarWidget session={session} initialState="active" minimizedEndMs={1500} />);
-    // Said before it happens: the label (and tooltip) of Minimize during a call.
-    const minimize = screen.getByRole('button', { name: 'Minimize (the call ends if it stays minimized for 2 s)' });
-    expect(minimize).toHaveAttribute('title', 'Minimize (the call ends if it stays minimized for 2 s)');
-    await userEvent.click(minimize);
-    expect(screen.getByRole('button', { name: /Call ends in 0:0[12] · Open/ })).toBeInTheDocument();
-    await waitFor(() => expect(session.store.getState().phase).toBe('ended'), { timeout: 4000 });
-    expect(session.store.getState().endReason).toBe('user');
+    vi.useFakeTimers();
+    try {
+      const session = createTestSession({ initialState: { phase: 'active', activeAt: Date.now() } });
+      render(<AvatarWidget session={session} initialState="active" minimizedEndMs={1500} />);
+      // Said before it happens: the label (and tooltip) of Minimize during a call.
+      const minimize = screen.getByRole('button', { name: 'Minimize (the call ends if it stays minimized for 2 s)' });
+      expect(minimize).toHaveAttribute('title', 'Minimize (the call ends if it stays minimized for 2 s)');
+      act(() => minimize.click());
+      expect(screen.getByRole('button', { name: 'Call ends in 0:02 · Open' })).toBeInTheDocument();
+      await act(() => vi.advanceTimersByTimeAsync(1000));
+      expect(screen.getByRole('button', { name: 'Call ends in 0:01 · Open' })).toBeInTheDocument();
+      expect(session.store.getState().phase).toBe('active');
+      await act(() => vi.advanceTimersByTimeAsync(2000));
+      expect(session.store.getState().phase).toBe('ended');
+      expect(session.store.getState().endReason).toBe('user');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('reopening in time keeps the call', async () => {
@@ -63,11 +72,11 @@ describe('AvatarWidget', () => {
   });
 
   it('minimizeKeepsCall: minimizing keeps the call, and Minimize says nothing about ending it', async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true });
+    vi.useFakeTimers();
     try {
       const session = createTestSession({ initialState: { phase: 'active', activeAt: Date.now() } });
       render(<AvatarWidget session={session} initialState="active" minimizedEndMs={1000} minimizeKeepsCall title="Ada" />);
-      await userEvent.click(screen.getByRole('button', { name: 'Minimize' }));
+      act(() => screen.getByRole('button', { name: 'Minimize' }).click());
       expect(screen.getByRole('button', { name: 'In call with Ada · Open' })).toBeInTheDocument();
       await act(() => vi.advanceTimersByTimeAsync(5000));
       expect(session.store.getState().phase).toBe('active');
@@ -77,10 +86,19 @@ describe('AvatarWidget', () => {
   });
 
   it('counts down the last 30 s of maxDurationMs and ends the call', async () => {
-    const session = createTestSession({ initialState: { phase: 'active', activeAt: Date.now() } });
-    render(<AvatarWidget session={session} variant="inline" maxDurationMs={2500} />);
-    expect(screen.getByRole('timer').textContent).toMatch(/Call ends in 0:0[23]/);
-    await waitFor(() => expect(session.store.getState().phase).toBe('ended'), { timeout: 5000 });
+    vi.useFakeTimers();
+    try {
+      const session = createTestSession({ initialState: { phase: 'active', activeAt: Date.now() } });
+      render(<AvatarWidget session={session} variant="inline" maxDurationMs={2500} />);
+      expect(screen.getByRole('timer')).toHaveTextContent('Call ends in 0:03');
+      await act(() => vi.advanceTimersByTimeAsync(1000));
+      expect(screen.getByRole('timer')).toHaveTextContent('Call ends in 0:02');
+      expect(session.store.getState().phase).toBe('active');
+      await act(() => vi.advanceTimersByTimeAsync(2000));
+      expect(session.store.getState().phase).toBe('ended');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('inline variant shows the conversation beside the video; hidden renders nothing', () => {

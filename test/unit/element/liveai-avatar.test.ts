@@ -1,5 +1,4 @@
-import { waitFor } from '@testing-library/dom';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { defineLiveAiAvatar, type LiveAiAvatarElement } from '../../../src/element';
 import { createFakeProxy, FakeTransport, fakeTransportLoader, type FakeProxy } from '../../../src/testing';
 
@@ -21,8 +20,26 @@ async function activate(el: LiveAiAvatarElement, proxy: FakeProxy) {
   await waitFor(() => expect(el.phase).toBe('active'));
 }
 
+/**
+ * Waits on fake time: each check advances the fake clock (polls, deadlines, the element's deferred work), while the
+ * real event loop lets promises and lazily imported translations settle.
+ */
+const waitFor = <T>(check: () => T, options: { timeout?: number } = {}) => vi.waitFor(check, { timeout: 5000, interval: 20, ...options });
+
+/** Awaits `promise` while the fake clock runs (what it waits for may be a timer, e.g. the ending status poll). */
+async function ticking<T>(promise: Promise<T>): Promise<T> {
+  let done = false;
+  const out = promise.finally(() => (done = true));
+  while (!done) await vi.advanceTimersByTimeAsync(20);
+  return out;
+}
+
 describe('<liveai-avatar>', () => {
-  afterEach(() => document.body.replaceChildren());
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => {
+    document.body.replaceChildren();
+    vi.useRealTimers();
+  });
 
   it('is registered once; defining again is a guarded no-op', () => {
     expect(customElements.get('liveai-avatar')).toBeDefined();
@@ -78,7 +95,7 @@ describe('<liveai-avatar>', () => {
     const { el, proxy } = make({ 'agent-id': 'a', 'proxy-url': 'http://proxy.fake.test', inline: '', 'show-cost': 'false' });
     el.start().catch(() => undefined);
     await activate(el, proxy);
-    await el.end();
+    await ticking(el.end());
     await waitFor(() => expect(shadow(el).textContent).toContain('Call ended'));
     expect(shadow(el).textContent).not.toMatch(/credit|cost/i);
   });
@@ -101,7 +118,7 @@ describe('<liveai-avatar>', () => {
     expect(el.phase).toBe('idle');
     const started = el.start();
     await activate(el, proxy);
-    await started;
+    await ticking(started);
     expect(widget(el)).toHaveAttribute('data-state', 'active');
     expect(events.filter((e) => e.type === 'liveai-phase').map((e) => (e.detail as { phase: string }).phase)).toEqual([
       'creating',
@@ -132,7 +149,7 @@ describe('<liveai-avatar>', () => {
     el.unmute();
     expect(el.isMuted()).toBe(false);
 
-    await el.end();
+    await ticking(el.end());
     expect(el.phase).toBe('ended');
     expect(events).toContainEqual({ type: 'liveai-ended', detail: { reason: 'user', cost: 1.25, sessionId: el.sessionId } });
   });
@@ -158,7 +175,7 @@ describe('<liveai-avatar>', () => {
     const b = make({ 'agent-id': 'agent-b', 'proxy-url': 'http://proxy.fake.test', inline: '' }, proxy);
     const started = a.el.start();
     await activate(a.el, proxy);
-    await started;
+    await ticking(started);
     await a.el.micOn();
     expect(b.el.phase).toBe('idle');
     expect(b.el.isMicOn()).toBe(false);

@@ -18,6 +18,8 @@ export interface RoomLike {
     identity?: string;
     publishData(data: Uint8Array, options: { reliable: boolean; topic: string }): Promise<void>;
     setMicrophoneEnabled(enabled: boolean): Promise<unknown>;
+    /** livekit-client's publication of a source (`microphone`); absent in fakes. */
+    getTrackPublication?(source: 'microphone'): LocalPublication | undefined;
   };
   /** Participants in the room (livekit-client: identity → participant). */
   remoteParticipants?: Map<string, Participant>;
@@ -115,6 +117,11 @@ export class RoomSession {
       pub?.source === 'microphone' && this.hooks.micTrack((on && pub.track?.mediaStreamTrack) || null);
     this.listen(RoomEvent.LocalTrackPublished, mic(true));
     this.listen(RoomEvent.LocalTrackUnpublished, mic(false));
+    // Switching the microphone restarts its track with a new MediaStreamTrack: the session gets the current one.
+    this.listen(RoomEvent.ActiveDeviceChanged, (kind: MediaDeviceKind) => {
+      const track = kind === 'audioinput' && this.room.localParticipant.getTrackPublication?.('microphone')?.track?.mediaStreamTrack;
+      if (track) this.hooks.micTrack(track);
+    });
     this.listen(RoomEvent.Reconnecting, () => this.joined && this.hooks.trouble());
     this.listen(RoomEvent.SignalReconnecting, () => this.joined && this.hooks.trouble());
     this.listen(RoomEvent.Reconnected, () => {
