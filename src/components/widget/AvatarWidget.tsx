@@ -225,7 +225,8 @@ function AvatarWidgetBody(p: AvatarWidgetProps) {
     setJoined(true);
     void session.start().catch(() => undefined); // the error shows from the store
   };
-  const hint = p.showConnectionHint !== false && isRunning(phase) ? <ConnectionHint /> : undefined;
+  // Mounted with the live call only: while the call connects it would add a render of the frame for nothing.
+  const hint = p.showConnectionHint !== false && phase === 'active' ? <ConnectionHint /> : undefined;
 
   const caption = (p.transcriptMode ?? (variant === 'inline' ? 'conversation' : 'caption')) === 'caption';
   // The parts read the session themselves, so they are made once per change of their own props: a phase change
