@@ -38,7 +38,10 @@ describe('AvatarWidget connection hint', () => {
     session.transport.stats = GOOD();
     render(<AvatarWidget session={session} variant="inline" />);
     await act(() => vi.advanceTimersByTimeAsync(0));
-    const region = screen.getByRole('status', { name: '' });
+    // The widget's own status region (the stage has another, for the agent state), there before anything is said
+    // in it, so screen readers announce what appears.
+    const region = screen.getAllByRole('status').find((el) => el.classList.contains('liveai-widget__hint'))!;
+    expect(region).toBeDefined();
     const hint = () => screen.queryByText(/Your connection is unstable/);
     await sample(session, POOR());
     expect(hint()).toBeNull(); // one poor sample is not a trend
