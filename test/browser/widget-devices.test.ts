@@ -79,7 +79,8 @@ describe('the widget: pre-join step and devices (issue 27)', () => {
     const page = await env.context.newPage();
     try {
       await page.goto(`${env.stack.baseUrl}/test/browser/pages/widget-devices.html`);
-      await page.waitForFunction(() => !document.querySelector<HTMLButtonElement>('.liveai-prejoin__actions button')?.disabled);
+      // The step loads on demand: wait for its Join button to exist and be enabled (microphone allowed).
+      await page.waitForFunction(() => document.querySelector<HTMLButtonElement>('.liveai-prejoin__actions button')?.disabled === false);
       await tabTo(page, /^select:Microphone/);
       await page.keyboard.press('End');
       const chosen = await page.locator('.liveai-device[data-kind="audioinput"] select').inputValue();

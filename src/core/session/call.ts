@@ -114,10 +114,14 @@ export class Call {
         token: c.token ?? '',
         eventTopic: o.eventTopic ?? DEFAULT_EVENT_TOPIC,
         micEnabled: o.micEnabled,
+        // The chosen microphone is the one published: never the default first, then a switch.
+        micDeviceId: o.devices.get('audioinput'),
         reconnectDeadlineMs: o.reconnectDeadlineMs,
         signal: this.signal,
       });
-      for (const [k, id] of o.devices) await t.setDevice(k, id).catch((e) => this.session.report(toError(e)));
+      // The microphone published at the join already is the chosen one: switching to it again would restart it.
+      for (const [k, id] of o.devices)
+        if (k !== 'audioinput' || !o.micEnabled) await t.setDevice(k, id).catch((e) => this.session.report(toError(e)));
     } finally {
       this.startPolling();
     }

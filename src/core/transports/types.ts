@@ -62,6 +62,8 @@ export interface ConnectOptions {
   eventTopic: string;
   /** Publish the microphone on join (default false). */
   micEnabled?: boolean;
+  /** The microphone to publish (`deviceId` from `enumerateDevices()`); the browser's default when absent. */
+  micDeviceId?: string;
   /**
    * How long a dropped room connection is retried before the adapter gives up with `transport_failed`, in ms
    * (rtc-a; default 60000). rtc-b leaves reconnecting to daily-js and ignores it.

@@ -391,11 +391,20 @@ describe('events and state', () => {
     await h.session.setMicEnabled(true);
     await h.session.setDevice('audioinput', 'mic-2');
     await h.session.start();
-    expect(h.transport.connectCalls[0]!.micEnabled).toBe(true);
-    expect(h.transport.devices).toEqual([{ kind: 'audioinput', deviceId: 'mic-2' }]);
+    // The chosen microphone is the one published at the join: no default first, no switch after.
+    expect(h.transport.connectCalls[0]).toMatchObject({ micEnabled: true, micDeviceId: 'mic-2' });
+    expect(h.transport.devices).toEqual([]);
     expect(h.session.store.getState().media.micEnabled).toBe(true);
     await h.session.setMicEnabled(false);
     expect([h.transport.micEnabled, h.session.store.getState().media.micEnabled]).toEqual([false, false]);
+  });
+
+  it('a microphone chosen while it is off is handed to the room after the join, for when it is turned on', async () => {
+    h = harness({ proxy: createFakeProxy({ initialStatus: 'ACTIVE' }) });
+    await h.session.setDevice('audioinput', 'mic-2');
+    await h.session.start();
+    expect(h.transport.connectCalls[0]).toMatchObject({ micEnabled: false, micDeviceId: 'mic-2' });
+    expect(h.transport.devices).toEqual([{ kind: 'audioinput', deviceId: 'mic-2' }]);
   });
 });
 

@@ -76,6 +76,14 @@ describe('rtc-b adapter (fake DailyCall)', () => {
     expect(log.connection).toEqual(['connecting', 'connected']);
   });
 
+  it('joins with the chosen microphone as its audio source', async () => {
+    const { call, t } = setup();
+    await t.connect({ ...opts, micEnabled: true, micDeviceId: 'mic-2' });
+    expect(call.joinArgs).toEqual([
+      { url: opts.url, token: 'room-token', startVideoOff: true, startAudioOff: false, audioSource: 'mic-2' },
+    ]);
+  });
+
   it('parses app-message data into events; junk becomes invalidMessage', async () => {
     const { call, t, log } = setup();
     await t.connect(opts);

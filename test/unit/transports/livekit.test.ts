@@ -49,6 +49,8 @@ class FakeRoom extends EventEmitter implements RoomLike {
     { identity: string; trackPublications: Map<string, unknown>; attributes?: Record<string, string> }
   >();
   disconnects = 0;
+  /** The capture options each publish of the microphone asked for. */
+  micCapture: Array<{ deviceId: string }> = [];
   /** Set: `connect` waits for it (the room is joining meanwhile). */
   joining: Promise<void> | null = null;
   constructor(private readonly failConnect = false) {
@@ -56,7 +58,8 @@ class FakeRoom extends EventEmitter implements RoomLike {
   }
   localParticipant = {
     publishData: async (data: Uint8Array, options: unknown) => void this.published.push({ data: new TextDecoder().decode(data), options }),
-    setMicrophoneEnabled: async (on: boolean) => void this.mic.push(on),
+    setMicrophoneEnabled: async (on: boolean, capture?: { deviceId: string }) =>
+      void (this.mic.push(on), capture && this.micCapture.push(capture)),
   };
   async connect(url: string, token: string) {
     this.connectArgs.push([url, token]);
@@ -185,6 +188,16 @@ describe('LiveKit app message outbox', () => {
 });
 
 describe('LiveKit adapter (fake Room)', () => {
+  it('publishes the chosen microphone from the start, not the default one and then a switch', async () => {
+    const { room, t } = setup();
+    await t.connect({ url: 'ws://127.0.0.1:7880', token: 'tok', eventTopic: 'liveai', micEnabled: true, micDeviceId: 'mic-2' });
+    expect(room().mic).toEqual([true]);
+    expect(room().micCapture).toEqual([{ deviceId: 'mic-2' }]);
+    await t.setMicEnabled(false);
+    await t.setMicEnabled(true); // turned on again later: still that microphone
+    expect(room().micCapture).toEqual([{ deviceId: 'mic-2' }, { deviceId: 'mic-2' }]);
+  });
+
   it('joins, maps data, tracks and livekit-client’s own reconnect; a chat typed meanwhile goes out after it', async () => {
     const { room, t, log } = setup();
     await t.connect({ url: 'ws://127.0.0.1:7880', token: 'tok', eventTopic: 'liveai', micEnabled: true });

@@ -150,7 +150,13 @@ export function createDailyTransport(deps: { createCallObject?: () => DailyCallL
       const onAbort = () => void transport.disconnect();
       o.signal?.addEventListener('abort', onAbort, { once: true });
       try {
-        await c.join({ url: o.url, ...(o.token ? { token: o.token } : {}), startVideoOff: true, startAudioOff: !o.micEnabled });
+        await c.join({
+          url: o.url,
+          ...(o.token ? { token: o.token } : {}),
+          startVideoOff: true,
+          startAudioOff: !o.micEnabled,
+          ...(o.micEnabled && o.micDeviceId ? { audioSource: o.micDeviceId } : {}),
+        });
       } catch (cause) {
         if (o.signal?.aborted) throw new LiveAiError('aborted', 'join was cancelled', { cause });
         offs.splice(0).forEach((off) => off());

@@ -136,6 +136,7 @@ export function createLiveKitTransport(deps: { createRoom?: () => RoomLike; reco
       } finally {
         o.signal?.removeEventListener('abort', onAbort);
       }
+      if (o.micDeviceId) l.chooseDevice('audioinput', o.micDeviceId);
       if (o.micEnabled) await l.setMic(true);
     },
     async disconnect() {

@@ -105,7 +105,7 @@ export class LiveKitLink {
   async setMic(enabled: boolean): Promise<void> {
     if (this.room && !this.rejoining) {
       try {
-        await this.room.room.localParticipant.setMicrophoneEnabled(enabled);
+        await this.room.room.localParticipant.setMicrophoneEnabled(enabled, enabled ? this.micCapture() : undefined);
       } catch (cause) {
         throw new LiveAiError('transport_failed', `could not switch the microphone: ${String((cause as Error)?.message ?? cause)}`, {
           cause,
@@ -114,6 +114,17 @@ export class LiveKitLink {
     }
     this.micOn = enabled;
     this.s.bus.emit('mic', { enabled });
+  }
+
+  /** Remembers a device for the next time the microphone (or camera) starts, without switching now. */
+  chooseDevice(kind: MediaDeviceKind, deviceId: string): void {
+    this.devices.set(kind, deviceId);
+  }
+
+  /** livekit-client's capture options for the chosen microphone, if one was chosen. */
+  private micCapture(): { deviceId: string } | undefined {
+    const deviceId = this.devices.get('audioinput');
+    return deviceId ? { deviceId } : undefined;
   }
 
   async setDevice(kind: MediaDeviceKind, deviceId: string): Promise<void> {
@@ -236,7 +247,9 @@ export class LiveKitLink {
     if (!room) return this.giveUp(reason);
     this.connected();
     if (this.micOn)
-      await room.room.localParticipant.setMicrophoneEnabled(true).catch(() => this.s.bus.emit('mic', { enabled: (this.micOn = false) }));
+      await room.room.localParticipant
+        .setMicrophoneEnabled(true, this.micCapture())
+        .catch(() => this.s.bus.emit('mic', { enabled: (this.micOn = false) }));
     for (const [kind, id] of this.devices) await room.room.switchActiveDevice(kind, id).catch(() => false);
   }
 

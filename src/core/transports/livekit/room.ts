@@ -17,7 +17,7 @@ export interface RoomLike {
     /** Our own identity in the room (livekit-client sets it once connected). */
     identity?: string;
     publishData(data: Uint8Array, options: { reliable: boolean; topic: string }): Promise<void>;
-    setMicrophoneEnabled(enabled: boolean): Promise<unknown>;
+    setMicrophoneEnabled(enabled: boolean, capture?: { deviceId: string }): Promise<unknown>;
     /** livekit-client's publication of a source (`microphone`); absent in fakes. */
     getTrackPublication?(source: 'microphone'): LocalPublication | undefined;
   };
