@@ -95,7 +95,7 @@ export class Call {
    * the main thread. Rejects with the adapter's error.
    */
   async join(
-    o: Pick<AvatarSessionOptions, 'transport' | 'eventTopic' | 'reconnectDeadlineMs'> & {
+    o: Pick<AvatarSessionOptions, 'transport' | 'eventTopic' | 'reconnectDeadlineMs' | 'jitterBufferTargetMs'> & {
       loader: TransportLoader;
       micEnabled: boolean;
       devices: ReadonlyMap<'audioinput' | 'videoinput', string>;
@@ -116,6 +116,7 @@ export class Call {
         eventTopic: o.eventTopic ?? DEFAULT_EVENT_TOPIC,
         micEnabled: o.micEnabled,
         reconnectDeadlineMs: o.reconnectDeadlineMs,
+        jitterBufferTargetMs: o.jitterBufferTargetMs,
         signal: this.signal,
       });
       for (const [k, id] of o.devices) await t.setDevice(k, id).catch((e) => this.session.report(toError(e)));

@@ -135,6 +135,18 @@ export interface AvatarSessionOptions {
    */
   reconnectDeadlineMs?: number;
   /**
+   * rtc-a: how much media the browser holds back before playing the avatar's video and audio, in ms (default 120;
+   * `0` leaves it to the browser, which keeps about 20–40 ms). On a link that
+   * loses packets, a lost packet is sent again one round trip later; a buffer shorter than that round trip freezes
+   * the video until the next key frame, a longer one plays on. The cost is the same delay added to what the user
+   * sees and hears: the default adds about 90 ms on a good link and cuts freezes at 2 % loss and an 80 ms round trip
+   * to a fraction (see docs/benchmarks.md). Lower it for the lowest latency on good networks, raise it (up to 4000) for
+   * worse ones. It sets the standard `RTCRtpReceiver.jitterBufferTarget` on the avatar's receivers, in browsers that
+   * have it (Chromium, Firefox); elsewhere, and on rtc-b (daily-js gives no access to its receivers), it does
+   * nothing. Values under 0 or not a number use the default; over 4000 use 4000.
+   */
+  jitterBufferTargetMs?: number;
+  /**
    * Hosts an image that cannot be sent inline and returns its public http(s) URL, which is then sent as
    * `image_url` (larger images are hosted). Called by `updateImage({ blob })` when the prepared
    * 368×560 image is still over `inlineImageMaxBytes`; the original blob is passed. Without it such an image

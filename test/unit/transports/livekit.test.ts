@@ -422,6 +422,29 @@ describe('LiveKit adapter (fake Room)', () => {
     expect(log.disconnected![0]!.error!.detail).toMatch(/within 0 s/);
   });
 
+  it('connect({ jitterBufferTargetMs }) (the session option) sets the receivers of the subscribed tracks; default 120 ms', async () => {
+    const target = async (ms: number | undefined) => {
+      const { room, t } = setup();
+      await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai', jitterBufferTargetMs: ms });
+      const receiver = { jitterBufferTarget: null as number | null };
+      room().avatarArrives({ kind: 'video', mediaStreamTrack: { id: 'v' }, receiver } as never);
+      await t.disconnect();
+      return receiver.jitterBufferTarget;
+    };
+    expect(await target(250)).toBe(250);
+    expect(await target(undefined)).toBe(120);
+    expect(await target(0)).toBeNull(); // the browser's own
+    expect(await target(-5)).toBe(120);
+    expect(await target(Number.NaN)).toBe(120);
+    expect(await target(60_000)).toBe(4000); // the standard's maximum
+    // A browser without the property (or a track without a receiver) is left alone.
+    const { room, t } = setup();
+    await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai', jitterBufferTargetMs: 250 });
+    const old = {};
+    room().avatarArrives({ kind: 'video', mediaStreamTrack: { id: 'v' }, receiver: old } as never);
+    expect(old).toEqual({});
+  });
+
   it("the old track's late unsubscribe after a reconnect does not blank the new video", async () => {
     const { room, t, log } = setup();
     await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai' });

@@ -23,6 +23,8 @@ export interface LinkSetup {
   readonly textStreams?: Record<string, TextStreamHandler>;
   /** Who the avatar is; kept across rejoins. */
   readonly avatar: AvatarIdentity;
+  /** The session option `jitterBufferTargetMs`, for every Room of this link. */
+  readonly jitterBufferTargetMs?: number;
 }
 
 type LinkState = 'joining' | 'connected' | 'reconnecting' | 'closed';
@@ -146,6 +148,7 @@ export class LiveKitLink {
       this.s.avatar,
       this.hooks(() => room),
       this.s.textStreams,
+      this.s.jitterBufferTargetMs,
     );
     this.room = room;
     try {

@@ -68,6 +68,25 @@ type StatsSource = { getRTCStatsReport?(): Promise<RTCStatsReport | undefined> }
 type LocalPublication = { source?: string; track?: { mediaStreamTrack?: MediaStreamTrack } };
 
 type Who = { identity?: string; attributes?: Record<string, string> } | undefined;
+
+/** The jitter buffer the avatar's receivers get when the session sets none, ms (the session option's default). */
+export const DEFAULT_JITTER_BUFFER_TARGET_MS = 120;
+
+/**
+ * Sets the standard `RTCRtpReceiver.jitterBufferTarget` (ms) of a subscribed track's receiver (livekit-client's
+ * public `RemoteTrack.receiver`), where the browser has it: `ms` undefined, under 0 or not a number → the default;
+ * 0 → the browser's own; over 4000 (the standard's maximum) → 4000.
+ */
+export function applyJitterBufferTarget(track: { receiver?: RTCRtpReceiver }, ms: number | undefined): void {
+  const receiver = track.receiver as (RTCRtpReceiver & { jitterBufferTarget?: number | null }) | undefined;
+  if (!receiver || !('jitterBufferTarget' in receiver)) return;
+  const target = ms === undefined || !(ms >= 0) ? DEFAULT_JITTER_BUFFER_TARGET_MS : Math.min(ms, 4000);
+  try {
+    receiver.jitterBufferTarget = target || null;
+  } catch {
+    // a browser that rejects the value keeps its own
+  }
+}
 type Kind = 'audio' | 'video';
 
 /**
@@ -93,6 +112,8 @@ export class RoomSession {
     private readonly avatar: AvatarIdentity,
     private readonly hooks: RoomHooks,
     textStreams: Record<string, TextStreamHandler> = {},
+    /** The session option `jitterBufferTargetMs` (see `applyJitterBufferTarget`). */
+    private readonly jitterBufferTargetMs?: number,
   ) {
     this.listen(RoomEvent.DataReceived, (payload: Uint8Array, from: Who, _kind: unknown, topic?: string) => {
       this.see(from);
@@ -204,6 +225,7 @@ export class RoomSession {
     const mst = track.mediaStreamTrack;
     const own = this.tracks.get(identity) ?? {};
     if (present) {
+      applyJitterBufferTarget(track, this.jitterBufferTargetMs);
       this.sources.set(mst, track as StatsSource);
       this.tracks.set(identity, { ...own, [kind]: mst });
       this.see(from);
