@@ -188,6 +188,13 @@ async function sizes() {
     ratio(sf.components.total, sf.componentsLazy.total),
     'loads everything up front: not the fair baseline for first load',
   );
+  const parts = (page) =>
+    Object.entries(page.firstLoadParts)
+      .map(([k, v]) => `${k} ${kb(v)}`)
+      .join(', ');
+  notes.push(
+    `Same-feature first load by source (gzip; esbuild's metafile, each file's gzip bytes shared out over its inputs by their minified size): headless hooks ${kb(sf.headless.firstLoad)}: ${parts(sf.headless)}; AvatarWidget ${kb(sf.ours.firstLoad)}: ${parts(sf.ours)}, styles.css ${kb(sf.ours.css)}; components-react with React.lazy ${kb(sf.componentsLazy.firstLoad)}: ${parts(sf.componentsLazy)}. "liveai-kit core" is the session engine (session, proxy client, call, polling, audio output, keep-alive): a first paint of Start needs only the store and the hooks, but the engine is imported with them.`,
+  );
   notes.push(
     'Same-feature page: scripts/bench/same-feature/ holds the page written with our headless hooks (the same markup as the components-react page: a bare video, a list, a form, a button), with our hooks and styled parts (AvatarStage, TranscriptPanel, ChatInput) and with the widget, both importing styles.css as the README shows; with @livekit/components-react 2.9 (LiveKitRoom, VideoTrack, RoomAudioRenderer, useDataChannel for the transcript and chat, an End button calling the proxy) as its docs write it and, the fair baseline, the same split with React.lazy so the call part and livekit-client load on Start as ours do; and written by hand with React and livekit-client (split the same way), the floor. esbuild bundles each for the browser (ESM, splitting, minify, production React); every file a LiveKit call downloads is gzipped and summed, and the stylesheet a page imports counts in its first load (components-react ships no styles by default). Only the call-path schemas are among them: a call checks what it receives with a small chunk of valibot schemas and loads the rest of the schemas only for a control event or a session list.',
   );
