@@ -53,7 +53,7 @@ const FREEZE_SECONDS = QUICK ? 5 : 20;
  * The bare page's RTCRtpReceiver.jitterBufferTarget in its second lossy-link row, ms: the session option
  * `jitterBufferTargetMs`'s default, so that row is the bare page doing what liveai-kit does.
  */
-const JBT_MS = 120;
+const JBT_MS = 200;
 /** The same pause for every page between "the page went quiet" and the Start click, ms. */
 const SETTLE_MS = 2000;
 /** Where the e2e step keeps its raw result; `--e2e-from FILE` renders rows 5 and 7 from such a file instead. */

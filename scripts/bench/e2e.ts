@@ -32,7 +32,7 @@
 // busy ms from the click to the create answer and from there to the first frame, medians per page in `threads`;
 // tracing slows the pages, so the times of such a run are not the bench's); --transport rtc-a / --prefetch (widget
 // page variants); --only widget,bare; --cold: also `widgetCold`, the widget on a page that registers both
-// transports (nothing to predict on a first visit); --jbt MS (bareJbt's jitterBufferTarget, default 120, liveai-kit's default);
+// transports (nothing to predict on a first visit); --jbt MS (bareJbt's jitterBufferTarget, default 200, liveai-kit's default);
 // --memory-minutes N (one long call per page, widget and bare: JS heap after GC, listeners and DOM nodes each minute);
 // --link DELAY,JITTER,LOSS (the lossy condition's link; default 40,10,0.02).
 // Prints one JSON line: { first: {mode: {page: ms[]}}, afterCreate: {mode: {page: ms[]}} (create answered → first
@@ -82,7 +82,7 @@ const SETTLE_MS = Number(arg('--settle-ms') ?? 2000);
 /** Playback watched for freezes on the lossy link, s. */
 const FREEZE_SECONDS = Number(arg('--freeze-seconds') ?? 20);
 /** bareJbt's RTCRtpReceiver.jitterBufferTarget, ms. */
-const JBT_MS = Number(arg('--jbt') ?? 120);
+const JBT_MS = Number(arg('--jbt') ?? 200);
 const MEMORY_MINUTES = Number(arg('--memory-minutes') ?? 0);
 /** The impaired link of the lossy condition: one-way delay ms, ± jitter ms, loss per packet and direction. */
 const [LINK_DELAY_MS, LINK_JITTER_MS, LINK_LOSS] = (arg('--link') ?? '40,10,0.02').split(',').map(Number) as [number, number, number];

@@ -70,10 +70,10 @@ async function call(query: string): Promise<{ targets: Seen['targets']; videoTar
 }
 
 describe('jitterBufferTargetMs on a real LiveKit room (issue 29)', () => {
-  it('by default the avatar’s receivers hold 120 ms, and the video’s jitter buffer aims for it', async () => {
+  it('by default the avatar’s receivers hold 200 ms, and the video’s jitter buffer aims for it', async () => {
     const seen = await call('');
-    expect(seen.targets).toEqual({ video: 120, audio: 120 });
-    expect(seen.videoTargetMs).toBeGreaterThanOrEqual(0.85 * 120);
+    expect(seen.targets).toEqual({ video: 200, audio: 200 });
+    expect(seen.videoTargetMs).toBeGreaterThanOrEqual(0.85 * 200);
   });
 
   it('a set value is used; 0 leaves the browser its own buffer', async () => {

@@ -135,15 +135,16 @@ export interface AvatarSessionOptions {
    */
   reconnectDeadlineMs?: number;
   /**
-   * rtc-a: how much media the browser holds back before playing the avatar's video and audio, in ms (default 120;
-   * `0` leaves it to the browser, which keeps about 20–40 ms). On a link that
-   * loses packets, a lost packet is sent again one round trip later; a buffer shorter than that round trip freezes
-   * the video until the next key frame, a longer one plays on. The cost is the same delay added to what the user
-   * sees and hears: the default adds about 90 ms on a good link and cuts freezes at 2 % loss and an 80 ms round trip
-   * to a fraction (see docs/benchmarks.md). Lower it for the lowest latency on good networks, raise it (up to 4000) for
-   * worse ones. It sets the standard `RTCRtpReceiver.jitterBufferTarget` on the avatar's receivers, in browsers that
-   * have it (Chromium, Firefox); elsewhere, and on rtc-b (daily-js gives no access to its receivers), it does
-   * nothing. Values under 0 or not a number use the default; over 4000 use 4000.
+   * rtc-a: how much of the avatar's video and audio the browser buffers before playing it, in ms (default 200; `0`
+   * leaves it to the browser, which adapts its buffer to the jitter it sees, often 30–120 ms). A packet lost on the
+   * way is sent again about one round trip later; while it is missing, a shorter buffer runs dry and the video
+   * freezes. The cost is latency: what the user sees and hears comes that much later (audio and video stay in sync).
+   * Measured at 2 % loss and an 80 ms round trip (docs/benchmarks.md): 200 ms cut freezes to about a quarter of the
+   * browser's own buffer's, for about 70 ms more delay than it; 120 ms did not help there. Set a lower value (or 0)
+   * for the lowest latency on good networks, a higher one (up to 4000) for worse networks. It sets the standard
+   * `RTCRtpReceiver.jitterBufferTarget` on the receivers of the room's tracks, where the browser has it; elsewhere,
+   * and on rtc-b (daily-js gives no access to its receivers), it does nothing. Under 0 or not a number: the default;
+   * over 4000: 4000.
    */
   jitterBufferTargetMs?: number;
   /**

@@ -422,7 +422,7 @@ describe('LiveKit adapter (fake Room)', () => {
     expect(log.disconnected![0]!.error!.detail).toMatch(/within 0 s/);
   });
 
-  it('connect({ jitterBufferTargetMs }) (the session option) sets the receivers of the subscribed tracks; default 120 ms', async () => {
+  it('connect({ jitterBufferTargetMs }) (the session option) sets the receivers of the subscribed tracks; default 200 ms', async () => {
     const target = async (ms: number | undefined) => {
       const { room, t } = setup();
       await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai', jitterBufferTargetMs: ms });
@@ -432,10 +432,10 @@ describe('LiveKit adapter (fake Room)', () => {
       return receiver.jitterBufferTarget;
     };
     expect(await target(250)).toBe(250);
-    expect(await target(undefined)).toBe(120);
+    expect(await target(undefined)).toBe(200);
     expect(await target(0)).toBeNull(); // the browser's own
-    expect(await target(-5)).toBe(120);
-    expect(await target(Number.NaN)).toBe(120);
+    expect(await target(-5)).toBe(200);
+    expect(await target(Number.NaN)).toBe(200);
     expect(await target(60_000)).toBe(4000); // the standard's maximum
     // A browser without the property (or a track without a receiver) is left alone.
     const { room, t } = setup();

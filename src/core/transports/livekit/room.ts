@@ -70,7 +70,7 @@ type LocalPublication = { source?: string; track?: { mediaStreamTrack?: MediaStr
 type Who = { identity?: string; attributes?: Record<string, string> } | undefined;
 
 /** The jitter buffer the avatar's receivers get when the session sets none, ms (the session option's default). */
-export const DEFAULT_JITTER_BUFFER_TARGET_MS = 120;
+export const DEFAULT_JITTER_BUFFER_TARGET_MS = 200;
 
 /**
  * Sets the standard `RTCRtpReceiver.jitterBufferTarget` (ms) of a subscribed track's receiver (livekit-client's
