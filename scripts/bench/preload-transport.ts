@@ -1,13 +1,16 @@
 // A Vite plugin an app can copy into its vite.config (docs/benchmarks.md, "Page settle"): every HTML page whose
 // script can reach liveai-kit's LiveKit adapter (through `import 'liveai-kit/livekit'`) gets
-// `<link rel="modulepreload">` hints for the adapter chunk and the chunks it imports (livekit-client among them). The
-// browser then fetches them alongside the page's own script. Without the hints it learns of them only once that
+// `<link rel="modulepreload">` hints for the adapter chunk, the checks of what a call receives (`call-path`) and the
+// chunks they import (livekit-client among them): what a LiveKit call loads on Start. The browser then fetches them
+// alongside the page's own script. Without the hints it learns of them only once that
 // script has run and the widget asks for its transport: one more round trip, and on a slow link the largest file
 // of the page loaded after everything else instead of with it. Pages that cannot reach the adapter get nothing.
 import type { Plugin } from 'vite';
 
 /** The adapter chunk's module: the package's built chunk, or (this repository's bench) its source file. */
 const ADAPTER = /liveai-kit[\\/]dist[\\/]chunks[\\/]livekit-adapter-[^\\/]+\.js$|src[\\/]core[\\/]transports[\\/]livekit[\\/]adapter\.ts$/;
+/** The call's checks of what it receives (the session loads them on Start, whatever the transport). */
+const CALL_PATH = /liveai-kit[\\/]dist[\\/]chunks[\\/]call-path-[^\\/]+\.js$|src[\\/]core[\\/]schemas[\\/]call-path\.ts$/;
 
 /** `<link rel="modulepreload">` for liveai-kit's LiveKit adapter and its static imports, on pages that may load it. */
 export function preloadLiveKitTransport(): Plugin {
@@ -36,7 +39,8 @@ export function preloadLiveKitTransport(): Plugin {
           for (const i of c.dynamicImports) walk(i, true);
         };
         walk(chunk.fileName, false);
-        const adapter = [...reachable].find((name) => ADAPTER.test(chunks(name)?.facadeModuleId ?? ''));
+        const facade = (re: RegExp) => [...reachable].find((name) => re.test(chunks(name)?.facadeModuleId ?? ''));
+        const adapter = facade(ADAPTER);
         if (!adapter) return;
         const preload = new Set<string>();
         const closure = (name: string) => {
@@ -45,6 +49,8 @@ export function preloadLiveKitTransport(): Plugin {
           for (const i of chunks(name)?.imports ?? []) closure(i);
         };
         closure(adapter);
+        const callPath = facade(CALL_PATH);
+        if (callPath) closure(callPath);
         return [...preload].map((name) => ({
           tag: 'link',
           attrs: { rel: 'modulepreload', crossorigin: true, href: `${base}${name}` },
