@@ -32,7 +32,7 @@
 // busy ms from the click to the create answer and from there to the first frame, medians per page in `threads`;
 // tracing slows the pages, so the times of such a run are not the bench's); --transport rtc-a / --prefetch (widget
 // page variants); --only widget,bare; --cold: also `widgetCold`, the widget on a page that registers both
-// transports (nothing to predict on a first visit); --jbt MS (bareJbt's jitterBufferTarget, default 200, liveai-kit's default);
+// transports (nothing to predict on a first visit); --jbt MS (bareJbt's jitterBufferTarget, default 200, the target liveai-kit's default 'auto' switches to on a lossy link);
 // --memory-minutes N (one long call per page, widget and bare: JS heap after GC, listeners and DOM nodes each minute);
 // --link DELAY,JITTER,LOSS (the lossy condition's link; default 40,10,0.02).
 // Prints one JSON line: { first: {mode: {page: ms[]}}, afterCreate: {mode: {page: ms[]}} (create answered → first

@@ -68,10 +68,10 @@ export interface ConnectOptions {
    */
   reconnectDeadlineMs?: number;
   /**
-   * rtc-a: the jitter buffer the browser keeps for the avatar's audio and video, in ms (the session option
-   * `jitterBufferTargetMs`; the adapter's default when undefined, 0 for the browser's own). rtc-b ignores it.
+   * rtc-a: the jitter buffer the browser keeps for the avatar's audio and video, in ms, or `'auto'` (the session
+   * option `jitterBufferTargetMs`; `'auto'` when undefined, 0 for the browser's own). rtc-b ignores it.
    */
-  jitterBufferTargetMs?: number;
+  jitterBufferTargetMs?: number | 'auto';
   signal?: AbortSignal;
 }
 

@@ -24,7 +24,7 @@ export interface LinkSetup {
   /** Who the avatar is; kept across rejoins. */
   readonly avatar: AvatarIdentity;
   /** The session option `jitterBufferTargetMs`, for every Room of this link. */
-  readonly jitterBufferTargetMs?: number;
+  readonly jitterBufferTargetMs?: number | 'auto';
 }
 
 type LinkState = 'joining' | 'connected' | 'reconnecting' | 'closed';
