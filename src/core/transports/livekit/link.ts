@@ -8,7 +8,7 @@ import { createOutbox, type Outbox } from './outbox';
 import { backoffOf, reasonName, shouldReconnect } from './reconnect';
 import type { ReconnectPolicy } from './policy';
 import type { AvatarIdentity } from '../avatar-identity';
-import { RoomSession, type RoomHooks, type RoomLike, type TextStreamHandler } from './room';
+import { RoomSession, type JitterBufferTargetOption, type RoomHooks, type RoomLike, type TextStreamHandler } from './room';
 import type { TransportEventMap } from '../types';
 
 /** What one `connect()` is given. Never changed afterwards. */
@@ -24,7 +24,7 @@ export interface LinkSetup {
   /** Who the avatar is; kept across rejoins. */
   readonly avatar: AvatarIdentity;
   /** The session option `jitterBufferTargetMs`, for every Room of this link. */
-  readonly jitterBufferTargetMs?: number | 'auto';
+  readonly jitterBufferTargetMs?: JitterBufferTargetOption;
 }
 
 type LinkState = 'joining' | 'connected' | 'reconnecting' | 'closed';

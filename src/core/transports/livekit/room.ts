@@ -73,9 +73,9 @@ type Who = { identity?: string; attributes?: Record<string, string> } | undefine
 export type JitterBufferTargetOption = number | 'auto';
 
 /** The target `'auto'` gives the avatar's receivers while the received video loses packets, ms. */
-export const AUTO_JITTER_BUFFER_TARGET_MS = 200;
+const AUTO_JITTER_BUFFER_TARGET_MS = 200;
 /** `'auto'`: how often the received video's statistics are read, ms. */
-export const AUTO_SAMPLE_MS = 2000;
+const AUTO_SAMPLE_MS = 2000;
 /** `'auto'`: samples the loss is summed over (10 s), the share of packets lost that raises the target, and the
  * fewest packets that window must hold to count. */
 const AUTO_WINDOW = 5;
@@ -85,7 +85,7 @@ const AUTO_MIN_PACKETS = 100;
 const AUTO_CLEAN_SAMPLES = 15;
 
 /** The option as the room uses it: `'auto'` (undefined, `'auto'`, under 0 or not a number), else ms up to 4000. */
-export function jitterBufferTarget(option: JitterBufferTargetOption | undefined): JitterBufferTargetOption {
+function jitterBufferTarget(option: JitterBufferTargetOption | undefined): JitterBufferTargetOption {
   return typeof option === 'number' && option >= 0 ? Math.min(option, 4000) : 'auto';
 }
 
@@ -166,6 +166,7 @@ class AdaptiveJitterBuffer {
     this.apply(target);
   }
 }
+
 type Kind = 'audio' | 'video';
 
 /**
