@@ -49,7 +49,18 @@ export default defineConfig({
         // Everything the script imports statically in ONE chunk: left to the default splitting, the modules it shares
         // with its lazy chunks became nine files under 1.3 kB each, 11 requests on the first load. Now the script,
         // this chunk, and the checks the engine fetches at once: 3 requests (scripts/bench/element-chain.mjs).
-        codeSplitting: { groups: [{ name: 'initial', tags: ['$initial'] }] },
+        // And what either adapter imports on joining (event decoding, who the avatar is, reconnect decisions) goes
+        // with the event checks (valibot) the engine fetches on Start beside the adapter: left apart, those small
+        // files were requested only once the adapter had arrived, one more round trip before the call could start.
+        codeSplitting: {
+          groups: [
+            { name: 'initial', tags: ['$initial'] },
+            {
+              name: 'events',
+              test: /src[\\/](core[\\/](events[\\/]read|schemas[\\/]events|transports[\\/](avatar-identity|livekit[\\/]reconnect))|shared[\\/]outage)\.ts$|node_modules[\\/]valibot[\\/]/,
+            },
+          ],
+        },
       },
     },
   },

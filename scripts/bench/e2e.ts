@@ -5,7 +5,7 @@
 //   bare      — the fair baseline: the fastest page a competent engineer writes with livekit-client's public API
 //               (quiet logs, the Room made at load, prepareConnection, attach on TrackSubscribed; bare-page.ts);
 //   bareNaive — the quickstart page with livekit-client alone (info logs, Room made on click): informative;
-//   bareJbt   — (lossy link only) the bare page with a larger jitterBufferTarget on its receivers: the prototype.
+//   bareJbt   — (lossy link only) the bare page with liveai-kit's jitterBufferTarget on its receivers: informative.
 // Each in two service modes, two local services behind two proxies:
 //   as-is   — queue 0, the avatar joins while the browser connects (the create call answers at once);
 //   warm    — the create call answers only once the avatar is in the room, publishing (`answerWhenActive`).
@@ -33,7 +33,7 @@
 // busy ms from the click to the create answer and from there to the first frame, medians per page in `threads`;
 // tracing slows the pages, so the times of such a run are not the bench's); --transport rtc-a / --prefetch (widget
 // page variants); --only widget,bare; --cold: also `widgetCold`, the widget on a page that registers both
-// transports (nothing to predict on a first visit); --jbt MS (bareJbt's jitterBufferTarget, default 250);
+// transports (nothing to predict on a first visit); --jbt MS (bareJbt's jitterBufferTarget, default 200, the target liveai-kit's default 'auto' switches to on a lossy link);
 // --memory-minutes N (one long call per page, widget and bare: JS heap after GC, listeners and DOM nodes each minute);
 // --link DELAY,JITTER,LOSS (the lossy condition's link; default 40,10,0.02).
 // Prints one JSON line: { first: {mode: {page: ms[]}}, afterCreate: {mode: {page: ms[]}} (create answered → first
@@ -54,6 +54,7 @@ import { createEmulator } from '../../src/emulator/index';
 import { prng } from '../../src/emulator/media/motion';
 import { createAvatarProxy } from '../../src/server/index';
 import { nodeRun } from './e2e-node';
+import { preloadLiveKitTransport } from './preload-transport';
 import { startThreadTrace, startTrace, stopThreadTrace, stopTrace, type MainThreadWork, type ThreadWork } from './trace';
 // @ts-expect-error -- plain ESM script without types
 import { installLivekit, LIVEKIT_KEYS, startLivekit } from '../livekit.mjs';
@@ -87,7 +88,7 @@ const SETTLE_MS = Number(arg('--settle-ms') ?? 2000);
 /** Playback watched for freezes on the lossy link, s. */
 const FREEZE_SECONDS = Number(arg('--freeze-seconds') ?? 20);
 /** bareJbt's RTCRtpReceiver.jitterBufferTarget, ms. */
-const JBT_MS = Number(arg('--jbt') ?? 250);
+const JBT_MS = Number(arg('--jbt') ?? 200);
 const MEMORY_MINUTES = Number(arg('--memory-minutes') ?? 0);
 /** The impaired link of the lossy condition: one-way delay ms, ± jitter ms, loss per packet and direction. */
 const [LINK_DELAY_MS, LINK_JITTER_MS, LINK_LOSS] = (arg('--link') ?? '40,10,0.02').split(',').map(Number) as [number, number, number];
@@ -172,7 +173,8 @@ const appDir = PROFILE_DIR ? join(PROFILE_DIR, 'app') : join(outDir, 'app');
 await build({
   root: ROOT,
   configFile: false,
-  plugins: [react()],
+  // The widget page as a LiveKit deployment ships it: the transport's chunks hinted in its HTML (preload-transport.ts).
+  plugins: [react(), preloadLiveKitTransport()],
   base: '/',
   logLevel: 'error',
   build: {

@@ -20,6 +20,32 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { build } from 'esbuild';
 
+/**
+ * Where the gzip bytes of `files` come from, by source (from esbuild's metafile): each file's gzip size shared out
+ * over its inputs in proportion to their minified bytes. Sources: a package (react-dom, react and scheduler as
+ * "React"), a chunk of the built liveai-kit (`liveai-kit core`, `liveai-kit kernel`, …) or the page's own code.
+ */
+function parts(outputs, gz, files) {
+  const name = (input) => {
+    const pkg = /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(input)?.[1];
+    if (pkg) return ['react', 'react-dom', 'scheduler'].includes(pkg) ? 'React' : pkg;
+    const chunk = /dist[\\/](?:chunks[\\/])?([a-z-]+?)(?:-[\w-]{8})?\.js$/.exec(input)?.[1];
+    return chunk ? `liveai-kit ${chunk}` : 'the page';
+  };
+  const out = {};
+  for (const f of files) {
+    const inputs = Object.entries(outputs[f].inputs);
+    const all = inputs.reduce((a, [, v]) => a + v.bytesInOutput, 0) || 1;
+    for (const [input, v] of inputs) out[name(input)] = (out[name(input)] ?? 0) + ((gz[f] ?? 0) * v.bytesInOutput) / all;
+  }
+  return Object.fromEntries(
+    Object.entries(out)
+      .map(([k, v]) => [k, Math.round(v)])
+      .filter(([, v]) => v >= 50)
+      .sort((a, b) => b[1] - a[1]),
+  );
+}
+
 async function measure(root, entry) {
   const outdir = await mkdtemp(join(tmpdir(), 'liveai-same-feature-'));
   try {
@@ -43,7 +69,8 @@ async function measure(root, entry) {
     const gz = {};
     for (const f of Object.keys(outputs).filter((f) => f.endsWith('.js')))
       gz[f] = gzipSync(await readFile(join(root, f)), { level: 9 }).length;
-    const entryOut = Object.keys(outputs).find((f) => outputs[f].entryPoint);
+    // The page's own output: esbuild marks every import() target as an entry point too, so match the page's path.
+    const entryOut = Object.keys(outputs).find((f) => outputs[f].entryPoint === entry);
     const closure = (from, into = new Set()) => {
       const walk = (f) => {
         if (into.has(f)) return;
@@ -69,7 +96,15 @@ async function measure(root, entry) {
     let css = 0;
     for (const f of Object.keys(outputs).filter((f) => f.endsWith('.css')))
       css += gzipSync(await readFile(join(root, f)), { level: 9 }).length;
-    return { total: firstLoad + css + onStart, firstLoad: firstLoad + css, onStart, never, css, entry: basename(entry) };
+    return {
+      total: firstLoad + css + onStart,
+      firstLoad: firstLoad + css,
+      onStart,
+      never,
+      css,
+      entry: basename(entry),
+      firstLoadParts: parts(outputs, gz, first),
+    };
   } finally {
     await rm(outdir, { recursive: true, force: true });
   }
@@ -77,7 +112,7 @@ async function measure(root, entry) {
 
 /**
  * `{ ours, hooks, headless, components, componentsLazy, handwritten }`: gzip bytes `{ total, firstLoad, onStart,
- * never, css }` (firstLoad and total include css) of the widget page, the hooks + styled parts page, the headless
+ * never, css }` (firstLoad and total include css), and `firstLoadParts` (the first load's JavaScript by source) of the widget page, the hooks + styled parts page, the headless
  * hooks page, the components-react page as its docs write it, the same split with React.lazy, and a hand-written
  * React + livekit-client page (split the same way). Needs a built dist/.
  */

@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { useBrowserStack } from './harness';
-import { impairedBrowser } from './impaired';
+import { behindImpairedLink, useBrowserStack, type ImpairedBrowser } from './harness';
 import type { SignalsProbe } from './pages/call-signals';
 
 /**
@@ -15,14 +14,14 @@ const SHOTS = process.env.LIVEAI_SHOTS ?? 'test-results/call-signals';
 const env = useBrowserStack({ queueMs: 200 });
 
 describe.skipIf(process.env.LIVEAI_IN_NETNS !== '1')('call quality behind an impaired link (issue 27)', () => {
-  const closers: (() => Promise<unknown>)[] = [];
-  afterAll(async () => {
-    for (const c of closers.reverse()) await c().catch(() => {});
-  });
+  let impaired: ImpairedBrowser | undefined;
+  afterAll(() => impaired?.close());
 
   it('useCallStats sees the round trip and the loss; ConnectionQuality says poor', async () => {
+    impaired = await behindImpairedLink(env.stack, { delayMs: 150, jitterMs: 20, loss: 0.08 });
+    const { browser, base } = impaired;
     // The app's server creates the room; the browser behind the link attaches to it through the forwarders.
-    const { browser, base, attach } = await impairedBrowser(env.stack, closers);
+    const attach = await impaired.room();
     const page = await (await browser.newContext()).newPage();
     await page.goto(`${base}/test/browser/pages/call-signals.html#${encodeURIComponent(JSON.stringify({ attach }))}`);
     await page.getByRole('button', { name: 'Call' }).click();

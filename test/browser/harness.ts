@@ -1,6 +1,9 @@
+import { createServer, connect, type AddressInfo, type Server } from 'node:net';
 import { resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
+// @ts-expect-error -- a plain ESM helper without type declarations (scripts/impair)
+import { startImpairedLink } from '../../scripts/impair/index.mjs';
 import { createEmulator } from '../../src/emulator/index';
 import { startPageServer } from './page-server';
 import { launchEngine, type Engine, type EngineBrowser } from './driver';
@@ -67,19 +70,88 @@ export async function launchBrowser(): Promise<{ browser: Browser; context: Brow
   });
   const context = await browser.newContext({ viewport: { width: 900, height: 820 } });
   await context.grantPermissions(['camera', 'microphone']);
-  // Collect every RTCPeerConnection so the test can read getStats().
-  await context.addInitScript(() => {
-    const w = window as unknown as { __pcs: RTCPeerConnection[]; RTCPeerConnection: typeof RTCPeerConnection };
-    w.__pcs = [];
-    const Orig = w.RTCPeerConnection;
-    w.RTCPeerConnection = class extends Orig {
-      constructor(config?: RTCConfiguration) {
-        super(config);
-        w.__pcs.push(this);
-      }
-    } as typeof RTCPeerConnection;
-  });
+  await context.addInitScript(collectPeerConnections);
   return { browser, context };
+}
+
+/** An init script: collects every RTCPeerConnection of the page in `window.__pcs`, so the test can read getStats(). */
+export function collectPeerConnections(): void {
+  const w = window as unknown as { __pcs: RTCPeerConnection[]; RTCPeerConnection: typeof RTCPeerConnection };
+  w.__pcs = [];
+  const Orig = w.RTCPeerConnection;
+  w.RTCPeerConnection = class extends Orig {
+    constructor(config?: RTCConfiguration) {
+      super(config);
+      w.__pcs.push(this);
+    }
+  } as typeof RTCPeerConnection;
+}
+
+/** This private namespace's own address: what a browser behind the impaired link reaches us at. */
+const NAMESPACE_HOST = '10.203.0.1';
+
+/** A plain TCP forwarder from NAMESPACE_HOST:<new port> to 127.0.0.1:`port` (loopback is not reachable over the link). */
+async function forwardFromNamespace(port: number): Promise<{ server: Server; port: number }> {
+  const server = createServer((c) => {
+    const up = connect(port, '127.0.0.1');
+    c.pipe(up).pipe(c);
+    const close = () => (c.destroy(), up.destroy());
+    c.on('error', close);
+    up.on('error', close);
+  });
+  await new Promise<void>((r) => server.listen(0, NAMESPACE_HOST, r));
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
+/** A Chromium behind the impaired link; see `behindImpairedLink`. */
+export interface ImpairedBrowser {
+  browser: Browser;
+  /** The page server's origin as that browser reaches it. */
+  base: string;
+  /** The app's server creates a room; resolves with the session to attach to from behind the link. */
+  room(): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+/**
+ * A Chromium behind the impaired link (scripts/impair, as the bench uses it: this kernel has no netem), for tests
+ * inside the private namespace (LIVEAI_IN_NETNS=1). The page server and LiveKit's signalling are reached through
+ * plain TCP forwarders on this namespace's address, so every packet of that browser crosses the link.
+ */
+export async function behindImpairedLink(
+  stack: Stack,
+  link: { delayMs: number; jitterMs: number; loss: number },
+): Promise<ImpairedBrowser> {
+  const closers: (() => unknown)[] = [];
+  const close = async () => {
+    for (const c of closers.splice(0).reverse()) await Promise.resolve(c()).catch(() => {});
+  };
+  try {
+    const impaired = await startImpairedLink(link);
+    closers.push(() => impaired.close());
+    const pages = await forwardFromNamespace(Number(new URL(stack.baseUrl).port));
+    const signal = await forwardFromNamespace(7880);
+    closers.push(() => (pages.server.close(), signal.server.close()));
+    const base = `http://${NAMESPACE_HOST}:${pages.port}`;
+    const browser = await chromium.launch({
+      executablePath: impaired.chromium('/usr/bin/chromium'),
+      args: [...CHROMIUM_ARGS, `--unsafely-treat-insecure-origin-as-secure=${base}`],
+    });
+    closers.push(() => browser.close());
+    const room = async () => {
+      const res = await fetch(`${stack.baseUrl}/api/avatar/rooms`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ agent_id: 'agent-demo' }),
+      });
+      if (res.status !== 201) throw new Error(`creating the room answered ${res.status}: ${await res.text()}`);
+      return { ...((await res.json()) as object), room_url: `ws://${NAMESPACE_HOST}:${signal.port}`, transport: 'rtc-a' };
+    };
+    return { browser, base, room, close };
+  } catch (e) {
+    await close();
+    throw e;
+  }
 }
 
 /** Inbound RTP stats of every peer connection on the page: video frames and audio samples. */

@@ -2,8 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT, useBrowserStack } from './harness';
-import { impairedBrowser } from './impaired';
+import { behindImpairedLink, ROOT, useBrowserStack } from './harness';
 import type { DevicesProbe } from './pages/widget-devices';
 
 /**
@@ -130,7 +129,10 @@ describe.skipIf(process.env.LIVEAI_IN_NETNS !== '1')('the widget behind an impai
   });
 
   it('says "Your connection is unstable" while the call stays poor, politely', async () => {
-    const { browser, base, attach } = await impairedBrowser(env.stack, closers);
+    const impaired = await behindImpairedLink(env.stack, { delayMs: 150, jitterMs: 20, loss: 0.08 });
+    closers.push(() => impaired.close());
+    const { browser, base } = impaired;
+    const attach = await impaired.room();
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     await page.goto(`${base}/test/browser/pages/widget-devices.html#${encodeURIComponent(JSON.stringify({ attach }))}`);
     await page.getByRole('button', { name: 'Join call' }).click({ timeout: 30_000 });

@@ -94,7 +94,7 @@ export class Call {
    * the main thread. Rejects with the adapter's error.
    */
   async join(
-    o: Pick<AvatarSessionOptions, 'transport' | 'eventTopic' | 'reconnectDeadlineMs'> & {
+    o: Pick<AvatarSessionOptions, 'transport' | 'eventTopic' | 'reconnectDeadlineMs' | 'jitterBufferTargetMs'> & {
       loader: TransportLoader;
       micEnabled: boolean;
       devices: ReadonlyMap<'audioinput' | 'videoinput', string>;
@@ -117,6 +117,7 @@ export class Call {
         // The chosen microphone is the one published: never the default first, then a switch.
         micDeviceId: o.devices.get('audioinput'),
         reconnectDeadlineMs: o.reconnectDeadlineMs,
+        jitterBufferTargetMs: o.jitterBufferTargetMs,
         signal: this.signal,
       });
       // The microphone published at the join already is the chosen one: switching to it again would restart it.

@@ -135,6 +135,27 @@ export interface AvatarSessionOptions {
    */
   reconnectDeadlineMs?: number;
   /**
+   * rtc-a: how much of the avatar's video and audio the browser buffers before playing it: `'auto'` (the default),
+   * a number of ms (0 to 4000), or `0` to always leave it to the browser. The browser's own buffer adapts to the
+   * jitter it sees (often 30–120 ms) but not to packet loss: a lost packet is sent again about one round trip later,
+   * and while it is missing a short buffer runs dry and the video freezes. A larger buffer cures that at the cost
+   * of latency: what the user sees and hears comes that much later (audio and video stay in sync).
+   *
+   * `'auto'` keeps the browser's own buffer while the link is clean (the lowest latency for a conversation) and
+   * switches to 200 ms only while the link loses packets: every 2 s, while the avatar's video is playing, it reads
+   * the video's receive statistics; when 1 % or more of its packets were lost over the last 10 s, or it froze while
+   * packets were being lost, the avatar's audio and video get a 200 ms buffer, and after 30 s without either they go
+   * back to the browser's own. Measured at 2 % loss and an 80 ms round trip (docs/benchmarks.md): 200 ms cut
+   * freezes to about a quarter of the browser's own buffer's; on a clean link it would add about 150 ms of delay,
+   * which `'auto'` avoids.
+   *
+   * A number fixes the buffer for the whole call: lower for the lowest latency, higher (up to 4000) for bad
+   * networks. It sets the standard `RTCRtpReceiver.jitterBufferTarget` on the receivers of the room's tracks, where
+   * the browser has it; elsewhere it does nothing, and on rtc-b (daily-js gives no access to its receivers) neither
+   * `'auto'` nor a number does anything. Under 0 or not a number: `'auto'`; over 4000: 4000.
+   */
+  jitterBufferTargetMs?: number | 'auto';
+  /**
    * Hosts an image that cannot be sent inline and returns its public http(s) URL, which is then sent as
    * `image_url` (larger images are hosted). Called by `updateImage({ blob })` when the prepared
    * 368×560 image is still over `inlineImageMaxBytes`; the original blob is passed. Without it such an image

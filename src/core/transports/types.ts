@@ -69,6 +69,11 @@ export interface ConnectOptions {
    * (rtc-a; default 60000). rtc-b leaves reconnecting to daily-js and ignores it.
    */
   reconnectDeadlineMs?: number;
+  /**
+   * rtc-a: the jitter buffer the browser keeps for the avatar's audio and video, in ms, or `'auto'` (the session
+   * option `jitterBufferTargetMs`; `'auto'` when undefined, 0 for the browser's own). rtc-b ignores it.
+   */
+  jitterBufferTargetMs?: number | 'auto';
   signal?: AbortSignal;
 }
 

@@ -434,6 +434,95 @@ describe('LiveKit adapter (fake Room)', () => {
     expect(log.disconnected![0]!.error!.detail).toMatch(/within 0 s/);
   });
 
+  it('connect({ jitterBufferTargetMs: n }) (the session option) fixes the receivers of the subscribed tracks', async () => {
+    const target = async (ms: number | 'auto' | undefined) => {
+      const { room, t } = setup();
+      await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai', jitterBufferTargetMs: ms });
+      const receiver = { jitterBufferTarget: null as number | null };
+      room().avatarArrives({ kind: 'video', mediaStreamTrack: { id: 'v' }, receiver } as never);
+      await t.disconnect();
+      return receiver.jitterBufferTarget;
+    };
+    expect(await target(250)).toBe(250);
+    expect(await target(60_000)).toBe(4000); // the standard's maximum
+    expect(await target(0)).toBeNull(); // the browser's own
+    // 'auto' (the default, also for values that are not a target) leaves the receiver alone until the link loses packets.
+    for (const ms of [undefined, 'auto', -5, Number.NaN] as const) expect(await target(ms)).toBeNull();
+    // A browser without the property (or a track without a receiver) is left alone.
+    const { room, t } = setup();
+    await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai', jitterBufferTargetMs: 250 });
+    const old = {};
+    room().avatarArrives({ kind: 'video', mediaStreamTrack: { id: 'v' }, receiver: old } as never);
+    expect(old).toEqual({});
+  });
+
+  it("jitterBufferTargetMs 'auto': 200 ms on the avatar's audio and video while the video loses packets, back after 30 s clean", async () => {
+    const { room, t } = setup();
+    await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai' });
+    // The received video's inbound RTP totals, as its receiver's getStats reports them; 100 packets per 2 s.
+    const totals = { packetsReceived: 0, packetsLost: 0, freezeCount: 0 };
+    let reads = 0;
+    const report = () => {
+      reads++;
+      return new Map([['in-v', { id: 'in-v', type: 'inbound-rtp', kind: 'video', ...totals }]]) as unknown as RTCStatsReport;
+    };
+    const video = { jitterBufferTarget: null as number | null };
+    const audio = { jitterBufferTarget: null as number | null };
+    const videoTrack = { kind: 'video', mediaStreamTrack: { id: 'v' }, receiver: video, getRTCStatsReport: async () => report() };
+    room().avatarArrives(videoTrack as never);
+    room().avatarArrives({ kind: 'audio', mediaStreamTrack: { id: 'a' }, receiver: audio } as never);
+    const targets = () => [video.jitterBufferTarget, audio.jitterBufferTarget];
+    /** `seconds` of playback, each 2 s losing `lost` of 100 packets (and freezing `froze` times). */
+    const play = async (seconds: number, lost = 0, froze = 0) => {
+      for (let s = 0; s < seconds; s += 2) {
+        totals.packetsReceived += 100 - lost;
+        totals.packetsLost += lost;
+        totals.freezeCount += froze;
+        await vi.advanceTimersByTimeAsync(2_000);
+      }
+    };
+
+    await play(20);
+    expect(targets()).toEqual([null, null]); // a clean link: the browser's own buffer, no added latency
+    expect(reads).toBe(11); // every 2 s, from the moment the video is shown
+    await play(4, 0, 1);
+    expect(targets()).toEqual([null, null]); // a freeze without loss (a busy CPU) is not what a buffer cures
+    await play(2, 1); // one packet lost in 10 s: under 1 %
+    await play(8);
+    expect(targets()).toEqual([null, null]);
+
+    await play(6, 2); // 2 % loss: raised once the last 10 s lost 1 %
+    expect(targets()).toEqual([200, 200]);
+    await play(60, 2);
+    expect(targets()).toEqual([200, 200]); // held while the loss lasts
+    // A track shown while the target is raised (here the audio, republished) gets it too.
+    const audio2 = { jitterBufferTarget: null as number | null };
+    room().avatarArrives({ kind: 'audio', mediaStreamTrack: { id: 'a2' }, receiver: audio2 } as never);
+    expect(audio2.jitterBufferTarget).toBe(200);
+    await play(30);
+    expect(targets()).toEqual([200, 200]); // 30 s after the loss stopped: still raised (the last 10 s still held it)
+    await play(10);
+    expect([video.jitterBufferTarget, audio2.jitterBufferTarget]).toEqual([null, null]);
+
+    await play(10, 0, 1);
+    totals.packetsLost += 1; // a freeze while a packet was lost
+    await play(2, 0, 1);
+    expect(video.jitterBufferTarget).toBe(200);
+
+    // Sampling stops when the video goes away and when the room is left.
+    room().emit(RoomEvent.TrackUnsubscribed, videoTrack, {}, AVATAR);
+    const before = reads;
+    await play(10);
+    expect(reads).toBe(before);
+    room().avatarArrives({ kind: 'video', mediaStreamTrack: { id: 'v3' }, getRTCStatsReport: async () => report() } as never);
+    await play(4);
+    expect(reads).toBe(before + 3);
+    await t.disconnect();
+    await play(10);
+    expect(reads).toBe(before + 3);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it("the old track's late unsubscribe after a reconnect does not blank the new video", async () => {
     const { room, t, log } = setup();
     await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai' });

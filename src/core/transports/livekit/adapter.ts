@@ -115,6 +115,7 @@ export function createLiveKitTransport(deps: { createRoom?: () => RoomLike; reco
         bus,
         textStreams,
         avatar,
+        jitterBufferTargetMs: o.jitterBufferTargetMs,
       }));
       const onAbort = () => void transport.disconnect();
       o.signal?.addEventListener('abort', onAbort, { once: true });

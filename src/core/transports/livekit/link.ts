@@ -7,7 +7,7 @@ import { isRecoverable, reasonName } from '../../../shared/livekit-reasons';
 import { OutageClock } from '../../../shared/outage';
 import type { ReconnectPolicy } from './policy';
 import type { AvatarIdentity } from '../avatar-identity';
-import { RoomSession, type RoomHooks, type RoomLike, type TextStreamHandler } from './room';
+import { RoomSession, type JitterBufferTargetOption, type RoomHooks, type RoomLike, type TextStreamHandler } from './room';
 import type { TransportEventMap } from '../types';
 
 /** What one `connect()` is given. Never changed afterwards. */
@@ -22,6 +22,8 @@ export interface LinkSetup {
   readonly textStreams?: Record<string, TextStreamHandler>;
   /** Who the avatar is; kept across rejoins. */
   readonly avatar: AvatarIdentity;
+  /** The session option `jitterBufferTargetMs`, for every Room of this link. */
+  readonly jitterBufferTargetMs?: JitterBufferTargetOption;
 }
 
 type LinkState = 'joining' | 'connected' | 'reconnecting' | 'closed';
@@ -156,6 +158,7 @@ export class LiveKitLink {
       this.s.avatar,
       this.hooks(() => room),
       this.s.textStreams,
+      this.s.jitterBufferTargetMs,
     );
     this.room = room;
     try {

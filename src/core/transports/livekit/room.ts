@@ -65,12 +65,111 @@ export interface RoomHooks {
   micTrack(track: MediaStreamTrack | null): void;
 }
 
-/** The part of a livekit-client track the adapter reads for statistics. */
-type StatsSource = { getRTCStatsReport?(): Promise<RTCStatsReport | undefined> };
+/** The part of a livekit-client remote track the adapter reads: its receiver's statistics and jitter buffer. */
+type StatsSource = { getRTCStatsReport?(): Promise<RTCStatsReport | undefined>; receiver?: RTCRtpReceiver };
 /** The part of a livekit-client local track publication the adapter reads. */
 type LocalPublication = { source?: string; track?: { mediaStreamTrack?: MediaStreamTrack } };
 
 type Who = { identity?: string; attributes?: Record<string, string> } | undefined;
+
+/** The session option `jitterBufferTargetMs`: a jitter buffer target in ms, or `'auto'` (the default). */
+export type JitterBufferTargetOption = number | 'auto';
+
+/** The target `'auto'` gives the avatar's receivers while the received video loses packets, ms. */
+const AUTO_JITTER_BUFFER_TARGET_MS = 200;
+/** `'auto'`: how often the received video's statistics are read, ms. */
+const AUTO_SAMPLE_MS = 2000;
+/** `'auto'`: samples the loss is summed over (10 s), the share of packets lost that raises the target, and the
+ * fewest packets that window must hold to count. */
+const AUTO_WINDOW = 5;
+const AUTO_RAISE_LOSS = 0.01;
+const AUTO_MIN_PACKETS = 100;
+/** `'auto'`: consecutive clean samples (30 s) before the target goes back to the browser's own. */
+const AUTO_CLEAN_SAMPLES = 15;
+
+/** The option as the room uses it: `'auto'` (undefined, `'auto'`, under 0 or not a number), else ms up to 4000. */
+function jitterBufferTarget(option: JitterBufferTargetOption | undefined): JitterBufferTargetOption {
+  return typeof option === 'number' && option >= 0 ? Math.min(option, 4000) : 'auto';
+}
+
+/**
+ * Sets the standard `RTCRtpReceiver.jitterBufferTarget` of a subscribed track's receiver (livekit-client's public
+ * `RemoteTrack.receiver`), where the browser has it: `ms` 0 or null → the browser's own.
+ */
+function setJitterBufferTarget(track: StatsSource | undefined, ms: number | null): void {
+  const receiver = track?.receiver as (RTCRtpReceiver & { jitterBufferTarget?: number | null }) | undefined;
+  if (!receiver || !('jitterBufferTarget' in receiver)) return;
+  try {
+    receiver.jitterBufferTarget = ms || null;
+  } catch {
+    // a browser that rejects the value keeps its own
+  }
+}
+
+/** Totals of the received video's inbound RTP stream at one sample. */
+type VideoTotals = { lost: number; expected: number; freezes: number };
+
+function videoTotals(report: RTCStatsReport): VideoTotals | undefined {
+  let totals: VideoTotals | undefined;
+  report.forEach((s: Record<string, unknown>) => {
+    if (s.type !== 'inbound-rtp' || s.kind !== 'video') return;
+    const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? Math.max(0, v) : 0);
+    totals = { lost: n(s.packetsLost), expected: n(s.packetsLost) + n(s.packetsReceived), freezes: n(s.freezeCount) };
+  });
+  return totals;
+}
+
+/**
+ * `jitterBufferTargetMs: 'auto'`: while the avatar's video is subscribed, reads its receiver's statistics every
+ * 2 s. When 1 % or more of the video's packets were lost over the last 10 s (of at least 100 packets), or the video
+ * froze while packets were being lost, the avatar's receivers get a 200 ms target; after 30 s without either, the
+ * browser's own buffer again. (A freeze without loss, e.g. a busy CPU, is not what a larger buffer cures.)
+ */
+class AdaptiveJitterBuffer {
+  /** The target the avatar's receivers have now, ms (null: the browser's own). */
+  target: number | null = null;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private source: StatsSource | undefined;
+  private history: VideoTotals[] = [];
+  private clean = 0;
+  private reading = false;
+
+  constructor(private readonly apply: (ms: number | null) => void) {}
+
+  /** Watches this video track (replacing the one watched before); `undefined` stops. */
+  watch(source: StatsSource | undefined): void {
+    if (source === this.source) return;
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.source = source;
+    this.history = [];
+    if (!source) return;
+    this.timer = setInterval(() => void this.sample(source), AUTO_SAMPLE_MS);
+    void this.sample(source);
+  }
+
+  private async sample(source: StatsSource): Promise<void> {
+    if (this.reading) return;
+    this.reading = true;
+    const report = await source.getRTCStatsReport?.().catch(() => undefined);
+    this.reading = false;
+    const now = report && videoTotals(report);
+    if (source !== this.source || !now) return;
+    const last = this.history.at(-1);
+    this.history = [...this.history, now].slice(-AUTO_WINDOW - 1);
+    const first = this.history[0]!;
+    if (!last) return;
+    const expected = now.expected - first.expected;
+    const lossy = expected >= AUTO_MIN_PACKETS && now.lost - first.lost >= AUTO_RAISE_LOSS * expected;
+    const frozeLosing = now.freezes > last.freezes && now.lost > last.lost;
+    this.clean = lossy || frozeLosing ? 0 : this.clean + 1;
+    const target = this.clean === 0 ? AUTO_JITTER_BUFFER_TARGET_MS : this.clean >= AUTO_CLEAN_SAMPLES ? null : this.target;
+    if (target === this.target) return;
+    this.target = target;
+    this.apply(target);
+  }
+}
+
 type Kind = 'audio' | 'video';
 
 /**
@@ -87,6 +186,8 @@ export class RoomSession {
   private readonly shown: Partial<Record<Kind, MediaStreamTrack>> = {};
   /** The livekit-client track of each subscribed media track (for its receiver's statistics). */
   private readonly sources = new WeakMap<MediaStreamTrack, StatsSource>();
+  /** The session option `jitterBufferTargetMs`: a fixed target (ms), or the adaptive one of `'auto'`. */
+  private readonly jitterBuffer: number | AdaptiveJitterBuffer;
   private readonly offs: (() => void)[] = [];
   private joined = false;
   private left = false;
@@ -96,7 +197,13 @@ export class RoomSession {
     private readonly avatar: AvatarIdentity,
     private readonly hooks: RoomHooks,
     textStreams: Record<string, TextStreamHandler> = {},
+    /** The session option `jitterBufferTargetMs` (see `jitterBufferTarget`). */
+    jitterBufferTargetMs?: JitterBufferTargetOption,
   ) {
+    const target = jitterBufferTarget(jitterBufferTargetMs);
+    const setShown = (ms: number | null) =>
+      [this.shown.video, this.shown.audio].forEach((t) => t && setJitterBufferTarget(this.sources.get(t), ms));
+    this.jitterBuffer = target === 'auto' ? new AdaptiveJitterBuffer(setShown) : target;
     this.listen(RoomEvent.DataReceived, (payload: Uint8Array, from: Who, _kind: unknown, topic?: string) => {
       this.see(from);
       if (this.avatar.accepts(from?.identity)) this.hooks.data(payload, from?.identity, topic);
@@ -170,6 +277,7 @@ export class RoomSession {
     this.left = true;
     this.joined = false;
     this.offs.splice(0).forEach((off) => off());
+    if (typeof this.jitterBuffer === 'object') this.jitterBuffer.watch(undefined);
     await this.room.disconnect().catch(() => {});
   }
 
@@ -200,6 +308,10 @@ export class RoomSession {
     if ((this.shown[kind] ?? null) === track) return;
     if (track) this.shown[kind] = track;
     else delete this.shown[kind];
+    // 'auto': the avatar's video is watched while shown; a track shown while the target is raised gets it too.
+    const auto = typeof this.jitterBuffer === 'object' ? this.jitterBuffer : undefined;
+    if (auto && track && auto.target !== null) setJitterBufferTarget(this.sources.get(track), auto.target);
+    if (auto && kind === 'video' && !this.left) auto.watch(track ? this.sources.get(track) : undefined);
     this.hooks.track(kind, track);
   }
 
@@ -212,6 +324,7 @@ export class RoomSession {
     const mst = track.mediaStreamTrack;
     const own = this.tracks.get(identity) ?? {};
     if (present) {
+      if (typeof this.jitterBuffer === 'number') setJitterBufferTarget(track as StatsSource, this.jitterBuffer);
       this.sources.set(mst, track as StatsSource);
       this.tracks.set(identity, { ...own, [kind]: mst });
       this.see(from);
