@@ -1,4 +1,4 @@
-import { createServer, connect, type AddressInfo, type Server } from 'node:net';
+import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
@@ -91,16 +91,28 @@ export function collectPeerConnections(): void {
 const NAMESPACE_HOST = '10.203.0.1';
 
 /** A plain TCP forwarder from NAMESPACE_HOST:<new port> to 127.0.0.1:`port` (loopback is not reachable over the link). */
-async function forwardFromNamespace(port: number): Promise<{ server: Server; port: number }> {
+async function forwardFromNamespace(port: number): Promise<{ port: number; close(): void }> {
+  const open = new Set<Socket>();
   const server = createServer((c) => {
     const up = connect(port, '127.0.0.1');
     c.pipe(up).pipe(c);
     const close = () => (c.destroy(), up.destroy());
     c.on('error', close);
     up.on('error', close);
+    for (const s of [c, up]) {
+      open.add(s);
+      s.on('close', () => open.delete(s));
+    }
   });
   await new Promise<void>((r) => server.listen(0, NAMESPACE_HOST, r));
-  return { server, port: (server.address() as AddressInfo).port };
+  return {
+    port: (server.address() as AddressInfo).port,
+    // Connections still open would keep the page server (on the other side) from closing.
+    close() {
+      server.close();
+      open.forEach((s) => s.destroy());
+    },
+  };
 }
 
 /** A Chromium behind the impaired link; see `behindImpairedLink`. */
@@ -131,7 +143,7 @@ export async function behindImpairedLink(
     closers.push(() => impaired.close());
     const pages = await forwardFromNamespace(Number(new URL(stack.baseUrl).port));
     const signal = await forwardFromNamespace(7880);
-    closers.push(() => (pages.server.close(), signal.server.close()));
+    closers.push(() => (pages.close(), signal.close()));
     const base = `http://${NAMESPACE_HOST}:${pages.port}`;
     const browser = await chromium.launch({
       executablePath: impaired.chromium('/usr/bin/chromium'),

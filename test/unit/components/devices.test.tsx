@@ -137,8 +137,8 @@ describe('AvatarWidget pre-join step', () => {
     expect(track.stop).toHaveBeenCalled();
     await waitFor(() => expect(session.transport.connectCalls).toHaveLength(1));
     await waitFor(() => expect(session.transport.micEnabled).toBe(true));
-    // The call uses the chosen microphone.
-    expect(session.transport.devices).toContainEqual({ kind: 'audioinput', deviceId: 'mic-head' });
+    // The call publishes the chosen microphone from the join (not the default one first, then a switch).
+    expect(session.transport.connectCalls[0]).toMatchObject({ micEnabled: true, micDeviceId: 'mic-head' });
     expect(screen.queryByRole('heading', { name: 'Check your microphone' })).toBeNull();
   });
 
