@@ -142,7 +142,10 @@ async function measure(): Promise<Set<string>> {
   for (const script of result) {
     if (!script.url.startsWith(base) || !script.url.endsWith('.js')) continue;
     const file = join(outDir, new URL(script.url).pathname);
-    const [code, mapText] = await Promise.all([readFile(file, 'utf8'), readFile(`${file}.map`, 'utf8')]);
+    // The bundler's own runtime chunk has no source map and no source of ours.
+    const mapText = await readFile(`${file}.map`, 'utf8').catch(() => null);
+    if (mapText === null) continue;
+    const code = await readFile(file, 'utf8');
     const map = new SourceMap(JSON.parse(mapText) as SourceMapPayload);
     const lineStarts = [0];
     for (let i = code.indexOf('\n'); i !== -1; i = code.indexOf('\n', i + 1)) lineStarts.push(i + 1);
