@@ -50,7 +50,7 @@ export function DeviceSelectView({ kind, devices, value = '', onChange, label, d
       </label>
       <select
         id={id}
-        className="liveai-device__select"
+        className="liveai-input liveai-device__select"
         value={selected}
         disabled={disabled}
         aria-describedby={named ? undefined : `${id}-hint`}
