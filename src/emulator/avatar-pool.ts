@@ -28,7 +28,10 @@ function hostEntry(): string {
 
 const toError = (e: HostError): Error => (e.code ? new LiveAiError(e.code as ErrorCode, e.message) : new Error(e.message));
 
-type Callbacks = Pick<AvatarMediaOptions, 'onAppMessage' | 'onParticipantJoined' | 'onDisconnected' | 'onAgentAudio' | 'onWarning'>;
+type Callbacks = Pick<
+  AvatarMediaOptions,
+  'onAppMessage' | 'onParticipantJoined' | 'onDisconnected' | 'onAgentAudio' | 'onWarning' | 'onOutage'
+>;
 
 /** An avatar running in a host process: forwards calls there and reports its callbacks here. */
 class RemoteAvatar implements AvatarMedia {
@@ -60,6 +63,10 @@ class RemoteAvatar implements AvatarMedia {
 
   setImage(image: Uint8Array): Promise<void> {
     return this.call({ method: 'setImage', args: [image] });
+  }
+
+  rejoin(): Promise<void> {
+    return this.call({ method: 'rejoin', args: [] });
   }
 
   setDemeanour(demeanour: Demeanour): void {
@@ -222,7 +229,7 @@ class AvatarHost {
     } else if (m.t === 'callback') {
       const avatar = this.avatars.get(m.id) ?? this.joins.get(m.id)?.avatar;
       if (!avatar) return;
-      if (m.name === 'onOutage') return avatar.onOutage(m.args[0]);
+      if (m.name === 'onOutage') avatar.onOutage(m.args[0]);
       if (m.name === 'onDisconnected') {
         avatar.end();
         this.avatars.delete(m.id);
@@ -298,11 +305,11 @@ export class AvatarPool {
   /** `joinAvatar` in the least busy host (starting one while fewer than `processes` run and all are busy). */
   readonly join: JoinAvatar = (options) => {
     if (this.closed) return Promise.reject(new LiveAiError('transport_failed', 'the local avatar service is closing'));
-    const { onAppMessage, onParticipantJoined, onDisconnected, onAgentAudio, onWarning, onOutage: _, ...rest } = options;
+    const { onAppMessage, onParticipantJoined, onDisconnected, onAgentAudio, onWarning, onOutage, ...rest } = options;
     const host = this.pick();
     // Start the next process ahead of the next session while every running one has avatars.
     if (this.hosts.length < this.processes && this.hosts.every((h) => h.load > 0 || h === host)) this.spawn();
-    return host.join(this.nextId++, rest, { onAppMessage, onParticipantJoined, onDisconnected, onAgentAudio, onWarning });
+    return host.join(this.nextId++, rest, { onAppMessage, onParticipantJoined, onDisconnected, onAgentAudio, onWarning, onOutage });
   };
 
   /** Process ids of the host processes running now (the bench measures their CPU). */

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { setTimeout as delay } from 'node:timers/promises';
 import { LiveAiError } from '../core/index';
 import type { EmulatorContext } from './context';
 import { emitEvent } from './event-log';
@@ -9,7 +10,8 @@ const LOGGED_ERROR_CHARS = 200;
 const clip = (text: string) => (text.length > LOGGED_ERROR_CHARS ? `${text.slice(0, LOGGED_ERROR_CHARS)}…` : text);
 import { fetchImage, toAvatarPng } from './images';
 import { activate, finish, touch } from './lifecycle';
-import type { JoinAvatar } from './media/types';
+import { publishesMedia } from './livekit';
+import type { AvatarMedia, JoinAvatar } from './media/types';
 import type { SessionRecord } from './store';
 
 let loaded: Promise<JoinAvatar> | null = null;
@@ -84,6 +86,33 @@ const withTimeout = <T>(p: Promise<T>, ms: number, what: string): Promise<T> =>
     );
   });
 
+/** How often, and how far apart (ms), LiveKit is asked for the avatar's tracks after an outage. */
+const TRACK_CHECKS = 3;
+const TRACK_CHECK_GAP_MS = 1000;
+/** Most fresh rejoins per session for tracks LiveKit lost (so a server that keeps losing them cannot loop us). */
+const MAX_TRACK_REJOINS = 3;
+const trackRejoins = new WeakMap<SessionRecord, number>();
+
+/**
+ * The avatar is back from an outage: LiveKit must list its video and audio tracks. After a LiveKit crash restart,
+ * under load, the SDK can heal the drop by itself and report its tracks republished while the new server lists none
+ * (then no viewer gets video). LiveKit is asked a few times, a second apart (it may list them a moment late); if they
+ * are still missing the avatar leaves and joins the room again with fresh tracks.
+ */
+async function checkTracksAfterOutage(ctx: EmulatorContext, rec: SessionRecord, media: AvatarMedia): Promise<void> {
+  const room = rec.roomName;
+  if (!room || !media.rejoin || (trackRejoins.get(rec) ?? 0) >= MAX_TRACK_REJOINS) return;
+  for (let i = 0; i < TRACK_CHECKS; i++) {
+    await delay(TRACK_CHECK_GAP_MS, undefined, { ref: false });
+    if (rec.media !== media || rec.status !== 'ACTIVE') return;
+    const listed = await publishesMedia(ctx.options.livekit, room, media.identity, TRACK_CHECK_GAP_MS);
+    if (listed !== false) return; // listed, or LiveKit cannot say (the outage's own handling goes on)
+  }
+  trackRejoins.set(rec, (trackRejoins.get(rec) ?? 0) + 1);
+  ctx.options.logger.warn({ session_id: rec.id }, "LiveKit lists none of the avatar's tracks after an outage: rejoining");
+  await media.rejoin().catch((e: unknown) => ctx.options.logger.warn({ session_id: rec.id, err: (e as Error).message }, 'rejoin failed'));
+}
+
 /**
  * Media on: the avatar joins `rec.join` (LiveKit URL + token) with the session's image, then the session goes
  * ACTIVE (`bot_ready` is published). App messages (`chat-msg`, `force-end`) and late joiners are wired here.
@@ -120,6 +149,9 @@ export async function joinMedia(ctx: EmulatorContext, rec: SessionRecord): Promi
         else if (rec.status === 'QUEUED') early.add(identity);
       },
       onDisconnected: (reason) => finish(ctx, rec, 'FAILED', `the avatar lost the room: ${reason}`),
+      onOutage: (active) => {
+        if (!active && rec.media) void checkTracksAfterOutage(ctx, rec, rec.media);
+      },
     });
     // An avatar that gets in after the join timed out leaves again at once (else it would stay in the room).
     const media = await withTimeout(joining, ctx.options.joinTimeoutMs, 'joining the room').catch((e: unknown) => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { AccessToken, RoomServiceClient } from 'livekit-server-sdk';
+import { AccessToken, RoomServiceClient, TrackType } from 'livekit-server-sdk';
 import type { LivekitConfig } from './options';
 
 /**
@@ -31,4 +31,17 @@ export async function createLivekitRoom(lk: LivekitConfig, name: string, timeout
   const http = lk.url.replace(/^ws(s?):/, 'http$1:');
   const client = new RoomServiceClient(http, lk.apiKey, lk.apiSecret, { requestTimeout: Math.ceil(timeoutMs / 1000) });
   await client.createRoom({ name, emptyTimeout: 600, departureTimeout: 30 });
+}
+
+/**
+ * Whether LiveKit lists `identity` in `room` with both a video and an audio track. `undefined` when the server
+ * cannot say (not reachable within `timeoutMs`, or the participant is not in the room).
+ */
+export async function publishesMedia(lk: LivekitConfig, room: string, identity: string, timeoutMs: number): Promise<boolean | undefined> {
+  const http = lk.url.replace(/^ws(s?):/, 'http$1:');
+  const client = new RoomServiceClient(http, lk.apiKey, lk.apiSecret, { requestTimeout: Math.ceil(timeoutMs / 1000) });
+  const p = await client.getParticipant(room, identity).catch(() => undefined);
+  if (!p) return undefined;
+  const kinds = new Set(p.tracks.map((t) => t.type));
+  return kinds.has(TrackType.VIDEO) && kinds.has(TrackType.AUDIO);
 }

@@ -340,6 +340,34 @@ describe('avatar rejoin after a LiveKit outage', () => {
     await after.room.disconnect();
   });
 
+  it('rejoin(): the avatar leaves and joins again with fresh tracks LiveKit lists; video and events reach the viewer again', async () => {
+    const reasons: string[] = [];
+    const { room, avatar } = await ownAvatar('fresh', 60_000, reasons, []);
+    const viewer = new Viewer('viewer-fresh');
+    await viewer.room.connect(own, await token(room, viewer.identity), { autoSubscribe: true, dynacast: false });
+    await until(() => viewer.frames > 10, 'video before the rejoin');
+    const svc = new RoomServiceClient(own.replace(/^ws/, 'http'), apiKey, apiSecret);
+    const listed = async () =>
+      (await svc.getParticipant(room, 'liveai-avatar-fresh').catch(() => undefined))?.tracks.map((t) => t.sid) ?? [];
+    const before = await listed();
+    expect(before).toHaveLength(2);
+
+    await avatar.rejoin!();
+    let after: string[] = [];
+    await until(
+      async () => (after = await listed()).length === 2 && after.every((sid) => !before.includes(sid)),
+      'two fresh tracks listed',
+    );
+    const frames = viewer.frames;
+    await until(() => viewer.frames > frames + 10, 'video after the rejoin', 30_000);
+    await avatar.publishEvent({ type: 'agent_transcription', transcription: 'fresh tracks' });
+    await until(() => viewer.messages.some((m) => m.text.includes('fresh tracks')), 'an event after the rejoin');
+    expect(reasons).toEqual([]);
+    expect(avatar.outageMs?.()).toBeGreaterThan(0); // the rejoin counts as an outage (not charged)
+    await avatar.close();
+    await viewer.room.disconnect();
+  });
+
   it('a server that stays down: onDisconnected once, after the rejoin deadline', async () => {
     const reasons: string[] = [];
     const { avatar } = await ownAvatar('deadline', 2_000, reasons, []);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error -- plain ESM script without types
 import { startLivekit, LIVEKIT_KEYS } from '../../scripts/livekit.mjs';
+import { RoomServiceClient } from 'livekit-server-sdk';
 import { createEmulator } from '../../src/emulator/index';
 import { createSealer } from '../../src/server/session/handle';
 import { launchEngine, MEDIA_ENGINES, type EngineBrowser, type TestPage as Page } from './driver';
@@ -73,10 +74,32 @@ async function stopLivekit(mode: 'crash' | 'graceful') {
   } else await lk.stop();
 }
 
+/** What the LiveKit server says each participant of each room publishes (kind and muted), for the failure dump. */
+async function livekitView(): Promise<unknown> {
+  const keys = LIVEKIT_KEYS as { apiKey: string; apiSecret: string };
+  const svc = new RoomServiceClient(lk.url.replace(/^ws/, 'http'), keys.apiKey, keys.apiSecret);
+  try {
+    const rooms = await svc.listRooms();
+    return await Promise.all(
+      rooms.map(async (r) => ({
+        room: r.name,
+        participants: (await svc.listParticipants(r.name)).map((p) => ({
+          identity: p.identity,
+          tracks: p.tracks.map((t) => `${t.type === 1 ? 'video' : t.type === 0 ? 'audio' : t.type}${t.muted ? ' muted' : ''}`),
+        })),
+      })),
+    );
+  } catch (e) {
+    return `unavailable: ${String(e)}`;
+  }
+}
+
 const diagnostics = async (page: Page, serviceId: string) => {
   const p = await probe(page);
   const emu = emulator.state.session(serviceId);
   return JSON.stringify({
+    livekit: await livekitView(),
+    inbound: await page.evaluate(inboundStatsScript),
     phases: p.phases,
     connections: p.connections,
     errors: p.errors,

@@ -156,6 +156,10 @@ export class LiveKitAvatar implements AvatarMedia {
     return this.link.outageMs();
   }
 
+  rejoin(): Promise<void> {
+    return this.link.rejoinNow();
+  }
+
   close(): Promise<void> {
     return (this.closing ??= this.shutdown());
   }

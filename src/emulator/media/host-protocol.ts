@@ -15,6 +15,7 @@ export type HostCall =
   | { method: 'publishEvent'; args: [event: { type: string; [k: string]: unknown }, to?: string[]] }
   | { method: 'speak'; args: [text: string] }
   | { method: 'setImage'; args: [image: Uint8Array] }
+  | { method: 'rejoin'; args: [] }
   | { method: 'close'; args: [] };
 
 /** Emulator → host. */

@@ -65,6 +65,7 @@ async function call(m: Extract<ToHost, { t: 'call' }>): Promise<void> {
       if (media) {
         if (m.method === 'publishEvent') await media.publishEvent(...m.args);
         else if (m.method === 'speak') await media.speak(...m.args);
+        else if (m.method === 'rejoin') await media.rejoin?.();
         else await media.setImage(...m.args);
       }
     }

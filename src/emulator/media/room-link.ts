@@ -203,6 +203,20 @@ export class RoomLink {
     }
   }
 
+  /**
+   * Leaves the room and joins it again with fresh tracks, the same way as after a recoverable disconnect (events
+   * are held meanwhile). For when LiveKit no longer lists the avatar's tracks although the SDK healed a drop by
+   * itself and reported them republished: then no viewer would get the avatar's video. A no-op while rejoining,
+   * after the room was lost and after `stop()`.
+   */
+  async rejoinNow(): Promise<void> {
+    if (!this.active || this.rejoining) return;
+    const old = this.room;
+    const rejoined = this.rejoin(); // marks the link as rejoining at once: the old room's Disconnected is ignored
+    await old.disconnect().catch(() => {});
+    await rejoined;
+  }
+
   /** While rejoining, events are held (at most 200, oldest dropped) and published in order once back. */
   async publishEvent(event: AvatarEvent, to?: string[]): Promise<void> {
     if (this.outage.active && this.active) {

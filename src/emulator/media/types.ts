@@ -87,6 +87,11 @@ export interface AvatarMedia {
   stats(): { framesSent: number; fps: number };
   /** Total time the avatar was out of the room while rejoining (ms, including an outage still going on). Not billed. */
   outageMs?(): number;
+  /**
+   * Leaves the room and joins it again with fresh tracks (events are held meanwhile, as in an outage). Used when
+   * LiveKit no longer lists the avatar's tracks after an outage. Resolves once back in the room or given up.
+   */
+  rejoin?(): Promise<void>;
   /** Leaves the room and stops all timers; idempotent. */
   close(): Promise<void>;
 }
