@@ -92,6 +92,9 @@ const summarise = (runs) => ({
 export const cpuRatio = (runs) =>
   Math.round(median(runs.proxy.map((r, i) => (r.cpuUs.at(-1) ?? 0) / Math.max(1, runs.handwritten[i].cpuUs.at(-1) ?? 0))) * 100) / 100;
 
+/** The Daily room of the bench's session (never joined: rtc-b needs no media server here). */
+const BENCH_DAILY_ROOM = 'https://r.test/x';
+
 /**
  * Creates one rtc-b session through the proxy at `proxyUrl` (rtc-b needs no LiveKit) for the benchmarks.
  * @returns {Promise<{session_id: string, client_token: string}>} the proxy's create response
@@ -104,12 +107,24 @@ export async function createBenchSession(proxyUrl) {
     body: JSON.stringify({
       agent_id: 'agent-demo',
       transport_type: 'rtc-b',
-      properties: { rtc_b_url: 'https://r.test/x', rtc_b_token: 't' },
+      properties: { rtc_b_url: BENCH_DAILY_ROOM, rtc_b_token: 't' },
     }),
   });
   const session = await res.json();
   if (res.status !== 201) throw new Error(`could not create a session: ${res.status} ${JSON.stringify(session)}`);
   return session;
+}
+
+/**
+ * The service's id of the one session a fresh service holds. The proxy hands the browser an opaque handle; the
+ * service and the hand-written proxy take the id behind it.
+ * @throws Error when the service does not list exactly one session
+ */
+export async function onlyServiceSession(serviceUrl) {
+  const listed = await (await fetch(`${serviceUrl}/liveai/sessions`, { headers: { 'x-api-key': API_KEY } })).json();
+  const id = listed.sessions?.[0]?.session_id;
+  if (listed.sessions?.length !== 1 || !id) throw new Error(`the service lists ${listed.sessions?.length} sessions, not 1`);
+  return id;
 }
 
 /**
@@ -129,9 +144,7 @@ export async function benchProxy({ duration = 5, connections = 10, rounds = 2 } 
     proxy = await serve('proxy', emulator.url);
     hand = await serve('handwritten', emulator.url);
     const session = await createBenchSession(proxy.url);
-    // The proxy hands out an opaque handle; the service and the hand-written proxy take the service's id behind it.
-    const { createSealer } = await import('../src/server/session/handle.ts');
-    const serviceId = (await createSealer(new TextEncoder().encode(SESSION_SECRET)).open(session.session_id)).sessionId;
+    const serviceId = await onlyServiceSession(emulator.url);
     const targets = {
       direct: [`${emulator.url}/liveai/sessions/${serviceId}`, { 'x-api-key': API_KEY }, [emulator]],
       proxy: [`${proxy.url}/sessions/${session.session_id}`, { authorization: `Bearer ${session.client_token}` }, [emulator, proxy]],
@@ -239,6 +252,8 @@ async function serveMode(kind, upstream) {
       // Every protection on, as by default; only the per-session request budget is raised so the load itself
       // (thousands of requests a second on one session) is not refused.
       rateLimit: { perSession: 1_000_000_000 },
+      // The bench's rtc-b session names its Daily room; by default the proxy refuses rooms the server did not choose.
+      dailyRooms: [BENCH_DAILY_ROOM],
     }),
   );
   const server = app.listen(0, '127.0.0.1', () => console.log(`READY http://127.0.0.1:${server.address().port}/api/avatar`));

@@ -1,7 +1,7 @@
 // Row 2 of `npm run bench`: proxy overhead. GET /sessions/:id comes from benchProxy() (scripts/bench-proxy.mjs);
 // POST …/control (`reset-idle-timeout`, a control event that changes nothing) is measured here the same way: service
 // and proxy each in their own process (bench-proxy.mjs --serve), autocannon in this one, direct and proxied runs alternating.
-import { benchProxy, cpuRatio, createBenchSession, handwrittenToken, measure, serve } from '../bench-proxy.mjs';
+import { benchProxy, cpuRatio, createBenchSession, handwrittenToken, measure, onlyServiceSession, serve } from '../bench-proxy.mjs';
 
 const API_KEY = 'dev-key-alice';
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -15,16 +15,17 @@ async function benchControl({ duration, connections, rounds }) {
     proxy = await serve('proxy', emulator.url);
     hand = await serve('handwritten', emulator.url);
     const s = await createBenchSession(proxy.url);
+    const id = await onlyServiceSession(emulator.url);
     const body = JSON.stringify({ event: 'reset-idle-timeout' });
     // The control route needs an ACTIVE session (queueMs is 10 in --serve mode).
     for (let t = Date.now(); Date.now() - t < 10_000;) {
-      const st = await (await fetch(`${emulator.url}/liveai/sessions/${s.session_id}`, { headers: { 'x-api-key': API_KEY } })).json();
+      const st = await (await fetch(`${emulator.url}/liveai/sessions/${id}`, { headers: { 'x-api-key': API_KEY } })).json();
       if (st.session_status === 'ACTIVE') break;
       await new Promise((r) => setTimeout(r, 20));
     }
     const targets = {
       direct: {
-        url: `${emulator.url}/liveai/sessions/${s.session_id}/control`,
+        url: `${emulator.url}/liveai/sessions/${id}/control`,
         headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' },
         procs: [emulator],
       },
@@ -34,8 +35,8 @@ async function benchControl({ duration, connections, rounds }) {
         procs: [emulator, proxy],
       },
       handwritten: {
-        url: `${hand.url}/sessions/${s.session_id}/control`,
-        headers: { authorization: `Bearer ${await handwrittenToken(s.session_id)}`, 'content-type': 'application/json' },
+        url: `${hand.url}/sessions/${id}/control`,
+        headers: { authorization: `Bearer ${await handwrittenToken(id)}`, 'content-type': 'application/json' },
         procs: [emulator, hand],
       },
     };
