@@ -35,7 +35,11 @@ describe('useCallStats', () => {
     s.transport.stats = stats();
     const spy = vi.spyOn(s.transport, 'getStats');
     const { result, unmount } = renderHook(() => useCallStats(), { wrapper: wrap(s) });
-    await act(() => vi.advanceTimersByTimeAsync(0));
+    // Nothing is read while the call is being set up: the first sample comes one interval after the connection.
+    await act(() => vi.advanceTimersByTimeAsync(1_999));
+    expect(result.current).toBeNull();
+    expect(spy).not.toHaveBeenCalled();
+    await act(() => vi.advanceTimersByTimeAsync(1));
     expect(result.current).toMatchObject({ rttMs: 40, bitrateKbps: 900 });
     s.transport.stats = stats({ packetLossPct: 7 });
     await act(() => vi.advanceTimersByTimeAsync(1_999));
@@ -48,7 +52,8 @@ describe('useCallStats', () => {
     await act(() => vi.advanceTimersByTimeAsync(10_000));
     expect(spy.mock.calls.length).toBe(calls);
     act(() => s.transport.setConnection('connected'));
-    await act(() => vi.advanceTimersByTimeAsync(0));
+    await act(() => vi.advanceTimersByTimeAsync(2_000));
+    expect(spy.mock.calls.length).toBe(calls + 1);
     unmount();
     const after = spy.mock.calls.length;
     await act(() => vi.advanceTimersByTimeAsync(10_000));

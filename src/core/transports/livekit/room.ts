@@ -121,9 +121,10 @@ function videoTotals(report: RTCStatsReport): VideoTotals | undefined {
 
 /**
  * `jitterBufferTargetMs: 'auto'`: while the avatar's video is subscribed, reads its receiver's statistics every
- * 2 s. When 1 % or more of the video's packets were lost over the last 10 s (of at least 100 packets), or the video
- * froze while packets were being lost, the avatar's receivers get a 200 ms target; after 30 s without either, the
- * browser's own buffer again. (A freeze without loss, e.g. a busy CPU, is not what a larger buffer cures.)
+ * 2 s, the first time 2 s after the track arrived. When 1 % or more of the video's packets were lost over the last
+ * 10 s (of at least 100 packets), or the video froze while packets were being lost, the avatar's receivers get a
+ * 200 ms target; after 30 s without either, the browser's own buffer again. (A freeze without loss, e.g. a busy
+ * CPU, is not what a larger buffer cures.)
  */
 class AdaptiveJitterBuffer {
   /** The target the avatar's receivers have now, ms (null: the browser's own). */
@@ -142,10 +143,11 @@ class AdaptiveJitterBuffer {
     clearInterval(this.timer);
     this.timer = undefined;
     this.source = source;
-    this.history = [];
+    // A newly subscribed track's counters start at zero, so the first reading, one interval later, already covers
+    // the time since: nothing is read while the call is being set up (the page's busiest moment).
+    this.history = source ? [{ lost: 0, expected: 0, freezes: 0 }] : [];
     if (!source) return;
     this.timer = setInterval(() => void this.sample(source), AUTO_SAMPLE_MS);
-    void this.sample(source);
   }
 
   private async sample(source: StatsSource): Promise<void> {
