@@ -76,8 +76,11 @@ export const QualityFromStats: Story = {
       <ConnectionQuality />
     </WithSession>
   ),
+  // The first sample comes one interval (2 s) after the connection.
   play: async ({ canvas }) =>
-    waitFor(() => expect(canvas.getByRole('img')).toHaveAccessibleName('Connection good (310 ms round trip, 2.5 % loss, 12 ms jitter)')),
+    waitFor(() => expect(canvas.getByRole('img')).toHaveAccessibleName('Connection good (310 ms round trip, 2.5 % loss, 12 ms jitter)'), {
+      timeout: 5_000,
+    }),
 };
 
 export const VideoPrimitive: Story = {
