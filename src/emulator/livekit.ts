@@ -28,9 +28,13 @@ export const viewerIdentity = (): string => `user-${randomBytes(4).toString('hex
  * @throws Error when the server cannot be reached within `timeoutMs`.
  */
 export async function createLivekitRoom(lk: LivekitConfig, name: string, timeoutMs: number): Promise<void> {
+  await roomService(lk, timeoutMs).createRoom({ name, emptyTimeout: 600, departureTimeout: 30 });
+}
+
+/** LiveKit's server API at the same host as `lk.url`, each request given up after `timeoutMs`. */
+function roomService(lk: LivekitConfig, timeoutMs: number): RoomServiceClient {
   const http = lk.url.replace(/^ws(s?):/, 'http$1:');
-  const client = new RoomServiceClient(http, lk.apiKey, lk.apiSecret, { requestTimeout: Math.ceil(timeoutMs / 1000) });
-  await client.createRoom({ name, emptyTimeout: 600, departureTimeout: 30 });
+  return new RoomServiceClient(http, lk.apiKey, lk.apiSecret, { requestTimeout: Math.ceil(timeoutMs / 1000) });
 }
 
 /**
@@ -38,9 +42,9 @@ export async function createLivekitRoom(lk: LivekitConfig, name: string, timeout
  * cannot say (not reachable within `timeoutMs`, or the participant is not in the room).
  */
 export async function publishesMedia(lk: LivekitConfig, room: string, identity: string, timeoutMs: number): Promise<boolean | undefined> {
-  const http = lk.url.replace(/^ws(s?):/, 'http$1:');
-  const client = new RoomServiceClient(http, lk.apiKey, lk.apiSecret, { requestTimeout: Math.ceil(timeoutMs / 1000) });
-  const p = await client.getParticipant(room, identity).catch(() => undefined);
+  const p = await roomService(lk, timeoutMs)
+    .getParticipant(room, identity)
+    .catch(() => undefined);
   if (!p) return undefined;
   const kinds = new Set(p.tracks.map((t) => t.type));
   return kinds.has(TrackType.VIDEO) && kinds.has(TrackType.AUDIO);
