@@ -27,6 +27,7 @@ export class Call {
   private readonly controller = new AbortController();
   client: ClientSession | null;
   transport: Transport | null = null;
+  private disposed = false;
   /** Why the start was cancelled. */
   reason: LiveAiError | null = null;
   private readonly poller: StatusPoller;
@@ -212,8 +213,13 @@ export class Call {
     clearTimeout(timer);
   }
 
-  /** Frees everything at once: the start, polling, keep-alive, unload listener, token renewals, and the room. */
+  /**
+   * Frees everything at once: the start, polling, keep-alive, unload listener, token renewals, and the room. Once:
+   * a second call does nothing (the room is left once, even while the first leave is still under way).
+   */
   dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
     this.cancel(aborted());
     this.poller.stop();
     this.finalWaiters.splice(0).forEach((w) => w());

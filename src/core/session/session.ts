@@ -345,13 +345,12 @@ export class Session {
       this.audio.destroy();
       this.bus.clear();
     };
-    if (this.life.stage !== 'running') return done();
-    if (end) return void this.end('unmount').finally(done);
-    // Without an end the session goes on at the service: leave the room through the same teardown, at once. The
-    // teardown frees the call; freeing it again would leave the room a second time.
-    void this.teardown({ reason: 'unmount', terminate: false, detach: true });
-    this.audio.destroy();
-    this.bus.clear();
+    if (this.life.stage === 'running') {
+      if (end) return void this.end('unmount').finally(done);
+      // Without an end the session goes on at the service: leave the room through the same teardown, at once.
+      void this.teardown({ reason: 'unmount', terminate: false, detach: true });
+    }
+    done();
   }
 
   // ---- what the service and the room report (through the current call) ---------------------------------------
