@@ -5,6 +5,8 @@
 //   bare      — the fair baseline: the fastest page a competent engineer writes with livekit-client's public API
 //               (quiet logs, the Room made at load, prepareConnection, attach on TrackSubscribed; bare-page.ts);
 //   bareNaive — the quickstart page with livekit-client alone (info logs, Room made on click): informative;
+//   bareReact — the fastest public-API page written as a React app (bare-react-page.tsx): informative, what React
+//               itself costs a call page;
 //   bareJbt   — (lossy link only) the bare page with liveai-kit's jitterBufferTarget on its receivers: informative.
 // Each in two service modes, two local services behind two proxies:
 //   as-is   — queue 0, the avatar joins while the browser connects (the create call answers at once);
@@ -92,13 +94,13 @@ const JBT_MS = Number(arg('--jbt') ?? 200);
 const MEMORY_MINUTES = Number(arg('--memory-minutes') ?? 0);
 /** The impaired link of the lossy condition: one-way delay ms, ± jitter ms, loss per packet and direction. */
 const [LINK_DELAY_MS, LINK_JITTER_MS, LINK_LOSS] = (arg('--link') ?? '40,10,0.02').split(',').map(Number) as [number, number, number];
-type PageKind = 'widget' | 'element' | 'bare' | 'bareNaive' | 'bareJbt' | 'widgetCold';
+type PageKind = 'widget' | 'element' | 'bare' | 'bareNaive' | 'bareReact' | 'bareJbt' | 'widgetCold';
 type Mode = 'asIs' | 'warm';
 type Condition = 'normal' | 'cpu4' | 'lossy' | 'firefox';
 const COLD = process.argv.includes('--cold');
 const ONLY = arg('--only')?.split(',') as PageKind[] | undefined;
 const pagesFor = (all: PageKind[]) => (ONLY ? all.filter((p) => ONLY.includes(p)) : all);
-const PAGES = pagesFor(['widget', 'element', 'bare', 'bareNaive', ...(COLD ? (['widgetCold'] as const) : [])]);
+const PAGES = pagesFor(['widget', 'element', 'bare', 'bareNaive', 'bareReact', ...(COLD ? (['widgetCold'] as const) : [])]);
 const MODES = (arg('--modes')?.split(',') ?? ['asIs', 'warm']) as Mode[];
 const CONDITIONS = (arg('--conditions')?.split(',') ?? ['normal']) as Condition[];
 /** The pages of the other conditions (warm mode): ours and the fair baseline; on the lossy link also the prototype. */
@@ -181,7 +183,7 @@ await build({
     outDir: appDir,
     emptyOutDir: true,
     sourcemap: PROFILE_DIR ? 'hidden' : false,
-    rollupOptions: { input: ['widget.html', 'bare.html', 'bare-naive.html'].map((f) => resolve(pages, f)) },
+    rollupOptions: { input: ['widget.html', 'bare.html', 'bare-naive.html', 'bare-react.html'].map((f) => resolve(pages, f)) },
   },
 });
 await build({
@@ -205,6 +207,7 @@ const URLS: Record<PageKind, string> = {
   bare: '/scripts/bench/pages/bare.html',
   bareJbt: '/scripts/bench/pages/bare.html',
   bareNaive: '/scripts/bench/pages/bare-naive.html',
+  bareReact: '/scripts/bench/pages/bare-react.html',
   element: '/element.html',
 };
 const browser = await chromium.launch({
@@ -320,7 +323,7 @@ async function pageRun(kind: PageKind, mode: Mode, opts: RunOptions = {}) {
       ...(kind === 'widget' && PREFETCH ? { prefetch: '1' } : {}),
       ...(MARKS ? { marks: '1' } : {}),
       ...(kind === 'widgetCold' ? { cold: '1' } : {}),
-      ...(kind === 'bare' || kind === 'bareJbt' ? { lk: livekit.url } : {}),
+      ...(kind === 'bare' || kind === 'bareJbt' || kind === 'bareReact' ? { lk: livekit.url } : {}),
       ...(kind === 'bareJbt' ? { jbt: String(JBT_MS) } : {}),
     });
     await page.goto(`${condition === 'lossy' ? lossy!.base : base}${URLS[kind]}?${query}`);
