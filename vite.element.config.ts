@@ -41,23 +41,26 @@ export default defineConfig({
     // An app-style build (not lib mode) so the ES output is fully minified.
     rollupOptions: {
       input: 'src/element/standalone.ts',
-      preserveEntrySignatures: 'exports-only',
+      preserveEntrySignatures: 'allow-extension',
       output: {
         format: 'es',
         entryFileNames: 'liveai-avatar.js',
         chunkFileNames,
-        // Everything the script imports statically in ONE chunk: left to the default splitting, the modules it shares
-        // with its lazy chunks became nine files under 1.3 kB each, 11 requests on the first load. Now the script,
-        // this chunk, and the checks the engine fetches at once: 3 requests (scripts/bench/element-chain.mjs).
-        // And what either adapter imports on joining (event decoding, who the avatar is, reconnect decisions) goes
-        // with the event checks (valibot) the engine fetches on Start beside the adapter: left apart, those small
-        // files were requested only once the adapter had arrived, one more round trip before the call could start.
+        // Everything the script imports statically goes in the script itself: left to the default splitting, the
+        // modules it shares with its lazy chunks became nine files under 1.3 kB each, 11 requests on the first load.
+        // 'allow-extension' lets the script also export what its lazy chunks import from it; with 'exports-only' the
+        // script was a one-line file re-exporting a second chunk, one more round trip before anything ran.
+        // And everything a call checks and decodes on Start (the call-path schemas with the parts they share with
+        // the full schemas, event decoding, who the avatar is, reconnect decisions, valibot) is one chunk, which the
+        // engine fetches at once and either adapter imports: left apart, those files were requested one round trip
+        // after the chunk that imports them. First load: the script and this chunk, 2 requests, each needing only
+        // the one before it (scripts/bench/element-chain.mjs).
         codeSplitting: {
           groups: [
             { name: 'initial', tags: ['$initial'] },
             {
-              name: 'events',
-              test: /src[\\/](core[\\/](events[\\/]read|schemas[\\/]events|transports[\\/](avatar-identity|livekit[\\/]reconnect))|shared[\\/]outage)\.ts$|node_modules[\\/]valibot[\\/]/,
+              name: 'call-path',
+              test: /src[\\/](core[\\/](events[\\/]read|schemas[\\/](events|call-path|common|parts|sessions|proxy)|transports[\\/](avatar-identity|livekit[\\/]reconnect))|shared[\\/]outage)\.ts$|node_modules[\\/]valibot[\\/]/,
             },
           ],
         },
