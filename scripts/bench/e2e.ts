@@ -6,7 +6,7 @@
 //               (quiet logs, the Room made at load, prepareConnection, attach on TrackSubscribed; bare-page.ts);
 //   bareNaive — the quickstart page with livekit-client alone (info logs, Room made on click): informative;
 //   bareReact — the fastest public-API page written as a React app (bare-react-page.tsx): informative, what React
-//               itself costs a call page;
+//               itself costs a call page (on the lossy link: its settle time, what a React app loads);
 //   bareJbt   — (lossy link only) the bare page with liveai-kit's jitterBufferTarget on its receivers: informative.
 // Each in two service modes, two local services behind two proxies:
 //   as-is   — queue 0, the avatar joins while the browser connects (the create call answers at once);
@@ -106,7 +106,7 @@ const CONDITIONS = (arg('--conditions')?.split(',') ?? ['normal']) as Condition[
 /** The pages of the other conditions (warm mode): ours and the fair baseline; on the lossy link also the prototype. */
 const CONDITION_PAGES: Record<Exclude<Condition, 'normal'>, PageKind[]> = {
   cpu4: pagesFor(['widget', 'element', 'bare']),
-  lossy: pagesFor(['widget', 'element', 'bare', 'bareJbt']),
+  lossy: pagesFor(['widget', 'element', 'bare', 'bareJbt', 'bareReact']),
   firefox: pagesFor(['widget', 'element', 'bare']),
 };
 const CHROMIUM_ARGS = CHROMIUM_BASE_ARGS;
@@ -599,7 +599,11 @@ try {
         const r =
           condition === 'firefox'
             ? { ...(await firefoxRun(kind, 'warm')), settleMs: 0, freezes: undefined, resources: [] }
-            : await pageRun(kind, 'warm', { condition, freezeSeconds: condition === 'lossy' ? FREEZE_SECONDS : undefined });
+            : await pageRun(kind, 'warm', {
+                condition,
+                // The React page is here for its settle time only: what a React app's bytes cost on this link.
+                freezeSeconds: condition === 'lossy' && kind !== 'bareReact' ? FREEZE_SECONDS : undefined,
+              });
         line.push(
           `${kind} ${r.firstFrameMs.toFixed(0)}${condition === 'lossy' ? ` (settle ${r.settleMs.toFixed(0)}, freezes ${r.freezes?.freezes ?? '?'})` : ''}`,
         );
