@@ -44,7 +44,7 @@ export class Call {
     private readonly session: Session,
     private readonly proxy: ProxyClient,
     client: ClientSession | null,
-    timing: { intervalMs: number; maxIntervalMs: number },
+    private readonly timing: { intervalMs: number; maxIntervalMs: number },
   ) {
     this.client = client;
     this.active.catch(() => {});
@@ -92,7 +92,9 @@ export class Call {
    * Joins the session's room, when it has one: loads the transport adapter, connects (publishing the microphone
    * when `micEnabled`), then applies the devices chosen before. The first status poll waits until the join settled
    * (at most FIRST_POLL_LATEST_MS): its answer and the re-render it causes would otherwise compete with the join for
-   * the main thread. Rejects with the adapter's error.
+   * the main thread. When the avatar's video is already there by then, its first frame is being decoded, and the
+   * status can only say what the video already shows: the first poll then comes one poll interval later.
+   * Rejects with the adapter's error.
    */
   async join(
     o: Pick<AvatarSessionOptions, 'transport' | 'eventTopic' | 'reconnectDeadlineMs' | 'jitterBufferTargetMs'> & {
@@ -101,7 +103,7 @@ export class Call {
       devices: ReadonlyMap<'audioinput' | 'videoinput', string>;
     },
   ): Promise<void> {
-    this.firstPoll = setTimeout(() => this.startPolling(), FIRST_POLL_LATEST_MS);
+    this.pollIn(FIRST_POLL_LATEST_MS);
     try {
       const c = this.client!;
       const kind = chooseTransport(c, o.transport);
@@ -125,8 +127,14 @@ export class Call {
       for (const [k, id] of o.devices)
         if (k !== 'audioinput' || !o.micEnabled) await t.setDevice(k, id).catch((e) => this.session.report(toError(e)));
     } finally {
-      this.startPolling();
+      if (this.session.live) this.pollIn(this.timing.intervalMs);
+      else this.startPolling();
     }
+  }
+
+  private pollIn(ms: number): void {
+    clearTimeout(this.firstPoll);
+    this.firstPoll = setTimeout(() => this.startPolling(), ms);
   }
 
   /** Listens to a joined (or seeded) transport on behalf of the session. */

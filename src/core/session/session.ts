@@ -164,6 +164,11 @@ export class Session {
     this.set({ media: { ...this.state.media, ...patch } });
   }
 
+  /** Whether the avatar is live: its video arrived, or `bot_ready`. */
+  get live(): boolean {
+    return this.state.live;
+  }
+
   /** Whether `call` is the current call (calls of earlier starts report nothing). */
   isCurrent(call: Call): boolean {
     return this.life.call === call;
