@@ -1,10 +1,12 @@
+import { VideoBufferType, VideoFrame } from '@livekit/rtc-node';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { isLiveAiError } from '../../src/core/errors';
 import { AudioPlayer, type AudioSink } from '../../src/emulator/media/audio-player';
 import { composeFrame, layoutRows, newRowLayout } from '../../src/emulator/media/compose';
 import { styleFromPrompt, stylesFromDemeanour } from '../../src/emulator/media/demeanour';
-import { faceGeometry, FRAME_HEIGHT as H, FRAME_WIDTH as W } from '../../src/emulator/media/face';
+import { faceGeometry, FRAME_HEIGHT as H, FRAME_WIDTH as W, type Rgb } from '../../src/emulator/media/face';
+import { type I420Image, newI420, yuvOf } from '../../src/emulator/media/i420';
 import { actionKind, BlinkSchedule, BLINK_MS, idlePose, type Pose } from '../../src/emulator/media/motion';
 import { drawEyelids, drawMouth } from '../../src/emulator/media/overlays';
 import { nextDelay, RateMeter } from '../../src/emulator/media/pacer';
@@ -32,7 +34,24 @@ function gradientPortrait(): Portrait {
   return portraitFromRgba(rgba, W, H);
 }
 
-const px = (buf: Uint8Array, x: number, y: number, w = W) => Array.from(buf.subarray((y * w + x) * 4, (y * w + x) * 4 + 3));
+/** The RGBA pixels of `img` (its full padded width, `img.stride` px), converted back the way a viewer does (libyuv). */
+const rgba = (img: I420Image): Uint8Array =>
+  new VideoFrame(img.data, img.stride, img.height, VideoBufferType.I420).convert(VideoBufferType.RGBA).data;
+/** [Y, U, V] of the pixel at (x, y) of `img` (unpadded coordinates). */
+const yuvAt = (img: I420Image, x: number, y: number): number[] => {
+  const c = (y >> 1) * img.cstride + ((x + img.margin) >> 1);
+  return [img.y[y * img.stride + x + img.margin] as number, img.u[c] as number, img.v[c] as number];
+};
+/** Y of the pixel at (x, y): per pixel, so it shows exactly where each source pixel went. */
+const yAt = (img: I420Image, x: number, y: number) => yuvAt(img, x, y)[0];
+const lumaOf = (c: Rgb) => yuvOf(c)[0];
+/** Fills all of `img` (padding included) with the colour `c`. */
+function paint(img: I420Image, c: Rgb): void {
+  const [y, u, v] = yuvOf(c);
+  img.y.fill(y);
+  img.u.fill(u);
+  img.v.fill(v);
+}
 const luma = (buf: Uint8Array, i: number) => 0.299 * (buf[i] as number) + 0.587 * (buf[i + 1] as number) + 0.114 * (buf[i + 2] as number);
 /** Dark pixels (luma < 90) in a box around the mouth of an unpadded frame. */
 function darkAroundMouth(frame: Uint8Array): number {
@@ -77,11 +96,9 @@ describe('reference image decoding', () => {
       .toBuffer();
     const p = await decodePortrait(new Uint8Array(wide));
     expect([p.width, p.height, p.stride]).toEqual([W, H, W + 2 * p.margin]);
-    const at = (x: number, y: number) =>
-      Array.from(p.pixels.subarray((y * p.stride + x + p.margin) * 4, (y * p.stride + x + p.margin) * 4 + 3));
-    expect(at(10, 100)).toEqual([255, 0, 0]); // left of centre: red
-    expect(at(W - 10, 100)).toEqual([0, 0, 255]); // right of centre: blue
-    expect(Array.from(p.pixels.subarray(0, 3))).toEqual([255, 0, 0]); // left padding repeats the edge
+    expect(yuvAt(p, 10, 100)).toEqual(yuvOf([255, 0, 0])); // left of centre: red
+    expect(yuvAt(p, W - 10, 100)).toEqual(yuvOf([0, 0, 255])); // right of centre: blue
+    expect(yuvAt(p, -p.margin, 0)).toEqual(yuvOf([255, 0, 0])); // left padding repeats the edge
   });
 
   it('rejects bytes that are not an image, and empty bytes, with invalid_request', async () => {
@@ -95,20 +112,20 @@ describe('reference image decoding', () => {
 describe('row layout and composition', () => {
   it('copies the image unchanged for a still pose and shifts rows for dx/dy', () => {
     const p = gradientPortrait();
-    const out = new Uint8Array(W * H * 4);
-    const cols = new Int32Array(W);
+    const out = newI420(W, H);
+    const cols = new Int32Array(W * 1.5);
     composeFrame(p, layoutRows(still, H, p.margin, newRowLayout(H)), 1, out, cols);
-    expect(px(out, 50, 200)).toEqual([200, 50, 100]);
+    expect(yAt(out, 50, 200)).toBe(lumaOf([200, 50, 100]));
     composeFrame(p, layoutRows({ ...still, dx: 5, dy: 10 }, H, p.margin, newRowLayout(H)), 1, out, cols);
-    expect(px(out, 55, 210)).toEqual([200, 50, 100]); // content moved right 5 and down 10
-    expect(px(out, 2, 0)).toEqual([0, 0, 100]); // exposed top-left repeats the edge
+    expect(yAt(out, 55, 210)).toBe(lumaOf([200, 50, 100])); // content moved right 5 and down 10
+    expect(yAt(out, 2, 0)).toBe(lumaOf([0, 0, 100])); // exposed top-left repeats the edge
   });
 
   it('mirrors the picture half-way through a spin (hscale −1)', () => {
     const p = gradientPortrait();
-    const out = new Uint8Array(W * H * 4);
-    composeFrame(p, layoutRows(still, H, p.margin, newRowLayout(H)), -1, out, new Int32Array(W));
-    expect(px(out, 10, 30)).toEqual([30, (W - 1 - 10) % 256, 100]);
+    const out = newI420(W, H);
+    composeFrame(p, layoutRows(still, H, p.margin, newRowLayout(H)), -1, out, new Int32Array(W * 1.5));
+    expect(yAt(out, 10, 30)).toBe(lumaOf([30, (W - 1 - 10) % 256, 100]));
   });
 });
 
@@ -136,10 +153,11 @@ describe('mouth and demeanour', () => {
   it('opens a dark mouth in proportion to the level', () => {
     const counts = [0, 0.5, 1].map((open) => {
       const p = gradientPortrait();
-      p.pixels.fill(230);
+      paint(p, [230, 230, 230]);
       drawMouth(p, g, [180, 90, 90], open, 0);
+      const pixels = rgba(p);
       let n = 0;
-      for (let i = 0; i < p.pixels.length; i += 4) if (luma(p.pixels, i) < 90) n++;
+      for (let i = 0; i < pixels.length; i += 4) if (luma(pixels, i) < 90) n++;
       return n;
     });
     expect(counts[0]).toBe(0);
@@ -150,10 +168,11 @@ describe('mouth and demeanour', () => {
   it('bends the mouth corners up for a smile and down for a frown, and leaves a neutral closed mouth alone', () => {
     const cornerRow = (smile: number) => {
       const p = gradientPortrait();
-      p.pixels.fill(230);
+      paint(p, [230, 230, 230]);
       drawMouth(p, g, [20, 20, 20], 0, smile);
+      const pixels = rgba(p);
       const x = g.mouth.x - g.mouthHalfWidth + 1 + p.margin;
-      for (let y = 0; y < H; y++) if ((p.pixels[(y * p.stride + x) * 4] as number) < 100) return y;
+      for (let y = 0; y < H; y++) if ((pixels[(y * p.stride + x) * 4] as number) < 100) return y;
       return -1;
     };
     expect(cornerRow(0)).toBe(-1); // neutral and closed: the image's own mouth is left alone
@@ -183,9 +202,9 @@ describe('renderer', () => {
     let talking = 0;
     let t = 0;
     const whites: number[] = [];
-    for (; t < 2000; t += 40) silent = Math.max(silent, darkAroundMouth(r.render(t, 0)));
-    for (; t < 4000; t += 40) talking = Math.max(talking, darkAroundMouth(r.render(t, t % 400 < 200 ? 1 : 0.2)));
-    for (; t < 10_000; t += 20) whites.push(whitePixels(r.render(t, 0)));
+    for (; t < 2000; t += 40) silent = Math.max(silent, darkAroundMouth(rgba(r.render(t, 0))));
+    for (; t < 4000; t += 40) talking = Math.max(talking, darkAroundMouth(rgba(r.render(t, t % 400 < 200 ? 1 : 0.2))));
+    for (; t < 10_000; t += 20) whites.push(whitePixels(rgba(r.render(t, 0))));
     expect(silent).toBeLessThan(20);
     expect(talking).toBeGreaterThan(400);
     // The whites of the eyes disappear during a blink (at least one in 6 s) and are back otherwise.
@@ -197,7 +216,7 @@ describe('renderer', () => {
     const g13 = faceGeometry(W, H, { eyeDx: 0.13 });
     expect(g13.eyes.map((e) => e.x)).toEqual([Math.round(W * 0.37), Math.round(W * 0.63)]);
     const p = gradientPortrait();
-    p.pixels.fill(255);
+    paint(p, [255, 255, 255]);
     drawEyelids(
       p,
       g13,
@@ -207,7 +226,8 @@ describe('renderer', () => {
       ],
       1,
     );
-    const dark = (x: number, y: number) => (p.pixels[(y * p.stride + x + p.margin) * 4] as number) < 100;
+    const pixels = rgba(p);
+    const dark = (x: number, y: number) => (pixels[(y * p.stride + x + p.margin) * 4] as number) < 100;
     expect(dark(g13.eyes[0]!.x, g13.eyes[0]!.y)).toBe(true);
     expect(dark(g.eyes[0]!.x - 10, g.eyes[0]!.y)).toBe(false); // the default spot is left alone
   });
@@ -223,11 +243,11 @@ describe('renderer', () => {
       if (action) r.playAction(action, 0);
       const out = { dx: 0, dy: 0, area: 0 };
       for (let t = 0; t <= 1500; t += 60) {
-        const a = pupils(r.render(t, 0));
-        const b = pupils(idle.render(t, 0));
+        const a = pupils(rgba(r.render(t, 0)));
+        const b = pupils(rgba(idle.render(t, 0)));
         out.dx = Math.max(out.dx, Math.abs(a.x - b.x));
         out.dy = Math.max(out.dy, Math.abs(a.y - b.y));
-        out.area = Math.max(out.area, changedFraction(r.frame, idle.frame));
+        out.area = Math.max(out.area, changedFraction(rgba(r.frame), rgba(idle.frame)));
       }
       return out;
     };
@@ -242,10 +262,10 @@ describe('renderer', () => {
 
   it('shows a new portrait on the next frame after setPortrait', async () => {
     const r = new AvatarRenderer(await decodePortrait(await facePng('#9ec5e8')));
-    const before = px(r.render(0, 0), 5, 5);
+    const before = yuvAt(r.render(0, 0), 5, 5);
     r.setPortrait(await decodePortrait(await facePng('#205020')));
-    expect(px(r.render(40, 0), 5, 5)).not.toEqual(before);
-    expect(px(r.frame, 5, 5)).toEqual([32, 80, 32]);
+    expect(yuvAt(r.render(40, 0), 5, 5)).not.toEqual(before);
+    expect(yuvAt(r.frame, 5, 5)).toEqual(yuvOf([32, 80, 32]));
   });
 });
 

@@ -46,7 +46,7 @@ export class LiveKitAvatar implements AvatarMedia {
   ) {
     this.identity = room.localParticipant?.identity ?? '';
     this.renderer = new AvatarRenderer(portrait, hashSeed(this.identity));
-    this.videoFrame = new VideoFrame(this.renderer.frame, FRAME_WIDTH, FRAME_HEIGHT, VideoBufferType.RGBA);
+    this.videoFrame = new VideoFrame(this.renderer.frame.data, FRAME_WIDTH, FRAME_HEIGHT, VideoBufferType.I420);
     this.player = new AudioPlayer(
       {
         capture: (data) => audio.captureFrame(new AudioFrame(data, AUDIO_SAMPLE_RATE, 1, data.length)),

@@ -1,17 +1,5 @@
+import type { I420Image } from './i420';
 import { NECK_BAND, NECK_Y, WAIST_Y, type Pose } from './motion';
-
-/**
- * A source image padded with `margin` edge-replicated columns on each side, RGBA, row-major.
- * `stride` = width + 2·margin (px). Only rows are shifted/moved per frame, so no per-pixel work is needed
- * for the usual poses.
- */
-export interface PaddedImage {
-  width: number;
-  height: number;
-  margin: number;
-  stride: number;
-  pixels: Uint8Array;
-}
 
 /** Per destination row: which source row to copy and how far to shift it sideways (px, + right). */
 export interface RowLayout {
@@ -46,36 +34,49 @@ export function layoutRows(pose: Pose, height: number, margin: number, out: RowL
 }
 
 /**
- * Writes the frame (`src.width`×`src.height` RGBA) into `dst` by copying whole rows of `src` (fast path: one
- * memcpy per row, `TypedArray.set`, measured faster than `Buffer.copy` for 1472-byte rows), or,
- * when `hscale` ≠ 1, by a per-row column gather with a column map computed once per frame (`cols`, length
- * `src.width`). `dst` must be `width·height·4` bytes; all buffers must start at a 4-byte boundary.
+ * Writes the frame (`src.width`×`src.height`, I420, margin 0) into `dst` by copying whole rows of each plane of `src`
+ * (fast path: one memcpy per row, `TypedArray.set`), or, when `hscale` ≠ 1, by a per-row gather with a column map
+ * computed once per frame (`cols`, length at least 1.5 × `src.width`: the Y columns, then the chroma columns).
+ * A chroma row follows the first of its two Y rows; its sideways shift is half theirs (rounded down).
  */
-export function composeFrame(src: PaddedImage, layout: RowLayout, hscale: number, dst: Uint8Array, cols: Int32Array): void {
-  const { width, height, margin, stride } = src;
-  const rowBytes = width * 4;
+export function composeFrame(src: I420Image, layout: RowLayout, hscale: number, dst: I420Image, cols: Int32Array): void {
+  const { width, height, margin, stride, cstride } = src;
+  const cw = width / 2;
+  const cm = margin / 2;
   if (Math.abs(hscale - 1) < 1e-3) {
-    const from = src.pixels;
     for (let y = 0; y < height; y++) {
-      const start = ((layout.srcRow[y] as number) * stride + margin - (layout.xOff[y] as number)) * 4;
-      dst.set(from.subarray(start, start + rowBytes), y * rowBytes);
+      const start = (layout.srcRow[y] as number) * stride + margin - (layout.xOff[y] as number);
+      dst.y.set(src.y.subarray(start, start + width), y * width);
+    }
+    for (let cy = 0; cy < height / 2; cy++) {
+      const start = ((layout.srcRow[2 * cy] as number) >> 1) * cstride + cm - ((layout.xOff[2 * cy] as number) >> 1);
+      dst.u.set(src.u.subarray(start, start + cw), cy * cw);
+      dst.v.set(src.v.subarray(start, start + cw), cy * cw);
     }
     return;
   }
   const s = Math.sign(hscale || 1) * Math.max(0.06, Math.abs(hscale));
-  const cx = (width - 1) / 2;
-  for (let x = 0; x < width; x++) cols[x] = Math.round(cx + (x - cx) / s);
-  const src32 = new Uint32Array(src.pixels.buffer, src.pixels.byteOffset, src.pixels.byteLength >> 2);
-  const dst32 = new Uint32Array(dst.buffer, dst.byteOffset, dst.byteLength >> 2);
-  const maxCol = stride - 1;
+  const ycols = cols.subarray(0, width);
+  const ccols = cols.subarray(width, width + cw);
+  for (let x = 0; x < width; x++) ycols[x] = Math.round((width - 1) / 2 + (x - (width - 1) / 2) / s);
+  for (let x = 0; x < cw; x++) ccols[x] = Math.round((cw - 1) / 2 + (x - (cw - 1) / 2) / s);
   for (let y = 0; y < height; y++) {
-    const rowStart = (layout.srcRow[y] as number) * stride;
-    const shift = margin - (layout.xOff[y] as number);
-    const d = y * width;
-    for (let x = 0; x < width; x++) {
-      let c = shift + (cols[x] as number);
-      c = c < 0 ? 0 : c > maxCol ? maxCol : c;
-      dst32[d + x] = src32[rowStart + c] as number;
-    }
+    gatherRow(src.y, (layout.srcRow[y] as number) * stride, margin - (layout.xOff[y] as number), stride, ycols, dst.y, y * width);
+  }
+  for (let cy = 0; cy < height / 2; cy++) {
+    const row = ((layout.srcRow[2 * cy] as number) >> 1) * cstride;
+    const shift = cm - ((layout.xOff[2 * cy] as number) >> 1);
+    gatherRow(src.u, row, shift, cstride, ccols, dst.u, cy * cw);
+    gatherRow(src.v, row, shift, cstride, ccols, dst.v, cy * cw);
+  }
+}
+
+/** dst[d + x] = the source row's value at column `shift + cols[x]` (clamped to the row), for each x of `cols`. */
+function gatherRow(from: Uint8Array, rowStart: number, shift: number, stride: number, cols: Int32Array, to: Uint8Array, d: number): void {
+  const maxCol = stride - 1;
+  for (let x = 0; x < cols.length; x++) {
+    let c = shift + (cols[x] as number);
+    c = c < 0 ? 0 : c > maxCol ? maxCol : c;
+    to[d + x] = from[rowStart + c] as number;
   }
 }

@@ -1,11 +1,11 @@
 import sharp from 'sharp';
 import { LiveAiError } from '../../core/index';
-import type { PaddedImage } from './compose';
 import { faceGeometry, FRAME_HEIGHT, FRAME_WIDTH, MARGIN_PX, type FaceGeometry, type Rgb } from './face';
+import { type I420Image, i420FromRgba } from './i420';
 import type { FaceLayout } from './types';
 
-/** A decoded reference image, ready to animate: padded pixels plus the colours the overlays use. */
-export interface Portrait extends PaddedImage {
+/** A decoded reference image, ready to animate: the padded I420 picture plus the colours the overlays use. */
+export interface Portrait extends I420Image {
   /** Where the overlays go on this image, px. */
   geometry: FaceGeometry;
   /** Eyelid colour per eye (sampled just below each eye). */
@@ -45,43 +45,31 @@ export async function decodePortrait(bytes: Uint8Array, layout?: FaceLayout): Pr
 }
 
 /**
- * Builds a {@link Portrait} from raw RGBA (`width`×`height`×4 bytes): pads each row with `margin` copies of its
- * edge pixels and samples the overlay colours at the places `layout` gives. Pure; the result owns a fresh
- * 4-byte-aligned buffer.
+ * Builds a {@link Portrait} from raw RGBA (`width`×`height`×4 bytes, both even): converts it to I420 padded with
+ * `margin` copies of each row's edge pixels and samples the overlay colours at the places `layout` gives. Pure.
  */
 export function portraitFromRgba(rgba: Uint8Array, width: number, height: number, layout?: FaceLayout, margin = MARGIN_PX): Portrait {
-  const stride = width + 2 * margin;
-  const pixels = new Uint8Array(new ArrayBuffer(stride * height * 4));
-  const src32 = new Uint32Array(rgba.buffer.slice(rgba.byteOffset, rgba.byteOffset + width * height * 4));
-  const dst32 = new Uint32Array(pixels.buffer);
-  for (let y = 0; y < height; y++) {
-    const s = y * width;
-    const d = y * stride;
-    dst32.set(src32.subarray(s, s + width), d + margin);
-    dst32.fill(src32[s] as number, d, d + margin);
-    dst32.fill(src32[s + width - 1] as number, d + margin + width, d + stride);
-  }
-  const img: PaddedImage = { width, height, margin, stride, pixels };
+  const img = i420FromRgba(rgba, width, height, margin);
   const g = faceGeometry(width, height, layout);
   // Lids take the skin colour just below each eye (above it there are often eyebrows or hair).
-  const lids = g.eyes.map((e) => meanColour(img, e.x, e.y + g.eyeRy + Math.round(height * 0.025), 8, 3)) as [Rgb, Rgb];
+  const lids = g.eyes.map((e) => meanColour(rgba, width, height, e.x, e.y + g.eyeRy + Math.round(height * 0.025), 8, 3)) as [Rgb, Rgb];
   const skin: Rgb = [0, 1, 2].map((i) => Math.round(((lids[0][i] as number) + (lids[1][i] as number)) / 2)) as unknown as Rgb;
   const lip: Rgb = [Math.round(skin[0] * 0.62 + 40), Math.round(skin[1] * 0.45), Math.round(skin[2] * 0.5 + 10)];
   return { ...img, geometry: g, lids, skin, lip };
 }
 
-/** Mean RGB of the (2·rx+1)×(2·ry+1) patch centred at (x, y) in unpadded coordinates, clipped to the image. */
-export function meanColour(img: PaddedImage, x: number, y: number, rx: number, ry: number): Rgb {
+/** Mean RGB of the (2·rx+1)×(2·ry+1) patch centred at (x, y) of `rgba` (`width`×`height`), clipped to the image. */
+export function meanColour(rgba: Uint8Array, width: number, height: number, x: number, y: number, rx: number, ry: number): Rgb {
   let r = 0;
   let g = 0;
   let b = 0;
   let n = 0;
-  for (let yy = Math.max(0, y - ry); yy <= Math.min(img.height - 1, y + ry); yy++) {
-    for (let xx = Math.max(0, x - rx); xx <= Math.min(img.width - 1, x + rx); xx++) {
-      const i = (yy * img.stride + xx + img.margin) * 4;
-      r += img.pixels[i] as number;
-      g += img.pixels[i + 1] as number;
-      b += img.pixels[i + 2] as number;
+  for (let yy = Math.max(0, y - ry); yy <= Math.min(height - 1, y + ry); yy++) {
+    for (let xx = Math.max(0, x - rx); xx <= Math.min(width - 1, x + rx); xx++) {
+      const i = (yy * width + xx) * 4;
+      r += rgba[i] as number;
+      g += rgba[i + 1] as number;
+      b += rgba[i + 2] as number;
       n++;
     }
   }

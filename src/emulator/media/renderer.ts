@@ -1,6 +1,7 @@
-import { composeFrame, layoutRows, newRowLayout, type PaddedImage } from './compose';
+import { composeFrame, layoutRows, newRowLayout } from './compose';
 import { easeStyle, NEUTRAL_STYLE, stylesFromDemeanour, type Style } from './demeanour';
 import { ACTION_MS } from './face';
+import { cloneI420, type I420Image, newI420 } from './i420';
 import { actionKind, applyAction, BlinkSchedule, idlePose, type ActionName } from './motion';
 import { drawEyelids, drawMouth, drawWavingArm, overlayRects, restoreRect, type Rect } from './overlays';
 import type { Portrait } from './portrait';
@@ -9,7 +10,7 @@ import type { Demeanour } from './types';
 /** The image being animated: the pristine portrait, a working copy the overlays draw on, the overlay areas. */
 interface Scene {
   portrait: Portrait;
-  work: PaddedImage;
+  work: I420Image;
   rects: Rect[];
 }
 
@@ -17,16 +18,16 @@ interface Scene {
 const SPEAKING_HOLD_MS = 600;
 
 /**
- * Renders the synthetic avatar frame by frame into one reused RGBA buffer (`frame`, 368×560×4 bytes).
- * Per frame it redraws only the eye and mouth regions, then moves whole rows (see `composeFrame`); no per-pixel
- * pass over the frame except during `spin`. Deterministic for a given seed and sequence of calls.
+ * Renders the synthetic avatar frame by frame into one reused I420 picture (`frame`, 368×560; `frame.data` is what
+ * the video source takes, so no colour conversion happens per frame). Per frame it redraws only the eye and mouth
+ * regions, then moves whole rows (see `composeFrame`); no per-pixel pass over the frame except during `spin`.
+ * Deterministic for a given seed and sequence of calls.
  */
 export class AvatarRenderer {
-  readonly frame: Uint8Array;
+  readonly frame: I420Image;
   private scene: Scene;
   private readonly layout;
   private readonly cols: Int32Array;
-  private readonly view: PaddedImage;
   private readonly blink: BlinkSchedule;
   private styles = { idle: NEUTRAL_STYLE, speaking: NEUTRAL_STYLE };
   private readonly style: Style = { ...NEUTRAL_STYLE };
@@ -39,14 +40,13 @@ export class AvatarRenderer {
   constructor(portrait: Portrait, seed = 1) {
     this.scene = AvatarRenderer.scene(portrait);
     this.layout = newRowLayout(portrait.height);
-    this.cols = new Int32Array(portrait.width);
-    this.frame = new Uint8Array(new ArrayBuffer(portrait.width * portrait.height * 4));
-    this.view = { width: portrait.width, height: portrait.height, margin: 0, stride: portrait.width, pixels: this.frame };
+    this.cols = new Int32Array(portrait.width * 1.5);
+    this.frame = newI420(portrait.width, portrait.height);
     this.blink = new BlinkSchedule(seed);
   }
 
   private static scene(portrait: Portrait): Scene {
-    return { portrait, work: { ...portrait, pixels: portrait.pixels.slice() }, rects: overlayRects(portrait.geometry) };
+    return { portrait, work: cloneI420(portrait), rects: overlayRects(portrait.geometry) };
   }
 
   /** Swaps the reference image at once (same 368×560 size); the next frame shows it. */
@@ -73,7 +73,7 @@ export class AvatarRenderer {
    * Renders the frame at `nowMs` (monotonic ms) with the speech level `level` (0 silent … 1 loud, the envelope of
    * the audio playing now) and returns {@link frame} (the same buffer every call).
    */
-  render(nowMs: number, level: number): Uint8Array {
+  render(nowMs: number, level: number): I420Image {
     const dt = this.lastMs === null ? 0 : Math.min(0.2, Math.max(0, (nowMs - this.lastMs) / 1000));
     this.lastMs = nowMs;
     if (level > 0.05) this.lastVoicedMs = nowMs;
@@ -93,7 +93,7 @@ export class AvatarRenderer {
     else this.action = null;
     layoutRows(pose, work.height, work.margin, this.layout);
     composeFrame(work, this.layout, pose.hscale, this.frame, this.cols);
-    if (pose.wave !== null) drawWavingArm(this.view, pose.wave, portrait.skin);
+    if (pose.wave !== null) drawWavingArm(this.frame, pose.wave, portrait.skin);
     return this.frame;
   }
 }
