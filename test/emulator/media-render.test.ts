@@ -327,19 +327,27 @@ describe('audio player', () => {
     return { sink, frames };
   }
 
-  it('plays silence when idle, then the clip in 10 ms frames, and reports done', async () => {
+  /** Lets `n` rounds of macrotasks run: enough for the fake sink to take `n` frames if the player sent them. */
+  const turns = async (n: number) => {
+    for (let k = 0; k < n; k++) await new Promise((r) => setImmediate(r));
+  };
+
+  it('sends nothing while idle (the source fills in silence), then the clip in 10 ms frames, and reports done', async () => {
     const { sink, frames } = fakeSink();
     let now = 0;
     const player = new AudioPlayer(sink, () => now);
     player.start();
-    await expect.poll(() => frames.length).toBeGreaterThan(2);
-    expect(frames.every((f) => f.every((v) => v === 0))).toBe(true);
+    await turns(10);
+    expect(frames.length).toBe(0);
     const clip = synthesizeSpeech('hello');
     const done = new Promise<void>((r) => player.enqueue(new ArrayPcmSource(clip), r));
     expect(player.busy).toBe(true);
     await expect.poll(() => frames.some((f) => f.length === 480 && f.some((v) => v !== 0))).toBe(true);
     now = 1e9; // lets the after-playout timer fire at once
     await done;
+    const sent = frames.length;
+    await turns(10);
+    expect(frames.length).toBe(sent); // idle again: nothing more is sent
     await player.stop();
     const voiced = frames.filter((f) => f.length === 480).reduce((n, f) => n + f.length, 0);
     expect(voiced).toBeGreaterThanOrEqual(clip.length);

@@ -18,13 +18,12 @@ const RING = 256;
 /** Window over which the mouth takes the loudest 10 ms frame, ms (about one video frame). */
 const LEVEL_WINDOW_MS = 45;
 
-/** Silence is sent in frames this many times longer than speech frames: 4× fewer native calls while quiet. */
-const SILENCE_FRAMES = 4;
-
 /**
- * Plays queued PCM through an {@link AudioSink} in 10 ms frames, forever (silence when nothing is queued, in 40 ms
- * frames to save CPU), paced only by the sink's back-pressure — no timers. For each frame it records when it will be heard
- * (`now + sink.queuedMs()`) and its mouth level, so `levelAt(now)` follows what the viewer hears.
+ * Plays queued PCM through an {@link AudioSink} in 10 ms frames, paced only by the sink's back-pressure — no timers.
+ * While nothing is queued it sends nothing and waits for the next clip: the sink fills the gap with silence itself
+ * (rtc-node's `AudioSource` feeds the track a silent 10 ms frame whenever its queue runs dry, so the published track
+ * stays continuous). For each frame it records when it will be heard (`now + sink.queuedMs()`) and its mouth level,
+ * so `levelAt(now)` follows what the viewer hears.
  */
 export class AudioPlayer {
   private clips: Clip[] = [];
@@ -36,6 +35,8 @@ export class AudioPlayer {
   private readonly pending = new Map<ReturnType<typeof setTimeout>, () => void>();
   /** `onDone` of clips that ended in the frame being captured now. */
   private inflight: Array<() => void> = [];
+  /** Wakes the idle loop (set while it waits for a clip). */
+  private wake: (() => void) | null = null;
 
   constructor(
     private readonly sink: AudioSink,
@@ -47,6 +48,13 @@ export class AudioPlayer {
   /** Queues `src` after what is already queued; `onDone` runs once it has been played out (or cut off). */
   enqueue(src: PcmSource, onDone?: () => void): void {
     this.clips.push({ src, onDone });
+    this.wakeUp();
+  }
+
+  private wakeUp(): void {
+    const wake = this.wake;
+    this.wake = null;
+    wake?.();
   }
 
   /** True while something is queued or playing. */
@@ -92,6 +100,7 @@ export class AudioPlayer {
   async stop(maxWaitMs = 300): Promise<void> {
     this.running = false;
     this.clear();
+    this.wakeUp();
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([this.loopDone, new Promise<void>((r) => (timer = setTimeout(r, maxWaitMs)))]);
     clearTimeout(timer);
@@ -99,7 +108,11 @@ export class AudioPlayer {
 
   private async loop(): Promise<void> {
     while (this.running) {
-      const data = new Int16Array(this.frameSamples * (this.clips.length > 0 ? 1 : SILENCE_FRAMES));
+      if (this.clips.length === 0) {
+        await new Promise<void>((resolve) => (this.wake = resolve));
+        continue;
+      }
+      const data = new Int16Array(this.frameSamples);
       const finished: Array<() => void> = (this.inflight = []);
       let filled = 0;
       while (filled < data.length && this.clips.length > 0) {
