@@ -353,6 +353,27 @@ describe('audio player', () => {
     expect(voiced).toBeGreaterThanOrEqual(clip.length);
   });
 
+  it('follows the level in 10 ms steps inside longer frames', async () => {
+    let now = 1000;
+    const frames: Int16Array[] = [];
+    // Each frame takes 40 ms to play; 20 ms are queued ahead of it.
+    const sink: AudioSink = {
+      capture: (d) => new Promise((r) => setImmediate(() => (frames.push(d), (now += 40), r()))),
+      queuedMs: () => 20,
+    };
+    const player = new AudioPlayer(sink, () => now, 4 * 480);
+    const clip = new Int16Array(2 * 1920);
+    clip.fill(12_000, 1440, 1920); // the first frame is silent but for its last 10 ms, heard from 1050
+    clip.fill(12_000, 1920); // the second frame is loud throughout, heard from 1060
+    player.enqueue(new ArrayPcmSource(clip));
+    player.start();
+    await expect.poll(() => frames.length).toBeGreaterThanOrEqual(2);
+    expect(player.levelAt(1045)).toBe(0); // a 40 ms level would already be open here
+    expect(player.levelAt(1050)).toBe(1);
+    expect(player.levelAt(1099)).toBe(1);
+    await player.stop();
+  });
+
   it('reports the level of the frame being heard and cuts off on clear()', async () => {
     const { sink } = fakeSink();
     const now = 1000;

@@ -19,11 +19,11 @@ const RING = 256;
 const LEVEL_WINDOW_MS = 45;
 
 /**
- * Plays queued PCM through an {@link AudioSink} in 10 ms frames, paced only by the sink's back-pressure — no timers.
- * While nothing is queued it sends nothing and waits for the next clip: the sink fills the gap with silence itself
- * (rtc-node's `AudioSource` feeds the track a silent 10 ms frame whenever its queue runs dry, so the published track
- * stays continuous). For each frame it records when it will be heard (`now + sink.queuedMs()`) and its mouth level,
- * so `levelAt(now)` follows what the viewer hears.
+ * Plays queued PCM through an {@link AudioSink} in frames of `frameSamples` (default 10 ms), paced only by the sink's
+ * back-pressure — no timers. While nothing is queued it sends nothing and waits for the next clip: the sink fills the
+ * gap with silence itself (rtc-node's `AudioSource` feeds the track a silent 10 ms frame whenever its queue runs dry,
+ * so the published track stays continuous). For each 10 ms of each frame it records when it will be heard (`now + sink.queuedMs()` plus its
+ * offset in the frame) and its mouth level, so `levelAt(now)` follows what the viewer hears at 10 ms resolution.
  */
 export class AudioPlayer {
   private clips: Clip[] = [];
@@ -125,9 +125,11 @@ export class AudioPlayer {
         }
       }
       const playAt = this.now() + this.sink.queuedMs();
-      this.times[this.head] = playAt;
-      this.levels[this.head] = mouthLevel(rms(data));
-      this.head = (this.head + 1) % RING;
+      for (let at = 0; at < data.length; at += AUDIO_FRAME_SAMPLES) {
+        this.times[this.head] = playAt + (at * 1000) / AUDIO_SAMPLE_RATE;
+        this.levels[this.head] = mouthLevel(rms(data, at, Math.min(data.length, at + AUDIO_FRAME_SAMPLES)));
+        this.head = (this.head + 1) % RING;
+      }
       try {
         await this.sink.capture(data);
       } catch (e) {

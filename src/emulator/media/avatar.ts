@@ -2,7 +2,7 @@ import { AudioFrame, AudioSource, type Room, VideoBufferType, VideoFrame, VideoS
 import { LiveAiError } from '../../core/index';
 import { AudioPlayer } from './audio-player';
 import { serveAgentAudio } from './datastream';
-import { AUDIO_SAMPLE_RATE, DEFAULT_FPS, FRAME_HEIGHT, FRAME_WIDTH } from './face';
+import { AUDIO_FRAME_SAMPLES, AUDIO_SAMPLE_RATE, DEFAULT_FPS, FRAME_HEIGHT, FRAME_WIDTH } from './face';
 import { FramePacer, RateMeter } from './pacer';
 import { decodePortrait, type Portrait } from './portrait';
 import { AvatarRenderer } from './renderer';
@@ -19,6 +19,11 @@ export { errorText } from './safely';
 const AUDIO_QUEUE_MS = 100;
 /** Most PCM (`playPcm`) waiting to be played, in 48 kHz samples (60 s); chunks beyond it are dropped. */
 const MAX_PCM_BACKLOG = 60 * AUDIO_SAMPLE_RATE;
+/**
+ * Audio goes to the source in 40 ms frames: each frame is one synchronous FFI call plus one FFI event that rtc-node
+ * hands to every room in the process, so 4× fewer than with 10 ms frames. The mouth still follows 10 ms steps.
+ */
+const AUDIO_CAPTURE_SAMPLES = 4 * AUDIO_FRAME_SAMPLES;
 
 /**
  * The published avatar of one session: renders the face, plays speech, agent audio and PCM lip-synced. Its place
@@ -53,6 +58,7 @@ export class LiveKitAvatar implements AvatarMedia {
         queuedMs: () => audio.queuedDuration,
       },
       () => performance.now(),
+      AUDIO_CAPTURE_SAMPLES,
     );
     this.pacer = new FramePacer(opts.fps, this.onFrame);
     this.link = new RoomLink(room, { video, audio, fps: opts.fps }, opts, {
