@@ -58,7 +58,12 @@ export default defineConfig({
         // entry, which kept the engine out of the page's main file). What goes in a group is loaded together anyway:
         //   kernel: errors, event bus, backoff, plain constants, reducers, lazy loaders (first load of every entry), and
         //     the reconnect defaults `liveai-kit/livekit` exports (so that entry does not load rtc-shared with the page);
-        //   image: the pure image geometry shared by the core entry and the canvas preparation chunk;
+        //   image: the pure image geometry shared by the core entry and the canvas preparation chunk, and the
+        //     `prepareImage` wrapper the components import (so they do not import the rest of the core);
+        //   avatar-session: the session object a first paint needs (store host, event channels, audio output), apart
+        //     from the rest of the core (proxy client, image preparation, audio streaming), which the session engine
+        //     (its own `import()` chunk) and other on-demand chunks use: a bundler that splits by file would otherwise
+        //     put that rest in the page's first load with it;
         //   rtc-shared: what either adapter needs on joining (the event schemas, event decoding, reconnect decisions,
         //     which participant is the avatar).
         codeSplitting: {
@@ -67,7 +72,8 @@ export default defineConfig({
               name: 'kernel',
               test: /src[\\/](core[\\/](errors|lazy|events[\\/]bus|schemas[\\/]plain|store[\\/]reducers|transports[\\/]livekit[\\/]policy)|shared[\\/](backoff|outage-limits))\.ts$/,
             },
-            { name: 'image', test: /src[\\/]core[\\/]image[\\/](geometry|blob)\.ts$/ },
+            { name: 'image', test: /src[\\/]core[\\/]image[\\/](geometry|blob|prepare)\.ts$/ },
+            { name: 'avatar-session', test: /src[\\/]core[\\/]session[\\/](create|audio-output)\.ts$/ },
             {
               name: 'rtc-shared',
               test: /src[\\/](core[\\/](events[\\/]read|schemas[\\/]events|transports[\\/](avatar-identity|livekit[\\/]reconnect))|shared[\\/]outage)\.ts$/,

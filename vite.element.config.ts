@@ -53,14 +53,16 @@ export default defineConfig({
         // And everything a call checks and decodes on Start (the call-path schemas with the parts they share with
         // the full schemas, event decoding, who the avatar is, reconnect decisions, valibot) is one chunk, which the
         // engine fetches at once and either adapter imports: left apart, those files were requested one round trip
-        // after the chunk that imports them. First load: the script and this chunk, 2 requests, each needing only
-        // the one before it (scripts/bench/element-chain.mjs).
+        // after the chunk that imports them. The session engine (which the core loads with `import()` once the
+        // element is on the page, and on Start) goes in it too: the engine fetches the checks at once anyway. First
+        // load: the script and this chunk, 2 requests, each needing only the one before it
+        // (scripts/bench/element-chain.mjs).
         codeSplitting: {
           groups: [
             { name: 'initial', tags: ['$initial'] },
             {
               name: 'call-path',
-              test: /src[\\/](core[\\/](events[\\/]read|schemas[\\/](events|call-path|common|parts|sessions|proxy)|transports[\\/](avatar-identity|livekit[\\/]reconnect))|shared[\\/]outage)\.ts$|node_modules[\\/]valibot[\\/]/,
+              test: /src[\\/](core[\\/](events[\\/]read|schemas[\\/](events|call-path|common|parts|sessions|proxy)|transports[\\/](avatar-identity|livekit[\\/]reconnect)|session[\\/]session)|shared[\\/]outage)\.ts$|node_modules[\\/]valibot[\\/]/,
             },
           ],
         },

@@ -10,7 +10,9 @@
  */
 export { codeForStatus, formatIssues, formatZodError, invalidRequest } from './errors';
 export { createEventBus } from './events/bus';
+export { loadProxyClient } from './lazy';
 export { blobToText } from './image/blob';
 export { providerRenamer, type ProviderLabels, type ProviderLabelsInput, type ProviderRenamer } from './provider-labels';
 export { isWaiting } from './session/state';
 export { createSeededSession } from './session/session';
+export { preloadEngine } from './session/create';

@@ -31,6 +31,9 @@ export const loadValidation: () => Promise<Validation> = /* @__PURE__ */ loadOnc
  */
 export const loadCallSchemas: () => Promise<CallSchemas> = /* @__PURE__ */ loadOnce(() => import('./schemas/call-path'));
 
+/** The proxy client, loaded on first use by what needs it apart from a session (the session list hook). */
+export const loadProxyClient: () => Promise<typeof import('./proxy-client')> = /* @__PURE__ */ loadOnce(() => import('./proxy-client'));
+
 /** The outcome of `check`: valibot's `safeParse` result (`output` when `success`, else `issues`). */
 export type Checked<S extends v.GenericSchema> = v.SafeParseResult<S>;
 

@@ -3,6 +3,7 @@ import { createContext, useContext, useEffect, useMemo, useRef, useState, type R
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { type AvatarSession, type AvatarSessionOptions, type EndReason, type SessionState, createAvatarSession } from '../core/index';
+import { preloadEngine } from '../core/internal';
 
 /** The session of the nearest `AvatarSessionProvider` (null outside one). */
 export const AvatarSessionContext = createContext<AvatarSession | null>(null);
@@ -20,7 +21,8 @@ export interface AvatarSessionProviderProps {
 
 /**
  * Gives its children one avatar session (one store per session, passed by context).
- * Creates the session once from `options` (nothing runs until `start()`), or uses `session`. On unmount the
+ * Creates the session once from `options` (nothing runs until `start()`), or uses `session`; once mounted it loads
+ * the session's engine (code a start needs), so a Start click does not wait for it. On unmount the
  * created session is disposed (ended with reason `unmount` unless `endOnUnmount` is false); disposal waits a
  * tick so React StrictMode's mount → unmount → mount keeps the same session alive.
  * @throws Error when neither `options` nor `session` is given.
@@ -33,6 +35,11 @@ export function AvatarSessionProvider({ options, session, endOnUnmount = true, c
   });
   const value = session ?? owned!;
   const disposeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  // The session's engine loads once the first paint is done, so it is in before a Start click.
+  useEffect(() => {
+    void preloadEngine(value);
+  }, [value]);
 
   useEffect(() => {
     if (!owned) return;

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { createProxyClient, type LiveAiError, type Pagination, type RoomListItem, type SessionListItem } from '../core/index';
+import type { LiveAiError, Pagination, RoomListItem, SessionListItem } from '../core/index';
+import { loadProxyClient } from '../core/internal';
 
 export interface UseSessionListOptions {
   /** Where `createAvatarProxy` is mounted. */
@@ -42,18 +43,24 @@ export function useSessionList(options: UseSessionListOptions): UseSessionListRe
   const headersKey = JSON.stringify(headers ?? {});
   const fetchRef = useRef(f);
   fetchRef.current = f;
+  // The proxy client loads with the first list (it is not part of a page's first load).
   const client = useMemo(
-    () => createProxyClient({ proxyUrl, headers: JSON.parse(headersKey), fetch: (...a) => (fetchRef.current ?? fetch)(...a) }),
+    () =>
+      loadProxyClient().then((m) =>
+        m.createProxyClient({ proxyUrl, headers: JSON.parse(headersKey), fetch: (...a) => (fetchRef.current ?? fetch)(...a) }),
+      ),
     [proxyUrl, headersKey],
   );
   useEffect(() => {
     const ac = new AbortController();
     setState((s) => ({ ...s, loading: true, error: null }));
     const q = { page, limit };
-    const p =
+    type Page = { items: (RoomListItem | SessionListItem)[]; pagination: Pagination };
+    const p = client.then((c): Promise<Page> =>
       kind === 'rooms'
-        ? client.listRooms(q, { signal: ac.signal }).then((r) => ({ items: r.rooms, pagination: r.pagination }))
-        : client.listSessions(q, { signal: ac.signal }).then((r) => ({ items: r.sessions, pagination: r.pagination }));
+        ? c.listRooms(q, { signal: ac.signal }).then((r) => ({ items: r.rooms, pagination: r.pagination }))
+        : c.listSessions(q, { signal: ac.signal }).then((r) => ({ items: r.sessions, pagination: r.pagination })),
+    );
     p.then(
       (r) => !ac.signal.aborted && setState({ ...r, loading: false, error: null }),
       (error: LiveAiError) => !ac.signal.aborted && setState((s) => ({ ...s, loading: false, error })),

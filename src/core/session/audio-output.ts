@@ -6,7 +6,7 @@ import { LiveAiError } from '../errors';
  * Browser only: where `document` or `MediaStream` is missing every method is a no-op.
  */
 export interface AudioOutput {
-  /** Plays `track` (or stops with null). A blocked `play()` reports `onBlocked(true)`. */
+  /** Plays `track` (or stops with null, which ends a blocked state). A blocked `play()` reports `onBlocked(true)`. */
   attach(track: MediaStreamTrack | null): void;
   /** Re-binds the current track and plays again (after a reconnect). */
   reattach(): void;
@@ -69,6 +69,7 @@ export function createAudioOutput(onBlocked: (blocked: boolean) => void, initial
     attach(next) {
       track = next;
       bind();
+      if (!next) onBlocked(false);
     },
     reattach() {
       if (track) bind();

@@ -3,7 +3,7 @@ import { prepareImage } from '../image/prepare';
 import { check, loadValidation } from '../lazy';
 import type { ProxyClient } from '../proxy-client';
 import type { ClientSession } from '../schemas';
-import { imageSource } from './session';
+import { imageSource } from './image-source';
 import type { AvatarSessionOptions, ImageInput } from './types';
 
 /**

@@ -1,5 +1,6 @@
 export * from './types';
-export { createAvatarSession, imageSource } from './session';
+export { createAvatarSession } from './create';
+export { imageSource } from './image-source';
 export { isRunning, RUNNING_PHASES } from './state';
 export { chooseTransport } from '../transports/choose';
 export type { AgentState, AgentStateName } from './agent-state';

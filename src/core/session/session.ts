@@ -1,18 +1,17 @@
 import { LiveAiError, hasWebRtc, invalidRequest, noWebRtc } from '../errors';
-import { createEventBus } from '../events/bus';
 import { check, lazyTranscriptMerger, loadCallSchemas, loadOnce } from '../lazy';
 import { createProxyClient, type ProxyClient } from '../proxy-client';
 import type { AvatarEvent, ClientSession, SessionStatusResponse } from '../schemas';
 import { isFinalStatus } from '../schemas/plain';
-import { chooseTransport, loadTransport as defaultLoader, prefetchTransport } from '../transports/choose';
+import { chooseTransport, loadTransport as defaultLoader } from '../transports/choose';
 
 import type { CallStats, ConnectionState, TransportEventMap, TransportLoader } from '../transports/types';
 import type { AgentSignal } from './agent-state';
-import { createAudioOutput, type AudioOutput } from './audio-output';
+import type { AudioOutput } from './audio-output';
 import { Call, aborted, toError } from './call';
+import { createHost, sessionObject, type SessionHost } from './create';
 import {
   DEFAULT_MAX_TRANSCRIPT_LINES,
-  createSessionStore,
   describeError,
   phaseOf,
   reduceEvent,
@@ -22,18 +21,7 @@ import {
   type Input,
   type Stage,
 } from './state';
-import type {
-  AvatarSession,
-  AvatarSessionOptions,
-  EndReason,
-  ImageInput,
-  MediaState,
-  OnEvent,
-  ReadonlySessionStore,
-  SessionState,
-} from './types';
-
-type BusMap = { [K in AvatarEvent['type']]: Extract<AvatarEvent, { type: K }> } & { '*': AvatarEvent; error: LiveAiError };
+import type { AvatarSession, AvatarSessionOptions, EndReason, ImageInput, MediaState, SessionState } from './types';
 
 /**
  * Where the session is in its life, with what belongs to that stage: the current call, the pending start, the
@@ -59,26 +47,6 @@ interface Exit {
 const isFinal = (status: SessionState['sessionStatus']) => status !== null && isFinalStatus(status);
 
 /**
- * Checks that an `updateImage` input names exactly one source (`url`, `base64` or `blob`).
- * @throws LiveAiError `invalid_request` otherwise.
- */
-export function imageSource(input: ImageInput): 'url' | 'base64' | 'blob' {
-  const o = (input ?? {}) as Record<string, unknown>;
-  const keys = (['url', 'base64', 'blob'] as const).filter((k) => o[k] != null);
-  if (keys.length !== 1) {
-    throw new LiveAiError('invalid_request', 'updateImage needs exactly one of url, base64 or blob', { status: 400 });
-  }
-  const key = keys[0]!;
-  if (key === 'blob' && !(o.blob instanceof Blob)) {
-    throw new LiveAiError('invalid_request', 'updateImage blob must be a Blob or File', { status: 400 });
-  }
-  if (key !== 'blob' && typeof o[key] !== 'string') {
-    throw new LiveAiError('invalid_request', `updateImage ${key} must be a string`, { status: 400 });
-  }
-  return key;
-}
-
-/**
  * Whether a start of this flow joins a room for sure (so needs WebRTC): a hosted room, an `rtc-a` / `rtc-b`
  * session, an attached session with a room. A WebSocket session may have no room; its adapter checks on joining.
  */
@@ -97,15 +65,14 @@ export interface SessionSeed {
 }
 
 /**
- * One avatar session: the state machine, the store, and the current call. The only writer of the session's facts:
- * the service's status (its status answers), the media (what the transport reports), the events' effects, the
- * phase (derived from those in `commit`), the error and end reason (the teardown).
+ * The session engine, loaded on demand (see `sessionObject`): the state machine and the current call, over the
+ * store, event channels and audio output of its host. The only writer of the session's facts but the user's audio
+ * and keep-alive choices (the host's): the service's status (its status answers), the media (what the transport
+ * reports), the events' effects, the phase (derived from those in `commit`), the error and end reason (the teardown).
  */
 export class Session {
-  private readonly store: ReturnType<typeof createSessionStore>;
-  private readonly bus = createEventBus<BusMap>((error, name) => {
-    if (name !== 'error') this.report(new LiveAiError('handler_error', `an event handler threw: ${String(error)}`, { cause: error }));
-  });
+  private readonly store: SessionHost['store'];
+  private readonly bus: SessionHost['bus'];
   private readonly proxy: ProxyClient;
   private readonly loader: TransportLoader;
   private readonly audio: AudioOutput;
@@ -125,9 +92,12 @@ export class Session {
 
   constructor(
     private readonly options: AvatarSessionOptions,
-    seed: SessionSeed = {},
+    host: SessionHost,
+    seed: Omit<SessionSeed, 'initialState'> = {},
   ) {
-    this.store = createSessionStore({ keepAlive: !!options.keepAliveMs, ...seed.initialState });
+    this.store = host.store;
+    this.bus = host.bus;
+    this.audio = host.audio;
     this.proxy = createProxyClient({ proxyUrl: options.proxyUrl, fetch: options.fetch, timeoutMs: options.requestTimeoutMs });
     this.loader = options.loadTransport ?? defaultLoader;
     this.maxLines = options.maxTranscriptLines ?? DEFAULT_MAX_TRANSCRIPT_LINES;
@@ -138,11 +108,6 @@ export class Session {
     );
     const intervalMs = options.pollIntervalMs ?? 1000;
     this.timing = { intervalMs, maxIntervalMs: Math.max(options.maxPollIntervalMs ?? 5000, intervalMs) };
-    const { speakerMuted: muted, volume } = this.state.media;
-    this.audio = createAudioOutput((blocked) => this.state.media.audioBlocked !== blocked && this.setMedia({ audioBlocked: blocked }), {
-      muted,
-      volume,
-    });
     const stage = stageOf(this.state.phase);
     let call = seed.clientSession || seed.transport ? new Call(this, this.proxy, seed.clientSession ?? null, this.timing) : null;
     if (stage === 'running' || stage === 'ending') call ??= new Call(this, this.proxy, null, this.timing);
@@ -227,6 +192,7 @@ export class Session {
     if (phase === 'active') return Promise.resolve();
     if (!transition(life.stage, 'start'))
       return Promise.reject(new LiveAiError('invalid_request', `cannot start while ${phase}`, { status: 400 }));
+    this.audio.attach(null); // the last call's audio is over (and with it a blocked autoplay)
     this.audio.prime(); // synchronously, inside the click that called start()
     loadCallSchemas().catch(() => undefined); // fetch the checks of the create answer while the session is being created
     life.call?.dispose();
@@ -487,12 +453,17 @@ export class Session {
   /** `call` left its room: the media state is cleared. */
   onLeft(call: Call): void {
     if (!this.isCurrent(call)) return;
-    this.audio.attach(null);
-    this.onConnection('disconnected', { videoTrack: null, audioTrack: null, micTrack: null, audioBlocked: false });
+    this.audio.attach(null); // which ends a blocked autoplay (the audio output reports it)
+    this.onConnection('disconnected', { videoTrack: null, audioTrack: null, micTrack: null });
     this.onAgentSignal({ kind: 'reset' });
   }
 
   // ---- commands ------------------------------------------------------------------------------------------
+
+  /** The created or attached session of the current call (`getClientSession()`). */
+  get clientSession(): ClientSession | null {
+    return this.client;
+  }
 
   private get client(): ClientSession | null {
     return this.life.call?.client ?? null;
@@ -559,18 +530,6 @@ export class Session {
     await t?.setMicEnabled(enabled).finally(() => this.setMedia({ micPending: false }));
   }
 
-  setSpeakerMuted(muted: boolean): void {
-    this.audio.setMuted(muted);
-    this.setMedia({ speakerMuted: muted });
-  }
-
-  /** Clamps to 0–1; a non-finite value keeps the current volume. */
-  setVolume(volume: number): void {
-    const v = Number.isFinite(volume) ? Math.min(1, Math.max(0, volume)) : this.state.media.volume;
-    this.audio.setVolume(v);
-    this.setMedia({ volume: v });
-  }
-
   async setDevice(kind: 'audioinput' | 'audiooutput' | 'videoinput', deviceId: string): Promise<void> {
     if (kind === 'audiooutput') {
       await this.audio.setSinkId(deviceId);
@@ -588,60 +547,6 @@ export class Session {
         .catch(() => null)) ?? null
     );
   }
-
-  setKeepAlive(on: boolean): void {
-    this.set({ keepAlive: on });
-  }
-
-  prefetch(): void {
-    loadCallSchemas().catch(() => undefined);
-    prefetchTransport(this.options, this.loader);
-  }
-
-  /** The public face of the session: plain functions (they may be passed around unbound). */
-  toAvatarSession(): AvatarSession {
-    const store: ReadonlySessionStore = Object.freeze({
-      getState: this.store.getState,
-      getInitialState: this.store.getInitialState,
-      subscribe: this.store.subscribe,
-    });
-    return {
-      store,
-      on: ((type: keyof BusMap, handler: (payload: unknown) => void) => this.bus.on(type, handler)) as OnEvent,
-      onError: (handler) => this.bus.on('error', handler),
-      getClientSession: () => this.client,
-      start: () => this.start(),
-      prefetch: () => this.prefetch(),
-      end: (reason) => this.end(reason),
-      sendChat: (text) => this.sendChat(text),
-      forceEnd: () => this.forceEnd(),
-      control: (event) => this.control(event),
-      updateImage: (input) => this.updateImage(input),
-      updateAgentPrompt: this.updateAgentPrompt,
-      updateIdlePrompt: this.updateIdlePrompt,
-      action: this.action,
-      resetIdleTimeout: this.resetIdleTimeout,
-      leaveMeeting: (id) => this.leaveMeeting(id),
-      setMicEnabled: (enabled) => this.setMicEnabled(enabled),
-      setSpeakerMuted: (muted) => this.setSpeakerMuted(muted),
-      setVolume: (volume) => this.setVolume(volume),
-      setDevice: (kind, id) => this.setDevice(kind, id),
-      setKeepAlive: (on) => this.setKeepAlive(on),
-      getCallStats: () => this.getCallStats(),
-      unblockAudio: () => this.audio.unblock(),
-      dispose: (o) => this.dispose(o),
-    };
-  }
-}
-
-/**
- * Creates an avatar session: the only writer of its zustand store.
- * Flows: `room` (POST {proxyUrl}/rooms), `session` (POST {proxyUrl}/sessions, JSON or multipart), `attach`.
- * Nothing touches `window`/`document` until `start()`. See `AvatarSession` for each method; errors are
- * `LiveAiError` (see `ErrorCode`), reported in `state.error` and on the `error` channel, never thrown synchronously.
- */
-export function createAvatarSession(options: AvatarSessionOptions): AvatarSession {
-  return new Session(options).toAvatarSession();
 }
 
 /**
@@ -649,5 +554,6 @@ export function createAvatarSession(options: AvatarSessionOptions): AvatarSessio
  * @internal
  */
 export function createSeededSession(options: AvatarSessionOptions, seed: SessionSeed): AvatarSession {
-  return new Session(options, seed).toAvatarSession();
+  const host = createHost(options, seed.initialState);
+  return sessionObject(options, host, new Session(options, host, seed));
 }

@@ -127,9 +127,12 @@ export function createSessionStore(seed: Partial<SessionState> = {}): StoreApi<S
   return createStore<SessionState>()(() => ({ ...base, ...seed, media: { ...base.media, ...seed.media } }));
 }
 
-/** State of a new start: the initial state, keeping the user's keep-alive, microphone, speaker mute and volume choices. */
-export function restartedState({ keepAlive, media: { micEnabled, speakerMuted, volume } }: SessionState): SessionState {
-  return { ...initialSessionState(), keepAlive, media: { ...initialMediaState(), micEnabled, speakerMuted, volume } };
+/**
+ * State of a new start: the initial state, keeping the user's keep-alive, microphone, speaker mute and volume choices,
+ * and what the audio output reports of autoplay (`audioBlocked`: the output, not a start, writes it).
+ */
+export function restartedState({ keepAlive, media: { micEnabled, speakerMuted, volume, audioBlocked } }: SessionState): SessionState {
+  return { ...initialSessionState(), keepAlive, media: { ...initialMediaState(), micEnabled, speakerMuted, volume, audioBlocked } };
 }
 
 /**

@@ -230,8 +230,9 @@ export interface AvatarSession {
   /** Turns keep-alive on or off (see `keepAliveMs`); `state.keepAlive` shows it. Kept across restarts. */
   setKeepAlive(on: boolean): void;
   /**
-   * Starts downloading what `start()` will need (the validation chunk, and the transport adapter chunk when the
-   * transport is known before creation), e.g. on hover or focus of a Start button. Never throws; idempotent.
+   * Starts downloading what `start()` will need (the session engine, the validation chunk, and the transport adapter
+   * chunk when the transport is known before creation), e.g. on hover or focus of a Start button. Never throws;
+   * idempotent.
    */
   prefetch(): void;
   /**

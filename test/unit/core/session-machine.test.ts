@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TRANSITIONS, phaseOf, stageOf, transition, type Input, type Stage } from '../../../src/core/session/state';
 import type { Phase } from '../../../src/core';
 import { FakeTransport, createFakeProxy } from '../../../src/testing';
+import { preloadEngine } from '../../../src/core/internal';
 import { harness, settle, until, type Harness, useFakeClock } from './helpers';
 
 let h: Harness | undefined;
@@ -29,6 +30,7 @@ const EDGES: Record<string, { from: Stage; input: Input; drive: () => Promise<Ph
     input: 'start',
     drive: async () => {
       h = harness();
+      await preloadEngine(h.session); // the start's phase is then written in the click itself
       void settle(h.session.start());
       return h.phases;
     },
