@@ -56,7 +56,7 @@ export default defineConfig({
         // every module an `import()` chunk shares with the page into a separate file, each gzipped on its own; a
         // handful of larger files is what a call then downloads (and `prepare-canvas` no longer imports the core
         // entry, which kept the engine out of the page's main file). What goes in a group is loaded together anyway:
-        //   kernel: errors, event bus, backoff, plain constants, reducers, lazy loaders (first load of every entry), and
+        //   kernel: errors, event bus, backoff, plain constants, phase groups, reducers, lazy loaders (first load of every entry), and
         //     the reconnect defaults `liveai-kit/livekit` exports (so that entry does not load rtc-shared with the page);
         //   image: the pure image geometry shared by the core entry and the canvas preparation chunk, and the
         //     `prepareImage` wrapper the components import (so they do not import the rest of the core);
@@ -64,16 +64,19 @@ export default defineConfig({
         //     from the rest of the core (proxy client, image preparation, audio streaming), which the session engine
         //     (its own `import()` chunk) and other on-demand chunks use: a bundler that splits by file would otherwise
         //     put that rest in the page's first load with it;
+        //   state: the state machine and the reducers the session engine (and the transcript merger) use, apart
+        //     from the store the session object holds;
         //   rtc-shared: what either adapter needs on joining (the event schemas, event decoding, reconnect decisions,
         //     which participant is the avatar).
         codeSplitting: {
           groups: [
             {
               name: 'kernel',
-              test: /src[\\/](core[\\/](errors|lazy|events[\\/]bus|schemas[\\/]plain|store[\\/]reducers|transports[\\/]livekit[\\/]policy)|shared[\\/](backoff|outage-limits))\.ts$/,
+              test: /src[\\/](core[\\/](errors|lazy|events[\\/]bus|schemas[\\/]plain|store[\\/]reducers|transports[\\/]livekit[\\/]policy)|shared[\\/](backoff|outage-limits|phases))\.ts$/,
             },
             { name: 'image', test: /src[\\/]core[\\/]image[\\/](geometry|blob|prepare)\.ts$/ },
             { name: 'avatar-session', test: /src[\\/]core[\\/]session[\\/](create|audio-output)\.ts$/ },
+            { name: 'state', test: /src[\\/]core[\\/]session[\\/]state\.ts$/ },
             {
               name: 'rtc-shared',
               test: /src[\\/](core[\\/](events[\\/]read|schemas[\\/]events|transports[\\/](avatar-identity|livekit[\\/]reconnect))|shared[\\/]outage)\.ts$/,

@@ -13,6 +13,6 @@ export { createEventBus } from './events/bus';
 export { loadProxyClient } from './lazy';
 export { blobToText } from './image/blob';
 export { providerRenamer, type ProviderLabels, type ProviderLabelsInput, type ProviderRenamer } from './provider-labels';
-export { isWaiting } from './session/state';
+export { isWaiting } from '../shared/phases';
 export { createSeededSession } from './session/session';
 export { preloadEngine } from './session/create';

@@ -10,7 +10,7 @@ import type { AvatarEvent } from '../schemas';
 import { loadTransport as defaultLoader, prefetchTransport } from '../transports/choose';
 import { createAudioOutput, type AudioOutput } from './audio-output';
 import type { Session } from './session';
-import { createSessionStore } from './state';
+import { createSessionStore } from './store';
 import type { AvatarSession, AvatarSessionOptions, MediaState, OnEvent, ReadonlySessionStore, SessionState } from './types';
 
 export type BusMap = { [K in AvatarEvent['type']]: Extract<AvatarEvent, { type: K }> } & { '*': AvatarEvent; error: LiveAiError };

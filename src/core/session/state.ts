@@ -1,12 +1,14 @@
-// The session's state: the store and its starting values, the state machine of a session's life, the phase users
+// The session's state: the state machine of a session's life, the phase users
 // see (a pure function of the machine's stage and the facts), and the pure change each service event makes.
-// The session (session.ts) is the only writer; everything here is pure, except `createSessionStore`.
-import { createStore, type StoreApi } from 'zustand/vanilla';
+// The store itself and its starting values are in store.ts (a session object holds them from its creation on; what
+// is here comes with the session engine). Everything here is pure.
 import type { AvatarEvent, SessionStatus } from '../schemas';
 import type { ConnectionState } from '../transports/types';
-import type { ImageChangeState, MediaState, Phase, SessionState, TranscriptLine } from './types';
+import type { ImageChangeState, Phase, SessionState, TranscriptLine } from './types';
 
-export { RUNNING_PHASES, isRunning, isWaiting } from '../../shared/phases';
+import { initialMediaState, initialSessionState } from './store';
+
+export { createSessionStore, initialMediaState, initialSessionState } from './store';
 
 /**
  * The session's state machine. `Stage` is where the session is in its life; the `Phase` users see is derived from
@@ -79,52 +81,6 @@ export const phaseOf = (stage: Stage, facts: Facts): Phase => (stage === 'runnin
 export function stageOf(phase: Phase): Stage {
   if (phase === 'idle' || phase === 'ending' || phase === 'ended') return phase;
   return phase === 'error' ? 'failed' : 'running';
-}
-
-/** Media state before joining: disconnected, no tracks, mic off, speaker on at full volume. */
-export const initialMediaState = (): MediaState => ({
-  connection: 'disconnected',
-  videoTrack: null,
-  audioTrack: null,
-  audioBlocked: false,
-  micEnabled: false,
-  micTrack: null,
-  micPending: false,
-  speakerMuted: false,
-  volume: 1,
-});
-
-/** State of a session that has not started (`phase: 'idle'`). */
-export const initialSessionState = (): SessionState => ({
-  phase: 'idle',
-  sessionStatus: null,
-  sessionId: null,
-  transport: null,
-  imageUrl: null,
-  cost: null,
-  error: null,
-  endReason: null,
-  startedAt: null,
-  queuedAt: null,
-  activeAt: null,
-  botReady: false,
-  live: false,
-  transcript: [],
-  image: { status: 'idle' },
-  media: initialMediaState(),
-  lastEvent: null,
-  keepAlive: false,
-  // The agent state's rules (session/agent-state) load with a call's first signal; this is where they start.
-  agentState: { state: 'idle', since: Date.now(), source: 'derived' },
-});
-
-/**
- * Creates the one zustand vanilla store of a session (per session, never a module singleton).
- * `seed` overrides fields of the initial state (stories, tests); `seed.media` is merged field by field.
- */
-export function createSessionStore(seed: Partial<SessionState> = {}): StoreApi<SessionState> {
-  const base = initialSessionState();
-  return createStore<SessionState>()(() => ({ ...base, ...seed, media: { ...base.media, ...seed.media } }));
 }
 
 /**
