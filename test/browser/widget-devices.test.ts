@@ -80,6 +80,9 @@ describe('the widget: pre-join step and devices (issue 27)', () => {
       await page.goto(`${env.stack.baseUrl}/test/browser/pages/widget-devices.html`);
       // The step loads on demand: wait for its Join button to exist and be enabled (microphone allowed).
       await page.waitForFunction(() => document.querySelector<HTMLButtonElement>('.liveai-prejoin__actions button')?.disabled === false);
+      // The list with the microphones' names comes once the browser lists them after the permission (a moment
+      // after Join enables); until then the select holds only "Default".
+      await expect.poll(() => page.locator('.liveai-device[data-kind="audioinput"] option').count()).toBeGreaterThan(1);
       await tabTo(page, /^select:Microphone/);
       await page.keyboard.press('End');
       const chosen = await page.locator('.liveai-device[data-kind="audioinput"] select').inputValue();
