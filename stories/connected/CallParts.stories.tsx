@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, waitFor } from 'storybook/test';
 import { AvatarAudio, AvatarVideo, BarVisualizer, ConnectionQuality } from '../../src/components';
-import { initialMediaState } from '../../src/core/session/state';
+import { initialMediaState } from '../../src/core/session/store';
 import { fakeAvatarTracks } from '../media';
 import { loadedSession, narrowActiveMeta, storySession, WithSession } from '../session';
 

@@ -8,8 +8,6 @@ import type { ImageChangeState, Phase, SessionState, TranscriptLine } from './ty
 
 import { initialMediaState, initialSessionState } from './store';
 
-export { createSessionStore, initialMediaState, initialSessionState } from './store';
-
 /**
  * The session's state machine. `Stage` is where the session is in its life; the `Phase` users see is derived from
  * the stage and, while running, from the facts the service and the room report (see `phaseOf`).

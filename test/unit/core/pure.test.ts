@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { chooseTransport, type SessionStatusResponse } from '../../../src/core';
 import { createEventBus } from '../../../src/core/events/bus';
 import { createKeepAlive, createStatusPoller, jittered, nextInterval } from '../../../src/core/session/call';
-import { appendTranscript, derivePhase, imageStateFor, initialSessionState, reduceEvent } from '../../../src/core/session/state';
+import { appendTranscript, derivePhase, imageStateFor, reduceEvent } from '../../../src/core/session/state';
+import { initialSessionState } from '../../../src/core/session/store';
 import { parseAvatarEventMessage, validateControlEvent } from '../../../src/core/validation';
 
 afterEach(() => vi.useRealTimers());
