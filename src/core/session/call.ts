@@ -132,8 +132,10 @@ export class Call {
     }
   }
 
+  /** The first poll `ms` from now; none once the call was cancelled (a join that failed on `dispose()`). */
   private pollIn(ms: number): void {
     clearTimeout(this.firstPoll);
+    if (this.signal.aborted) return;
     this.firstPoll = setTimeout(() => this.startPolling(), ms);
   }
 
