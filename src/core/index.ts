@@ -49,7 +49,7 @@ export type {
   TransportType,
 } from './schemas';
 export type { ParsedMessage } from './events/read';
-export { DEFAULT_MAX_TRANSCRIPT_LINES } from './session/state';
+export { DEFAULT_MAX_TRANSCRIPT_LINES } from './session/store';
 export * from './session';
 export * from './proxy-client';
 export { prepareImage, type PrepareImageOptions, type PreparedImage } from './image/prepare';

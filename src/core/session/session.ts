@@ -10,17 +10,8 @@ import type { AgentSignal } from './agent-state';
 import type { AudioOutput } from './audio-output';
 import { Call, aborted, toError } from './call';
 import { createHost, sessionObject, type SessionHost } from './create';
-import {
-  DEFAULT_MAX_TRANSCRIPT_LINES,
-  describeError,
-  phaseOf,
-  reduceEvent,
-  restartedState,
-  stageOf,
-  transition,
-  type Input,
-  type Stage,
-} from './state';
+import { DEFAULT_MAX_TRANSCRIPT_LINES } from './store';
+import { describeError, phaseOf, reduceEvent, restartedState, stageOf, transition, type Input, type Stage } from './state';
 import type { AvatarSession, AvatarSessionOptions, EndReason, ImageInput, MediaState, SessionState } from './types';
 
 /**

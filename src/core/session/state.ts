@@ -6,7 +6,7 @@ import type { AvatarEvent, SessionStatus } from '../schemas';
 import type { ConnectionState } from '../transports/types';
 import type { ImageChangeState, Phase, SessionState, TranscriptLine } from './types';
 
-import { initialMediaState, initialSessionState } from './store';
+import { DEFAULT_MAX_TRANSCRIPT_LINES, initialMediaState, initialSessionState } from './store';
 
 /**
  * The session's state machine. `Stage` is where the session is in its life; the `Phase` users see is derived from
@@ -88,12 +88,6 @@ export function stageOf(phase: Phase): Stage {
 export function restartedState({ keepAlive, media: { micEnabled, speakerMuted, volume, audioBlocked } }: SessionState): SessionState {
   return { ...initialSessionState(), keepAlive, media: { ...initialMediaState(), micEnabled, speakerMuted, volume, audioBlocked } };
 }
-
-/**
- * Default number of transcript lines kept per session.
- * @public
- */
-export const DEFAULT_MAX_TRANSCRIPT_LINES = 200;
 
 /** Appends one line and keeps only the newest `max` lines (arrival order). Pure. */
 export function appendTranscript(lines: TranscriptLine[], line: TranscriptLine, max = DEFAULT_MAX_TRANSCRIPT_LINES): TranscriptLine[] {

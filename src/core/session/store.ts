@@ -3,6 +3,12 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { MediaState, SessionState } from './types';
 
+/**
+ * Default number of transcript lines kept per session.
+ * @public
+ */
+export const DEFAULT_MAX_TRANSCRIPT_LINES = 200;
+
 /** Media state before joining: disconnected, no tracks, mic off, speaker on at full volume. */
 export const initialMediaState = (): MediaState => ({
   connection: 'disconnected',
