@@ -6,8 +6,9 @@ import type { SignalsProbe } from './pages/call-signals';
 /**
  * Issue 27, call quality under real impairment: a Chromium behind the userspace impaired link (scripts/impair, as
  * the bench uses it: this kernel has no netem) attaches to a hosted room; `useCallStats` reports the longer round
- * trip and the loss, and `ConnectionQuality` says `poor`. The page server and LiveKit's signalling are reached
- * through plain TCP forwarders on this namespace's address, so every packet of that browser crosses the link.
+ * trip and the loss, and `ConnectionQuality` says `poor`. The proxy and LiveKit's signalling are reached through
+ * plain TCP forwarders on this namespace's address, so every packet of the call crosses the link (the page's
+ * scripts arrive off it: `ImpairedBrowser.newPage`).
  */
 const SHOTS = process.env.LIVEAI_SHOTS ?? 'test-results/call-signals';
 
@@ -19,10 +20,10 @@ describe.skipIf(process.env.LIVEAI_IN_NETNS !== '1')('call quality behind an imp
 
   it('useCallStats sees the round trip and the loss; ConnectionQuality says poor', async () => {
     impaired = await behindImpairedLink(env.stack, { delayMs: 150, jitterMs: 20, loss: 0.08 });
-    const { browser, base } = impaired;
+    const { base } = impaired;
     // The app's server creates the room; the browser behind the link attaches to it through the forwarders.
     const attach = await impaired.room();
-    const page = await (await browser.newContext()).newPage();
+    const page = await impaired.newPage();
     await page.goto(`${base}/test/browser/pages/call-signals.html#${encodeURIComponent(JSON.stringify({ attach }))}`);
     await page.getByRole('button', { name: 'Call' }).click();
     await page.waitForFunction(() => (window as unknown as { __signals: SignalsProbe }).__signals.phases.includes('active'), null, {

@@ -1,6 +1,6 @@
 import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
 import { resolve } from 'node:path';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 // @ts-expect-error -- a plain ESM helper without type declarations (scripts/impair)
 import { startImpairedLink } from '../../scripts/impair/index.mjs';
@@ -120,6 +120,13 @@ export interface ImpairedBrowser {
   browser: Browser;
   /** The page server's origin as that browser reaches it. */
   base: string;
+  /**
+   * A page in a new context whose own files (scripts, styles, images: everything of `base` outside /api/ but the
+   * document) are fetched by the test process off the link, as an app's cached or CDN-served files would arrive. The proxy's
+   * calls, LiveKit's signalling and the media still cross the link: loading the dev server's hundred modules over
+   * 300 ms of round trip and 8 % loss took 17–30 s and is not what these tests are about.
+   */
+  newPage(options?: BrowserContextOptions): Promise<Page>;
   /** The app's server creates a room; resolves with the session to attach to from behind the link. */
   room(): Promise<Record<string, unknown>>;
   close(): Promise<void>;
@@ -127,8 +134,9 @@ export interface ImpairedBrowser {
 
 /**
  * A Chromium behind the impaired link (scripts/impair, as the bench uses it: this kernel has no netem), for tests
- * inside the private namespace (LIVEAI_IN_NETNS=1). The page server and LiveKit's signalling are reached through
- * plain TCP forwarders on this namespace's address, so every packet of that browser crosses the link.
+ * inside the private namespace (LIVEAI_IN_NETNS=1). The proxy and LiveKit's signalling are reached through plain
+ * TCP forwarders on this namespace's address, so every packet of the call crosses the link; pages opened with
+ * `newPage` get their own files off the link.
  */
 export async function behindImpairedLink(
   stack: Stack,
@@ -159,7 +167,20 @@ export async function behindImpairedLink(
       if (res.status !== 201) throw new Error(`creating the room answered ${res.status}: ${await res.text()}`);
       return { ...((await res.json()) as object), room_url: `ws://${NAMESPACE_HOST}:${signal.port}`, transport: 'rtc-a' };
     };
-    return { browser, base, room, close };
+    const newPage = async (options?: BrowserContextOptions) => {
+      const context = await browser.newContext(options);
+      await context.route(
+        (url) => url.origin === base && !url.pathname.startsWith('/api/'),
+        async (route) =>
+          // The document itself crosses the link: a page Chromium did not load from the network counts as public,
+          // and its Local Network Access checks would then block the calls to this private address.
+          route.request().resourceType() === 'document'
+            ? route.continue()
+            : route.fulfill({ response: await route.fetch({ url: route.request().url().replace(base, stack.baseUrl) }) }),
+      );
+      return context.newPage();
+    };
+    return { browser, base, newPage, room, close };
   } catch (e) {
     await close();
     throw e;

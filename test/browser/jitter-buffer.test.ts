@@ -115,9 +115,8 @@ describe.skipIf(process.env.LIVEAI_IN_NETNS !== '1')("jitterBufferTargetMs 'auto
   it('at 2 % loss and an 80 ms round trip the avatar’s receivers are raised to 200 ms', async () => {
     // The bench's lossy link: 40 ± 10 ms each way, 2 % of packets dropped each way.
     impaired = await behindImpairedLink(env.stack, { delayMs: 40, jitterMs: 10, loss: 0.02 });
-    const context = await impaired.browser.newContext();
-    await context.addInitScript(collectPeerConnections);
-    const page = await context.newPage();
+    const page = await impaired.newPage();
+    await page.addInitScript(collectPeerConnections);
     await page.goto(`${impaired.base}/test/browser/pages/jitter-buffer.html#${encodeURIComponent(JSON.stringify(await impaired.room()))}`);
     await page.getByRole('button', { name: 'Call' }).click();
     await expect.poll(() => page.evaluate(() => document.querySelector('video')!.videoWidth), { timeout: 90_000 }).toBe(368);

@@ -134,9 +134,9 @@ describe.skipIf(process.env.LIVEAI_IN_NETNS !== '1')('the widget behind an impai
   it('says "Your connection is unstable" while the call stays poor, politely', async () => {
     const impaired = await behindImpairedLink(env.stack, { delayMs: 150, jitterMs: 20, loss: 0.08 });
     closers.push(() => impaired.close());
-    const { browser, base } = impaired;
+    const { base } = impaired;
     const attach = await impaired.room();
-    const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    const page = await impaired.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(`${base}/test/browser/pages/widget-devices.html#${encodeURIComponent(JSON.stringify({ attach }))}`);
     await page.getByRole('button', { name: 'Join call' }).click({ timeout: 30_000 });
     await page.waitForFunction(() => (window as unknown as { __devices: DevicesProbe }).__devices.phases.includes('active'), null, {
