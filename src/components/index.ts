@@ -5,14 +5,14 @@
  *
  * @module liveai-kit/components
  */
-export { AvatarStageView, type AvatarStageViewProps } from './stage/AvatarStageView';
-export { QueueProgressView, type QueueProgressViewProps } from './controls/QueueProgressView';
-export { TranscriptPanelView, type TranscriptPanelViewProps } from './transcript/TranscriptPanelView';
-export { ChatInputView, type ChatInputViewProps } from './controls/ChatInputView';
-export { ControlBarView, type ControlBarViewProps } from './controls/ControlBarView';
-export { ImageSwapperView, type ImageSwapperViewProps } from './images/ImageSwapperView';
-export { SessionListView, type SessionListViewProps } from './sessions/SessionListView';
-export type { SessionListRow } from './sessions/SessionListView';
+export { AvatarStageView, type AvatarStageViewProps } from './stage/AvatarStage';
+export { QueueProgressView, type QueueProgressViewProps } from './controls/QueueProgress';
+export { TranscriptPanelView, type TranscriptPanelViewProps } from './transcript/TranscriptPanel';
+export { ChatInputView, type ChatInputViewProps } from './controls/ChatInput';
+export { ControlBarView, type ControlBarViewProps } from './controls/ControlBar';
+export { ImageSwapperView, type ImageSwapperViewProps } from './images/ImageSwapper';
+export { SessionListView, type SessionListViewProps } from './sessions/SessionList';
+export type { SessionListRow } from './sessions/SessionList';
 export { AvatarWidgetView, type AvatarWidgetViewProps, type WidgetState } from './widget/AvatarWidgetView';
 export { explainError, formatClock, formatCredits, type ErrorLike } from './format';
 export { AvatarStage, type AvatarStageProps } from './stage/AvatarStage';
@@ -26,15 +26,15 @@ export { AvatarWidget, type AvatarWidgetProps } from './widget/AvatarWidget';
 export type { WidgetCallbacks, WidgetEndInfo } from './widget/AvatarWidget';
 export type { PrepareImage } from './images/useImagePick';
 export type { ChromaKeyOptions } from './stage/chroma-key';
-export { BarVisualizerView, type BarVisualizerViewProps } from './visualizer/BarVisualizerView';
+export { BarVisualizerView, type BarVisualizerViewProps } from './visualizer/BarVisualizer';
 export { BarVisualizer, type BarVisualizerProps } from './visualizer/BarVisualizer';
-export { ConnectionQualityView, type ConnectionQualityViewProps, type ConnectionQualityLevel } from './quality/ConnectionQualityView';
+export { ConnectionQualityView, type ConnectionQualityViewProps, type ConnectionQualityLevel } from './quality/ConnectionQuality';
 export { ConnectionQuality } from './quality/ConnectionQuality';
-export { callQuality, type CallQuality } from './quality/ConnectionQualityView';
+export { callQuality, type CallQuality } from './quality/ConnectionQuality';
 export { AvatarVideo, type AvatarVideoProps } from './primitives/AvatarVideo';
-export { DeviceSelectView, type DeviceSelectViewProps, type AudioDeviceKind } from './devices/DeviceSelectView';
+export { DeviceSelectView, type DeviceSelectViewProps, type AudioDeviceKind } from './devices/DeviceSelect';
 export { DeviceSelect, type DeviceSelectProps } from './devices/DeviceSelect';
-export { PreJoinView, type PreJoinViewProps, type PreJoinStatus } from './devices/PreJoinView';
+export { PreJoinView, type PreJoinViewProps, type PreJoinStatus } from './devices/PreJoin';
 export { AvatarAudio, type AvatarAudioProps } from './primitives/AvatarAudio';
 export { MessagesProvider, useMessages, type MessagesProviderProps } from './i18n/context';
 export { en, resolveMessages, type Messages, type MessagesOverride, type PluralCategory } from './i18n/messages';

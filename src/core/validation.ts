@@ -9,5 +9,5 @@
  * @module liveai-kit/schemas
  */
 export * from './schemas';
-export { parseAvatarEventMessage, type ParsedMessage } from './events/parse';
+export { parseAvatarEventMessage, type ParsedMessage } from './events/read';
 export { validateControlEvent } from './session/validate-control';

@@ -1,5 +1,5 @@
 import type { AvatarWidgetProps, WidgetState } from '../components';
-import { HEX_COLOR } from '../components/stage/AvatarStageView';
+import { HEX_COLOR } from '../components/stage/AvatarStage';
 
 /**
  * Attributes `<liveai-avatar>` reads; changing one re-renders (a new `agent-id` / `proxy-url` means a new session):

@@ -9,7 +9,7 @@ const PHASES = ['idle', 'creating', 'queued', 'connecting', 'active', 'ending', 
 const END_REASONS = ['user', 'unload', 'unmount', 'idle_timeout', 'completed', 'timed_out', 'failed', 'remote'] as const;
 
 const meta = {
-  title: 'Views/AvatarStageView',
+  title: 'Views/AvatarStage',
   component: AvatarStageView,
   decorators: [
     (Story) => (

@@ -3,7 +3,7 @@ import { expect, fn } from 'storybook/test';
 import { ChatInputView } from '../../src/components';
 
 const meta = {
-  title: 'Views/ChatInputView',
+  title: 'Views/ChatInput',
   component: ChatInputView,
   decorators: [
     (Story) => (

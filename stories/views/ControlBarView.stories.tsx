@@ -22,7 +22,7 @@ function Stateful(args: ControlBarViewProps) {
 }
 
 const meta = {
-  title: 'Views/ControlBarView',
+  title: 'Views/ControlBar',
   component: ControlBarView,
   render: Stateful,
   decorators: [

@@ -6,7 +6,7 @@ import { sampleAvatarImageAlt } from '../../src/testing';
 const STATUSES = ['idle', 'sending', 'requested', 'created', 'complete', 'error'] as const;
 
 const meta = {
-  title: 'Views/ImageSwapperView',
+  title: 'Views/ImageSwapper',
   component: ImageSwapperView,
   decorators: [
     (Story) => (

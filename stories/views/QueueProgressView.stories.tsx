@@ -3,7 +3,7 @@ import { expect } from 'storybook/test';
 import { QueueProgressView } from '../../src/components';
 
 const meta = {
-  title: 'Views/QueueProgressView',
+  title: 'Views/QueueProgress',
   component: QueueProgressView,
   decorators: [
     (Story) => (

@@ -26,7 +26,7 @@ function Stateful(args: SessionListViewProps) {
 }
 
 const meta = {
-  title: 'Views/SessionListView',
+  title: 'Views/SessionList',
   component: SessionListView,
   render: Stateful,
   args: {

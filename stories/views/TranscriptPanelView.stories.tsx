@@ -4,7 +4,7 @@ import { AvatarStageView, TranscriptPanelView } from '../../src/components';
 import { longTranscript, sampleAvatarImage, sampleTranscript } from '../../src/testing';
 
 const meta = {
-  title: 'Views/TranscriptPanelView',
+  title: 'Views/TranscriptPanel',
   component: TranscriptPanelView,
   decorators: [
     (Story) => (

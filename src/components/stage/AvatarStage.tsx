@@ -1,11 +1,358 @@
-import { useEffect, useState } from 'react';
-import type { Phase } from '../../core/index';
-import { useSessionVideoTrack } from '../primitives/AvatarVideo';
+import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import type { AgentStateName, EndReason, Phase } from '../../core/index';
+import { isWaiting } from '../../core/internal';
+import { TrackVideo, useFirstFrame, useSessionVideoTrack } from '../primitives/AvatarVideo';
+import { AudioUnlockButton } from '../primitives/AvatarAudio';
+import { QueueProgressView, type QueueProgressViewProps } from '../controls/QueueProgress';
+import { useMessages } from '../i18n/context';
+import { cx, explainError, formatCredits, type ErrorLike } from '../format';
+import { expiresAtMs, TimeLimitCountdown, timeLimitReached, useCallClock } from './clock';
+import type { ChromaKey, ChromaKeyOptions } from './chroma-key';
 import { useShallow } from 'zustand/react/shallow';
 import { useAvatarSession } from '../../react';
 import { useSessionState } from '../../react/session';
-import { AvatarStageView, type AvatarStageViewProps } from './AvatarStageView';
-import { expiresAtMs, timeLimitReached, useCallClock } from './clock';
+
+/**
+ * A ref for a Start button: `prefetch` runs once the button is at least half in view (IntersectionObserver), so
+ * what start() downloads is fetched while the user reads the page. Without IntersectionObserver it does nothing
+ * (hover and focus still prefetch).
+ */
+export function usePrefetchInView(prefetch: (() => void) | undefined) {
+  const ref = useRef<HTMLButtonElement>(null);
+  const latest = useRef(prefetch);
+  latest.current = prefetch;
+  const enabled = prefetch !== undefined;
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || !enabled || typeof IntersectionObserver === 'undefined') return;
+    const io = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((e) => e.isIntersecting)) return;
+        io.disconnect();
+        latest.current?.();
+      },
+      { threshold: 0.5 },
+    );
+    io.observe(el);
+    return () => io.disconnect();
+  }, [enabled]);
+  return ref;
+}
+
+/** What the stage shows over the video in each phase (see {@link AvatarStageView}). */
+export interface StageOverlayProps {
+  phase: Phase;
+  queue?: Omit<QueueProgressViewProps, 'phase'> | undefined;
+  error?: ErrorLike | null | undefined;
+  cost?: number | null | undefined;
+  endReason?: EndReason | null | undefined;
+  /** The proxy ended the call at its maximum length: the ended screen says so. */
+  timeLimitReached?: boolean | undefined;
+  onStart?: (() => void) | undefined;
+  /** Called when "Start call" comes into view, the pointer enters it or focus reaches it: warm up what start() will download. */
+  onPrefetch?: (() => void) | undefined;
+  onRetry?: (() => void) | undefined;
+  onRestart?: (() => void) | undefined;
+  /** The avatar's name, shown over its picture before the call. */
+  name?: string | undefined;
+  /** Show what the call cost on the ended screen (default true). */
+  showCost?: boolean | undefined;
+}
+
+function StartButton({ onStart, onPrefetch }: { onStart: () => void; onPrefetch?: (() => void) | undefined }) {
+  const ref = usePrefetchInView(onPrefetch);
+  const m = useMessages();
+  return (
+    <button
+      ref={ref}
+      type="button"
+      className="liveai-button liveai-button--primary"
+      onClick={onStart}
+      onPointerEnter={onPrefetch}
+      onFocus={onPrefetch}
+    >
+      {m.startCall}
+    </button>
+  );
+}
+
+/** Overlay content by phase: start, queue progress, ending, ended (with cost), error (with retry). */
+export function StageOverlay({
+  phase,
+  queue,
+  error,
+  cost,
+  endReason,
+  timeLimitReached,
+  onStart,
+  onPrefetch,
+  onRetry,
+  onRestart,
+  name,
+  showCost = true,
+}: StageOverlayProps) {
+  const m = useMessages();
+  if (phase === 'idle') {
+    if (!onStart) return name ? <p className="liveai-stage__name">{name}</p> : null;
+    return (
+      <>
+        {name && <p className="liveai-stage__name">{name}</p>}
+        <StartButton onStart={onStart} onPrefetch={onPrefetch} />
+      </>
+    );
+  }
+  if (isWaiting(phase)) {
+    return <QueueProgressView phase={phase} elapsedMs={0} estimateMs={10_000} progress={0} slow={false} {...queue} />;
+  }
+  if (phase === 'ending')
+    return (
+      <p className="liveai-stage__title" role="status">
+        {m.endingCall}
+      </p>
+    );
+  if (phase === 'ended') {
+    const ended = endReason && (m.endReasons as Partial<Record<EndReason, string>>)[endReason];
+    return (
+      <div className="liveai-stage__message" role="status">
+        <p className="liveai-stage__title">{m.callEnded}</p>
+        {timeLimitReached ? <p>{m.timeLimitReached}</p> : ended && <p>{ended}</p>}
+        {showCost && <p>{cost == null ? m.costPending : m.costUsed(formatCredits(cost, m))}</p>}
+        {onRestart && (
+          <button type="button" className="liveai-button" onClick={onRestart}>
+            {m.startAgain}
+          </button>
+        )}
+      </div>
+    );
+  }
+  if (phase === 'error') {
+    const e = explainError(error ?? {}, m);
+    return (
+      <div className="liveai-stage__message" role="alert">
+        {/* A sentence and one action (none when retrying cannot help); the technical detail goes to onError and the
+            console, not to the visitor. */}
+        <p className="liveai-stage__title">{e.title}</p>
+        {e.hint && <p>{e.hint}</p>}
+        {onRetry && e.retryable && (
+          <button type="button" className="liveai-button liveai-button--primary" onClick={onRetry}>
+            {m.tryAgain}
+          </button>
+        )}
+      </div>
+    );
+  }
+  return null;
+}
+
+/** Props of {@link AvatarStageView}: everything comes in as props (no session hooks). */
+export interface AvatarStageViewProps extends StageOverlayProps {
+  /** The avatar's video, shown muted (the session plays the audio itself). */
+  videoTrack?: MediaStreamTrack | null;
+  /** Poster / placeholder image of the avatar, shown until video frames arrive (368×560 portrait). */
+  imageUrl?: string | null;
+  /**
+   * A short looping preview video (URL) shown before the call and while it starts, muted and inline, over the poster.
+   * Left out (the poster shows) when the visitor prefers reduced motion.
+   */
+  previewSrc?: string | null;
+  /** The store's `media.audioBlocked`: the browser blocked the session's audio; shows "Tap to unmute". */
+  audioBlocked?: boolean;
+  /** Called from the "Tap to unmute" click (a user gesture), e.g. `session.unblockAudio()`. */
+  onUnblockAudio?: () => void;
+  /** When the session reaches its maximum length (epoch ms; the proxy's `session_expires_at`): a countdown shows in the last 30 s. */
+  expiresAt?: number | null;
+  /** Accessible name of the stage region. */
+  label?: string;
+  className?: string;
+  /** Extra overlay content (e.g. captions), drawn over the video. */
+  children?: ReactNode;
+  /**
+   * Subscribes to the video track so it is shown the moment it changes, before React renders (e.g. a store
+   * subscription); returns the unsubscribe function. The `videoTrack` prop is shown either way.
+   */
+  watchVideoTrack?: (show: (track: MediaStreamTrack | null) => void) => () => void;
+  /**
+   * Makes the avatar's backdrop transparent (chroma key) so it stands on the page: `true` for a green backdrop
+   * (`#00ff00`), or `{color: '#rrggbb', similarity, smoothness, spill}` (0–1 each). The avatar must be rendered on that
+   * solid colour, e.g. from an agent image with a green background. The video is then drawn into a `<canvas>` (WebGL,
+   * else a 2D canvas); `data-chroma-key` on the stage says which, or `off` when the browser can do neither (the video
+   * then shows as it is). The code loads with `import()` the first time a stage asks for it.
+   */
+  chromaKey?: boolean | ChromaKeyOptions;
+  /**
+   * What the agent is doing (`useAgentState().state`): while the call shows video, a ring inside the stage's edge
+   * follows it (a thin one while `listening`, a slow pulse while `thinking`, a stronger glow while `speaking`; no
+   * pulse when the visitor prefers reduced motion), mirrored on `data-agent-state`. Screen readers hear "Listening"
+   * and "Thinking…" (catalogue key `agentStates`) politely, once the state has held for
+   * 800 ms, so quick turns are not read out one by one; "Speaking" is not announced, as the
+   * avatar's voice says it.
+   */
+  agentState?: AgentStateName | null | undefined;
+  /** Show the agent's state on the stage (default true); `false` leaves out the ring and its announcements. */
+  showAgentState?: boolean | undefined;
+}
+
+/** A CSS hex colour, `#rgb` or `#rrggbb`: the chroma key's `color`, and what `<liveai-avatar chroma-key>` accepts. */
+export const HEX_COLOR = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i;
+
+/** One string per set of chroma-key options (null for none), so options written inline do not restart anything. */
+export const chromaKeyId = (options: boolean | ChromaKeyOptions | undefined): string | null =>
+  options ? JSON.stringify(options === true ? {} : options) : null;
+
+/**
+ * Runs the chroma key from `video` into `canvas` while `options` is set; returns how it draws (`webgl`, `2d`, `off`
+ * when it cannot), or null while its code loads or when none was asked for. Restarts only when the options change.
+ */
+function useChromaKey(
+  video: RefObject<HTMLVideoElement | null>,
+  canvas: RefObject<HTMLCanvasElement | null>,
+  options: boolean | ChromaKeyOptions | undefined,
+): ChromaKey['mode'] | 'off' | null {
+  const [mode, setMode] = useState<ChromaKey['mode'] | 'off' | null>(null);
+  const key = chromaKeyId(options);
+  useEffect(() => {
+    const v = video.current;
+    const c = canvas.current;
+    if (!key || !v || !c) return setMode(null);
+    let running: ChromaKey | null = null;
+    let cancelled = false;
+    import('./chroma-key')
+      .then((m) => {
+        if (cancelled) return;
+        running = m.startChromaKey(v, c, JSON.parse(key) as ChromaKeyOptions);
+        setMode(running?.mode ?? 'off');
+      })
+      .catch((e: unknown) => {
+        if (cancelled) return;
+        console.warn(`liveai-kit: chroma key off: ${e instanceof Error ? e.message : String(e)}`);
+        setMode('off');
+      });
+    return () => {
+      cancelled = true;
+      running?.stop();
+    };
+  }, [video, canvas, key]);
+  return mode;
+}
+
+/** Whether the visitor asks for reduced motion (true until known, so no preview starts before it is checked). */
+function useReducedMotion(): boolean {
+  const [reduce, setReduce] = useState(true);
+  useEffect(() => {
+    if (typeof matchMedia === 'undefined') return setReduce(false);
+    const query = matchMedia('(prefers-reduced-motion: reduce)');
+    const update = () => setReduce(query.matches);
+    update();
+    query.addEventListener('change', update);
+    return () => query.removeEventListener('change', update);
+  }, []);
+  return reduce;
+}
+
+/** How long the agent's state must hold before screen readers hear it, ms. */
+export const AGENT_STATE_ANNOUNCE_MS = 800;
+
+/**
+ * `value` once it has held for `ms`; the same until then. Changes that come back before `ms` pass leave it as it was.
+ */
+function useSettled<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    if (Object.is(value, settled)) return;
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, settled, ms]);
+  return settled;
+}
+
+/**
+ * The polite announcement of the agent's state: "Listening" and "Thinking…" once they hold; nothing while speaking
+ * (the voice says it), which also lets the next "Listening" be heard again.
+ */
+function AgentStateAnnouncer({ state }: { state: AgentStateName | null }) {
+  const m = useMessages();
+  const settled = useSettled(state === 'listening' || state === 'thinking' ? state : null, AGENT_STATE_ANNOUNCE_MS);
+  return (
+    <span className="liveai-visually-hidden" role="status" aria-live="polite">
+      {settled ? m.agentStates[settled] : ''}
+    </span>
+  );
+}
+
+/**
+ * The avatar: the session's video track (muted; the session plays the audio), poster while waiting (with the avatar's
+ * `name` and an optional looping `previewSrc` before the call; its initial when there is no picture), cold-start progress
+ * ("Connecting…" until the video's first frame is decoded), "Tap to unmute" when audio is blocked, ended state with the
+ * cost in credits, error with retry.
+ * State is mirrored on `data-phase`, `data-audio-blocked`, `data-has-video` (the video shows a frame) for styling.
+ */
+export function AvatarStageView(props: AvatarStageViewProps) {
+  const m = useMessages();
+  const { phase, videoTrack, imageUrl, audioBlocked, label = m.avatar, className, children } = props;
+  const video = useRef<HTMLVideoElement>(null);
+  const blocked = audioBlocked && phase === 'active';
+  const framed = useFirstFrame(video, videoTrack);
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const keying = useChromaKey(video, canvas, props.chromaKey);
+  // Active with a video track that has no frame yet: still connecting, as far as the user can see.
+  const overlay = StageOverlay(phase === 'active' && videoTrack && !framed ? { ...props, phase: 'connecting' } : props);
+  const reduceMotion = useReducedMotion();
+  const before = phase === 'idle' || phase === 'creating' || phase === 'queued' || phase === 'connecting';
+  const preview = props.previewSrc && before && !framed && !reduceMotion ? props.previewSrc : null;
+  // Nothing to show before a call: the name's first letter instead of an empty box.
+  const initial = !imageUrl && !preview && phase === 'idle' && props.name ? props.name.trim().charAt(0).toUpperCase() : '';
+  // The agent's state shows on the live picture only; its announcer stays mounted through the call so screen readers
+  // hear its first change.
+  const hint = phase === 'active' && props.showAgentState !== false && props.agentState != null;
+  const agentState = hint && framed ? props.agentState : null;
+  return (
+    <div
+      className={cx('liveai-stage', className)}
+      role="region"
+      aria-label={label}
+      tabIndex={-1}
+      data-phase={phase}
+      data-audio-blocked={blocked || undefined}
+      data-has-video={(phase === 'active' && framed) || undefined}
+      data-chroma-key={props.chromaKey ? (keying ?? 'loading') : undefined}
+      data-agent-state={agentState ?? undefined}
+    >
+      {imageUrl && <img className="liveai-stage__poster" src={imageUrl} alt="" decoding="async" />}
+      {initial && (
+        <span className="liveai-stage__initial" aria-hidden="true">
+          {initial}
+        </span>
+      )}
+      {preview && (
+        <video
+          className="liveai-stage__preview"
+          src={preview}
+          poster={imageUrl ?? undefined}
+          autoPlay
+          loop
+          muted
+          playsInline
+          preload="auto"
+          aria-hidden="true"
+        />
+      )}
+      <TrackVideo className="liveai-stage__video" ref={video} track={videoTrack} watchTrack={props.watchVideoTrack} aria-hidden="true" />
+      {props.chromaKey && <canvas className="liveai-stage__canvas" ref={canvas} aria-hidden="true" />}
+      {hint && <span className="liveai-stage__agent" aria-hidden="true" />}
+      {overlay && <div className="liveai-stage__overlay">{overlay}</div>}
+      <AudioUnlockButton
+        blocked={!!blocked}
+        onUnblock={props.onUnblockAudio}
+        className="liveai-button liveai-button--primary liveai-stage__unmute"
+      >
+        {m.tapToUnmute}
+      </AudioUnlockButton>
+      {phase === 'active' && props.expiresAt != null && <TimeLimitCountdown expiresAt={props.expiresAt} />}
+      {hint && <AgentStateAnnouncer state={agentState ?? null} />}
+      {children}
+    </div>
+  );
+}
 
 /** Props of {@link AvatarStage}: the view's props that do not come from the session, all optional. */
 export type AvatarStageProps = Partial<

@@ -4,7 +4,7 @@
  * (the same rule, per pixel, on the main thread). Loaded with `import()` only by a stage that asks for it.
  */
 
-import { HEX_COLOR } from './AvatarStageView';
+import { HEX_COLOR } from './AvatarStage';
 
 /**
  * How `startChromaKey` removes the background. Distances are in the colour plane without brightness (Cb, Cr).

@@ -1,5 +1,119 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { TranscriptLine } from '../../core/index';
+import { cx } from '../format';
+import { useMessages } from '../i18n/context';
 import { useTranscript } from '../../react';
-import { TranscriptPanelView, type TranscriptPanelViewProps } from './TranscriptPanelView';
+
+/** Distance from the bottom, px, under which the list counts as "at the bottom". */
+const SLACK_PX = 24;
+
+/**
+ * Auto-scroll for a growing list that respects the user: it follows new content only while the
+ * user is at the bottom; after they scroll up it stops and reports `unseen` until they come back
+ * or call `jump()`. `key` changes whenever content is appended (e.g. the last line's id).
+ */
+export function useStickToBottom<T extends HTMLElement>(key: unknown) {
+  const ref = useRef<T>(null);
+  const stuck = useRef(true);
+  const [unseen, setUnseen] = useState(false);
+
+  const onScroll = useCallback(() => {
+    const el = ref.current;
+    if (!el) return;
+    stuck.current = el.scrollHeight - el.scrollTop - el.clientHeight <= SLACK_PX;
+    if (stuck.current) setUnseen(false);
+  }, []);
+
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || key === undefined) return;
+    if (stuck.current) el.scrollTop = el.scrollHeight;
+    else setUnseen(true);
+  }, [key]);
+
+  const jump = useCallback(() => {
+    const el = ref.current;
+    stuck.current = true;
+    setUnseen(false);
+    if (el) el.scrollTop = el.scrollHeight;
+  }, []);
+
+  return { ref, onScroll, unseen, jump };
+}
+
+/**
+ * Props of {@link TranscriptPanelView}.
+ * @public
+ */
+export interface TranscriptPanelViewProps {
+  lines: readonly TranscriptLine[];
+  /** `conversation`: scrollable chat log; `caption`: the latest line only, as an overlay. Default conversation. */
+  mode?: 'conversation' | 'caption';
+  userLabel?: string;
+  agentLabel?: string;
+  /** Shown in conversation mode while there are no lines. */
+  emptyText?: string;
+  /** Accessible name of the log. */
+  label?: string;
+  className?: string;
+}
+
+/**
+ * Transcript of the call (`user_transcription` / `agent_transcription`), announced politely
+ * to screen readers. Conversation mode follows new lines unless the user scrolled up, then offers
+ * "Jump to latest". Pure view.
+ * @public
+ */
+export function TranscriptPanelView(props: TranscriptPanelViewProps) {
+  const m = useMessages();
+  const { lines, mode = 'conversation', userLabel = m.you, agentLabel = m.avatar, label = m.transcript, className } = props;
+  const last = lines[lines.length - 1];
+  const scroll = useStickToBottom<HTMLDivElement>(last?.id);
+  const who = (l: TranscriptLine) => (l.role === 'user' ? userLabel : agentLabel);
+  if (mode === 'caption') {
+    return (
+      <div className={cx('liveai-captions', className)} role="status" aria-live="polite" aria-label={label} data-mode="caption">
+        {last && (
+          <p className="liveai-captions__line" data-role={last.role} key={last.id}>
+            <span className="liveai-visually-hidden">{who(last)}: </span>
+            <bdi>{last.text}</bdi>
+          </p>
+        )}
+      </div>
+    );
+  }
+  return (
+    <div className={cx('liveai-transcript', className)} data-mode="conversation">
+      <div
+        ref={scroll.ref}
+        onScroll={scroll.onScroll}
+        className="liveai-transcript__log"
+        role="log"
+        aria-live="polite"
+        aria-label={label}
+        tabIndex={0}
+      >
+        {lines.length === 0 && <p className="liveai-transcript__empty">{props.emptyText ?? m.transcriptEmpty}</p>}
+        <ol className="liveai-transcript__list">
+          {lines.map((l) => (
+            <li key={l.id} className="liveai-transcript__line" data-role={l.role}>
+              <span className="liveai-transcript__who">{who(l)}</span>
+              {/* What was said may be in another language than the widget's: its own direction. */}
+              <span className="liveai-transcript__text" dir="auto">
+                {l.text}
+              </span>
+            </li>
+          ))}
+        </ol>
+      </div>
+      {scroll.unseen && (
+        <button type="button" className="liveai-button liveai-transcript__jump" onClick={scroll.jump}>
+          {m.jumpToLatest}
+        </button>
+      )}
+    </div>
+  );
+}
 
 /**
  * Props of {@link TranscriptPanel}.

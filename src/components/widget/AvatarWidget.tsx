@@ -11,8 +11,7 @@ import {
 } from '../../core/index';
 import { AvatarSessionProvider, useAvatarSession } from '../../react';
 import { useSessionState } from '../../react/session';
-import { AvatarStage } from '../stage/AvatarStage';
-import { chromaKeyId } from '../stage/AvatarStageView';
+import { AvatarStage, chromaKeyId } from '../stage/AvatarStage';
 import { AvatarWidgetView, type WidgetState } from './AvatarWidgetView';
 import { ChatInput } from '../controls/ChatInput';
 import { ControlBar } from '../controls/ControlBar';

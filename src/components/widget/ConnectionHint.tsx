@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useCallStats } from '../../react';
-import { callQuality, type CallQuality } from '../quality/ConnectionQualityView';
+import { callQuality, type CallQuality } from '../quality/ConnectionQuality';
 import { Icon } from '../controls/icons';
 import { useMessages } from '../i18n/context';
 

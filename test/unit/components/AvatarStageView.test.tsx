@@ -17,7 +17,7 @@ class FakeStream {
   }
 }
 
-describe('AvatarStageView', () => {
+describe('AvatarStage', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('idle: poster and a Start button', async () => {

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { ChatInputView } from '../../../src/components';
 
-describe('ChatInputView', () => {
+describe('ChatInput', () => {
   it('Enter sends the trimmed text and clears the field; Shift+Enter adds a line', async () => {
     const onSend = vi.fn();
     render(<ChatInputView onSend={onSend} />);

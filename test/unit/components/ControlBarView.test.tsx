@@ -12,7 +12,7 @@ const handlers = () => ({
   onEnd: vi.fn(),
 });
 
-describe('ControlBarView', () => {
+describe('ControlBar', () => {
   it('toggles carry aria-pressed and data-state, and report the next value', async () => {
     const h = handlers();
     render(<ControlBarView micEnabled speakerMuted={false} volume={1} keepAlive={false} {...h} />);

@@ -9,7 +9,7 @@ const png = () => new File([new Uint8Array([137, 80, 78, 71])], 'me.png', { type
 const zone = () => screen.getByRole('group', { name: /drop or paste an image/ });
 const apply = () => screen.getByRole('button', { name: 'Apply new look' });
 
-describe('ImageSwapperView', () => {
+describe('ImageSwapper', () => {
   beforeEach(() => {
     URL.createObjectURL = vi.fn(() => 'blob:preview');
     URL.revokeObjectURL = vi.fn();

@@ -3,7 +3,7 @@ import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { QueueProgressView } from '../../../src/components';
 
-describe('QueueProgressView', () => {
+describe('QueueProgress', () => {
   it('shows elapsed time, the estimate and a progressbar', () => {
     render(<QueueProgressView phase="queued" elapsedMs={12_000} estimateMs={150_000} progress={0.08} slow={false} />);
     const bar = screen.getByRole('progressbar', { name: 'Starting the avatar' });

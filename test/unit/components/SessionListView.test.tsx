@@ -24,7 +24,7 @@ const props = (over: Partial<SessionListViewProps> = {}): SessionListViewProps =
   ...over,
 });
 
-describe('SessionListView', () => {
+describe('SessionList', () => {
   it('renders rows with status badges and credits', () => {
     render(<SessionListView {...props()} />);
     const rows = within(screen.getByRole('table')).getAllByRole('row');

@@ -14,7 +14,7 @@ function geometry(el: HTMLElement, scrollHeight: number, clientHeight: number) {
   Object.defineProperty(el, 'clientHeight', { configurable: true, value: clientHeight });
 }
 
-describe('TranscriptPanelView', () => {
+describe('TranscriptPanel', () => {
   it('conversation: a polite live log with who said what', () => {
     render(<TranscriptPanelView lines={lines} />);
     const log = screen.getByRole('log', { name: 'Transcript' });

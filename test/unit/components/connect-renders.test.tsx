@@ -7,23 +7,25 @@ import { fakeVideoTrack } from '../core/helpers';
 
 /**
  * Main-thread work between the click on "Start call" and the first video frame: what the widget re-renders while
- * the call connects. Each view is counted (a wrapper around the module's export); the session is the real engine
- * over the fake proxy (the avatar already publishing when the create call answers) and a FakeTransport.
+ * the call connects. Each part is counted (a wrapper around the module's export: the frame's view, and the
+ * connected stage, controls, transcript and chat, each of which renders its view once per render); the session is
+ * the real engine over the fake proxy (the avatar already publishing when the create call answers) and a
+ * FakeTransport.
  */
 const { renders, counted } = vi.hoisted(() => {
   const renders: Record<string, number> = {};
   const counted = (name: string) => async (orig: () => Promise<Record<string, unknown>>) => {
     const m = await orig();
-    const View = m[name] as (p: object) => unknown;
-    return { ...m, [name]: (p: object) => ((renders[name] = (renders[name] ?? 0) + 1), View(p)) };
+    const Part = m[name] as (p: object) => unknown;
+    return { ...m, [name]: (p: object) => ((renders[name] = (renders[name] ?? 0) + 1), Part(p)) };
   };
   return { renders, counted };
 });
 vi.mock('../../../src/components/widget/AvatarWidgetView', counted('AvatarWidgetView'));
-vi.mock('../../../src/components/stage/AvatarStageView', counted('AvatarStageView'));
-vi.mock('../../../src/components/controls/ControlBarView', counted('ControlBarView'));
-vi.mock('../../../src/components/transcript/TranscriptPanelView', counted('TranscriptPanelView'));
-vi.mock('../../../src/components/controls/ChatInputView', counted('ChatInputView'));
+vi.mock('../../../src/components/stage/AvatarStage', counted('AvatarStage'));
+vi.mock('../../../src/components/controls/ControlBar', counted('ControlBar'));
+vi.mock('../../../src/components/transcript/TranscriptPanel', counted('TranscriptPanel'));
+vi.mock('../../../src/components/controls/ChatInput', counted('ChatInput'));
 
 it('from click to first frame, the widget re-renders its parts only for what they show', async () => {
   const session = createTestSession({ proxy: createFakeProxy({ initialStatus: 'ACTIVE' }) });
@@ -51,13 +53,13 @@ it('from click to first frame, the widget re-renders its parts only for what the
   // The frame: once for the click (creating) and once for active. The transcript and the chat only once, for what
   // they show themselves: a phase change of the frame does not re-render them.
   expect(renders.AvatarWidgetView).toBe(2);
-  expect(renders.TranscriptPanelView).toBe(1);
-  expect(renders.ChatInputView).toBe(1);
+  expect(renders.TranscriptPanel).toBe(1);
+  expect(renders.ChatInput).toBe(1);
   // The controls appear with the call and enable at active; the room connecting does not re-render them.
-  expect(renders.ControlBarView).toBe(2);
+  expect(renders.ControlBar).toBe(2);
   // The stage: creating, active, the first video track. Not for the create answer (session id, transport, image):
   // nothing it shows changes then, and the session's image is not a poster during a fast connect.
-  expect(renders.AvatarStageView).toBe(3);
+  expect(renders.AvatarStage).toBe(3);
   expect(commits).toBeLessThanOrEqual(4);
   await act(async () => session.end());
 });

@@ -42,7 +42,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe('DeviceSelectView', () => {
+describe('DeviceSelect', () => {
   it('numbers nameless devices and says why, until the microphone is allowed', () => {
     render(<DeviceSelectView kind="audioinput" devices={[dev('audioinput', 'a', ''), dev('audioinput', 'b', '')]} />);
     const select = screen.getByRole('combobox', { name: 'Microphone' });

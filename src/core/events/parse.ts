@@ -1,1 +1,0 @@
-export { parseAvatarEventMessage, type ParsedMessage } from './read';
