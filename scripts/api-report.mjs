@@ -72,7 +72,8 @@ try {
           compilerMessageReporting: { default: { logLevel: ExtractorLogLevel.Warning } },
           extractorMessageReporting: {
             default: { logLevel: ExtractorLogLevel.Warning },
-            'ae-missing-release-tag': inReport,
+            // Every export says what it is (@public, @beta or @internal): an untagged one fails the report and lint.
+            'ae-missing-release-tag': { logLevel: ExtractorLogLevel.Error, addToApiReportFile: false },
             'ae-forgotten-export': inReport,
             'ae-internal-missing-underscore': { logLevel: ExtractorLogLevel.None },
             'ae-unresolved-link': inReport,

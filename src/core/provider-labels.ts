@@ -14,10 +14,14 @@ export type NeutralProvider = 'rtc-a' | 'rtc-b';
  * | properties object key | `rtc_a_properties` | `livekit_properties` |
  * | property names | `rtc_a_url`, `rtc_a_token` | `livekit_url`, `livekit_token` |
  * | list `provider` value | `RTC_A` | `LIVEKIT` |
+ * @public
  */
 export type ProviderLabels = Partial<Record<NeutralProvider, string>>;
 
-/** The option as users give it: an object, or the flag form `rtc-a=livekit,rtc-b=daily`. */
+/**
+ * The option as users give it: an object, or the flag form `rtc-a=livekit,rtc-b=daily`.
+ * @public
+ */
 export type ProviderLabelsInput = ProviderLabels | string;
 
 const LABEL = /^[a-z](?:[a-z0-9]|-(?=[a-z0-9]))*$/;

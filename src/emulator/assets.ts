@@ -6,6 +6,7 @@ const H = AVATAR_HEIGHT_PX;
 /**
  * Face landmarks of the built-in images (px in the 368×560 image), matching the media avatar's default face
  * layout: eyes at 38 % height, 18 % of the width either side of the centre; mouth at 63 % height, centred.
+ * @public
  */
 export const FACE_LANDMARKS = {
   eyeY: Math.round(H * 0.38),
@@ -30,7 +31,10 @@ const BUILTIN_PALETTE: Record<string, number> = { 'agent-demo': 0, 'agent-cartoo
 /** FNV-1a 32-bit hash of a string. */
 const hash = (s: string) => [...s].reduce((h, c) => Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0, 2166136261);
 
-/** SVG source of a friendly illustrated face for `name` (colours vary with the name). Size 368×560. */
+/**
+ * SVG source of a friendly illustrated face for `name` (colours vary with the name). Size 368×560.
+ * @public
+ */
 export function faceSvg(name: string): string {
   const p = PALETTES[(BUILTIN_PALETTE[name] ?? hash(name)) % PALETTES.length]!;
   const { eyeY, leftEyeX, rightEyeX, eyeRx, eyeRy, mouthY, mouthX, mouthHalfWidth: mw } = FACE_LANDMARKS;
@@ -65,7 +69,10 @@ export function faceSvg(name: string): string {
 </svg>`;
 }
 
-/** Renders the face of `name` as a 368×560 PNG (bytes). */
+/**
+ * Renders the face of `name` as a 368×560 PNG (bytes).
+ * @public
+ */
 export async function renderFacePng(name: string): Promise<Buffer> {
   return sharp(Buffer.from(faceSvg(name)))
     .png()

@@ -13,6 +13,12 @@ export const FaultsSchema = z.strictObject({
   dropRate: z.number().min(0).max(1),
   nextSessionOutcome: z.enum(['fail', 'timeout']).nullable(),
 });
+/**
+ * The local service's injected faults, as set by `POST /__emulator/faults`: `failRate` and `dropRate` (0..1, the
+ * share of requests answered 500 or dropped without an answer) and `nextSessionOutcome` (`'fail'`, `'timeout'` or
+ * null).
+ * @public
+ */
 export type Faults = z.infer<typeof FaultsSchema>;
 /** Body of `POST /__emulator/faults`: any subset of the fields. */
 export const FaultsPatchSchema = FaultsSchema.partial();

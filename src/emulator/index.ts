@@ -28,7 +28,10 @@ export { BUILTIN_SEED, SeedSchema } from './seed';
 export { buildOpenApi } from './openapi';
 export { FACE_LANDMARKS, faceSvg, renderFacePng } from './assets';
 
-/** Test hooks of a running emulator (the same data as the `/__emulator` routes). */
+/**
+ * Test hooks of a running emulator (the same data as the `/__emulator` routes).
+ * @public
+ */
 export interface EmulatorState {
   /** The loaded seed. */
   readonly seed: Seed;
@@ -54,7 +57,10 @@ export interface EmulatorState {
   crashAvatarProcess(id: string): boolean;
 }
 
-/** A running emulator. */
+/**
+ * A running emulator.
+ * @public
+ */
 export interface Emulator {
   /** `http://host:port` */
   url: string;
@@ -70,6 +76,7 @@ const hostForUrl = (host: string) => (host === '0.0.0.0' || host === '::' ? '127
 /**
  * Starts the local avatar service and resolves once it listens.
  * @throws LiveAiError `invalid_request` for invalid options or seed; the listen error (e.g. EADDRINUSE) otherwise.
+ * @public
  */
 export async function createEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const opts = resolveOptions(options);

@@ -27,6 +27,11 @@ import {
   sessionId,
   type Json,
 } from './openapi-parts';
+/**
+ * The OpenAPI 3.1 document of the local service, generated from its request and response schemas, with
+ * `baseUrl` as its server (the same document `GET /openapi.json` serves).
+ * @public
+ */
 export function buildOpenApi(baseUrl: string): Json {
   return {
     openapi: '3.1.0',

@@ -6,14 +6,20 @@ import { silentLogger, type EmulatorLogger } from './logger';
 import type { SeedInput } from './seed';
 import type { ImageHosts } from './download';
 
-/** LiveKit server the avatar joins and hosted rooms are created on. `apiSecret` is a secret. */
+/**
+ * LiveKit server the avatar joins and hosted rooms are created on. `apiSecret` is a secret.
+ * @public
+ */
 export interface LivekitConfig {
   url: string;
   apiKey: string;
   apiSecret: string;
 }
 
-/** Options of `createEmulator`. Times in ms unless the name says `S` (seconds). */
+/**
+ * Options of `createEmulator`. Times in ms unless the name says `S` (seconds).
+ * @public
+ */
 export interface EmulatorOptions {
   /** Interface to listen on. Default `127.0.0.1`. */
   host?: string;

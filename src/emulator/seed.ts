@@ -18,6 +18,7 @@ export const SeedAccountSchema = z.object({
  * Seed file (contract):
  * `{"accounts":[{"api_key":"…","credits":100,"agents":[{"agent_id":"…","image_url":"…"}]}]}`.
  * API keys and agent ids must be unique across the whole seed.
+ * @public
  */
 export const SeedSchema = z.object({ accounts: z.array(SeedAccountSchema).min(1) }).superRefine((seed, ctx) => {
   const keys = new Set<string>();
@@ -32,12 +33,23 @@ export const SeedSchema = z.object({ accounts: z.array(SeedAccountSchema).min(1)
     });
   });
 });
+/**
+ * A validated seed: the accounts (API key, credit balance in credits, agents) the local service starts with.
+ * @public
+ */
 export type Seed = z.output<typeof SeedSchema>;
+/**
+ * A seed as you write it (an agent list may be left out: it defaults to none).
+ * @public
+ */
 export type SeedInput = z.input<typeof SeedSchema>;
 
 const asset = (agent: string) => ({ agent_id: agent, image_url: `/liveai/assets/${agent}.png` });
 
-/** Built-in seed used when no seed is given: alice (2 agents), bob, and a broke account (0 credits → 402). */
+/**
+ * Built-in seed used when no seed is given: alice (2 agents), bob, and a broke account (0 credits → 402).
+ * @public
+ */
 export const BUILTIN_SEED: Seed = {
   accounts: [
     { api_key: 'dev-key-alice', credits: 100, agents: [asset('agent-demo'), asset('agent-cartoon')] },

@@ -20,7 +20,10 @@ export interface Agent {
 /** How a meeting bot registered with `/__emulator/sessions/{id}/meeting-bots` answers leave-meeting. */
 export type MeetingBotOutcome = 'left' | 'failed' | 'not_configured' | 'timeout';
 
-/** One recorded event (every event emitted for a session). `to`: identities of a targeted re-send. */
+/**
+ * One recorded event (every event emitted for a session). `to`: identities of a targeted re-send.
+ * @public
+ */
 export interface LoggedEvent {
   at: string;
   to: string[] | null;
@@ -70,7 +73,10 @@ export interface SessionRecord {
 /** Provider label of a session list item: `RTC_A` for rtc-a transports, `RTC_B` for rtc-b and hosted rooms. */
 export const providerOf = (rec: SessionRecord): Provider => (rec.transport?.endsWith('rtc-a') ? 'RTC_A' : 'RTC_B');
 
-/** In-memory accounts, agents and sessions. */
+/**
+ * In-memory accounts, agents and sessions.
+ * @public
+ */
 export class Store {
   readonly accounts = new Map<string, Account>();
   readonly agents = new Map<string, Agent>();

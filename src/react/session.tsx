@@ -5,10 +5,18 @@ import { useShallow } from 'zustand/react/shallow';
 import { type AvatarSession, type AvatarSessionOptions, type EndReason, type SessionState, createAvatarSession } from '../core/index';
 import { preloadEngine } from '../core/internal';
 
-/** The session of the nearest `AvatarSessionProvider` (null outside one). */
+/**
+ * The session of the nearest `AvatarSessionProvider` (null outside one).
+ * @public
+ */
 export const AvatarSessionContext = createContext<AvatarSession | null>(null);
 AvatarSessionContext.displayName = 'AvatarSessionContext';
 
+/**
+ * Props of {@link AvatarSessionProvider}: give `options` (the provider creates and owns the session) or `session`
+ * (yours).
+ * @public
+ */
 export interface AvatarSessionProviderProps {
   /** Options of the session this provider creates (read once, on first render). */
   options?: AvatarSessionOptions;
@@ -26,6 +34,7 @@ export interface AvatarSessionProviderProps {
  * created session is disposed (ended with reason `unmount` unless `endOnUnmount` is false); disposal waits a
  * tick so React StrictMode's mount → unmount → mount keeps the same session alive.
  * @throws Error when neither `options` nor `session` is given.
+ * @public
  */
 export function AvatarSessionProvider({ options, session, endOnUnmount = true, children }: AvatarSessionProviderProps) {
   const [owned] = useState(() => {
@@ -55,6 +64,7 @@ export function AvatarSessionProvider({ options, session, endOnUnmount = true, c
 /**
  * The session of the nearest `AvatarSessionProvider`.
  * @throws Error with a clear message when used outside a provider.
+ * @public
  */
 export function useAvatarSession(): AvatarSession {
   const session = useContext(AvatarSessionContext);
@@ -75,7 +85,7 @@ export function useSessionState<T>(selector: (state: SessionState) => T): T {
   return useStore(useAvatarSession().store, selector);
 }
 
-const pick = (s: SessionState) => ({
+const pick = (s: SessionState): Omit<UseSessionResult, 'start' | 'endSession'> => ({
   phase: s.phase,
   sessionId: s.sessionId,
   sessionStatus: s.sessionStatus,
@@ -91,7 +101,27 @@ const pick = (s: SessionState) => ({
   activeAt: s.activeAt,
 });
 
-export type UseSessionResult = ReturnType<typeof pick> & {
+/**
+ * What {@link useSession} returns: the lifecycle fields (phase, session status, error, cost, times in ms since
+ * the epoch) with `start()` and `endSession()`.
+ * @public
+ */
+export type UseSessionResult = Pick<
+  SessionState,
+  | 'phase'
+  | 'sessionId'
+  | 'sessionStatus'
+  | 'transport'
+  | 'cost'
+  | 'error'
+  | 'endReason'
+  | 'botReady'
+  | 'live'
+  | 'imageUrl'
+  | 'startedAt'
+  | 'queuedAt'
+  | 'activeAt'
+> & {
   /**
    * Starts (double clicks share one start). Rejects with the `LiveAiError` that also lands in `error` / `phase`
    * (`insufficient_funds`, `transport_failed`, …; `aborted` when ended meanwhile), so `await start()` can react.
@@ -104,6 +134,7 @@ export type UseSessionResult = ReturnType<typeof pick> & {
 /**
  * The session's lifecycle fields and `start` / `endSession`. Re-renders only when one of these fields changes
  * (not on transcript or media updates).
+ * @public
  */
 export function useSession(): UseSessionResult {
   const session = useAvatarSession();

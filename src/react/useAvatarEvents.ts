@@ -12,6 +12,7 @@ type Handler<T> = T extends AvatarEventType
  * Subscribes to service events of the session: one `type`, `'*'` for all, or `'error'` for errors
  * reported without throwing (e.g. malformed messages). The latest `handler` is always called, so it need not be
  * memoized; the subscription lives while the component is mounted.
+ * @public
  */
 export function useAvatarEvents<T extends AvatarEventType | '*' | 'error'>(type: T, handler: Handler<T>): void {
   const session = useAvatarSession();

@@ -2,6 +2,11 @@ import { useMemo } from 'react';
 import type { ImageChangeState, SessionCommands } from '../core/index';
 import { useAvatarSession, useSessionState } from './session';
 
+/**
+ * What {@link useControl} returns: the session's commands (`sendControl`, `updateImage`, `sendChat`, `leaveMeeting`, …)
+ * and `imageChange`, the state of the latest image change.
+ * @public
+ */
 export type UseControlResult = SessionCommands & {
   /** Progress of the last image change: sending → requested → created → complete | error. */
   image: ImageChangeState;
@@ -10,6 +15,7 @@ export type UseControlResult = SessionCommands & {
 /**
  * Control actions of the session (and the chat and end messages over the room), stable across renders, plus the image
  * change state. Each action rejects with `LiveAiError` (validation happens before the network: 400/413 rules).
+ * @public
  */
 export function useControl(): UseControlResult {
   const session = useAvatarSession();

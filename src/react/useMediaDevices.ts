@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
  * The browser's media devices of one kind (`audioinput`, `audiooutput`, `videoinput`), kept current on
  * `devicechange`. Labels are empty until the page has media permission (browser rule). Returns [] during SSR and
  * where `navigator.mediaDevices` is missing.
+ * @public
  */
 export function useMediaDevices(kind: MediaDeviceKind): MediaDeviceInfo[] {
   const [devices, setDevices] = useState<MediaDeviceInfo[]>([]);

@@ -2,13 +2,23 @@ import { useEffect, useState } from 'react';
 import { COLD_START_MAX_MS } from '../core/index';
 import { useSessionState } from './session';
 
-/** Elapsed queue time after which the wait counts as slow ("more traffic than usual"), in ms. */
+/**
+ * Elapsed queue time after which the wait counts as slow ("more traffic than usual"), in ms.
+ * @public
+ */
 export const SLOW_QUEUE_MS = 20_000;
 
-/** Progress shown for `elapsedMs` of queue: fast at first, 95 % at the 2.5 min cold-start bound, never 1 while queued. */
+/**
+ * Progress shown for `elapsedMs` of queue: fast at first, 95 % at the 2.5 min cold-start bound, never 1 while queued.
+ * @public
+ */
 export const queueProgress = (elapsedMs: number, estimateMs = COLD_START_MAX_MS): number =>
   Math.min(0.99, 1 - Math.exp((-3 * Math.max(0, elapsedMs)) / estimateMs));
 
+/**
+ * What {@link useQueueClock} returns while a session waits in the queue.
+ * @public
+ */
 export interface QueueClock {
   /** Time spent QUEUED so far, in ms (frozen once the session left the queue). */
   elapsedMs: number;
@@ -20,7 +30,10 @@ export interface QueueClock {
   slow: boolean;
 }
 
-/** A clock for the queue (cold start up to 2.5 min); ticks once per second only while `queued`. */
+/**
+ * A clock for the queue (cold start up to 2.5 min); ticks once per second only while `queued`.
+ * @public
+ */
 export function useQueueClock(): QueueClock {
   const phase = useSessionState((s) => s.phase);
   const queuedAt = useSessionState((s) => s.queuedAt);

@@ -2,6 +2,10 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { LiveAiError, Pagination, RoomListItem, SessionListItem } from '../core/index';
 import { loadProxyClient } from '../core/internal';
 
+/**
+ * Options of `useSessionList`.
+ * @public
+ */
 export interface UseSessionListOptions {
   /** Where `createAvatarProxy` is mounted. */
   proxyUrl: string;
@@ -13,6 +17,11 @@ export interface UseSessionListOptions {
   /** Headers your `admin(req)` check needs (e.g. an auth header). */
   headers?: Record<string, string>;
 }
+/**
+ * What `useSessionList` returns: one page of `items`, the pagination, loading and error, and the page
+ * controls. `error` is a `LiveAiError` with the proxy's code and status.
+ * @public
+ */
 export interface UseSessionListResult<T> {
   items: T[];
   pagination: Pagination | null;
@@ -27,9 +36,18 @@ export interface UseSessionListResult<T> {
  * Lists rooms or sessions through the proxy's admin routes, one page at a time. Through liveai-kit's proxy each
  * item's `session_id` is an opaque handle (never the service's own id), sealed afresh on every read.
  * Errors (e.g. 403 for non-admins, 400 for a page past the 1000 offset) land in `error`.
+ * @public
  */
 export function useSessionList(options: UseSessionListOptions & { kind: 'rooms' }): UseSessionListResult<RoomListItem>;
+/**
+ * Lists sessions through the proxy's admin routes (see the first overload).
+ * @public
+ */
 export function useSessionList(options: UseSessionListOptions & { kind: 'sessions' }): UseSessionListResult<SessionListItem>;
+/**
+ * Lists rooms or sessions through the proxy's admin routes, as `options.kind` says (see the first overload).
+ * @public
+ */
 export function useSessionList(options: UseSessionListOptions): UseSessionListResult<RoomListItem | SessionListItem> {
   const { proxyUrl, kind, limit, fetch: f, headers } = options;
   const [page, setPage] = useState(options.page ?? 1);

@@ -5,6 +5,7 @@ import { useSessionState } from './session';
 /**
  * The transcript (user and agent lines in arrival order, `*_transcription`), at most the newest `limit`
  * lines when given. Re-renders only when a line arrives.
+ * @public
  */
 export function useTranscript({ limit }: { limit?: number } = {}): TranscriptLine[] {
   const lines = useSessionState((s) => s.transcript);

@@ -40,6 +40,7 @@ export type { ExpressMiddleware, LogFn, Logger, NodeRequest, RateLimitInfo, Stor
  * @throws LiveAiError `invalid_request` naming a bad option; `missing_peer` (at creation) listing every package
  *   the options need that is not installed (express, multer, express-rate-limit unless `rateLimit: false`,
  *   livekit-server-sdk when `livekit` is set) with one `npm install` command.
+ * @public
  */
 export function createAvatarProxy<Req = NodeRequest>(options: AvatarProxyOptions<Req>): ExpressMiddleware {
   // At run time Req is always Express's Request: the router hands its own request to the callbacks.

@@ -10,6 +10,7 @@ export interface ProxyLog {
 /**
  * Paths pino blanks out in every line of the proxy's child logger. The proxy never logs bodies or headers,
  * so this is a second line of defence: API key, authorization, client/room/LiveKit tokens, image bytes.
+ * @public
  */
 export const REDACT_PATHS = [
   'headers["x-api-key"]',

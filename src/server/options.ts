@@ -6,13 +6,19 @@ import { formatZodError, type ProviderLabelsInput } from '../core/internal';
 import type { ProxyStore } from './limits/store';
 import { secretProblem } from './secret';
 
-/** What a request asks the proxy to do; passed to `authorize(req, action)`. */
+/**
+ * What a request asks the proxy to do; passed to `authorize(req, action)`.
+ * @public
+ */
 export type ProxyAction =
   'createRoom' | 'createSession' | 'getSession' | 'control' | 'leaveMeeting' | 'end' | 'renewToken' | 'listRooms' | 'listSessions';
 
 type MaybePromise<T> = T | Promise<T>;
 
-/** Rate limits (express-rate-limit). `false` turns them off (e.g. when a gateway in front limits already). */
+/**
+ * Rate limits (express-rate-limit). `false` turns them off (e.g. when a gateway in front limits already).
+ * @public
+ */
 export interface RateLimitOptions {
   /** Length of one counting window, in ms (default 60000). */
   windowMs?: number;
@@ -31,6 +37,7 @@ export interface RateLimitOptions {
 /**
  * Spending limits per client (the client address, see `trustProxy`). On by default; `false` turns them all off.
  * A client over a limit gets 429 `{detail}` with `Retry-After` before the service is called.
+ * @public
  */
 export interface SessionLimitOptions {
   /** Sessions (and rooms) a client may have running at once (default 3). */
@@ -51,6 +58,7 @@ export interface SessionLimitOptions {
  * Ceilings for the whole site (all clients together), on top of the per-client {@link SessionLimitOptions}.
  * Reaching one answers every new create 503 `{detail}` with `Retry-After` (the widget shows "busy") until a
  * session ends or the window passes. They hold with `sessionLimits: false` too. `false` turns them off.
+ * @public
  */
 export interface OwnerLimitOptions {
   /** Sessions (and rooms) running at once across all clients (default 10). */
@@ -70,6 +78,7 @@ export interface OwnerLimitOptions {
 /**
  * Options of `createAvatarProxy` / `createAvatarHandler`. `Req` is the framework's request
  * (Express `Request`, or the Fetch API `Request`), handed to your `authorize`, `admin` and `agents` callbacks.
+ * @public
  */
 export interface AvatarProxyOptions<Req> {
   /** The avatar service: base URL, API key (never leaves the server), time limit per call in ms (default 15000). */

@@ -6,10 +6,16 @@
  * Express's own types are in `liveai-kit/server/express`.
  */
 
-/** One log call: a context object, then the message. */
+/**
+ * One log call: a context object, then the message.
+ * @public
+ */
 export type LogFn = (obj: object, msg?: string) => void;
 
-/** A pino-compatible logger (pino's `Logger` fits): the proxy logs through a child with secrets redacted. */
+/**
+ * A pino-compatible logger (pino's `Logger` fits): the proxy logs through a child with secrets redacted.
+ * @public
+ */
 export interface Logger {
   child(
     bindings: Record<string, unknown>,
@@ -17,7 +23,10 @@ export interface Logger {
   ): { info: LogFn; warn: LogFn; error: LogFn };
 }
 
-/** A client's count in the current window, as a rate-limit store answers it. */
+/**
+ * A client's count in the current window, as a rate-limit store answers it.
+ * @public
+ */
 export interface RateLimitInfo {
   totalHits: number;
   resetTime: Date | undefined;
@@ -26,6 +35,7 @@ export interface RateLimitInfo {
 /**
  * A counter store with express-rate-limit's `Store` interface (e.g. rate-limit-redis's `RedisStore`): the
  * proxy's rate limits count requests per key in it.
+ * @public
  */
 export interface Store {
   init?(options: { windowMs: number }): void;
@@ -43,6 +53,7 @@ export interface Store {
  * What the Express router's callbacks (`authorize`, `admin`, `agents`, …) can rely on without Express's types:
  * a Node HTTP request. Annotate the parameter with Express's `Request` (or import `createAvatarProxy` from
  * `liveai-kit/server/express`) to use what Express adds.
+ * @public
  */
 export interface NodeRequest {
   method?: string;
@@ -51,5 +62,8 @@ export interface NodeRequest {
   socket: { remoteAddress?: string };
 }
 
-/** An Express middleware (the router `createAvatarProxy` returns): mount it with `app.use('/api/avatar', it)`. */
+/**
+ * An Express middleware (the router `createAvatarProxy` returns): mount it with `app.use('/api/avatar', it)`.
+ * @public
+ */
 export type ExpressMiddleware = (req: NodeRequest, res: object, next: (err?: unknown) => void) => void;

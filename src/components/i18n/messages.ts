@@ -5,7 +5,10 @@
  * (numbers, clocks and credits through `Intl`).
  */
 
-/** An `Intl.PluralRules` category: which word form a count takes (`one`, `other`, and in some languages more). */
+/**
+ * An `Intl.PluralRules` category: which word form a count takes (`one`, `other`, and in some languages more).
+ * @public
+ */
 export type PluralCategory = Intl.LDMLPluralRule;
 
 /**

@@ -144,7 +144,10 @@ export function StageOverlay({
   return null;
 }
 
-/** Props of {@link AvatarStageView}: everything comes in as props (no session hooks). */
+/**
+ * Props of {@link AvatarStageView}: everything comes in as props (no session hooks).
+ * @public
+ */
 export interface AvatarStageViewProps extends StageOverlayProps {
   /** The avatar's video, shown muted (the session plays the audio itself). */
   videoTrack?: MediaStreamTrack | null;
@@ -285,6 +288,7 @@ function AgentStateAnnouncer({ state }: { state: AgentStateName | null }) {
  * ("Connecting…" until the video's first frame is decoded), "Tap to unmute" when audio is blocked, ended state with the
  * cost in credits, error with retry.
  * State is mirrored on `data-phase`, `data-audio-blocked`, `data-has-video` (the video shows a frame) for styling.
+ * @public
  */
 export function AvatarStageView(props: AvatarStageViewProps) {
   const m = useMessages();
@@ -354,7 +358,10 @@ export function AvatarStageView(props: AvatarStageViewProps) {
   );
 }
 
-/** Props of {@link AvatarStage}: the view's props that do not come from the session, all optional. */
+/**
+ * Props of {@link AvatarStage}: the view's props that do not come from the session, all optional.
+ * @public
+ */
 export type AvatarStageProps = Partial<
   Omit<
     AvatarStageViewProps,
@@ -368,6 +375,7 @@ export type AvatarStageProps = Partial<
  * on Start, "Tap to unmute" wired to `unblockAudio()`, start / retry / start again, and what the agent is doing
  * (`useAgentState()`: a ring that follows listening / thinking / speaking, announced politely; `showAgentState={false}`
  * leaves it out). The session plays the audio itself, so no audio track is given to the view.
+ * @public
  */
 export function AvatarStage(props: AvatarStageProps) {
   const session = useAvatarSession();

@@ -3,7 +3,6 @@ import { prepareImage } from '../image/prepare';
 import { check, loadValidation } from '../lazy';
 import type { ProxyClient } from '../proxy-client';
 import type { ClientSession } from '../schemas';
-import { imageSource } from './image-source';
 import type { AvatarSessionOptions, ImageInput } from './types';
 
 /**
@@ -16,6 +15,26 @@ const requireClient = (client: ClientSession | null): ClientSession => {
   if (!client) throw new LiveAiError('invalid_request', 'no session yet: call start() first', { status: 400 });
   return client;
 };
+
+/**
+ * Checks that an `updateImage` input names exactly one source (`url`, `base64` or `blob`).
+ * @throws LiveAiError `invalid_request` otherwise.
+ */
+function imageSource(input: ImageInput): 'url' | 'base64' | 'blob' {
+  const o = (input ?? {}) as Record<string, unknown>;
+  const keys = (['url', 'base64', 'blob'] as const).filter((k) => o[k] != null);
+  if (keys.length !== 1) {
+    throw new LiveAiError('invalid_request', 'updateImage needs exactly one of url, base64 or blob', { status: 400 });
+  }
+  const key = keys[0]!;
+  if (key === 'blob' && !(o.blob instanceof Blob)) {
+    throw new LiveAiError('invalid_request', 'updateImage blob must be a Blob or File', { status: 400 });
+  }
+  if (key !== 'blob' && typeof o[key] !== 'string') {
+    throw new LiveAiError('invalid_request', `updateImage ${key} must be a string`, { status: 400 });
+  }
+  return key;
+}
 
 /**
  * Sends one control event through the proxy, validated first.

@@ -171,6 +171,7 @@ export function sessionObject(options: AvatarSessionOptions, host: SessionHost, 
  * `LiveAiError` (see `ErrorCode`), reported in `state.error` and on the `error` channel, never thrown synchronously.
  * The session's engine is code that loads on demand: `prefetch()` (or mounting an `AvatarSessionProvider`) loads it
  * ahead of the click; otherwise `start()` and the methods that need it wait for it.
+ * @public
  */
 export function createAvatarSession(options: AvatarSessionOptions): AvatarSession {
   return sessionObject(options, createHost(options));

@@ -1,6 +1,5 @@
 export * from './types';
 export { createAvatarSession } from './create';
-export { imageSource } from './image-source';
 export { isRunning, RUNNING_PHASES } from '../../shared/phases';
 export { chooseTransport } from '../transports/choose';
 export type { AgentState, AgentStateName } from './agent-state';

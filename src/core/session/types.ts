@@ -15,10 +15,14 @@ import type { AgentState } from './agent-state';
 /**
  * Client phase, one value derived in core:
  * `idle → creating → queued → connecting → active → ending → ended`, or `error`.
+ * @public
  */
 export type Phase = 'idle' | 'creating' | 'queued' | 'connecting' | 'active' | 'ending' | 'ended' | 'error';
 
-/** Why a session ended. */
+/**
+ * Why a session ended.
+ * @public
+ */
 export type EndReason =
   | 'user' // end() was called
   | 'unload' // page unload (sendBeacon)
@@ -29,7 +33,10 @@ export type EndReason =
   | 'failed' // FAILED or a fatal error
   | 'remote'; // the avatar left the room
 
-/** One transcript line; `id` is increasing per session. */
+/**
+ * One transcript line; `id` is increasing per session.
+ * @public
+ */
 export interface TranscriptLine {
   id: number;
   role: 'user' | 'agent';
@@ -38,13 +45,19 @@ export interface TranscriptLine {
   at: number;
 }
 
-/** Progress of an image change (update-image → image_change_* events). */
+/**
+ * Progress of an image change (update-image → image_change_* events).
+ * @public
+ */
 export interface ImageChangeState {
   status: 'idle' | 'sending' | 'requested' | 'created' | 'complete' | 'error';
   error?: string;
 }
 
-/** Media state of the room, for `useMedia`. */
+/**
+ * Media state of the room, for `useMedia`.
+ * @public
+ */
 export interface MediaState {
   connection: ConnectionState;
   videoTrack: MediaStreamTrack | null;
@@ -61,7 +74,10 @@ export interface MediaState {
   volume: number;
 }
 
-/** The whole per-session store state (one zustand store per session). */
+/**
+ * The whole per-session store state (one zustand store per session).
+ * @public
+ */
 export interface SessionState {
   phase: Phase;
   /** The service's status, as its last status answer gave it; null until the first answer. */
@@ -96,13 +112,19 @@ export interface SessionState {
   agentState: AgentState;
 }
 
-/** How the session starts. */
+/**
+ * How the session starts.
+ * @public
+ */
 export type SessionFlow =
   | { kind: 'room'; agentId: string }
   | { kind: 'session'; request: ProxySessionRequest; image?: Blob }
   | { kind: 'attach'; session: ClientSession };
 
-/** Options of `createAvatarSession`. */
+/**
+ * Options of `createAvatarSession`.
+ * @public
+ */
 export interface AvatarSessionOptions {
   /** Base URL where `createAvatarProxy` is mounted, e.g. `/api/avatar` (no trailing slash needed). */
   proxyUrl: string;
@@ -172,10 +194,16 @@ export interface AvatarSessionOptions {
   requestTimeoutMs?: number;
 }
 
-/** Read access to a session's zustand store (works with zustand's `useStore`); only the session writes it. */
+/**
+ * Read access to a session's zustand store (works with zustand's `useStore`); only the session writes it.
+ * @public
+ */
 export type ReadonlySessionStore = Pick<import('zustand/vanilla').StoreApi<SessionState>, 'getState' | 'getInitialState' | 'subscribe'>;
 
-/** Typed subscription to service events; `'*'` receives every event. Returns the unsubscribe function. */
+/**
+ * Typed subscription to service events; `'*'` receives every event. Returns the unsubscribe function.
+ * @public
+ */
 export type OnEvent = {
   <T extends AvatarEventType>(type: T, handler: (event: AvatarEventMap[T]) => void): () => void;
   (type: '*', handler: (event: AvatarEvent) => void): () => void;
@@ -186,12 +214,16 @@ export type OnEvent = {
   (type: 'error', handler: (error: LiveAiError) => void): () => void;
 };
 
-/** Input to `updateImage`: a URL, base64 / data URL, or a Blob/File to be prepared (crop 368×560, compress). */
+/**
+ * Input to `updateImage`: a URL, base64 / data URL, or a Blob/File to be prepared (crop 368×560, compress).
+ * @public
+ */
 export type ImageInput = { url: string } | { base64: string } | { blob: Blob };
 
 /**
  * A running session: the only writer of its store.
  * All methods reject with `LiveAiError` (codes: `ErrorCode`); none throw synchronously.
+ * @public
  */
 export interface AvatarSession {
   /** The session's zustand store, read-only: `getState()`, `getInitialState()`, `subscribe(listener)`. */
@@ -250,7 +282,10 @@ export interface AvatarSession {
   dispose(options?: { end?: boolean }): void;
 }
 
-/** The session's commands to the avatar: chat, controls, image change, leave-meeting (what `useControl` returns). */
+/**
+ * The session's commands to the avatar: chat, controls, image change, leave-meeting (what `useControl` returns).
+ * @public
+ */
 export type SessionCommands = Pick<
   AvatarSession,
   | 'sendChat'

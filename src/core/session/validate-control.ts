@@ -8,6 +8,7 @@ import { ControlEventSchema, decodedBase64Bytes, inlineImageTooLarge, type Contr
  * @throws LiveAiError `invalid_request` (400 rules: unknown event, missing fields, empty prompt or action,
  *   not exactly one of `image_url` / `image_base64`, malformed base64) or `payload_too_large`
  *   (413 rule: decoded `image_base64` at or above 921600 bytes).
+ * @public
  */
 export function validateControlEvent(event: unknown): ControlEvent {
   const parsed = v.safeParse(ControlEventSchema, event);

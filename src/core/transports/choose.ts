@@ -42,6 +42,7 @@ export function decideTransport(c: TransportClues): MediaTransport | null {
  * The media transport of a created or attached session: an explicit choice wins; otherwise a `ws://` or
  * `wss://` room URL is `rtc-a` (LiveKit) and an `http(s)://` URL is `rtc-b` (Daily). Returns null when there
  * is no room to join (e.g. a websocket session without a viewer room).
+ * @public
  */
 export function chooseTransport(session: Pick<ClientSession, 'room_url'>, forced?: MediaTransport): MediaTransport | null {
   return decideTransport({ forced, roomUrl: session.room_url ?? null });
@@ -150,6 +151,7 @@ export function prefetchTransport(
 /**
  * A media transport that can be registered: what `liveai-kit/livekit` (`rtc-a`, on livekit-client) and
  * `liveai-kit/daily` (`rtc-b`, on @daily-co/daily-js) export. `load` fetches the adapter (and its SDK) on first use.
+ * @public
  */
 export interface TransportModule {
   readonly kind: MediaTransport;
@@ -169,6 +171,7 @@ const cache = new Map<MediaTransport, Promise<TransportFactory>>();
 /**
  * Registers transports for every session on the page that does not pass its own `loadTransport`. Importing
  * `liveai-kit/livekit` or `liveai-kit/daily` does this for you; calling it again with the same kind replaces it.
+ * @public
  */
 export function registerTransport(...transports: TransportModule[]): void {
   for (const t of transports) {
@@ -199,6 +202,7 @@ export function missingTransportError(kind: MediaTransport, cause?: unknown): Li
  * chunk on first use, so a page never downloads an SDK it did not register.
  * @throws LiveAiError `missing_peer` naming the package to install and the import to add, when the room's kind
  *   is not registered or its SDK cannot be loaded; `invalid_request` for an unknown kind.
+ * @public
  */
 export const loadTransport: TransportLoader = (kind) => {
   let p = cache.get(kind);

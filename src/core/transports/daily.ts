@@ -12,7 +12,10 @@
  */
 import { registerTransport, type TransportModule } from './choose';
 
-/** The Daily (`rtc-b`) transport; registered on import. Pass it to `registerTransport` again after a reset. */
+/**
+ * The Daily (`rtc-b`) transport; registered on import. Pass it to `registerTransport` again after a reset.
+ * @public
+ */
 export const dailyTransport: TransportModule = {
   kind: 'rtc-b',
   load: () => import('./daily/adapter').then((m) => () => m.createDailyTransport()),

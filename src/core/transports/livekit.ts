@@ -15,7 +15,10 @@ import { registerTransport, type TransportModule } from './choose';
 /** How the LiveKit transport retries a dropped room (deadline and backoff, ms); override per session with `reconnectDeadlineMs`. */
 export { DEFAULT_RECONNECT_POLICY, type ReconnectPolicy } from './livekit/policy';
 
-/** The LiveKit (`rtc-a`) transport; registered on import. Pass it to `registerTransport` again after a reset. */
+/**
+ * The LiveKit (`rtc-a`) transport; registered on import. Pass it to `registerTransport` again after a reset.
+ * @public
+ */
 export const livekitTransport: TransportModule = {
   kind: 'rtc-a',
   load: () =>

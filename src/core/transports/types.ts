@@ -1,10 +1,16 @@
 import type { LiveAiError } from '../errors';
 import type { AppMessage, AvatarEvent, MediaTransport } from '../schemas';
 
-/** Connection state of the media room, as one value. */
+/**
+ * Connection state of the media room, as one value.
+ * @public
+ */
 export type ConnectionState = 'disconnected' | 'connecting' | 'connected' | 'reconnecting';
 
-/** Events a transport adapter emits. Handlers never throw into the adapter. */
+/**
+ * Events a transport adapter emits. Handlers never throw into the adapter.
+ * @public
+ */
 export interface TransportEventMap {
   /** A service event, already parsed with `AvatarEventSchema`. */
   event: AvatarEvent;
@@ -30,6 +36,10 @@ export interface TransportEventMap {
   /** The local microphone's track once published (null when it is gone): for level meters, never a second capture. */
   micTrack: { track: MediaStreamTrack | null };
 }
+/**
+ * The name of an event a transport emits (a key of {@link TransportEventMap}).
+ * @public
+ */
 export type TransportEventName = keyof TransportEventMap;
 
 /**
@@ -52,7 +62,10 @@ export interface CallStats {
   at: number;
 }
 
-/** Options of `Transport.connect`. */
+/**
+ * Options of `Transport.connect`.
+ * @public
+ */
 export interface ConnectOptions {
   /** Room URL: `ws(s)://` LiveKit server for rtc-a, `http(s)://` Daily room for rtc-b. */
   url: string;
@@ -81,6 +94,7 @@ export interface ConnectOptions {
  * One media transport adapter: `rtc-a` on livekit-client, `rtc-b` on daily-js.
  * Each lives in its own lazily loaded chunk; nothing else imports the SDKs.
  * Errors: `connect` rejects with `LiveAiError('transport_failed')` or `('aborted')`.
+ * @public
  */
 export interface Transport {
   readonly kind: MediaTransport;
@@ -99,11 +113,15 @@ export interface Transport {
   on<K extends TransportEventName>(name: K, handler: (payload: TransportEventMap[K]) => void): () => void;
 }
 
-/** Creates a fresh transport adapter. */
+/**
+ * Creates a fresh transport adapter.
+ * @public
+ */
 export type TransportFactory = () => Transport;
 /**
  * Resolves the adapter for a transport kind, loading its chunk with `import()` on first use.
  * Rejects with `LiveAiError('missing_peer')` and an install hint when the SDK is not installed.
  * Inject your own (e.g. the fake transport of `liveai-kit/testing`) through the session options.
+ * @public
  */
 export type TransportLoader = (kind: MediaTransport) => Promise<TransportFactory>;

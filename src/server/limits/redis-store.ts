@@ -3,10 +3,16 @@ import { LiveAiError } from '../../core/index';
 import { loadPeer } from '../peers';
 import { dayOf, ownerMember, windowOf, type LedgerEntry, type ProxyStore, type ReserveRefusal, type SessionLedger } from './store';
 
-/** Sends one raw Redis command, e.g. node-redis `(args) => client.sendCommand(args)` or ioredis `(args) => client.call(...args)`. */
+/**
+ * Sends one raw Redis command, e.g. node-redis `(args) => client.sendCommand(args)` or ioredis `(args) => client.call(...args)`.
+ * @public
+ */
 export type RedisSendCommand = (args: string[]) => Promise<unknown>;
 
-/** Options of {@link redisStore}. */
+/**
+ * Options of {@link redisStore}.
+ * @public
+ */
 export interface RedisStoreOptions {
   /** Sends a raw command to your Redis connection (node-redis, ioredis, or any client with a raw-command call). */
   sendCommand: RedisSendCommand;
@@ -88,6 +94,7 @@ return items`;
  * `redisStore({ sendCommand: (args) => client.sendCommand(args) })` with node-redis.
  * Every command has a time limit (`timeoutMs`); a Redis fault fails closed (503, nothing started).
  * @throws LiveAiError `missing_peer` when rate-limit-redis is not installed.
+ * @public
  */
 export function redisStore(options: RedisStoreOptions): ProxyStore {
   if (typeof options?.sendCommand !== 'function') throw new LiveAiError('invalid_request', 'redisStore: sendCommand must be a function');

@@ -1,14 +1,20 @@
 import type { Store } from '../peer-types';
 import { WindowStore } from '../adapters/fetch/limiter';
 
-/** A session the proxy started for a client, as kept in the ledger. */
+/**
+ * A session the proxy started for a client, as kept in the ledger.
+ * @public
+ */
 export interface LedgerEntry {
   /** Client address (see `trustProxy`). */
   client: string;
   sessionId: string;
 }
 
-/** Limits checked by {@link SessionLedger.reserve}, all at once. Counts are sessions; windows and times are ms. */
+/**
+ * Limits checked by {@link SessionLedger.reserve}, all at once. Counts are sessions; windows and times are ms.
+ * @public
+ */
 export interface ReserveLimits {
   /** Sessions the client may have running at once. */
   maxConcurrent: number;
@@ -26,7 +32,10 @@ export interface ReserveLimits {
   };
 }
 
-/** Which limit refused a reservation. `client_*` → 429 for that client; `owner_*` → 503 for everyone. */
+/**
+ * Which limit refused a reservation. `client_*` → 429 for that client; `owner_*` → 503 for everyone.
+ * @public
+ */
 export type ReserveRefusal = 'client_running' | 'client_creates' | 'owner_running' | 'owner_creates' | 'owner_minutes';
 
 /**
@@ -34,6 +43,7 @@ export type ReserveRefusal = 'client_running' | 'client_creates' | 'owner_runnin
  * together) has running, what they started per window, when each session must end, and which have ended (so their
  * tokens only read status). Each method is one atomic step (one Redis round trip in `redisStore`), safe with
  * several proxy instances on one store.
+ * @public
  */
 export interface SessionLedger {
   /**
@@ -76,14 +86,20 @@ export function dayOf(now: number): { day: string; leftMs: number } {
 /** The owner-wide running set's member of a client's member. */
 export const ownerMember = (client: string, member: string) => JSON.stringify([client, member]);
 
-/** Where the proxy keeps its counters: rate-limit stores (express-rate-limit `Store`s) and the session ledger. */
+/**
+ * Where the proxy keeps its counters: rate-limit stores (express-rate-limit `Store`s) and the session ledger.
+ * @public
+ */
 export interface ProxyStore {
   /** A fresh rate-limit store for one limit (`ip`, `session`, `create`). */
   limitStore(name: string): Store;
   ledger: SessionLedger;
 }
 
-/** The default store: this process's memory (each proxy instance counts on its own). */
+/**
+ * The default store: this process's memory (each proxy instance counts on its own).
+ * @public
+ */
 export function memoryStore(): ProxyStore {
   return { limitStore: () => new WindowStore(), ledger: memoryLedger() };
 }

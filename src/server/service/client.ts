@@ -34,7 +34,10 @@ import { labelledForm, neutralList } from './labels';
 import { safeParseControlEvent } from '../session/control-event';
 import * as v from 'valibot';
 
-/** Options of {@link createServiceClient}. */
+/**
+ * Options of {@link createServiceClient}.
+ * @public
+ */
 export interface ServiceClientOptions {
   /** Base address of the service (`{base_url}`), http(s); the `/liveai/...` paths are appended. */
   baseUrl: string;
@@ -57,7 +60,10 @@ export interface ServiceClientOptions {
   providerLabels?: ProviderLabelsInput;
 }
 
-/** Per-call options. */
+/**
+ * Per-call options.
+ * @public
+ */
 export interface ServiceCallOptions {
   /** Aborts the call; it then rejects with code `aborted`. */
   signal?: AbortSignal;
@@ -71,6 +77,7 @@ export interface ServiceCallOptions {
  * Errors (all `LiveAiError`): a service 4xx/5xx → `LiveAiError.fromResponse(status, detail)`;
  * time-out → `timeout` (status 504); network failure, non-JSON or unexpected body → `upstream_error` (status 502);
  * caller abort → `aborted`. Errors about the service's answer (or its absence) have `source: 'service'`.
+ * @public
  */
 export interface ServiceClient {
   /** `GET /liveai/rooms`: `page` ≥ 1, `limit` 1–100. */
@@ -127,6 +134,7 @@ function listPath(path: string, query: Partial<PaginationQuery> | undefined): st
  * Creates the typed REST client of the avatar service. Server-only: it holds the API key,
  * so it is exported from `liveai-kit/server`, never from a browser entry (it has no Node built-ins itself).
  * @throws LiveAiError `invalid_request` when `baseUrl` is not an http(s) URL or `apiKey` is empty.
+ * @public
  */
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {
   return serviceClientOver(options, fetchJson);

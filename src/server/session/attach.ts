@@ -2,7 +2,10 @@ import { LiveAiError } from '../../core/index';
 import { createClientTokens } from './client-token';
 import { createSealer } from './handle';
 
-/** Options of {@link issueClientToken}: the same `sessionSecret` (and `tokenTtlSeconds`) as your proxy's. */
+/**
+ * Options of {@link issueClientToken}: the same `sessionSecret` (and `tokenTtlSeconds`) as your proxy's.
+ * @public
+ */
 export interface ClientTokenOptions {
   /** The proxy's `sessionSecret` (≥ 32 bytes). A secret: keep it on your server. */
   sessionSecret: string | Uint8Array;
@@ -23,6 +26,7 @@ export interface ClientTokenOptions {
  * session starts a new handle, and a new maximum length.
  * @returns `{session_id, client_token, expires_at}` (`expires_at` ISO 8601, UTC, of the token).
  * @throws LiveAiError `invalid_request` for a secret under 32 bytes, a TTL out of range or an empty `sessionId`.
+ * @public
  */
 export async function issueClientToken(
   options: ClientTokenOptions,

@@ -1,6 +1,9 @@
 import { LiveAiError } from '../../core/index';
 
-/** LiveKit credentials of the proxy (options.livekit). `apiSecret` never leaves this process. */
+/**
+ * LiveKit credentials of the proxy (options.livekit). `apiSecret` never leaves this process.
+ * @public
+ */
 export interface LivekitConfig {
   url: string;
   apiKey: string;
@@ -26,12 +29,16 @@ export interface RoomTokens {
 /** LiveKit's participant attribute naming the agent an avatar publishes for. */
 const PUBLISH_ON_BEHALF = 'lk.publish_on_behalf';
 
-/** Avatar token lifetime, s: the longest cold start (150 s) plus a wide margin. */
+/**
+ * Avatar token lifetime, s: the longest cold start (150 s) plus a wide margin.
+ * @public
+ */
 export const AVATAR_TOKEN_TTL_S = 600;
 /**
  * Viewer token margin, s: the viewer token lives the session's maximum length (`sessionLimits.maxDurationMs`) plus
  * this, so the browser can rejoin the room with it (after a LiveKit restart) for as long as the session may run.
  * LiveKit checks a token only when joining.
+ * @public
  */
 export const VIEWER_TOKEN_TTL_S = 600;
 /** Viewer token lifetime, s, when `sessionLimits` is `false` (no maximum length): 24 h. */

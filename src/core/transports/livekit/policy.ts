@@ -5,7 +5,10 @@
 // Plain numbers (no property reads), so bundlers drop the object from pages that do not import it.
 import { OUTAGE_DEADLINE_MS, REJOIN_BASE_MS, REJOIN_MAX_MS } from '../../../shared/outage-limits';
 
-/** Reconnect policy of the LiveKit adapter. All values in ms. */
+/**
+ * Reconnect policy of the LiveKit adapter. All values in ms.
+ * @public
+ */
 export interface ReconnectPolicy {
   /** Overall deadline from the first sign of trouble; after it the adapter reports `transport_failed` (default 60 000). */
   deadlineMs: number;
@@ -20,6 +23,11 @@ export interface ReconnectPolicy {
   agentWaitMs: number;
 }
 
+/**
+ * The LiveKit adapter's reconnect defaults: a 60 000 ms deadline, retries from 500 ms doubling up to 5 000 ms,
+ * and 15 000 ms of waiting for the avatar before a queued chat message is sent anyway.
+ * @public
+ */
 export const DEFAULT_RECONNECT_POLICY: ReconnectPolicy = {
   deadlineMs: OUTAGE_DEADLINE_MS,
   baseDelayMs: REJOIN_BASE_MS,

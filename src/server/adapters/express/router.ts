@@ -34,6 +34,7 @@ type Files = Record<string, Express.Multer.File[]> | undefined;
  * @throws LiveAiError `invalid_request` naming a bad option; `missing_peer` (at creation) listing every package
  *   the options need that is not installed (express, multer, express-rate-limit unless `rateLimit: false`,
  *   livekit-server-sdk when `livekit` is set) with one `npm install` command.
+ * @public
  */
 export function createAvatarProxy(options: AvatarProxyOptions<Request>): Router {
   assertPeers('createAvatarProxy', peersFor('express', options));

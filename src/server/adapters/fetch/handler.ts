@@ -11,7 +11,10 @@ import { RateLimited } from '../../limits/guard';
 import { corsHeaders, originAllowed, PREFLIGHT_HEADERS } from '../../proxy/site';
 import { matchRoute } from '../../proxy/routes';
 
-/** Options of {@link createAvatarHandler}: the proxy options plus where it is mounted and how to find the client IP. */
+/**
+ * Options of {@link createAvatarHandler}: the proxy options plus where it is mounted and how to find the client IP.
+ * @public
+ */
 export interface AvatarHandlerOptions extends AvatarProxyOptions<Request> {
   /** Path prefix the handler serves, e.g. `/api/avatar` for `app/api/avatar/[...path]/route.ts` (default none). */
   basePath?: string;
@@ -28,7 +31,10 @@ export interface AvatarHandlerOptions extends AvatarProxyOptions<Request> {
   clientIp?: (request: Request, platform?: PlatformInfo) => string | null | undefined;
 }
 
-/** What some platforms pass as the handler's second argument: the TCP peer's address. */
+/**
+ * What some platforms pass as the handler's second argument: the TCP peer's address.
+ * @public
+ */
 export interface PlatformInfo {
   remoteAddress?: string;
   remoteAddr?: { hostname?: string };
@@ -40,6 +46,7 @@ export interface PlatformInfo {
  * Same routes, validation, client tokens, limits, errors and `x-request-id`.
  * @throws LiveAiError `invalid_request` naming a bad option (at creation); `missing_peer` (at creation) when
  *   `livekit` is set and livekit-server-sdk is not installed.
+ * @public
  */
 export function createAvatarHandler(options: AvatarHandlerOptions): (request: Request, platform?: PlatformInfo) => Promise<Response> {
   const { basePath = '', clientIp, ...proxyOptions } = options;
