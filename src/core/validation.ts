@@ -10,4 +10,3 @@
  */
 export * from './schemas';
 export { parseAvatarEventMessage, type ParsedMessage } from './events/read';
-export { validateControlEvent } from './session/validate-control';
