@@ -54,6 +54,13 @@ export * from './session';
 export * from './proxy-client';
 export { prepareImage, type PrepareImageOptions, type PreparedImage } from './image/prepare';
 export { PCM_FRAME_BYTES, PCM_FRAME_MS, PCM_FRAME_SAMPLES, PCM_SAMPLE_RATE } from './audio/format';
-export { streamPcmToWebSocket, type AudioBufferLike, type PcmStream, type StreamPcmOptions } from './audio/stream';
+export {
+  streamPcmToWebSocket,
+  type AudioBufferLike,
+  type AudioContextCtor,
+  type PcmStream,
+  type StreamPcmOptions,
+  type WebSocketCtor,
+} from './audio/stream';
 export { loadTransport, registerTransport, type TransportModule } from './transports/choose';
 export type * from './transports/types';

@@ -4,6 +4,11 @@
  * @public
  */
 export const RUNNING_PHASES = ['creating', 'queued', 'connecting', 'active'] as const;
+/**
+ * One of the running phases: `'creating' | 'queued' | 'connecting' | 'active'`. `isRunning(phase)` narrows a
+ * session's phase to this type.
+ * @public
+ */
 export type RunningPhase = (typeof RUNNING_PHASES)[number];
 
 /** The running phases before the avatar is live: the queue clock and progress bar show in these. */

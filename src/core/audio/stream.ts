@@ -11,8 +11,18 @@ export interface AudioBufferLike {
   numberOfChannels: number;
   getChannelData(channel: number): Float32Array;
 }
-type WebSocketCtor = new (url: string) => WebSocket;
-type AudioContextCtor = new () => AudioContext;
+/**
+ * A WebSocket constructor: the browser's global `WebSocket`, or one with the same shape (for example the `ws`
+ * package's in Node). Called as `new WebSocket(url)`.
+ * @public
+ */
+export type WebSocketCtor = new (url: string) => WebSocket;
+/**
+ * An AudioContext constructor: the browser's global `AudioContext`, or one with the same shape. Called as
+ * `new AudioContext()` to decode an audio file or capture a microphone.
+ * @public
+ */
+export type AudioContextCtor = new () => AudioContext;
 
 /**
  * Options of `streamPcmToWebSocket`.
@@ -25,9 +35,11 @@ export interface StreamPcmOptions {
   source: AudioBufferLike | Blob | ArrayBuffer | MediaStream;
   /** Leave the socket open when a clip has been sent (default false: close with 1000). */
   keepOpen?: boolean;
+  /** Aborting it stops the stream, as `stop()` does. */
   signal?: AbortSignal;
-  /** Injectable constructors (tests, Node with `ws`); default the globals. */
+  /** The WebSocket to open (tests, Node with `ws`); default the global `WebSocket`. */
   WebSocket?: WebSocketCtor;
+  /** The AudioContext that decodes an audio file or captures a microphone; default the global `AudioContext`. */
   AudioContext?: AudioContextCtor;
 }
 

@@ -1,5 +1,5 @@
 export * from './types';
 export { createAvatarSession } from './create';
-export { isRunning, RUNNING_PHASES } from '../../shared/phases';
+export { isRunning, RUNNING_PHASES, type RunningPhase } from '../../shared/phases';
 export { chooseTransport } from '../transports/choose';
 export type { AgentState, AgentStateName } from './agent-state';
