@@ -5,7 +5,7 @@
  *
  * @module liveai-kit/components
  */
-export { AvatarStageView, type AvatarStageViewProps } from './stage/AvatarStage';
+export { AvatarStageView, type AvatarStageViewProps, type StageOverlayProps } from './stage/AvatarStage';
 export { QueueProgressView, type QueueProgressViewProps } from './controls/QueueProgress';
 export { TranscriptPanelView, type TranscriptPanelViewProps } from './transcript/TranscriptPanel';
 export { ChatInputView, type ChatInputViewProps } from './controls/ChatInput';
@@ -37,4 +37,4 @@ export { DeviceSelect, type DeviceSelectProps } from './devices/DeviceSelect';
 export { PreJoinView, type PreJoinViewProps, type PreJoinStatus } from './devices/PreJoin';
 export { AvatarAudio, type AvatarAudioProps } from './primitives/AvatarAudio';
 export { MessagesProvider, useMessages, type MessagesProviderProps } from './i18n/context';
-export { en, resolveMessages, type Messages, type MessagesOverride, type PluralCategory } from './i18n/messages';
+export { en, resolveMessages, type MessageGroupKey, type Messages, type MessagesOverride, type PluralCategory } from './i18n/messages';

@@ -11,7 +11,7 @@ export {
   type AvatarSessionProviderProps,
   type UseSessionResult,
 } from './session';
-export { useAvatarEvents } from './useAvatarEvents';
+export { useAvatarEvents, type AvatarEventHandler } from './useAvatarEvents';
 export { useControl, type UseControlResult } from './useControl';
 export { useTranscript } from './useTranscript';
 export { useMedia, type UseMediaResult } from './useMedia';

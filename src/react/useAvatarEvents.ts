@@ -2,7 +2,13 @@ import { useEffect, useRef } from 'react';
 import type { AvatarEvent, AvatarEventMap, AvatarEventType, LiveAiError } from '../core/index';
 import { useAvatarSession } from './session';
 
-type Handler<T> = T extends AvatarEventType
+/**
+ * The handler {@link useAvatarEvents} takes for an event `type`: for one service event type, a function of that
+ * event (`AvatarEventMap[T]`, e.g. `{ type: 'agent_transcription', transcription }`); for `'error'`, a function of
+ * the `LiveAiError` reported without throwing; for `'*'`, a function of any service event (`AvatarEvent`).
+ * @public
+ */
+export type AvatarEventHandler<T extends AvatarEventType | '*' | 'error'> = T extends AvatarEventType
   ? (event: AvatarEventMap[T]) => void
   : T extends 'error'
     ? (error: LiveAiError) => void
@@ -14,7 +20,7 @@ type Handler<T> = T extends AvatarEventType
  * memoized; the subscription lives while the component is mounted.
  * @public
  */
-export function useAvatarEvents<T extends AvatarEventType | '*' | 'error'>(type: T, handler: Handler<T>): void {
+export function useAvatarEvents<T extends AvatarEventType | '*' | 'error'>(type: T, handler: AvatarEventHandler<T>): void {
   const session = useAvatarSession();
   const ref = useRef(handler);
   useEffect(() => {

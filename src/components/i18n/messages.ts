@@ -191,13 +191,28 @@ export interface Messages {
  * key.
  * @public
  */
-export type MessagesOverride = Partial<Omit<Messages, GroupKey>> & { [K in GroupKey]?: Partial<Messages[K]> };
+export type MessagesOverride = Partial<Omit<Messages, MessageGroupKey>> & {
+  [K in MessageGroupKey]?: Partial<Messages[K]>;
+};
 
-type GroupKey = 'endReasons' | 'imageStatus' | 'errorTitles' | 'errorHints' | 'errorFinalHints' | PartGroupKey;
-/** The grouped keys of the stage, meter and admin-list block. */
-type PartGroupKey = 'agentStates' | 'quality' | 'columns' | 'sessionStatus';
-const PART_GROUPS: readonly PartGroupKey[] = ['agentStates', 'quality', 'columns', 'sessionStatus'];
-const GROUPS: readonly GroupKey[] = ['endReasons', 'imageStatus', 'errorTitles', 'errorHints', 'errorFinalHints', ...PART_GROUPS];
+/**
+ * The keys of {@link Messages} that hold a group of messages (an object keyed by error code, end reason, status, …)
+ * rather than one message: a {@link MessagesOverride} merges these key by key instead of replacing them.
+ * @public
+ */
+export type MessageGroupKey =
+  'endReasons' | 'imageStatus' | 'errorTitles' | 'errorHints' | 'errorFinalHints' | 'agentStates' | 'quality' | 'columns' | 'sessionStatus';
+const GROUPS: readonly MessageGroupKey[] = [
+  'endReasons',
+  'imageStatus',
+  'errorTitles',
+  'errorHints',
+  'errorFinalHints',
+  'agentStates',
+  'quality',
+  'columns',
+  'sessionStatus',
+];
 
 const enHints = {
   invalid_api_key: 'Please let the site owner know.',

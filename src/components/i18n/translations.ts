@@ -10,4 +10,4 @@ export { fr } from './fr';
 export { de } from './de';
 export { ja } from './ja';
 export { ar } from './ar';
-export type { Messages, MessagesOverride, PluralCategory } from './messages';
+export type { MessageGroupKey, Messages, MessagesOverride, PluralCategory } from './messages';

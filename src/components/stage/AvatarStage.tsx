@@ -39,19 +39,31 @@ export function usePrefetchInView(prefetch: (() => void) | undefined) {
   return ref;
 }
 
-/** What the stage shows over the video in each phase (see {@link AvatarStageView}). */
+/**
+ * What {@link AvatarStageView} shows over the video in each phase: a Start button before the call, the queue progress
+ * while it starts, "Ending…", the ended screen (reason, cost, "Start again") and the error screen ("Try again").
+ * @public
+ */
 export interface StageOverlayProps {
+  /** The session's phase; it picks the overlay (none while `active`). */
   phase: Phase;
+  /** The queue progress shown in `creating`, `queued` and `connecting` (see {@link QueueProgressView}). */
   queue?: Omit<QueueProgressViewProps, 'phase'> | undefined;
+  /** The error shown in the `error` phase, as a title and a hint in the visitor's language. */
   error?: ErrorLike | null | undefined;
+  /** What the call cost, in credits, on the ended screen; `null` says the cost is not known yet. */
   cost?: number | null | undefined;
+  /** Why the call ended, said on the ended screen. */
   endReason?: EndReason | null | undefined;
   /** The proxy ended the call at its maximum length: the ended screen says so. */
   timeLimitReached?: boolean | undefined;
+  /** Called by the Start button; without it no Start button shows. */
   onStart?: (() => void) | undefined;
   /** Called when "Start call" comes into view, the pointer enters it or focus reaches it: warm up what start() will download. */
   onPrefetch?: (() => void) | undefined;
+  /** Called by "Try again" on the error screen (shown only when trying again can help). */
   onRetry?: (() => void) | undefined;
+  /** Called by "Start again" on the ended screen; without it the button does not show. */
   onRestart?: (() => void) | undefined;
   /** The avatar's name, shown over its picture before the call. */
   name?: string | undefined;
