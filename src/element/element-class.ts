@@ -4,7 +4,14 @@ import css from '../components/styles/index.css?inline';
 import { withAutoTheme } from '../components/styles/auto-theme.mjs';
 import { AvatarWidget, type AvatarWidgetProps, type WidgetState } from '../components';
 import { attributeProblem, OBSERVED_ATTRIBUTES, propsFromAttributes } from './attributes';
-import { type AvatarSession, type ImageInput, LiveAiError, type Phase, type TranscriptLine } from '../core/index';
+import {
+  type AvatarSession,
+  type AvatarSessionOptions,
+  type ImageInput,
+  LiveAiError,
+  type Phase,
+  type TranscriptLine,
+} from '../core/index';
 import { en, resolveMessages, type Messages, type MessagesOverride } from '../components/i18n/messages';
 
 /** The built-in translations, loaded on demand (the element ships English only). */
@@ -20,11 +27,75 @@ const builtInOf = (lang: string | null): BuiltIn | null => {
 const HOST_CSS = ':host{display:block}:host(:not([inline])){display:contents}';
 
 /**
+ * The `<liveai-avatar>` element: what a page can call and read on it (for
+ * `document.querySelector('liveai-avatar') as LiveAiAvatarElement`). Besides these, it dispatches bubbling, composed
+ * DOM events: `liveai-phase` (`{phase}`), `liveai-transcript` (a transcript line), `liveai-error`
+ * (`{code, detail, error}`, plus `attribute` for a bad attribute), `liveai-image-change` and `liveai-ended`
+ * (`{reason, cost, sessionId}`, cost in credits).
+ * @public
+ */
+export interface LiveAiAvatarElement extends HTMLElement {
+  /**
+   * Extra session options as a JS property (e.g. `keepAliveMs`, `transport`, or a custom `fetch`); read
+   * when the session is created, so set it before the element is connected or `agent-id` changes.
+   */
+  options: Partial<AvatarSessionOptions> | undefined;
+  /**
+   * Overrides strings of the widget (a partial message catalogue, e.g. `{ startCall: 'Call Ava' }`) on top of the
+   * language `lang` picks; or a whole translation (`es` from `liveai-kit/messages`).
+   */
+  messages: MessagesOverride | undefined;
+  /**
+   * Opens the widget and starts a call; resolves when active, rejects with `LiveAiError` (`invalid_request` when
+   * `agent-id` or `proxy-url` is missing).
+   */
+  start(): Promise<void>;
+  /** Ends the call (idempotent). */
+  end(): Promise<void>;
+  /** Mutes the avatar's sound (the speaker). */
+  mute(): void;
+  /** Unmutes the avatar's sound (the speaker). */
+  unmute(): void;
+  /** Speaker muted, from the session's store. */
+  isMuted(): boolean;
+  /** Same as `isMuted()`. */
+  readonly muted: boolean;
+  /** Publishes the microphone in the call (waits for the session); rejects with `LiveAiError`. */
+  micOn(): Promise<void>;
+  /** Stops the microphone. */
+  micOff(): Promise<void>;
+  /** Whether the microphone is really on, from the session's store (not a guess). */
+  isMicOn(): boolean;
+  /** Same as `isMicOn()`. */
+  readonly micEnabled: boolean;
+  /** Sends a chat message (`chat-msg`); rejects unless active. */
+  sendMessage(text: string): Promise<void>;
+  /**
+   * Asks the avatar to take a new look (`update-image`): `{url}`, `{base64}` (or a data URL) or
+   * `{blob}` (cropped to 368×560 and compressed first). Progress arrives as `liveai-image-change` events.
+   * Rejects with `LiveAiError` (`invalid_request`, `payload_too_large` for inline images ≥ 921600 bytes, …).
+   */
+  updateImage(input: ImageInput): Promise<void>;
+  /** The session's phase (`idle` before the first call). */
+  readonly phase: Phase;
+  /** The session's id once created, else null. */
+  readonly sessionId: string | null;
+  /** A copy of the transcript lines so far. */
+  readonly transcript: TranscriptLine[];
+  /** `minimized` | `active` | `hidden`: what the widget shows now. */
+  readonly state: WidgetState;
+  /** The session's error while the phase is `error`, else the last attribute problem, else null. */
+  readonly error: LiveAiError | null;
+}
+/** The same interface, named apart from the class below (whose own name stays `LiveAiAvatarElement`). */
+type ElementApi = LiveAiAvatarElement;
+
+/**
  * Builds the `<liveai-avatar>` class. Called only in a browser (by `defineLiveAiAvatar`), so importing this
  * package never evaluates `class extends HTMLElement` where `HTMLElement` does not exist.
  */
 export function createLiveAiAvatarClass() {
-  return class LiveAiAvatarElement extends HTMLElement {
+  return class LiveAiAvatarElement extends HTMLElement implements ElementApi {
     static observedAttributes = OBSERVED_ATTRIBUTES;
     #root: Root | null = null;
     #mount: HTMLDivElement;
@@ -142,10 +213,6 @@ export function createLiveAiAvatarClass() {
     }
     #store = () => this.#session?.store.getState();
 
-    /**
-     * Extra session options as a JS property (e.g. `keepAliveMs`, `transport`, or a custom `fetch`); read
-     * when the session is created, so set it before the element is connected or `agent-id` changes.
-     */
     get options(): AvatarWidgetProps['options'] {
       return this.#options;
     }
@@ -153,10 +220,6 @@ export function createLiveAiAvatarClass() {
       this.#options = value;
       if (this.#root) this.#render();
     }
-    /**
-     * Overrides strings of the widget (a partial message catalogue, e.g. `{ startCall: 'Call Ava' }`) on top of the
-     * language `lang` picks; or a whole translation (`es` from `liveai-kit/messages`).
-     */
     get messages(): MessagesOverride | undefined {
       return this.#messages;
     }
@@ -164,12 +227,10 @@ export function createLiveAiAvatarClass() {
       this.#messages = value;
       if (this.#root) this.#render();
     }
-    /** Opens the widget and starts a call; resolves when active, rejects with `LiveAiError`. */
     async start(): Promise<void> {
       this.#setState('active');
       await (await this.#ready()).start();
     }
-    /** Ends the call (idempotent). */
     async end(): Promise<void> {
       await this.#session?.end('user');
     }
@@ -179,11 +240,9 @@ export function createLiveAiAvatarClass() {
     unmute(): void {
       this.#session?.setSpeakerMuted(false);
     }
-    /** Speaker muted, from the session's store. */
     isMuted(): boolean {
       return this.#store()?.media.speakerMuted ?? false;
     }
-    /** Same as `isMuted()`. */
     get muted(): boolean {
       return this.isMuted();
     }
@@ -193,23 +252,15 @@ export function createLiveAiAvatarClass() {
     async micOff(): Promise<void> {
       await (await this.#ready()).setMicEnabled(false);
     }
-    /** Whether the microphone is really on, from the session's store (not a guess). */
     isMicOn(): boolean {
       return this.#store()?.media.micEnabled ?? false;
     }
-    /** Same as `isMicOn()`. */
     get micEnabled(): boolean {
       return this.isMicOn();
     }
-    /** Sends a chat message (`chat-msg`); rejects unless active. */
     async sendMessage(text: string): Promise<void> {
       await (await this.#ready()).sendChat(text);
     }
-    /**
-     * Asks the avatar to take a new look (`update-image`): `{url}`, `{base64}` (or a data URL) or
-     * `{blob}` (cropped to 368×560 and compressed first). Progress arrives as `liveai-image-change` events.
-     * Rejects with `LiveAiError` (`invalid_request`, `payload_too_large` for inline images ≥ 921600 bytes, …).
-     */
     async updateImage(input: ImageInput): Promise<void> {
       await (await this.#ready()).updateImage(input);
     }
@@ -222,20 +273,12 @@ export function createLiveAiAvatarClass() {
     get transcript(): TranscriptLine[] {
       return [...(this.#store()?.transcript ?? [])];
     }
-    /** `minimized` | `active` | `hidden`: what the widget shows now. */
     get state(): WidgetState {
       const fallback = this.hasAttribute('inline') ? 'active' : 'minimized';
       return this.#state ?? propsFromAttributes(this).initialState ?? fallback;
     }
-    /** The session's error while the phase is `error`, else the last attribute problem, else null. */
     get error(): LiveAiError | null {
       return this.#store()?.error ?? this.#attributeError;
     }
   };
 }
-
-/**
- * The `<liveai-avatar>` element type (for `document.querySelector('liveai-avatar') as LiveAiAvatarElement`).
- * @public
- */
-export type LiveAiAvatarElement = InstanceType<ReturnType<typeof createLiveAiAvatarClass>>;
