@@ -12,7 +12,13 @@ export { codeForStatus, formatIssues, formatZodError, invalidRequest } from './e
 export { createEventBus } from './events/bus';
 export { loadProxyClient } from './lazy';
 export { blobToText } from './image/blob';
-export { providerRenamer, type ProviderLabels, type ProviderLabelsInput, type ProviderRenamer } from './provider-labels';
+export {
+  providerRenamer,
+  type NeutralProvider,
+  type ProviderLabels,
+  type ProviderLabelsInput,
+  type ProviderRenamer,
+} from './provider-labels';
 export { isWaiting } from '../shared/phases';
 export { createSeededSession } from './session/session';
 export { preloadEngine } from './session/create';

@@ -1,6 +1,10 @@
 import { LiveAiError } from './errors';
 
-/** The two media providers, by their neutral labels. */
+/**
+ * The two media providers by their neutral labels, as the service names them unless it is given labels:
+ * `rtc-a` (LiveKit rooms) and `rtc-b` (Daily rooms).
+ * @public
+ */
 export type NeutralProvider = 'rtc-a' | 'rtc-b';
 
 /**

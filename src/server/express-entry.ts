@@ -6,4 +6,4 @@
  * @module liveai-kit/server/express
  */
 export { createAvatarProxy } from './adapters/express/router';
-export type { AvatarProxyOptions, ProxyAction, RateLimitOptions, SessionLimitOptions } from './options';
+export type { AvatarProxyOptions, OwnerLimitOptions, ProxyAction, RateLimitOptions, SessionLimitOptions } from './options';

@@ -19,11 +19,11 @@ export {
   type ReserveRefusal,
 } from './limits/store';
 export { redisStore, type RedisStoreOptions, type RedisSendCommand } from './limits/redis-store';
-export type { AvatarProxyOptions, OwnerLimitOptions, ProxyAction, RateLimitOptions, SessionLimitOptions } from './options';
+export type { AvatarProxyOptions, MaybePromise, OwnerLimitOptions, ProxyAction, RateLimitOptions, SessionLimitOptions } from './options';
 export { issueClientToken, type ClientTokenOptions } from './session/attach';
 export { REDACT_PATHS } from './logging';
 export { AVATAR_TOKEN_TTL_S, VIEWER_TOKEN_TTL_S } from './session/livekit';
-export type { ProviderLabels, ProviderLabelsInput } from '../core/internal';
+export type { NeutralProvider, ProviderLabels, ProviderLabelsInput } from '../core/internal';
 export type { ExpressMiddleware, LogFn, Logger, NodeRequest, RateLimitInfo, Store } from './peer-types';
 
 /**

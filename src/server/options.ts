@@ -13,7 +13,12 @@ import { secretProblem } from './secret';
 export type ProxyAction =
   'createRoom' | 'createSession' | 'getSession' | 'control' | 'leaveMeeting' | 'end' | 'renewToken' | 'listRooms' | 'listSessions';
 
-type MaybePromise<T> = T | Promise<T>;
+/**
+ * A value, or a promise of it: the proxy's callbacks (`authorize`, `admin`, `clientKey`, `agents`, …) may answer
+ * either way, and the proxy awaits the answer.
+ * @public
+ */
+export type MaybePromise<T> = T | Promise<T>;
 
 /**
  * Rate limits (express-rate-limit). `false` turns them off (e.g. when a gateway in front limits already).

@@ -61,7 +61,7 @@ export interface SessionLedger {
   allMembers(): Promise<LedgerEntry[]>;
   /**
    * Up to 50 entries whose deadline is at or before `now`. Each is handed to one caller, and its deadline moves
-   * to `now + leaseMs`: it comes due again unless {@link finish} removes it, so an error never loses a deadline.
+   * to `now + leaseMs`: it comes due again unless {@link SessionLedger.finish} removes it, so an error never loses a deadline.
    */
   due(now: number, leaseMs: number): Promise<LedgerEntry[]>;
   /**

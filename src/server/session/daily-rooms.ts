@@ -1,4 +1,4 @@
-type MaybePromise<T> = T | Promise<T>;
+import type { MaybePromise } from '../options';
 
 /** The `dailyRooms` option: Daily room hosts or room URLs a browser may name, or a function. */
 export type DailyRoomPolicy<Req> = readonly string[] | ((roomUrl: string, req: Req) => MaybePromise<boolean>);
