@@ -11,6 +11,7 @@ import { BlockList, isIP } from 'node:net';
  * - `any`: everything (a local image server on your LAN, for example);
  * - a list of host names (`images.example.com`, `*.cdn.example`): only those, at public addresses.
  * The seed's own image URLs are always allowed.
+ * @public
  */
 export type ImageHosts = 'public' | 'loopback' | 'any' | readonly string[];
 

@@ -12,14 +12,22 @@ export const FaultsSchema = z.strictObject({
   failRate: z.number().min(0).max(1),
   dropRate: z.number().min(0).max(1),
   nextSessionOutcome: z.enum(['fail', 'timeout']).nullable(),
-});
+}) satisfies z.ZodType<Faults>;
 /**
- * The local service's injected faults, as set by `POST /__emulator/faults`: `failRate` and `dropRate` (0..1, the
- * share of requests answered 500 or dropped without an answer) and `nextSessionOutcome` (`'fail'`, `'timeout'` or
- * null).
+ * The local service's injected faults, as set by `POST /__emulator/faults` or `emulator.state.setFaults(patch)`.
+ * They apply to the service's `/liveai/...` routes only.
  * @public
  */
-export type Faults = z.infer<typeof FaultsSchema>;
+export interface Faults {
+  /** Delay before every request is handled, ms (an integer, 0 to 60000). */
+  latencyMs: number;
+  /** Share of requests answered 500 `{detail}`, 0..1 (never control or leave-meeting requests). */
+  failRate: number;
+  /** Share of requests whose connection is destroyed without an answer, 0..1. */
+  dropRate: number;
+  /** The next created session or room ends `FAILED` (`'fail'`) or `TIMED_OUT` (`'timeout'`) instead of going `ACTIVE`; null: none. */
+  nextSessionOutcome: 'fail' | 'timeout' | null;
+}
 /** Body of `POST /__emulator/faults`: any subset of the fields. */
 export const FaultsPatchSchema = FaultsSchema.partial();
 

@@ -14,18 +14,21 @@ import { AvatarPool } from './avatar-pool';
 import { createApp } from './http/app';
 import { finish } from './lifecycle';
 import { resolveOptions, type EmulatorOptions } from './options';
-import { sessionView } from './routes/internal';
+import { sessionView, type EmulatorSessionView } from './routes/internal';
 import { loadSeed, type Seed } from './seed';
 import { Store, type LoggedEvent } from './store';
 import { attachWebSockets } from './ws';
 
 export type { EmulatorOptions, LivekitConfig } from './options';
+export type { EmulatorLogger } from './logger';
+export type { ImageHosts } from './download';
 export type { Faults } from './faults';
+export type { EmulatorSessionView } from './routes/internal';
 export type { Seed, SeedInput } from './seed';
 export type { LoggedEvent } from './store';
-export type { ProviderLabels, ProviderLabelsInput } from '../core/internal';
+export type { NeutralProvider, ProviderLabels, ProviderLabelsInput } from '../core/internal';
 export { BUILTIN_SEED, SeedSchema } from './seed';
-export { buildOpenApi } from './openapi';
+export { buildOpenApi, type OpenApiDocument } from './openapi';
 export { FACE_LANDMARKS, faceSvg, renderFacePng } from './assets';
 
 /**
@@ -36,18 +39,20 @@ export interface EmulatorState {
   /** The loaded seed. */
   readonly seed: Seed;
   /** Secret-free view of a session (status, image, demeanour, actions, websocket stats…), or undefined. */
-  session(id: string): ReturnType<typeof sessionView> | undefined;
+  session(id: string): EmulatorSessionView | undefined;
   /** Every event emitted for a session, in order. */
   events(id: string): LoggedEvent[];
   /** Current credit balance of an account, credits. */
   credits(apiKey: string): number | undefined;
+  /** Sets an account's credit balance, credits. */
   setCredits(apiKey: string, credits: number): void;
   /** Current fault settings (a copy). */
   faults(): Faults;
   /** Changes fault settings; throws on invalid values. */
   setFaults(patch: Partial<Faults>): Faults;
-  /** Ends a session FAILED / TIMED_OUT; false when it had already ended or does not exist. */
+  /** Ends a session `FAILED`; false when it had already ended or does not exist. */
   fail(id: string): boolean;
+  /** Ends a session `TIMED_OUT`; false when it had already ended or does not exist. */
   timeout(id: string): boolean;
   /**
    * Kills the process that runs this session's avatar, as a crash would: every session whose avatar it ran ends

@@ -25,14 +25,19 @@ import {
   pageParams,
   sessionLinks,
   sessionId,
-  type Json,
 } from './openapi-parts';
+/**
+ * An OpenAPI 3.1 document as a plain JSON object (`openapi`, `info`, `servers`, `paths`, `components`, …).
+ * @public
+ */
+export type OpenApiDocument = Record<string, unknown>;
+
 /**
  * The OpenAPI 3.1 document of the local service, generated from its request and response schemas, with
  * `baseUrl` as its server (the same document `GET /openapi.json` serves).
  * @public
  */
-export function buildOpenApi(baseUrl: string): Json {
+export function buildOpenApi(baseUrl: string): OpenApiDocument {
   return {
     openapi: '3.1.0',
     info: { title: 'Avatar Session Service (liveai-kit emulator)', version: '1.0.0', license: { name: 'MIT', identifier: 'MIT' } },

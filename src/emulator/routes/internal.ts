@@ -1,6 +1,6 @@
 import express, { Router } from 'express';
 import * as z from 'zod';
-import { isFinalStatus } from '../../core/index';
+import { isFinalStatus, type SessionStatus, type TransportType } from '../../core/index';
 import { formatZodError } from '../../core/internal';
 import { handleAppMessage } from '../app-messages';
 import { creditsUsed } from '../billing';
@@ -11,8 +11,54 @@ import { objectBody } from '../http/body';
 import { httpError } from '../http/errors';
 import type { SessionRecord } from '../store';
 
-/** Internal, secret-free view of a session for tests (`GET /__emulator/sessions/{id}`). */
-export function sessionView(ctx: EmulatorContext, rec: SessionRecord) {
+/**
+ * What the emulator knows about one session, without secrets: the body of `GET /__emulator/sessions/{id}` and the
+ * value of `emulator.state.session(id)`. Times are ISO 8601 strings, `cost` and `credits_used` are credits.
+ * @public
+ */
+export interface EmulatorSessionView {
+  /** The session's (or hosted room's) id, 16 hex digits. */
+  session_id: string;
+  /** `room` for a hosted room (`POST /liveai/rooms`), `session` for a session. */
+  kind: 'room' | 'session';
+  /** The agent it was created for; null when the request named none. */
+  agent_id: string | null;
+  /** The session's transport (`rtc-a`, `rtc-b`, `websocket-rtc-a`, …); null for a hosted room. */
+  transport_type: TransportType | null;
+  /** The `model` of the create request; null when it named none. */
+  model: string | null;
+  /** `QUEUED`, `ACTIVE`, or the final status (`COMPLETED`, `FAILED`, `TIMED_OUT`). */
+  session_status: SessionStatus;
+  /** When it was created. */
+  created_at: string;
+  /** When it became `ACTIVE`; null before. */
+  active_since: string | null;
+  /** When it ended; null while it runs. */
+  ended_at: string | null;
+  /** Why it ended (e.g. `idle_timeout`, `terminate`, `force-end`); null while it runs. */
+  end_reason: string | null;
+  /** Credits charged, set once it ended `COMPLETED`; else null. */
+  cost: number | null;
+  /** Credits so far: accruing while `ACTIVE`, the cost once `COMPLETED`, null otherwise. */
+  credits_used: number | null;
+  /** The LiveKit room the emulator made for a hosted room; null for a session (its room comes with its request). */
+  room_name: string | null;
+  /** True while a synthetic avatar is in the room (media on). */
+  media_joined: boolean;
+  /** The avatar's current image: its URL and/or the size of its uploaded or replaced PNG, bytes. */
+  image: { url: string | null; bytes: number | null };
+  /** The prompts `update-agent-prompt` and `update-idle-prompt` set. */
+  demeanour: { agentPrompt?: string; idlePrompt?: string };
+  /** The names of the `action` control events received, in order. */
+  actions: string[];
+  /** The `meeting_bot_id`s registered through `POST /__emulator/sessions/{id}/meeting-bots`. */
+  meeting_bots: string[];
+  /** The session's audio WebSockets: open sockets, and PCM frames and bytes received so far. */
+  websocket: { open: number; frames: number; bytes: number };
+}
+
+/** The secret-free view of a session for tests (`GET /__emulator/sessions/{id}`). */
+export function sessionView(ctx: EmulatorContext, rec: SessionRecord): EmulatorSessionView {
   return {
     session_id: rec.id,
     kind: rec.kind,
