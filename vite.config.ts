@@ -56,7 +56,7 @@ export default defineConfig({
         // every module an `import()` chunk shares with the page into a separate file, each gzipped on its own; a
         // handful of larger files is what a call then downloads (and `prepare-canvas` no longer imports the core
         // entry, which kept the engine out of the page's main file). What goes in a group is loaded together anyway:
-        //   kernel: errors, event bus, backoff, plain constants, phase groups, reducers, lazy loaders (first load of every entry), and
+        //   kernel: errors, event bus, backoff, plain constants, phase groups, lazy loaders (first load of every entry), and
         //     the reconnect defaults `liveai-kit/livekit` exports (so that entry does not load rtc-shared with the page);
         //   image: the pure image geometry shared by the core entry and the canvas preparation chunk, and the
         //     `prepareImage` wrapper the components import (so they do not import the rest of the core);
@@ -72,14 +72,14 @@ export default defineConfig({
           groups: [
             {
               name: 'kernel',
-              test: /src[\\/](core[\\/](errors|lazy|events[\\/]bus|schemas[\\/]plain|store[\\/]reducers|transports[\\/]livekit[\\/]policy)|shared[\\/](backoff|outage-limits|phases))\.ts$/,
+              test: /src[\\/](core[\\/](errors|lazy|events[\\/]bus|schemas[\\/]plain|transports[\\/]livekit[\\/]policy)|shared[\\/](backoff|outage-limits|phases))\.ts$/,
             },
             { name: 'image', test: /src[\\/]core[\\/]image[\\/](geometry|blob|prepare)\.ts$/ },
             { name: 'avatar-session', test: /src[\\/]core[\\/]session[\\/](create|audio-output)\.ts$/ },
             { name: 'state', test: /src[\\/]core[\\/]session[\\/]state\.ts$/ },
             {
               name: 'rtc-shared',
-              test: /src[\\/](core[\\/](events[\\/]read|schemas[\\/]events|transports[\\/](avatar-identity|livekit[\\/]reconnect))|shared[\\/]outage)\.ts$/,
+              test: /src[\\/](core[\\/](events[\\/]read|schemas[\\/]events|transports[\\/]avatar-identity)|shared[\\/]outage)\.ts$/,
             },
           ],
         },

@@ -62,7 +62,7 @@ export default defineConfig({
             { name: 'initial', tags: ['$initial'] },
             {
               name: 'call-path',
-              test: /src[\\/](core[\\/](events[\\/]read|schemas[\\/](events|call-path|common|parts|sessions|proxy)|transports[\\/](avatar-identity|livekit[\\/]reconnect)|session[\\/]session)|shared[\\/]outage)\.ts$|node_modules[\\/]valibot[\\/]/,
+              test: /src[\\/](core[\\/](events[\\/]read|schemas[\\/](events|call-path|common|parts|sessions|proxy)|transports[\\/]avatar-identity|session[\\/]session)|shared[\\/]outage)\.ts$|node_modules[\\/]valibot[\\/]/,
             },
           ],
         },
