@@ -90,7 +90,8 @@ describe('DeviceSelect', () => {
       </AvatarSessionProvider>,
     );
     await waitFor(() => expect(screen.getByRole('combobox', { name: 'Microphone' })).toHaveValue('mic-head'));
-    expect(setDevice).toHaveBeenCalledWith('audioinput', 'mic-head');
+    // The select shows the device at the commit; the session gets it in the effect that follows.
+    await waitFor(() => expect(setDevice).toHaveBeenCalledWith('audioinput', 'mic-head'));
   });
 
   it('still works where storage throws (private mode, blocked storage)', async () => {
