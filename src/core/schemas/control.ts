@@ -11,10 +11,11 @@ const nonEmpty = (field: string) => v.pipe(v.string(), v.trim(), v.minLength(1, 
 /**
  * Who may send a control event through the proxy (`liveai-kit/server`), besides holding the session's client token:
  * - `'token'`: nobody else decides; the client token is enough;
- * - `'imageChanges'`: the proxy's `imageChanges` option decides (403 `forbidden` when it refuses).
+ * - `'imageChanges'`: the proxy's `imageChanges` option decides (403 `forbidden` when it refuses);
+ * - `'promptChanges'`: the proxy's `promptChanges` option decides (403 `forbidden` when it refuses).
  * @public
  */
-export type ControlEventPolicy = 'token' | 'imageChanges';
+export type ControlEventPolicy = 'token' | 'imageChanges' | 'promptChanges';
 
 /**
  * One row of {@link CONTROL_EVENTS}: the schema of the event's body (its `event` field is the row's name) and who may
@@ -65,12 +66,12 @@ export const CONTROL_EVENTS = table({
   /** `update-agent-prompt`: replaces the prompt that shapes the avatar's demeanour while it speaks. */
   'update-agent-prompt': {
     schema: v.object({ event: v.literal('update-agent-prompt'), agent_prompt: nonEmpty('agent_prompt') }),
-    proxy: 'token',
+    proxy: 'promptChanges',
   },
   /** `update-idle-prompt`: replaces the prompt that shapes its expressions while idle. */
   'update-idle-prompt': {
     schema: v.object({ event: v.literal('update-idle-prompt'), idle_prompt: nonEmpty('idle_prompt') }),
-    proxy: 'token',
+    proxy: 'promptChanges',
   },
   /** `action`: a whole-body action by name (the service does not publish the list of names). */
   action: { schema: v.object({ event: v.literal('action'), action: nonEmpty('action') }), proxy: 'token' },

@@ -90,6 +90,7 @@ export interface ActionContext<Req> {
 /** The answer to a control event its policy refused. */
 const CONTROL_REFUSED: Record<Exclude<ControlEventPolicy, 'token'>, string> = {
   imageChanges: 'Changing the avatar image is not allowed here (see the imageChanges option)',
+  promptChanges: "Changing the avatar's prompts is not allowed here (see the promptChanges option)",
 };
 
 /** Builds the proxy core from validated options (see `resolveOptions` for the errors thrown). */
