@@ -28,6 +28,7 @@ export type {
   ControlEventDefinition,
   ControlEventName,
   ControlEventPolicy,
+  ControlEventSchemaOf,
   ControlResponse,
   CreateRoomRequest,
   CreateSessionRequest,

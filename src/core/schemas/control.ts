@@ -18,7 +18,7 @@ const nonEmpty = (field: string) => v.pipe(v.string(), v.trim(), v.minLength(1, 
 export type ControlEventPolicy = 'token' | 'imageChanges' | 'promptChanges';
 
 /**
- * One row of {@link CONTROL_EVENTS}: the schema of the event's body (its `event` field is the row's name) and who may
+ * One row of `CONTROL_EVENTS` (in `liveai-kit/schemas`): the schema of the event's body (its `event` field is the row's name) and who may
  * send it through the proxy.
  * @public
  */
@@ -80,7 +80,7 @@ export const CONTROL_EVENTS = table({
 });
 
 /**
- * Names of the control events, in the order of {@link CONTROL_EVENTS}.
+ * Name of a control event: a key of `CONTROL_EVENTS` (in `liveai-kit/schemas`).
  * @public
  */
 export type ControlEventName = keyof typeof CONTROL_EVENTS;
@@ -90,8 +90,11 @@ export type ControlEventName = keyof typeof CONTROL_EVENTS;
  */
 export const CONTROL_EVENT_NAMES = Object.keys(CONTROL_EVENTS) as readonly ControlEventName[];
 
-/** The schema of one control event. */
-type ControlEventSchemaOf<Name extends ControlEventName> = (typeof CONTROL_EVENTS)[Name]['schema'];
+/**
+ * The schema of one control event: its row's `schema` in `CONTROL_EVENTS` (in `liveai-kit/schemas`).
+ * @public
+ */
+export type ControlEventSchemaOf<Name extends ControlEventName> = (typeof CONTROL_EVENTS)[Name]['schema'];
 
 /**
  * `terminate`: shuts the avatar down and removes it from the room.
@@ -126,21 +129,18 @@ export const ActionEventSchema: ControlEventSchemaOf<'action'> = CONTROL_EVENTS.
 export const ResetIdleTimeoutEventSchema: ControlEventSchemaOf<'reset-idle-timeout'> = CONTROL_EVENTS['reset-idle-timeout'].schema;
 
 /**
- * One control event: a member of the union of the rows of {@link CONTROL_EVENTS}, by `event`.
+ * One control event: the body of one of the rows of `CONTROL_EVENTS` (in `liveai-kit/schemas`), told apart by `event`.
  * @public
  */
 export type ControlEvent = { [Name in ControlEventName]: v.InferOutput<ControlEventSchemaOf<Name>> }[ControlEventName];
-
-/** The schemas of the rows, as the options of a variant. */
-type ControlEventSchemas = ControlEventSchemaOf<ControlEventName>[];
 
 /**
  * Body of `POST /liveai/sessions/{id}/control`: one of the events of {@link CONTROL_EVENTS}, by `event`.
  * @public
  */
-export const ControlEventSchema: v.VariantSchema<'event', ControlEventSchemas, undefined> = v.variant(
+export const ControlEventSchema: v.VariantSchema<'event', ControlEventSchemaOf<ControlEventName>[], undefined> = v.variant(
   'event',
-  Object.values(CONTROL_EVENTS).map((row) => row.schema) as ControlEventSchemas,
+  Object.values(CONTROL_EVENTS).map((row) => row.schema) as ControlEventSchemaOf<ControlEventName>[],
 );
 
 /**
