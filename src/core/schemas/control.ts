@@ -23,7 +23,10 @@ export type ControlEventPolicy = 'token' | 'imageChanges' | 'promptChanges';
  * @public
  */
 export interface ControlEventDefinition<Name extends string = string> {
-  /** The body of the event: `{event: Name, …fields}` with the rules of its fields. */
+  /**
+   * The body of the event: `{event: Name, …fields}` with the rules of its fields; an object schema, or a pipe on one
+   * (for rules across fields), so that the rows make one `v.variant` on `event`.
+   */
   readonly schema: v.GenericSchema<unknown, { event: Name }> & { readonly type: 'object' | 'pipe' };
   /** Who may send it through the proxy; see {@link ControlEventPolicy}. */
   readonly proxy: ControlEventPolicy;
