@@ -18,8 +18,8 @@ const nonEmpty = (field: string) => v.pipe(v.string(), v.trim(), v.minLength(1, 
 export type ControlEventPolicy = 'token' | 'imageChanges' | 'promptChanges';
 
 /**
- * One row of `CONTROL_EVENTS` (in `liveai-kit/schemas`): the schema of the event's body (its `event` field is the row's name) and who may
- * send it through the proxy.
+ * One row of `CONTROL_EVENTS` (in `liveai-kit/schemas`): the schema of the event's body (its `event` field is the
+ * row's name) and who may send it through the proxy.
  * @public
  */
 export interface ControlEventDefinition<Name extends string = string> {
