@@ -10,14 +10,12 @@ export * from './constants';
 export { LiveAiError, isLiveAiError, type ErrorCode, type ErrorSource, type LiveAiErrorOptions } from './errors';
 export {
   AVATAR_EVENT_TYPES,
-  CONTROL_EVENT_NAMES,
   FINAL_STATUSES,
   decodedBase64Bytes,
   inlineImageTooLarge,
   isBase64,
   isFinalStatus,
   stripDataUrl,
-  type ControlEventName,
 } from './schemas/plain';
 export type {
   AppMessage,
@@ -27,6 +25,10 @@ export type {
   ClientSession,
   ClientToken,
   ControlEvent,
+  ControlEventDefinition,
+  ControlEventName,
+  ControlEventPolicy,
+  ControlEventSchemaOf,
   ControlResponse,
   CreateRoomRequest,
   CreateSessionRequest,

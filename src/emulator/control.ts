@@ -72,5 +72,8 @@ export function applyControl(ctx: EmulatorContext, rec: SessionRecord, event: Co
       return;
     case 'reset-idle-timeout':
       return;
+    default:
+      // A new row of CONTROL_EVENTS needs its effect here: this line stops compiling until it has one.
+      return event satisfies never;
   }
 }

@@ -104,6 +104,27 @@ export interface AvatarProxyOptions<Req> {
    */
   imageChanges?: boolean | ((req: Req) => MaybePromise<boolean>);
   /**
+   * Who may set the avatar's prompts: `agent_prompt` and `agent_idle_prompt` on `POST /sessions`, and the control
+   * events `update-agent-prompt` and `update-idle-prompt`. `true` any browser (holding the session's client token,
+   * for the events), `false` nobody (403 `{detail}`), or a function deciding per request. Default: like
+   * `imageChanges` — open when `agents` is not set, closed when it is a list (the persona is that of the agents you
+   * chose), and the answer of `agents(undefined, req)` when it is a function.
+   */
+  promptChanges?: boolean | ((req: Req) => MaybePromise<boolean>);
+  /**
+   * The `model` values a browser may ask for on `POST /sessions` (e.g. `['cartoon']`; `aspect_ratio` comes only
+   * with a model): a list, `true` any, `false` none (403 `{detail}`). Default: like `imageChanges` — any when `agents`
+   * is not set, none when it is a list, and `agents(undefined, req)` decides when it is a function.
+   */
+  models?: boolean | readonly string[];
+  /**
+   * The idle timeout of the sessions created here, in whole seconds (1–86400): sent to the service as `idle_timeout` on
+   * every `POST /sessions` whose browser set none, and the longest a browser may ask for (a longer one gets 403
+   * `{detail}`). Default: none — the service's own idle timeout applies and a browser may not set `idle_timeout`
+   * (403), so nobody keeps an idle avatar running longer than the service would.
+   */
+  idleTimeoutSeconds?: number;
+  /**
    * Daily rooms a browser may send the avatar into (`properties.rtc_b_url` of an `rtc-b` session,
    * `rtc_b_properties.rtc_b_url` of a `websocket-rtc-b` one): host names (`'acme.daily.co'`: any https room
    * there), room URLs (`'https://acme.daily.co/live-show'`), or a function `(roomUrl, req) => boolean`.
@@ -203,6 +224,9 @@ const OptionsSchema = z.object({
     ),
   agents: z.union([z.array(z.string().min(1)).readonly(), fn('agents')]).optional(),
   imageChanges: z.union([z.boolean(), fn('imageChanges')], { error: 'must be a boolean or a function' }).optional(),
+  promptChanges: z.union([z.boolean(), fn('promptChanges')], { error: 'must be a boolean or a function' }).optional(),
+  models: z.union([z.boolean(), z.array(z.string().min(1)).readonly()], { error: 'must be a boolean or a list of model names' }).optional(),
+  idleTimeoutSeconds: z.number().int().min(1).max(86_400, 'must be at most 86400 seconds').optional(),
   dailyRooms: z
     .union([
       z

@@ -51,21 +51,6 @@ export function decodedBase64Bytes(value: string): number {
 export const inlineImageTooLarge = (value: string): boolean => decodedBase64Bytes(value) >= INLINE_IMAGE_LIMIT_BYTES;
 
 /**
- * Names of the six control events.
- * @public
- */
-export const CONTROL_EVENT_NAMES = [
-  'terminate',
-  'update-image',
-  'update-agent-prompt',
-  'update-idle-prompt',
-  'action',
-  'reset-idle-timeout',
-] as const;
-/** @public */
-export type ControlEventName = (typeof CONTROL_EVENT_NAMES)[number];
-
-/**
  * The ten service event types of the service.
  * @public
  */

@@ -1,22 +1,7 @@
 import * as v from 'valibot';
 import { Router, type Request } from 'express';
-import {
-  CONTROL_EVENT_NAMES,
-  type ControlEvent,
-  type ControlEventName,
-  decodedBase64Bytes,
-  INLINE_IMAGE_LIMIT_BYTES,
-  isFinalStatus,
-} from '../../core/index';
-import {
-  ActionEventSchema,
-  LeaveMeetingRequestSchema,
-  ResetIdleTimeoutEventSchema,
-  TerminateEventSchema,
-  UpdateAgentPromptEventSchema,
-  UpdateIdlePromptEventSchema,
-  UpdateImageEventSchema,
-} from '../../core/validation';
+import { type ControlEvent, type ControlEventName, decodedBase64Bytes, INLINE_IMAGE_LIMIT_BYTES, isFinalStatus } from '../../core/index';
+import { CONTROL_EVENT_NAMES, CONTROL_EVENTS, LeaveMeetingRequestSchema } from '../../core/validation';
 import { formatIssues } from '../../core/internal';
 import { LEAVE_MEETING_DETAILS } from '../../shared/wire-errors';
 import { applyControl } from '../control';
@@ -28,23 +13,15 @@ import { httpError, methodNotAllowed } from '../http/errors';
 import type { SessionRecord } from '../store';
 import { ownSession } from './sessions';
 
-const SCHEMAS: Record<ControlEventName, v.GenericSchema<unknown, ControlEvent>> = {
-  terminate: TerminateEventSchema,
-  'update-image': UpdateImageEventSchema,
-  'update-agent-prompt': UpdateAgentPromptEventSchema,
-  'update-idle-prompt': UpdateIdlePromptEventSchema,
-  action: ActionEventSchema,
-  'reset-idle-timeout': ResetIdleTimeoutEventSchema,
-};
-
 /** Validates a control body → the event; 400 naming the problem, 413 for a too large inline image. */
 export function parseControlEvent(body: Record<string, unknown>): ControlEvent {
   const name = body.event;
   if (name === undefined) throw httpError(400, `event is required; one of ${CONTROL_EVENT_NAMES.join(', ')}`);
-  if (typeof name !== 'string' || !(CONTROL_EVENT_NAMES as readonly string[]).includes(name)) {
+  if (typeof name !== 'string' || !Object.hasOwn(CONTROL_EVENTS, name)) {
     throw httpError(400, `unknown event ${JSON.stringify(name).slice(0, 80)}; expected one of ${CONTROL_EVENT_NAMES.join(', ')}`);
   }
-  const parsed = v.safeParse(SCHEMAS[name as ControlEventName], body);
+  const schema: v.GenericSchema<unknown, ControlEvent> = CONTROL_EVENTS[name as ControlEventName].schema;
+  const parsed = v.safeParse(schema, body);
   if (!parsed.success) throw httpError(400, `invalid ${name} event: ${formatIssues(parsed.issues)}`);
   const event = parsed.output;
   if (event.event === 'update-image' && event.image_base64 !== undefined) {

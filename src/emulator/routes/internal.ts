@@ -27,6 +27,8 @@ export interface EmulatorSessionView {
   transport_type: TransportType | null;
   /** The `model` of the create request; null when it named none. */
   model: string | null;
+  /** The `idle_timeout` of the create request, in seconds; null when it named none (the service's own applies). */
+  idle_timeout: number | null;
   /** `QUEUED`, `ACTIVE`, or the final status (`COMPLETED`, `FAILED`, `TIMED_OUT`). */
   session_status: SessionStatus;
   /** When it was created. */
@@ -65,6 +67,7 @@ export function sessionView(ctx: EmulatorContext, rec: SessionRecord): EmulatorS
     agent_id: rec.agentId,
     transport_type: rec.transport,
     model: rec.model,
+    idle_timeout: rec.idleTimeoutS ?? null,
     session_status: rec.status,
     created_at: rec.createdAt.toISOString(),
     active_since: rec.activeSince === null ? null : new Date(rec.activeSince).toISOString(),

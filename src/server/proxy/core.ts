@@ -1,9 +1,10 @@
-import { LiveAiError, MAX_PAGINATION_OFFSET } from '../../core/index';
+import { type ControlEventPolicy, LiveAiError, MAX_PAGINATION_OFFSET } from '../../core/index';
 import { CreateRoomRequestSchema, PaginationQuerySchema } from '../../core/validation';
 import { serviceClientOver, type ServiceClient } from '../service/client';
 import { createClientTokens, type ClientTokens } from '../session/client-token';
 import { proxyLogger, type ProxyLog } from '../logging';
 import { resolveOptions, type AvatarProxyOptions, type ProxyAction, type ResolvedOptions } from '../options';
+import { followsAgents } from '../session/browser-fields';
 import { createSessionAction, type Upload } from '../session/create';
 import { parseBody } from './validate';
 import { createGuard, type Guard } from '../limits/guard';
@@ -80,11 +81,17 @@ export interface ActionContext<Req> {
   sealer: Sealer;
   allow(call: ProxyCall<Req>): Promise<void>;
   agentAllowed(agentId: string | undefined, req: Req): Promise<void>;
-  /** The `imageChanges` policy for control `update-image`. @throws 403 `forbidden`. */
-  imageChangeAllowed(req: Req): Promise<void>;
+  /** The proxy's policy for a control event (its row of `CONTROL_EVENTS`). @throws 403 `forbidden`. */
+  controlAllowed(policy: ControlEventPolicy, req: Req): Promise<void>;
   /** The `dailyRooms` policy for a browser's `rtc_b_url`. @throws 403 `forbidden`. */
   roomAllowed(roomUrl: string, req: Req): Promise<void>;
 }
+
+/** The answer to a control event its policy refused. */
+const CONTROL_REFUSED: Record<Exclude<ControlEventPolicy, 'token'>, string> = {
+  imageChanges: 'Changing the avatar image is not allowed here (see the imageChanges option)',
+  promptChanges: "Changing the avatar's prompts is not allowed here (see the promptChanges option)",
+};
 
 /** Builds the proxy core from validated options (see `resolveOptions` for the errors thrown). */
 export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: string): ProxyCore<Req> {
@@ -130,16 +137,9 @@ export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: stri
       }
     },
     sealer: createSealer(options.secretKey),
-    async imageChangeAllowed(req) {
-      const policy = options.imageChanges;
-      const agents = options.agents;
-      const ok =
-        policy !== undefined
-          ? typeof policy === 'function'
-            ? await policy(req)
-            : policy
-          : agents === undefined || (typeof agents === 'function' && (await agents(undefined, req)));
-      if (!ok) throw forbidden('Changing the avatar image is not allowed here (see the imageChanges option)');
+    async controlAllowed(policy, req) {
+      // Each policy but `token` is the proxy option of the same name.
+      if (policy !== 'token' && !(await followsAgents(options[policy], options.agents, req))) throw forbidden(CONTROL_REFUSED[policy]);
     },
     async roomAllowed(roomUrl, req) {
       if (!(await dailyRoomAllowed(options.dailyRooms, roomUrl, req))) {

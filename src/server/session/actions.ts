@@ -1,17 +1,17 @@
 import {
-  CONTROL_EVENT_NAMES,
   type ControlEvent,
+  type ControlEventPolicy,
   INLINE_IMAGE_LIMIT_BYTES,
   isFinalStatus,
   LiveAiError,
   decodedBase64Bytes,
   inlineImageTooLarge,
 } from '../../core/index';
-import { ControlEventSchema, EndRequestSchema, LeaveMeetingRequestSchema } from '../../core/validation';
+import { CONTROL_EVENT_NAMES, ControlEventSchema, EndRequestSchema, LeaveMeetingRequestSchema } from '../../core/validation';
 import { bearerToken } from './client-token';
 import type { ActionContext, ProxyCall, ProxyReply } from '../proxy/core';
 import { parseBody } from '../proxy/validate';
-import { controlSchemaOf } from './control-event';
+import { controlEventOf } from './control-event';
 
 const MAX_ID_CHARS = 256;
 // Control characters are never part of a session id.
@@ -69,8 +69,8 @@ export async function sessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCal
           { status: 413 },
         );
       }
-      const event = parseControlEvent(call.body);
-      if (event.event === 'update-image') await ctx.imageChangeAllowed(call.req);
+      const { event, proxy } = parseControlEvent(call.body);
+      await ctx.controlAllowed(proxy, call.req);
       return { status: 200, body: await ctx.upstream.control(id, event, o) };
     }
     case 'leaveMeeting': {
@@ -97,10 +97,10 @@ export async function sessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCal
 
 const sessionEnded = () => new LiveAiError('forbidden', 'This session has ended; its token can only read its status', { status: 403 });
 
-/** One control event, checked against its own schema for a precise `detail`. */
-function parseControlEvent(body: unknown): ControlEvent {
-  const own = controlSchemaOf(body);
-  if (own) return parseBody(own, body);
+/** One control event, checked against its own schema for a precise `detail`, with the proxy's policy for it. */
+function parseControlEvent(body: unknown): { event: ControlEvent; proxy: ControlEventPolicy } {
+  const own = controlEventOf(body);
+  if (own) return { event: parseBody(own.schema, body), proxy: own.proxy };
   if (typeof body !== 'object' || body === null || Array.isArray(body)) parseBody(ControlEventSchema, undefined);
   throw badRequest(`Invalid body: event must be one of ${CONTROL_EVENT_NAMES.join(', ')}`);
 }

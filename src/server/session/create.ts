@@ -4,6 +4,7 @@ import type { ActionContext, ProxyCall, ProxyReply } from '../proxy/core';
 import { sniffImageType } from './images';
 import { mintRoomTokens, viewerTokenTtlS, type RoomTokens } from './livekit';
 import { parseBody } from '../proxy/validate';
+import { checkBrowserFields } from './browser-fields';
 
 /** The parts of a `multipart/form-data` session creation, as received by the framework adapter. */
 export interface Upload {
@@ -18,7 +19,8 @@ const MAX_PAYLOAD_CHARS = 64 * 1024;
 
 /**
  * `POST /sessions`: validates the JSON body or the multipart parts with
- * `ProxySessionFieldsSchema` + `proxySessionProblems`, checks the agent allow-list, mints LiveKit tokens for
+ * `ProxySessionFieldsSchema` + `proxySessionProblems`, checks the agent allow-list and what else a browser may set
+ * (`checkBrowserFields`), mints LiveKit tokens for
  * `rtc-a` / `websocket-rtc-a`, calls the service, and answers 201 with the browser's `ClientSession`.
  * @throws LiveAiError 400 (invalid body, rtc-a without `livekit` configured, a WebSocket transport where the
  *   adapter cannot relay it), 403 (agent or Daily room not allowed), plus the upstream errors.
@@ -26,8 +28,8 @@ const MAX_PAYLOAD_CHARS = 64 * 1024;
 export async function createSessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCall<Req>): Promise<ProxyReply> {
   const upload = call.multipart;
   const image = upload ? checkImage(upload) : undefined;
-  const fields = parseBody(ProxySessionFieldsSchema, upload ? parsePayload(upload.payload) : call.body, upload ? 'payload' : 'body');
-  const problems = proxySessionProblems(fields, image !== undefined);
+  const parsed = parseBody(ProxySessionFieldsSchema, upload ? parsePayload(upload.payload) : call.body, upload ? 'payload' : 'body');
+  const problems = proxySessionProblems(parsed, image !== undefined);
   if (problems.length > 0) {
     throw new LiveAiError(
       'invalid_request',
@@ -37,7 +39,8 @@ export async function createSessionAction<Req>(ctx: ActionContext<Req>, call: Pr
       },
     );
   }
-  await ctx.agentAllowed(fields.agent_id, call.req);
+  await ctx.agentAllowed(parsed.agent_id, call.req);
+  const fields = await checkBrowserFields(ctx.options, parsed, call.req);
   const dailyRoom = (fields.transport_type === 'rtc-b' ? fields.properties : fields.rtc_b_properties)?.rtc_b_url;
   if (dailyRoom !== undefined) await ctx.roomAllowed(dailyRoom, call.req);
   if (fields.transport_type.startsWith('websocket-') && !call.relay) {
