@@ -65,6 +65,8 @@ export interface ProxyCore<Req> {
   transportHint: TransportHint;
   /** Seals and opens session handles and relay tickets. */
   sealer: Sealer;
+  /** Issues and checks client tokens (the adapters check a session route's token before reading its body). */
+  tokens: ClientTokens;
   handle(call: ProxyCall<Req>): Promise<ProxyReply>;
 }
 
@@ -153,8 +155,17 @@ export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: stri
       if (!ok) throw forbidden(agentId === undefined ? 'Custom avatar images are not allowed here' : 'This agent is not allowed here');
     },
   };
-  const { transportHint, sealer } = ctx;
-  return { options, log, guard, transportHint, sealer, logsRequests: options.logger !== undefined, handle: (call) => handle(ctx, call) };
+  const { transportHint, sealer, tokens } = ctx;
+  return {
+    options,
+    log,
+    guard,
+    transportHint,
+    sealer,
+    tokens,
+    logsRequests: options.logger !== undefined,
+    handle: (call) => handle(ctx, call),
+  };
 }
 
 async function handle<Req>(ctx: ActionContext<Req>, call: ProxyCall<Req>): Promise<ProxyReply> {
