@@ -2,7 +2,7 @@ import { type ControlEventPolicy, LiveAiError, MAX_PAGINATION_OFFSET } from '../
 import { CreateRoomRequestSchema, PaginationQuerySchema } from '../../core/validation';
 import { serviceClientOver, type ServiceClient } from '../service/client';
 import { createClientTokens, type ClientTokens } from '../session/client-token';
-import { proxyLogger, type ProxyLog } from '../logging';
+import { proxyLogger, secretsOf, type ProxyLog } from '../logging';
 import { resolveOptions, type AvatarProxyOptions, type ProxyAction, type ResolvedOptions } from '../options';
 import { followsAgents } from '../session/browser-fields';
 import { createSessionAction, type Upload } from '../session/create';
@@ -111,7 +111,7 @@ export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: stri
     providerLabels: options.providerLabels,
   };
   const upstream = serviceClientOver(clientOptions, pool ? createUpstreamExchange(pool) : cappedFetchJson);
-  const log = proxyLogger(options.logger);
+  const log = proxyLogger(options.logger, secretsOf(options));
   // Ending sessions and checking on them may wait longer than a browser's call: they run in the background.
   const cleanup = serviceClientOver(
     {
