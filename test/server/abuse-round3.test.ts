@@ -3,6 +3,7 @@ import { createAvatarHandler, type AvatarProxyOptions } from '../../src/server/i
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import express, { type Request as ExpressRequest } from 'express';
 import { createAvatarProxy, issueClientToken } from '../../src/server/index';
+import { clientAddress, normalAddress } from '../../src/server/limits/client-ip';
 import { SECRET, countingFetch, listen, proxyApp, proxyOptions, startEmulator, type Emulator } from './helpers';
 
 /**
@@ -63,6 +64,42 @@ const adapters: Record<string, (extra: Partial<AvatarProxyOptions<never>>) => Pr
 
 describe.each(Object.keys(adapters))('%s adapter', (name) => {
   const make = adapters[name]!;
+
+  describe('item 8: one address is one client, however it is written', () => {
+    const RTC_A = { agent_id: 'agent-demo', transport_type: 'rtc-a' };
+    const statuses = async (proxy: Proxy, spellings: string[]) => {
+      const out: number[] = [];
+      for (const xff of spellings) out.push((await proxy.call('POST', '/sessions', RTC_A, { 'x-forwarded-for': xff }, '127.0.0.1')).status);
+      return out;
+    };
+
+    it('with ipv6Subnet: 128, six spellings of one IPv6 address share its cap of 3', async () => {
+      // Attack (before): case, zero padding, a zone id, brackets with a port: 6 × 201 against a cap of 3.
+      const proxy = await make({ ipv6Subnet: 128, trustProxy: ['loopback'], sessionLimits: { maxConcurrent: 3 } });
+      const out = await statuses(proxy, [
+        '2001:db8::7',
+        '2001:DB8::7',
+        '2001:0db8:0000:0000:0000:0000:0000:0007',
+        '2001:db8::7%eth0',
+        '[2001:db8::7]:443',
+        '2001:db8:0:0::7',
+      ]);
+      expect(out).toEqual([201, 201, 201, 429, 429, 429]);
+    });
+
+    it('IPv4, IPv4-mapped IPv6 and ip:port entries of a trusted proxy count as the one address', async () => {
+      // Attack (before): "198.51.100.30:80" from a trusted proxy answered 400, though the docs say it counts.
+      const proxy = await make({ trustProxy: ['loopback'], sessionLimits: { maxConcurrent: 3 } });
+      const out = await statuses(proxy, [
+        '198.51.100.30:80',
+        '::ffff:198.51.100.30',
+        '::FFFF:c633:641e',
+        '198.51.100.30',
+        '[::ffff:198.51.100.30]:443',
+      ]);
+      expect(out).toEqual([201, 201, 201, 429, 429]);
+    });
+  });
 
   describe('item 3: the room URL forwarded is the one checked', () => {
     it('a URL another parser reads differently (backslash + userinfo, dot segments) is refused 400, the service not called', async () => {
@@ -186,5 +223,20 @@ describe('item 6: a session route checks its token before reading its body', () 
     const limited = await send('still-not-a-token');
     expect(limited.status).toBe(429);
     expect(limited.pulled).toBe(0);
+  });
+});
+
+describe('item 8: the X-Forwarded-For walk (proxy-addr over normalised entries)', () => {
+  it('skips trusted proxies from the right, reads ip:port and other spellings, refuses bad trustProxy entries', () => {
+    const walk = clientAddress(['private', '203.0.113.0/24']);
+    expect(walk('10.0.0.2', '198.51.100.1, 203.0.113.9:8080, 10.1.2.3')).toBe('198.51.100.1');
+    expect(walk('::ffff:10.0.0.2', '2001:DB8::1%eth0')).toBe('2001:db8::1');
+    // An untrusted peer is the client, whatever it forwards.
+    expect(walk('198.51.100.50', '1.2.3.4')).toBe('198.51.100.50');
+    expect(() => walk('10.0.0.2', 'not-an-ip')).toThrow(/not an IP address/);
+    expect(clientAddress(2)('10.0.0.2', '198.51.100.1, 198.51.100.2:443, 10.0.0.9')).toBe('198.51.100.2');
+    expect(() => clientAddress(['10.0.0.0/8', 'nearby'])).toThrow(/trustProxy: "nearby" is not an address/);
+    expect(normalAddress('[2001:0DB8::0001]:443')).toBe('2001:db8::1');
+    expect(normalAddress('1.2.3.4:65536')).toBeUndefined();
   });
 });
