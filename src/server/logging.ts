@@ -11,8 +11,8 @@ export interface ProxyLog {
  * Paths pino blanks out in every line of the proxy's child logger (a field of that name at the top level, one
  * level down or two levels down). The proxy never logs bodies or headers, so this is a second line of defence:
  * API keys, authorization, secrets, client/room/LiveKit tokens, image bytes. The proxy's logger also blanks,
- * anywhere in a line, the secrets it was configured with and anything shaped like a token (see
- * {@link createRedactor}).
+ * anywhere in a line and at every level, the secrets it was configured with (API key, session secret, LiveKit API
+ * secret), JWT-shaped tokens and `Bearer` credentials.
  * @public
  */
 export const REDACT_PATHS: string[] = [

@@ -135,7 +135,9 @@ export interface AvatarProxyOptions<Req> {
    * `rtc_b_properties.rtc_b_url` of a `websocket-rtc-b` one): host names (`'acme.daily.co'`: any https room
    * there), room URLs (`'https://acme.daily.co/live-show'`), or a function `(roomUrl, req) => boolean`.
    * Default: none — a create that names a room is refused with 403 `{detail}`, so nobody can send your paid
-   * avatar into a room of theirs.
+   * avatar into a room of theirs. A room URL not already in its normal form (a user name or password, a
+   * backslash, `.` or `..` segments, a percent-encoded `/`, `\` or `.`, white space, an upper-case host) is
+   * refused with 400 `{detail}` before any rule or function sees it, so the service gets the URL that was checked.
    */
   dailyRooms?: readonly string[] | ((roomUrl: string, req: Req) => MaybePromise<boolean>);
   /** Your app's authorization for each action (e.g. check a login cookie). false → 403. Default: allow. */
