@@ -101,6 +101,13 @@ describe.each(Object.keys(adapters))('%s adapter', (name) => {
     });
   });
 
+  it('item 6: /end without an Authorization header reads at most 16 KB of body for its token', async () => {
+    // Before: /end read JSON bodies up to 2 MB to find a token of ~200 characters.
+    const proxy = await make({});
+    const r = await proxy.call('POST', '/sessions/some-handle/end', { client_token: 'x'.repeat(20_000) });
+    expect(r).toEqual({ status: 413, body: { detail: 'The body is too large' } });
+  });
+
   describe('item 3: the room URL forwarded is the one checked', () => {
     it('a URL another parser reads differently (backslash + userinfo, dot segments) is refused 400, the service not called', async () => {
       // Attack (before): https://acme.daily.co\@evil.test/r1 passed dailyRooms: ['acme.daily.co'] and was forwarded
