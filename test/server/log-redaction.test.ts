@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { createAvatarHandler, type AvatarProxyOptions } from '../../src/server/index';
-import { proxyLogger, secretsOf } from '../../src/server/logging';
+import { createRedactor, proxyLogger, secretsOf, stderrLogger } from '../../src/server/logging';
 import { ALICE, LIVEKIT, SECRET, listen, proxyApp, proxyOptions } from './helpers';
 
 /**
@@ -50,6 +50,17 @@ describe('the proxy logger', () => {
     // What is not a secret is kept, so the line still says what happened.
     expect(all).toContain('Invalid API key [redacted]');
     expect(all).toContain('LiveKit said: secret [redacted] refused');
+  });
+});
+
+describe('the stderr logger (no pino logger given)', () => {
+  it('blanks the same values', () => {
+    const lines: string[] = [];
+    const log = stderrLogger((l) => lines.push(l), createRedactor([ALICE, LIVEKIT.apiSecret]));
+    log.warn({ upstreamDetail: `key ${ALICE}`, nested: { authorization: 'Bearer Bearer-credential-1' } }, 'w');
+    log.error({ err: `secret ${LIVEKIT.apiSecret} and ${JWT}` }, `e ${ALICE}`);
+    expect(lines).toHaveLength(2);
+    for (const secret of [ALICE, LIVEKIT.apiSecret, JWT, 'Bearer-credential-1']) expect(lines.join('\n')).not.toContain(secret);
   });
 });
 
