@@ -32,6 +32,12 @@ export interface RateLimitOptions {
   /** Requests per session id per window on the session routes (default 120). */
   perSession?: number;
   /**
+   * Requests with a missing, malformed, expired or foreign client token per client per window on the session
+   * routes (default 30). They are refused (401/403) before their body is read; past this many, the client's
+   * refused requests answer 429 with `Retry-After`. Requests with a valid token never count.
+   */
+  invalidTokens?: number;
+  /**
    * Counter store shared by several proxy instances (e.g. a Redis store for express-rate-limit).
    * One instance serves both limits (their keys differ); a factory gets one store per limit.
    * Default: an in-memory store per proxy.
@@ -129,7 +135,9 @@ export interface AvatarProxyOptions<Req> {
    * `rtc_b_properties.rtc_b_url` of a `websocket-rtc-b` one): host names (`'acme.daily.co'`: any https room
    * there), room URLs (`'https://acme.daily.co/live-show'`), or a function `(roomUrl, req) => boolean`.
    * Default: none — a create that names a room is refused with 403 `{detail}`, so nobody can send your paid
-   * avatar into a room of theirs.
+   * avatar into a room of theirs. A room URL not already in its normal form (a user name or password, a
+   * backslash, `.` or `..` segments, a percent-encoded `/`, `\` or `.`, white space, an upper-case host) is
+   * refused with 400 `{detail}` before any rule or function sees it, so the service gets the URL that was checked.
    */
   dailyRooms?: readonly string[] | ((roomUrl: string, req: Req) => MaybePromise<boolean>);
   /** Your app's authorization for each action (e.g. check a login cookie). false → 403. Default: allow. */
@@ -258,6 +266,7 @@ const OptionsSchema = z.object({
         windowMs: z.number().int().min(1).optional(),
         perIp: z.number().int().min(1).optional(),
         perSession: z.number().int().min(1).optional(),
+        invalidTokens: z.number().int().min(1).optional(),
         store: z.custom<RateLimitOptions['store']>(isStore, { message: 'must be an express-rate-limit Store or a factory' }).optional(),
       }),
     ])
@@ -316,7 +325,7 @@ const OptionsSchema = z.object({
 export interface ResolvedOptions<Req> extends AvatarProxyOptions<Req> {
   secretKey: Uint8Array;
   tokenTtlSeconds: number;
-  limits: { windowMs: number; perIp: number; perSession: number; store: RateLimitOptions['store'] } | false;
+  limits: (Required<Omit<RateLimitOptions, 'store'>> & { store: RateLimitOptions['store'] }) | false;
   sessionCaps: Required<SessionLimitOptions> | false;
   /** Undefined fields are off; `false` when the owner's ceilings are off. */
   ownerCaps: (Required<Omit<OwnerLimitOptions, 'minutesPerDay'>> & Pick<OwnerLimitOptions, 'minutesPerDay'>) | false;
@@ -356,7 +365,13 @@ export function resolveOptions<Req>(raw: AvatarProxyOptions<Req>, factory: strin
     limits:
       rl === false
         ? false
-        : { windowMs: rl?.windowMs ?? 60_000, perIp: rl?.perIp ?? 20, perSession: rl?.perSession ?? 120, store: rl?.store },
+        : {
+            windowMs: rl?.windowMs ?? 60_000,
+            perIp: rl?.perIp ?? 20,
+            perSession: rl?.perSession ?? 120,
+            invalidTokens: rl?.invalidTokens ?? 30,
+            store: rl?.store,
+          },
   };
 }
 

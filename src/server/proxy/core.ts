@@ -2,7 +2,7 @@ import { type ControlEventPolicy, LiveAiError, MAX_PAGINATION_OFFSET } from '../
 import { CreateRoomRequestSchema, PaginationQuerySchema } from '../../core/validation';
 import { serviceClientOver, type ServiceClient } from '../service/client';
 import { createClientTokens, type ClientTokens } from '../session/client-token';
-import { proxyLogger, type ProxyLog } from '../logging';
+import { proxyLogger, secretsOf, type ProxyLog } from '../logging';
 import { resolveOptions, type AvatarProxyOptions, type ProxyAction, type ResolvedOptions } from '../options';
 import { followsAgents } from '../session/browser-fields';
 import { createSessionAction, type Upload } from '../session/create';
@@ -65,6 +65,8 @@ export interface ProxyCore<Req> {
   transportHint: TransportHint;
   /** Seals and opens session handles and relay tickets. */
   sealer: Sealer;
+  /** Issues and checks client tokens (the adapters check a session route's token before reading its body). */
+  tokens: ClientTokens;
   handle(call: ProxyCall<Req>): Promise<ProxyReply>;
 }
 
@@ -109,7 +111,7 @@ export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: stri
     providerLabels: options.providerLabels,
   };
   const upstream = serviceClientOver(clientOptions, pool ? createUpstreamExchange(pool) : cappedFetchJson);
-  const log = proxyLogger(options.logger);
+  const log = proxyLogger(options.logger, secretsOf(options));
   // Ending sessions and checking on them may wait longer than a browser's call: they run in the background.
   const cleanup = serviceClientOver(
     {
@@ -153,8 +155,17 @@ export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: stri
       if (!ok) throw forbidden(agentId === undefined ? 'Custom avatar images are not allowed here' : 'This agent is not allowed here');
     },
   };
-  const { transportHint, sealer } = ctx;
-  return { options, log, guard, transportHint, sealer, logsRequests: options.logger !== undefined, handle: (call) => handle(ctx, call) };
+  const { transportHint, sealer, tokens } = ctx;
+  return {
+    options,
+    log,
+    guard,
+    transportHint,
+    sealer,
+    tokens,
+    logsRequests: options.logger !== undefined,
+    handle: (call) => handle(ctx, call),
+  };
 }
 
 async function handle<Req>(ctx: ActionContext<Req>, call: ProxyCall<Req>): Promise<ProxyReply> {

@@ -10,6 +10,7 @@ import { clientIdentity } from '../../limits/client-ip';
 import { RateLimited } from '../../limits/guard';
 import { corsHeaders, originAllowed, PREFLIGHT_HEADERS } from '../../proxy/site';
 import { matchRoute } from '../../proxy/routes';
+import { createTokenGate, isSessionAction } from '../../proxy/token-gate';
 
 /**
  * Options of {@link createAvatarHandler}: the proxy options plus where it is mounted and how to find the client IP.
@@ -61,6 +62,11 @@ export function createAvatarHandler(options: AvatarHandlerOptions): (request: Re
         ? limits.store('ip')
         : (limits.store ?? core.options.store?.limitStore('ip') ?? new WindowStore());
   const ipLimit = limits && ipStore ? createLimiter(ipStore, limits.windowMs, limits.perIp) : undefined;
+  // A session route's token is checked before its body is read; refusals count per client (rateLimit.invalidTokens).
+  const tokenGate = createTokenGate(
+    core.tokens,
+    limits && ipStore ? createLimiter(ipStore, limits.windowMs, limits.invalidTokens) : undefined,
+  );
   const identify = clientIdentity({ ...core.options, factory: 'createAvatarHandler' }, core.log);
   const clientOf = (request: Request, platform: PlatformInfo | undefined) =>
     identify({
@@ -106,6 +112,9 @@ export function createAvatarHandler(options: AvatarHandlerOptions): (request: Re
       if (client !== undefined && match.sessionId === undefined && ipLimit) {
         const wait = await ipLimit.hit(`ip:${client}`);
         if (wait > 0) throw new RateLimited(`Too many requests; try again in ${wait} s`, wait);
+      }
+      if (isSessionAction(match.action)) {
+        await tokenGate({ ...match, authorization: request.headers.get('authorization'), client: () => Promise.resolve(client) });
       }
       const call: ProxyCall<Request> = {
         ...match,
