@@ -49,10 +49,17 @@ function redact(value: unknown, depth: number): unknown {
  * had to end, a service or store failure) as one JSON line each on stderr, redacted like the pino child; no
  * per-request lines.
  */
-export function stderrLogger(write: (line: string) => void = (line) => void process.stderr.write(line)): ProxyLog {
+export function stderrLogger(write: (line: string) => void = stderrWrite): ProxyLog {
   const line = (level: 'warn' | 'error') => (obj: object, msg: string) =>
     write(`${JSON.stringify({ level, time: new Date().toISOString(), component: 'liveai-proxy', ...(redact(obj, 0) as object), msg })}\n`);
   return { info() {}, warn: line('warn'), error: line('error') };
+}
+
+/** Writes to stderr; where there is no `process.stderr` (Cloudflare Workers, Vercel Edge), to `console.error`. */
+function stderrWrite(line: string): void {
+  const stderr = (globalThis as { process?: { stderr?: { write?: (s: string) => unknown } } }).process?.stderr;
+  if (typeof stderr?.write === 'function') stderr.write(line);
+  else console.error(line.trimEnd());
 }
 
 /** The proxy's logger: a redacting child of `logger`, or {@link stderrLogger}. */

@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
-import { BlockList, isIP } from 'node:net';
 import { Address6 } from 'ip-address';
+import { AddressList as BlockList, isIP, sha256Hex } from './ip-match';
 import { LiveAiError } from '../../core/index';
 import type { ProxyLog } from '../logging';
 
@@ -27,7 +26,7 @@ export type ClientAddress = (peer: string | undefined, forwardedFor: string | nu
 
 /**
  * Builds the rule that finds the client's address from the TCP peer and `X-Forwarded-For`, per `trustProxy`
- * (see the option's docs). Uses Node's `BlockList` for subnets.
+ * (see the option's docs).
  * @throws LiveAiError `invalid_request` for an entry that is neither an address, a CIDR subnet nor a group name.
  */
 export function clientAddress(trust: false | number | readonly string[] | undefined): ClientAddress {
@@ -220,7 +219,7 @@ export function clientIdentity<Req>(o: ClientIdentityOptions<Req>, log: ProxyLog
     if (o.clientKey) {
       const user = await o.clientKey(req);
       if (typeof user === 'string' && user !== '') {
-        return `user:${user.length > 128 ? createHash('sha256').update(user).digest('hex') : user}`;
+        return `user:${user.length > 128 ? await sha256Hex(user) : user}`;
       }
     }
     let ip: string | undefined;
