@@ -15,6 +15,7 @@ import { transportOfRoomUrl } from '../../shared/room-url';
 import { createTransportHint, type TransportHint } from './transport-hint';
 import { createSealer, type Sealer } from '../session/handle';
 import { dailyRoomAllowed } from '../session/daily-rooms';
+import { createBackground, platformWarnings, type Background, type WaitUntil } from '../platform';
 
 export type { Upload };
 
@@ -39,6 +40,8 @@ export interface ProxyCall<Req> {
   site?: RequestSite;
   /** True once the browser has gone away (a session created then is ended by the proxy). */
   gone?: () => boolean;
+  /** The request's own `waitUntil` (Cloudflare's `ctx.waitUntil`); the `waitUntil` option otherwise. */
+  waitUntil?: WaitUntil;
   /**
    * Set by adapters that relay WebSockets: the browser's address (on this proxy) for the service's
    * `websocket_address` of session `handle`. Without it, WebSocket transports are refused (400).
@@ -64,6 +67,8 @@ export interface ProxyCore<Req> {
   transportHint: TransportHint;
   /** Seals and opens session handles and relay tickets. */
   sealer: Sealer;
+  /** Runs work the browser does not wait for, through the request's or the option's `waitUntil`. */
+  background: Background;
   handle(call: ProxyCall<Req>): Promise<ProxyReply>;
 }
 
@@ -114,13 +119,20 @@ export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: stri
     },
     cappedFetchJson,
   );
-  const guard = createGuard(options, cleanup, log);
+  const background = createBackground(options.waitUntil, log);
+  const warnings = platformWarnings(log, {
+    factory,
+    store: options.store !== undefined,
+    limits: options.sessionCaps !== false || options.ownerCaps !== false,
+    waitUntil: options.waitUntil !== undefined,
+  });
+  const guard = createGuard(options, cleanup, log, background);
   const ctx: ActionContext<Req> = {
     options,
     upstream,
     tokens: createClientTokens(options.secretKey, options.tokenTtlSeconds),
     guard,
-    spawner: createSpawner(options, guard, log, upstreamFetch),
+    spawner: createSpawner(options, guard, log, upstreamFetch, background),
     log,
     transportHint: createTransportHint(options.roomTransport, log),
     async allow(call) {
@@ -154,7 +166,19 @@ export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: stri
     },
   };
   const { transportHint, sealer } = ctx;
-  return { options, log, guard, transportHint, sealer, logsRequests: options.logger !== undefined, handle: (call) => handle(ctx, call) };
+  return {
+    options,
+    log,
+    guard,
+    transportHint,
+    sealer,
+    background,
+    logsRequests: options.logger !== undefined,
+    handle: (call) => {
+      warnings.request(call.waitUntil);
+      return handle(ctx, call);
+    },
+  };
 }
 
 async function handle<Req>(ctx: ActionContext<Req>, call: ProxyCall<Req>): Promise<ProxyReply> {
