@@ -6,7 +6,9 @@ import { memoryStore, type ProxyStore, type SessionLedger } from './store';
  * @public
  */
 export interface DurableObjectNamespaceLike {
+  /** The id of the object named `name`. */
   idFromName(name: string): unknown;
+  /** A stub of the object with id `id` (Cloudflare's `DurableObjectId`, as `idFromName` returned it). */
   get(id: never): { fetch(input: string, init?: RequestInit): Promise<Response> };
 }
 

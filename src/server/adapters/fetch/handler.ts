@@ -46,7 +46,9 @@ export interface AvatarHandlerOptions extends AvatarProxyOptions<Request> {
  * @public
  */
 export interface PlatformInfo {
+  /** The client's (TCP peer's) address, as Node adapters give it. */
   remoteAddress?: string;
+  /** The client's address as Deno's `ServeHandlerInfo` gives it. */
   remoteAddr?: { hostname?: string };
   /**
    * Keeps the platform running a promise after the response (Cloudflare Workers: pass the fetch handler's `ctx`
@@ -61,6 +63,7 @@ export interface PlatformInfo {
  * @public
  */
 export interface AvatarHandler {
+  /** Answers one request to the proxy's routes (JSON, `{detail}` on errors); never rejects. */
   (request: Request, platform?: PlatformInfo): Promise<Response>;
   /**
    * Ends every session past its maximum length (`sessionLimits.maxDurationMs`) that the proxy's store knows of,
