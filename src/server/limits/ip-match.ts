@@ -49,13 +49,24 @@ export class AddressList {
     const mask = all ^ ((1n << BigInt(bits - p)) - 1n);
     this.nets.push({ family, base: valueOf(network, family) & mask, mask });
   }
-  /** True when `address` of `family` is in one of the subnets. */
+  /**
+   * True when `address` of `family` is in one of the subnets. As in Node, an IPv4 address also matches IPv6 subnets
+   * as its IPv4-mapped form (`::ffff:a.b.c.d`), and an IPv4-mapped IPv6 address also matches IPv4 subnets.
+   */
   check(address: string, family: Family): boolean {
     if (isIP(address) !== (family === 'ipv4' ? 4 : 6)) return false;
     const v = valueOf(address, family);
-    return this.nets.some((n) => n.family === family && (v & n.mask) === n.base);
+    const v4 = family === 'ipv4' ? v : v >> 32n === MAPPED_PREFIX ? v & 0xffffffffn : undefined;
+    const v6 = family === 'ipv6' ? v : (MAPPED_PREFIX << 32n) | v;
+    return this.nets.some((n) => {
+      const x = n.family === 'ipv4' ? v4 : v6;
+      return x !== undefined && (x & n.mask) === n.base;
+    });
   }
 }
+
+/** The upper 96 bits of an IPv4-mapped IPv6 address (`::ffff:0:0/96`). */
+const MAPPED_PREFIX = 0xffffn;
 
 /** SHA-256 of `text` as lower-case hex, with Web Crypto (every server runtime has it). */
 export async function sha256Hex(text: string): Promise<string> {
