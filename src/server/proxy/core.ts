@@ -69,6 +69,8 @@ export interface ProxyCore<Req> {
   sealer: Sealer;
   /** Runs work the browser does not wait for, through the request's or the option's `waitUntil`. */
   background: Background;
+  /** Notes a request (with its own `waitUntil`, if any): the first one without any, where needed, logs a warning. */
+  seen(waitUntil: WaitUntil | undefined): void;
   handle(call: ProxyCall<Req>): Promise<ProxyReply>;
 }
 
@@ -173,6 +175,7 @@ export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: stri
     transportHint,
     sealer,
     background,
+    seen: warnings.request,
     logsRequests: options.logger !== undefined,
     handle: (call) => {
       warnings.request(call.waitUntil);

@@ -115,6 +115,7 @@ export function createAvatarHandler(options: AvatarHandlerOptions): AvatarHandle
     const url = new URL(request.url);
     let status = 500;
     let cors: Record<string, string> = {};
+    core.seen(platform?.waitUntil);
     try {
       const path = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : undefined;
       const origin = request.headers.get('origin');
