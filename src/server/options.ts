@@ -183,8 +183,9 @@ export interface AvatarProxyOptions<Req> {
    * the platform's way to finish work after the response, e.g. `waitUntil` from `@vercel/functions` or `after`
    * from `next/server`. The proxy hands it the work the browser does not wait for: ending a session whose create
    * was answered after the browser left or after the time limit, and freeing its place. On Cloudflare Workers pass
-   * the request's context instead: `handler(request, ctx)`. Without either on such a platform, the first request
-   * logs a warning naming this option. Not needed on a long-lived server.
+   * the request's context instead: `handler(request, ctx)`. On Vercel, without it, the proxy uses the request
+   * context Vercel's runtime provides (as `@vercel/functions` does). Without any of these on such a platform, the
+   * first request logs a warning naming this option. Not needed on a long-lived server.
    */
   waitUntil?: WaitUntil;
 }

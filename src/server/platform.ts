@@ -53,14 +53,29 @@ export function frozenPlatform(env: Env = envOf): FrozenPlatform | undefined {
  */
 export type Background = (work: Promise<unknown>, waitUntil?: WaitUntil) => void;
 
-/** The proxy's {@link Background}: hands each piece of work to the request's `waitUntil`, else to `option`. */
+/**
+ * The `waitUntil` of the request being handled on Vercel, read where `@vercel/functions`' own `waitUntil` reads it
+ * (the request context Vercel's runtime publishes on `globalThis`), or undefined elsewhere.
+ */
+export function vercelWaitUntil(): WaitUntil | undefined {
+  const context = (globalThis as Record<symbol, { get?: () => { waitUntil?: WaitUntil } | undefined } | undefined>)[
+    Symbol.for('@vercel/request-context')
+  ];
+  const waitUntil = context?.get?.()?.waitUntil;
+  return typeof waitUntil === 'function' ? (p) => waitUntil(p) : undefined;
+}
+
+/**
+ * The proxy's {@link Background}: hands each piece of work to the request's `waitUntil`, else to `option`, else
+ * (on Vercel) to the request context's.
+ */
 export function createBackground(option: WaitUntil | undefined, log: ProxyLog): Background {
   return (work, perRequest) => {
     const safe = work.then(
       () => undefined,
       (err: unknown) => log.error({ err: err instanceof Error ? err.message : String(err) }, 'avatar proxy background work failed'),
     );
-    const keep = perRequest ?? option;
+    const keep = perRequest ?? option ?? vercelWaitUntil();
     if (!keep) return;
     try {
       keep(safe);
@@ -94,7 +109,7 @@ export function platformWarnings(
   return {
     /** Call on each request with the request's own `waitUntil`, if any. */
     request(perRequest: WaitUntil | undefined) {
-      if (warned || perRequest) return;
+      if (warned || perRequest || vercelWaitUntil()) return;
       warned = true;
       log.warn(
         { factory: o.factory, platform },

@@ -54,7 +54,7 @@ describe('on a platform that stops functions after their response (VERCEL set)',
     expect(log.warnings()[0]).toMatch(/on Vercel each instance has its own memory.*Set the store option.*redisStore/);
     await handler(new Request(url('/transport')), peer);
     await handler(new Request(url('/transport')), peer);
-    expect(log.warnings()).toHaveLength(2);
+    expect(log.warnings(), JSON.stringify(log.lines)).toHaveLength(2);
     expect(log.warnings()[1]).toMatch(/set the waitUntil option/);
 
     // With a store and waitUntil set: silent.
@@ -125,5 +125,33 @@ describe('on a platform that stops functions after their response (VERCEL set)',
     await waitFor(async () => (Date.now() > Date.parse(b.session_expires_at) ? true : undefined));
     await handler.sweep();
     expect((await service().getSession(await serviceId(b.session_id))).session_status).toBe('COMPLETED');
+  });
+});
+
+describe('on Vercel without the waitUntil option', () => {
+  const VERCEL_CONTEXT = Symbol.for('@vercel/request-context');
+  afterEach(() => {
+    delete (globalThis as Record<symbol, unknown>)[VERCEL_CONTEXT];
+  });
+
+  it("uses the waitUntil of Vercel's request context (as @vercel/functions does), and does not warn", async () => {
+    process.env.VERCEL = '1';
+    const kept: Promise<unknown>[] = [];
+    (globalThis as Record<symbol, unknown>)[VERCEL_CONTEXT] = { get: () => ({ waitUntil: (p: Promise<unknown>) => void kept.push(p) }) };
+    const log = capture();
+    const handler = handlerOf({
+      logger: log.logger,
+      store: memoryStore(),
+      upstream: { baseUrl: emulator.url, apiKey: ALICE, timeoutMs: 200 },
+    });
+    await setFaults(emulator.url, { latencyMs: 600 });
+    try {
+      expect((await handler(new Request(url('/sessions'), create()), peer)).status).toBe(504);
+      expect(kept.length).toBeGreaterThan(0);
+      await Promise.all(kept);
+    } finally {
+      await setFaults(emulator.url, { latencyMs: 0 });
+    }
+    expect(log.warnings().filter((w) => /waitUntil|store/.test(w))).toEqual([]);
   });
 });
