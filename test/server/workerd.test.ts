@@ -29,6 +29,7 @@ async function workers(names: string[], options: Record<string, unknown>, shared
     modules: true,
     script,
     compatibilityDate: DATE,
+    compatibilityFlags: ['enable_request_signal'], // as the docs' wrangler.jsonc
     bindings: { SERVICE_URL: emulator.url, OPTIONS: JSON.stringify(options) },
     ...(shared ? { durableObjects: { LIVEAI_STORE: { className: 'ProxyStoreObject', scriptName: 'store' } } } : {}),
   });
