@@ -94,8 +94,12 @@ export function secretsOf(o: {
   const out = [o.upstream?.apiKey, o.livekit?.apiSecret];
   const s = o.sessionSecret;
   if (typeof s === 'string') out.push(s);
-  else if (s instanceof Uint8Array)
-    out.push(Buffer.from(s).toString('hex'), Buffer.from(s).toString('base64'), Buffer.from(s).toString('base64url'));
+  else if (s instanceof Uint8Array) {
+    // No Buffer: this runs on Cloudflare Workers and Vercel Edge too.
+    const base64 = btoa(String.fromCharCode(...s));
+    const hex = Array.from(s, (b) => b.toString(16).padStart(2, '0')).join('');
+    out.push(hex, base64, base64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''));
+  }
   return out.filter((x): x is string => typeof x === 'string');
 }
 
@@ -105,7 +109,7 @@ export function secretsOf(o: {
  * per-request lines.
  */
 export function stderrLogger(
-  write: (line: string) => void = (line) => void process.stderr.write(line),
+  write: (line: string) => void = stderrWrite,
   redactor: Redactor = createRedactor([]),
 ): ProxyLog {
   const line = (level: 'warn' | 'error') => (obj: object, msg: string) => {
@@ -113,6 +117,13 @@ export function stderrLogger(
     write(`${JSON.stringify({ level, time: new Date().toISOString(), component: 'liveai-proxy', ...fields, msg: redactor.text(msg) })}\n`);
   };
   return { info() {}, warn: line('warn'), error: line('error') };
+}
+
+/** Writes to stderr; where there is no `process.stderr` (Cloudflare Workers, Vercel Edge), to `console.error`. */
+function stderrWrite(line: string): void {
+  const stderr = (globalThis as { process?: { stderr?: { write?: (s: string) => unknown } } }).process?.stderr;
+  if (typeof stderr?.write === 'function') stderr.write(line);
+  else console.error(line.trimEnd());
 }
 
 /**

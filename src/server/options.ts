@@ -4,6 +4,7 @@ import type { Store } from './peer-types';
 import { LiveAiError } from '../core/index';
 import { formatZodError, type ProviderLabelsInput } from '../core/internal';
 import type { ProxyStore } from './limits/store';
+import type { WaitUntil } from './platform';
 import { secretProblem } from './secret';
 
 /**
@@ -206,6 +207,16 @@ export interface AvatarProxyOptions<Req> {
    * Default: this process's memory. Give `redisStore(...)` so several proxy instances enforce one limit.
    */
   store?: ProxyStore;
+  /**
+   * Where functions stop once they have answered (Vercel, Netlify, AWS Lambda, Cloudflare Workers, Deno Deploy):
+   * the platform's way to finish work after the response, e.g. `waitUntil` from `@vercel/functions` or `after`
+   * from `next/server`. The proxy hands it the work the browser does not wait for: ending a session whose create
+   * was answered after the browser left or after the time limit, and freeing its place. On Cloudflare Workers pass
+   * the request's context instead: `handler(request, ctx)`. On Vercel, without it, the proxy uses the request
+   * context Vercel's runtime provides (as `@vercel/functions` does). Without any of these on such a platform, the
+   * first request logs a warning naming this option. Not needed on a long-lived server.
+   */
+  waitUntil?: WaitUntil;
 }
 
 const fn = <T>(name: string) => z.custom<T>((v) => typeof v === 'function', { message: `${name} must be a function` });
@@ -314,6 +325,7 @@ const OptionsSchema = z.object({
   ipv6Subnet: z.union([z.literal(false), z.number().int().min(8).max(128)], { error: 'must be a prefix length 8–128 or false' }).optional(),
   clientKey: fn('clientKey').optional(),
   roomTransport: z.enum(['rtc-a', 'rtc-b'], { error: 'must be rtc-a or rtc-b' }).optional(),
+  waitUntil: fn<WaitUntil>('waitUntil').optional(),
   store: z
     .custom<ProxyStore>((v) => typeof v === 'object' && v !== null && 'ledger' in v && 'limitStore' in v, {
       message: 'must be a store from memoryStore() or redisStore()',

@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
-import { BlockList, isIP } from 'node:net';
 import { Address6 } from 'ip-address';
 import proxyaddr from 'proxy-addr';
+import { AddressList as BlockList, isIP, sha256Hex } from './ip-match';
 import { LiveAiError } from '../../core/index';
 import type { ProxyLog } from '../logging';
 
@@ -210,7 +209,7 @@ export function clientIdentity<Req>(o: ClientIdentityOptions<Req>, log: ProxyLog
     if (o.clientKey) {
       const user = await o.clientKey(req);
       if (typeof user === 'string' && user !== '') {
-        return `user:${user.length > 128 ? createHash('sha256').update(user).digest('hex') : user}`;
+        return `user:${user.length > 128 ? await sha256Hex(user) : user}`;
       }
     }
     let ip: string | undefined;

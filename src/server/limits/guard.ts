@@ -3,6 +3,7 @@ import type { ServiceClient } from '../service/client';
 import { createLimiter, WindowStore } from '../adapters/fetch/limiter';
 import type { ProxyLog } from '../logging';
 import type { ResolvedOptions } from '../options';
+import { frozenPlatform, type Background } from '../platform';
 import { dayOf, memoryStore, windowOf, type LedgerEntry, type ProxyStore, type ReserveLimits, type ReserveRefusal } from './store';
 
 /** How long an ended session's tokens still read its status, ms. */
@@ -73,7 +74,13 @@ export class RateLimited extends LiveAiError {
 
 type Caps = Exclude<ResolvedOptions<unknown>['sessionCaps'], false>;
 
-export function createGuard<Req>(options: ResolvedOptions<Req>, upstream: ServiceClient, log: ProxyLog): Guard {
+/** @param background runs work nobody awaits (the periodic sweep); default: a floating promise whose failure is dropped. */
+export function createGuard<Req>(
+  options: ResolvedOptions<Req>,
+  upstream: ServiceClient,
+  log: ProxyLog,
+  background: Background = (work) => void work.catch(() => {}),
+): Guard {
   const store = options.store ?? memoryStore();
   const ledger = store.ledger;
   const caps = options.sessionCaps;
@@ -256,10 +263,13 @@ export function createGuard<Req>(options: ResolvedOptions<Req>, upstream: Servic
       }
     },
   };
-  if (caps) {
+  // Where functions stop after their response no timer survives it: the sweep comes from a scheduler there.
+  if (caps && !frozenPlatform()) {
     const timer = setInterval(
       () => {
-        guard.sweep().catch((e: unknown) => log.error({ err: e instanceof Error ? e.message : String(e) }, 'avatar proxy sweep failed'));
+        background(
+          guard.sweep().catch((e: unknown) => log.error({ err: e instanceof Error ? e.message : String(e) }, 'avatar proxy sweep failed')),
+        );
       },
       Math.min(SWEEP_MS, caps.maxDurationMs),
     );

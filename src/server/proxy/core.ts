@@ -16,6 +16,7 @@ import { transportOfRoomUrl } from '../../shared/room-url';
 import { createTransportHint, type TransportHint } from './transport-hint';
 import { createSealer, type Sealer } from '../session/handle';
 import { dailyRoomAllowed } from '../session/daily-rooms';
+import { createBackground, platformWarnings, type Background, type WaitUntil } from '../platform';
 
 export type { Upload };
 
@@ -40,6 +41,8 @@ export interface ProxyCall<Req> {
   site?: RequestSite;
   /** True once the browser has gone away (a session created then is ended by the proxy). */
   gone?: () => boolean;
+  /** The request's own `waitUntil` (Cloudflare's `ctx.waitUntil`); the `waitUntil` option otherwise. */
+  waitUntil?: WaitUntil;
   /**
    * Set by adapters that relay WebSockets: the browser's address (on this proxy) for the service's
    * `websocket_address` of session `handle`. Without it, WebSocket transports are refused (400).
@@ -67,6 +70,10 @@ export interface ProxyCore<Req> {
   sealer: Sealer;
   /** Issues and checks client tokens (the adapters check a session route's token before reading its body). */
   tokens: ClientTokens;
+  /** Runs work the browser does not wait for, through the request's or the option's `waitUntil`. */
+  background: Background;
+  /** Notes a request (with its own `waitUntil`, if any): the first one without any, where needed, logs a warning. */
+  seen(waitUntil: WaitUntil | undefined): void;
   handle(call: ProxyCall<Req>): Promise<ProxyReply>;
 }
 
@@ -123,13 +130,20 @@ export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: stri
     },
     cappedFetchJson,
   );
-  const guard = createGuard(options, cleanup, log);
+  const background = createBackground(options.waitUntil, log);
+  const warnings = platformWarnings(log, {
+    factory,
+    store: options.store !== undefined,
+    limits: options.sessionCaps !== false || options.ownerCaps !== false,
+    waitUntil: options.waitUntil !== undefined,
+  });
+  const guard = createGuard(options, cleanup, log, background);
   const ctx: ActionContext<Req> = {
     options,
     upstream,
     tokens: createClientTokens(options.secretKey, options.tokenTtlSeconds),
     guard,
-    spawner: createSpawner(options, guard, log, upstreamFetch),
+    spawner: createSpawner(options, guard, log, upstreamFetch, background),
     log,
     transportHint: createTransportHint(options.roomTransport, log),
     async allow(call) {
@@ -163,8 +177,13 @@ export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: stri
     transportHint,
     sealer,
     tokens,
+    background,
+    seen: warnings.request,
     logsRequests: options.logger !== undefined,
-    handle: (call) => handle(ctx, call),
+    handle: (call) => {
+      warnings.request(call.waitUntil);
+      return handle(ctx, call);
+    },
   };
 }
 
