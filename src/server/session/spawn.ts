@@ -104,7 +104,9 @@ export function createSpawner<Req>(options: ResolvedOptions<Req>, guard: Guard, 
           if (id !== undefined) orphan(id, 'unreadable answer', call);
         }
         if (!late) rawBodies.delete(call.requestId);
-        void guard.failed(slot).catch(() => {});
+        // A refusal (4xx) made no session: the create gives back its place in the create windows too.
+        const refused = !late && e instanceof LiveAiError && e.status !== undefined && e.status >= 400 && e.status < 500;
+        void guard.failed(slot, refused).catch(() => {});
         throw e;
       } finally {
         clearTimeout(timer);
