@@ -17,6 +17,9 @@ export {
   type LedgerEntry,
   type ReserveLimits,
   type ReserveRefusal,
+  type ReserveResult,
+  type FoundSession,
+  FOUND_CLIENT,
 } from './limits/store';
 export { redisStore, type RedisStoreOptions, type RedisSendCommand } from './limits/redis-store';
 export type { AvatarProxyOptions, MaybePromise, OwnerLimitOptions, ProxyAction, RateLimitOptions, SessionLimitOptions } from './options';

@@ -28,14 +28,22 @@ async function startNode(port: number, busPort: number): Promise<ChildProcess> {
   const proc = spawn(
     'redis-server',
     [
-      '--port', String(port),
-      '--bind', '127.0.0.1',
-      '--cluster-enabled', 'yes',
-      '--cluster-port', String(busPort),
-      '--cluster-config-file', join(dir, `nodes-${port}.conf`),
-      '--dir', dir,
-      '--save', '',
-      '--appendonly', 'no',
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--cluster-enabled',
+      'yes',
+      '--cluster-port',
+      String(busPort),
+      '--cluster-config-file',
+      join(dir, `nodes-${port}.conf`),
+      '--dir',
+      dir,
+      '--save',
+      '',
+      '--appendonly',
+      'no',
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
@@ -76,7 +84,9 @@ beforeAll(async () => {
   if (made.status !== 0) throw new Error(`redis-cli --cluster create failed: ${made.stdout} ${made.stderr}`);
   // Every node agrees that all slots are served.
   await waitFor(async () =>
-    ports.every((p) => spawnSync('redis-cli', ['-p', String(p), 'cluster', 'info'], { encoding: 'utf8' }).stdout.includes('cluster_state:ok'))
+    ports.every((p) =>
+      spawnSync('redis-cli', ['-p', String(p), 'cluster', 'info'], { encoding: 'utf8' }).stdout.includes('cluster_state:ok'),
+    )
       ? true
       : undefined,
   );
@@ -142,7 +152,8 @@ describe.skipIf(!hasRedis)('redisStore on a Redis Cluster of three masters', () 
   it('the per-client request limit (rate-limit-redis)', async () => {
     const { a } = app({ rateLimit: { perIp: 2 } });
     const statuses = [];
-    for (let i = 0; i < 3; i++) statuses.push((await request(a).post('/api/avatar/rooms').set('x-forwarded-for', '198.51.100.7').send({})).status);
+    for (let i = 0; i < 3; i++)
+      statuses.push((await request(a).post('/api/avatar/rooms').set('x-forwarded-for', '198.51.100.7').send({})).status);
     expect(statuses).toEqual([400, 400, 429]);
   });
 

@@ -2,7 +2,14 @@ import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vites
 import { spawnSync } from 'node:child_process';
 import express from 'express';
 import { createClient } from 'redis';
-import { createAvatarHandler, createAvatarProxy, memoryStore, redisStore, type AvatarProxyOptions, type ProxyStore } from '../../src/server/index';
+import {
+  createAvatarHandler,
+  createAvatarProxy,
+  memoryStore,
+  redisStore,
+  type AvatarProxyOptions,
+  type ProxyStore,
+} from '../../src/server/index';
 import { ALICE, countingFetch, LIVEKIT, listen, SECRET, setFaults, startEmulator, startRedis, type Emulator } from './helpers';
 
 /**
@@ -31,7 +38,11 @@ const base = (extra: Extra) => ({
   rateLimit: false as const,
   ...extra,
 });
-const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const json = (body: unknown): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
 
 const adapters: Record<string, (extra: Extra) => Promise<Send>> = {
   async express(extra) {

@@ -93,72 +93,75 @@ const FAULTS = {
 } as const;
 type Fault = keyof typeof FAULTS;
 
-describe.skipIf(!hasRedis).each(
-  (['express', 'fetch'] as const).flatMap((adapter) => (Object.keys(FAULTS) as Fault[]).map((fault) => ({ adapter, fault }))),
-)('$adapter adapter, $fault', ({ adapter, fault }) => {
-  it('no renewal or control succeeds past the deadline, and the ceiling never admits more than it allows', async () => {
-    const port = await closedPort();
-    const withRedis = FAULTS[fault].redis;
-    let proxy = await startProxy(adapter, port, withRedis);
-    const base = `http://127.0.0.1:${port}/api/avatar`;
-    const create = (ip: string) =>
-      fetch(`${base}/sessions`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
-        body: JSON.stringify({ agent_id: 'agent-demo', transport_type: 'rtc-a' }),
-      });
-    const call = (s: Created, path: string, body?: unknown) =>
-      fetch(`${base}/sessions/${s.session_id}${path}`, {
-        method: body === undefined && path === '' ? 'GET' : 'POST',
-        headers: { authorization: `Bearer ${s.client_token}`, 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.1' },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      });
+describe
+  .skipIf(!hasRedis)
+  .each((['express', 'fetch'] as const).flatMap((adapter) => (Object.keys(FAULTS) as Fault[]).map((fault) => ({ adapter, fault }))))(
+  '$adapter adapter, $fault',
+  ({ adapter, fault }) => {
+    it('no renewal or control succeeds past the deadline, and the ceiling never admits more than it allows', async () => {
+      const port = await closedPort();
+      const withRedis = FAULTS[fault].redis;
+      let proxy = await startProxy(adapter, port, withRedis);
+      const base = `http://127.0.0.1:${port}/api/avatar`;
+      const create = (ip: string) =>
+        fetch(`${base}/sessions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+          body: JSON.stringify({ agent_id: 'agent-demo', transport_type: 'rtc-a' }),
+        });
+      const call = (s: Created, path: string, body?: unknown) =>
+        fetch(`${base}/sessions/${s.session_id}${path}`, {
+          method: body === undefined && path === '' ? 'GET' : 'POST',
+          headers: { authorization: `Bearer ${s.client_token}`, 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.1' },
+          ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        });
 
-    const first = await create('198.51.100.1');
-    expect(first.status).toBe(201);
-    const s1 = (await first.json()) as Created;
-    expect((await create('198.51.100.2')).status).toBe(201);
-    expect((await create('198.51.100.3')).status).toBe(503);
-    const deadline = Date.parse(s1.session_expires_at);
-    // No client token outlives the deadline.
-    const renewed = await call(s1, '/token', {});
-    expect(renewed.status).toBe(200);
-    expect(Date.parse(((await renewed.json()) as { expires_at: string }).expires_at)).toBeLessThanOrEqual(deadline);
+      const first = await create('198.51.100.1');
+      expect(first.status).toBe(201);
+      const s1 = (await first.json()) as Created;
+      expect((await create('198.51.100.2')).status).toBe(201);
+      expect((await create('198.51.100.3')).status).toBe(503);
+      const deadline = Date.parse(s1.session_expires_at);
+      // No client token outlives the deadline.
+      const renewed = await call(s1, '/token', {});
+      expect(renewed.status).toBe(200);
+      expect(Date.parse(((await renewed.json()) as { expires_at: string }).expires_at)).toBeLessThanOrEqual(deadline);
 
-    if (fault === 'the proxy process killed (SIGKILL) and restarted, memory store') {
-      proxy.kill('SIGKILL');
-      await new Promise((r) => proxy.once('exit', r));
-      proxy = await startProxy(adapter, port, false);
-    } else if (fault === 'Redis emptied (FLUSHALL)') {
-      await redisCommand(['FLUSHALL']);
-    } else {
-      redis!.proc.kill('SIGKILL');
-      await new Promise((r) => redis!.proc.once('exit', r));
-      redis = await startRedis(redis!.port);
-    }
+      if (fault === 'the proxy process killed (SIGKILL) and restarted, memory store') {
+        proxy.kill('SIGKILL');
+        await new Promise((r) => proxy.once('exit', r));
+        proxy = await startProxy(adapter, port, false);
+      } else if (fault === 'Redis emptied (FLUSHALL)') {
+        await redisCommand(['FLUSHALL']);
+      } else {
+        redis!.proc.kill('SIGKILL');
+        await new Promise((r) => redis!.proc.once('exit', r));
+        redis = await startRedis(redis!.port);
+      }
 
-    // The ceiling: still two sessions run, so a third is refused (counted at the service, not from the lost store).
-    let third: Response;
-    for (;;) {
-      third = await create('198.51.100.3');
-      const detail = ((await third.clone().json()) as { detail?: string }).detail ?? '';
-      // While the proxy's Redis client reconnects, the store is unavailable (503 too): ask again.
-      if (!/cannot reach its store/.test(detail)) break;
-    }
-    expect(third.status).toBe(503);
-    expect(((await third.json()) as { detail: string }).detail).toMatch(/running as many avatar sessions as it allows/);
-    expect(third.headers.get('retry-after')).toMatch(/^\d+$/);
+      // The ceiling: still two sessions run, so a third is refused (counted at the service, not from the lost store).
+      let third: Response;
+      for (;;) {
+        third = await create('198.51.100.3');
+        const detail = ((await third.clone().json()) as { detail?: string }).detail ?? '';
+        // While the proxy's Redis client reconnects, the store is unavailable (503 too): ask again.
+        if (!/cannot reach its store/.test(detail)) break;
+      }
+      expect(third.status).toBe(503);
+      expect(((await third.json()) as { detail: string }).detail).toMatch(/running as many avatar sessions as it allows/);
+      expect(third.headers.get('retry-after')).toMatch(/^\d+$/);
 
-    // The deadline: whatever the store remembers, renewal and control are refused past it, and the session ends.
-    await until(deadline);
-    const renewal = await call(s1, '/token', {});
-    expect(renewal.status).toBe(403);
-    expect(((await renewal.json()) as { detail: string }).detail).toMatch(/maximum length/);
-    const control = await call(s1, '/control', { event: 'reset-idle-timeout' });
-    expect(control.status).toBe(403);
-    expect(emulator.state.session(await serviceId(s1.session_id))?.session_status).not.toMatch(/QUEUED|ACTIVE/);
-    const status = await call(s1, '');
-    expect(status.status).toBe(200);
-    expect(await status.json()).toMatchObject({ session_status: 'COMPLETED', end_reason: 'max_duration' });
-  });
-});
+      // The deadline: whatever the store remembers, renewal and control are refused past it, and the session ends.
+      await until(deadline);
+      const renewal = await call(s1, '/token', {});
+      expect(renewal.status).toBe(403);
+      expect(((await renewal.json()) as { detail: string }).detail).toMatch(/maximum length/);
+      const control = await call(s1, '/control', { event: 'reset-idle-timeout' });
+      expect(control.status).toBe(403);
+      expect(emulator.state.session(await serviceId(s1.session_id))?.session_status).not.toMatch(/QUEUED|ACTIVE/);
+      const status = await call(s1, '');
+      expect(status.status).toBe(200);
+      expect(await status.json()).toMatchObject({ session_status: 'COMPLETED', end_reason: 'max_duration' });
+    });
+  },
+);

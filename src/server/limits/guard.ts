@@ -3,7 +3,16 @@ import type { ServiceClient } from '../service/client';
 import { createLimiter, WindowStore } from '../adapters/fetch/limiter';
 import type { ProxyLog } from '../logging';
 import type { ResolvedOptions } from '../options';
-import { dayOf, FOUND_CLIENT, memoryStore, type FoundSession, type LedgerEntry, type ProxyStore, type ReserveLimits, type ReserveResult } from './store';
+import {
+  dayOf,
+  FOUND_CLIENT,
+  memoryStore,
+  type FoundSession,
+  type LedgerEntry,
+  type ProxyStore,
+  type ReserveLimits,
+  type ReserveResult,
+} from './store';
 
 /** How long an ended session's tokens still read its status, ms. */
 const ENDED_TTL_MS = 24 * 3600_000;
@@ -197,7 +206,8 @@ export function createGuard<Req>(options: ResolvedOptions<Req>, upstream: Servic
       .filter((s) => running.has(s.session_id) && !known.has(s.session_id))
       .map((s) => {
         const created = Date.parse(s.created_at);
-        const endAt = owner && owner.endFoundSessions && caps ? Math.max(now, (Number.isNaN(created) ? now : created) + caps.maxDurationMs) : -1;
+        const endAt =
+          owner && owner.endFoundSessions && caps ? Math.max(now, (Number.isNaN(created) ? now : created) + caps.maxDurationMs) : -1;
         return { sessionId: s.session_id, expiresAt: now + FOUND_SLOT_MS, endAt };
       });
     const windowMs = owner ? owner.createWindowMs : 3600_000;
@@ -271,7 +281,9 @@ export function createGuard<Req>(options: ResolvedOptions<Req>, upstream: Servic
     if (got.refused === 'client_running' || got.refused === 'owner_running') {
       // Sessions ended through the proxy (perhaps by another address) are known to the store: no service call.
       const freed = await freeEnded(
-        got.refused === 'client_running' ? (await ledger.members(client)).map((sessionId) => ({ client, sessionId })) : await ledger.allMembers(),
+        got.refused === 'client_running'
+          ? (await ledger.members(client)).map((sessionId) => ({ client, sessionId }))
+          : await ledger.allMembers(),
       );
       return freed || (await recounted()) ? ledger.reserve(client, member, expires, limits) : got;
     }

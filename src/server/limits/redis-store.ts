@@ -169,10 +169,7 @@ export function redisStore(options: RedisStoreOptions): ProxyStore {
       | { sendCommandCluster: (c: { key?: string; command: string[] }) => Promise<never> }
     ),
   ) => Store;
-  const mod = loadPeer<{ RedisStore: RedisStoreCtor }>(
-    'rate-limit-redis',
-    'redisStore',
-  );
+  const mod = loadPeer<{ RedisStore: RedisStoreCtor }>('rate-limit-redis', 'redisStore');
   const prefix = options.prefix ?? 'liveai:';
   const raw = options.sendCommand;
   const send: RedisSendCommand = (args, key) =>

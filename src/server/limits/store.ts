@@ -59,7 +59,10 @@ export interface FoundSession {
   endAt: number;
 }
 
-/** The client of the places of sessions found at the service (their browser is not known). */
+/**
+ * The ledger's client of the sessions found running at the service (their browser is not known).
+ * @public
+ */
 export const FOUND_CLIENT = '~service';
 
 /**

@@ -64,7 +64,8 @@ export function createSealer(secret: Uint8Array): Sealer {
     }
   }
   return {
-    handle: ({ sessionId, startedAt, endsAt }) => seal('handle', { s: sessionId, t: startedAt, ...(endsAt !== undefined ? { e: endsAt } : {}) }),
+    handle: ({ sessionId, startedAt, endsAt }) =>
+      seal('handle', { s: sessionId, t: startedAt, ...(endsAt !== undefined ? { e: endsAt } : {}) }),
     async open(handle) {
       const known = opened.get(handle);
       if (known) return known;
