@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAvatarHandler, type AvatarHandlerOptions } from '../../src/server/index';
+import { createAvatarHandler, issueClientToken, type AvatarHandlerOptions } from '../../src/server/index';
 import { createServiceClient } from '../../src/server/service/client';
 import { ALICE, LIVEKIT, SECRET, startEmulator, waitFor, type Emulator } from './helpers';
 
@@ -75,5 +75,29 @@ describe("the owner's ceiling is counted at the service", () => {
     // The proxy's sweep ends them (control terminate) once their maximum length has passed; then a create fits.
     await waitFor(async () => (ids.some(running) ? undefined : true));
     await waitFor(async () => ((await create(h, '198.51.100.1')).status === 201 ? true : undefined));
+  });
+
+  it('an attached session: its deadline is sealed at attach, and found by a count it holds one place, not two', async () => {
+    const [id] = await elsewhere(1);
+    const h = make({ ownerLimits: { maxConcurrent: 2 } });
+    // The first create counts the server-made session: two run now.
+    expect((await create(h, '198.51.100.1')).status).toBe(201);
+    const issued = await issueClientToken({ sessionSecret: SECRET, maxDurationMs: 1500 }, id!);
+    const deadline = Date.now() + 1500;
+    expect(Date.parse(issued.expires_at)).toBeLessThanOrEqual(deadline);
+    const call = (path: string, init: RequestInit = {}) =>
+      h(
+        new Request(`https://proxy.example/api/sessions/${issued.session_id}${path}`, {
+          ...init,
+          headers: { authorization: `Bearer ${issued.client_token}`, 'content-type': 'application/json' },
+        }),
+        { remoteAddress: '198.51.100.2' },
+      );
+    expect((await call('')).status).toBe(200);
+    expect((await create(h, '198.51.100.3')).status).toBe(503);
+    while (Date.now() <= deadline) await new Promise((r) => setTimeout(r, 50));
+    const control = await call('/control', { method: 'POST', body: JSON.stringify({ event: 'reset-idle-timeout' }) });
+    expect(control.status).toBe(403);
+    expect(running(id!)).toBe(false);
   });
 });

@@ -379,8 +379,15 @@ export function createGuard<Req>(options: ResolvedOptions<Req>, upstream: Servic
         ...(all.owner ? { owner: { ...all.owner, createsPerWindow: undefined, minutesPerDay: undefined, minutesCharge: 0 } } : {}),
       };
       const expires = endAt + PENDING_SLACK_MS;
+      // A count at the service may have found it before its browser came: it holds one place, not two.
+      const found = (await ledger.members(FOUND_CLIENT)).includes(sessionId);
+      if (found) await ledger.release(FOUND_CLIENT, sessionId);
       const got = await reserveCounted(who, member, expires, limits);
-      if (got !== 'ok') throw refusal(got, caps);
+      if (got !== 'ok') {
+        const place = { sessionId, expiresAt: Date.now() + FOUND_SLOT_MS, endAt: -1 };
+        if (found) await ledger.rebuild([place], [], owner ? owner.createWindowMs : 3600_000);
+        throw refusal(got, caps);
+      }
       await ledger.commit(who, member, sessionId, expires, endAt);
       if (adopted.size >= ADOPTED_MAX) adopted.delete(adopted.values().next().value as string);
       adopted.add(sessionId);
