@@ -46,7 +46,8 @@ export class StoreUnavailable extends LiveAiError {
 // KEYS: run:client, run-all, creates:client, creates-all, minutes:day, counted
 // ARGV: now, member, owner member, expiresAt, max, creates max, creates window, owner max, owner creates max,
 //       owner creates window, minutes budget, minutes charge, minutes ttl, needs counted (each owner limit -1 when off)
-// The create windows are sliding: sorted sets of the reservations' members scored by when they were made.
+// The create windows are sliding: sorted sets of the reservations' members scored by when they were made (a window
+// whose limit is off, e.g. an attach's, counts nothing).
 const RESERVE = `local now = tonumber(ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
@@ -73,10 +74,14 @@ redis.call('ZADD', KEYS[1], ARGV[4], ARGV[2])
 redis.call('PEXPIRE', KEYS[1], keep)
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[3])
 redis.call('PEXPIRE', KEYS[2], math.max(keep, redis.call('PTTL', KEYS[2])))
-redis.call('ZADD', KEYS[3], now, ARGV[2])
-redis.call('PEXPIRE', KEYS[3], ARGV[7])
-redis.call('ZADD', KEYS[4], now, ARGV[2])
-redis.call('PEXPIRE', KEYS[4], ARGV[10])
+if tonumber(ARGV[6]) < 9007199254740991 then
+  redis.call('ZADD', KEYS[3], now, ARGV[2])
+  redis.call('PEXPIRE', KEYS[3], ARGV[7])
+end
+if tonumber(ARGV[9]) >= 0 then
+  redis.call('ZADD', KEYS[4], now, ARGV[2])
+  redis.call('PEXPIRE', KEYS[4], ARGV[10])
+end
 if tonumber(ARGV[11]) >= 0 then
   redis.call('INCRBY', KEYS[5], ARGV[12])
   redis.call('PEXPIRE', KEYS[5], ARGV[13])

@@ -231,8 +231,9 @@ function memoryLedger(): SessionLedger {
       // Sessions that ended on their own leave their entry until it expires: prune now and then.
       if (all.size > 10_000) liveAll();
       all.set(ownerMember(client, member), expiresAt);
-      logAdd(`creates:${client}`, limits.createWindowMs, member, now);
-      if (o) logAdd('creates-all', o.createWindowMs, member, now);
+      // A window whose limit is off (an attach's) counts nothing.
+      if (limits.createsPerWindow < Number.MAX_SAFE_INTEGER) logAdd(`creates:${client}`, limits.createWindowMs, member, now);
+      if (o?.createsPerWindow !== undefined) logAdd('creates-all', o.createWindowMs, member, now);
       if (o?.minutesPerDay !== undefined) add(`minutes:${d.day}`, o.minutesCharge, d.leftMs);
       return 'ok';
     },
