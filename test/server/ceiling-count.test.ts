@@ -56,16 +56,21 @@ describe("the owner's ceiling is counted at the service", () => {
   });
 
   it('a create is never admitted on a ceiling the proxy cannot count: 503 with Retry-After', async () => {
-    const failingList: typeof fetch = (input, init) =>
-      (init?.method ?? 'GET') === 'GET' && new URL(String(input)).pathname === '/liveai/sessions'
-        ? Promise.resolve(new Response(JSON.stringify({ detail: 'boom' }), { status: 500 }))
-        : fetch(input, init);
+    let lists = 0;
+    const failingList: typeof fetch = (input, init) => {
+      if ((init?.method ?? 'GET') !== 'GET' || new URL(String(input)).pathname !== '/liveai/sessions') return fetch(input, init);
+      lists += 1;
+      return Promise.resolve(new Response(JSON.stringify({ detail: 'boom' }), { status: 500 }));
+    };
     const h = make({ upstream: { baseUrl: emulator.url, apiKey: ALICE, fetch: failingList, retries: 0 } });
     const refused = await create(h, '198.51.100.1');
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(((await refused.json()) as { detail: string }).detail).toMatch(/cannot count the running avatar sessions/);
-    expect(emulator.state.credits(ALICE)).toBeGreaterThan(0);
+    // Refused at once while the count keeps failing: one list call, not one per create.
+    for (let i = 0; i < 5; i++) expect((await create(h, `198.51.100.${i + 2}`)).status).toBe(503);
+    expect(lists).toBe(1);
+    expect(emulator.state.credits(ALICE)).toBe(100);
   });
 
   it('endFoundSessions: true ends sessions found running once past the maximum length since their creation', async () => {

@@ -218,6 +218,7 @@ export function createGuard<Req>(options: ResolvedOptions<Req>, upstream: Servic
 
   let counting: Promise<void> | undefined;
   let lastCount = 0;
+  let lastFailure = 0;
   /** One count at a time; `count()` again joins the one under way. */
   function recount(): Promise<void> {
     if (!counting) {
@@ -288,9 +289,12 @@ export function createGuard<Req>(options: ResolvedOptions<Req>, upstream: Servic
       return freed || (await recounted()) ? ledger.reserve(client, member, expires, limits) : got;
     }
     if (got.refused !== 'uncounted') return got;
+    // After a failed count, creates are refused at once for a while: no service call per refused create.
+    if (Date.now() - lastFailure < COUNT_RETRY_S * 1000) throw uncountable();
     try {
       await withinCountWait(recount());
     } catch (e) {
+      lastFailure = Date.now();
       log.error({ err: e instanceof Error ? e.message : String(e) }, 'avatar proxy could not count the running sessions');
       throw uncountable();
     }
