@@ -1,4 +1,4 @@
-import { isFinalStatus, LiveAiError, MAX_PAGINATION_OFFSET } from '../../core/index';
+import { isFinalStatus, LiveAiError, MAX_PAGINATION_OFFSET, type SessionListItem } from '../../core/index';
 import type { ServiceClient } from '../service/client';
 import { createLimiter, WindowStore } from '../adapters/fetch/limiter';
 import type { ProxyLog } from '../logging';
@@ -171,9 +171,10 @@ export function createGuard<Req>(options: ResolvedOptions<Req>, upstream: Servic
 
   /** Every session the service lists for the account (paged), and whether the list reached its end. */
   async function listAll(signal?: AbortSignal) {
-    const items: { session_id: string; created_at: string; session_status: string }[] = [];
+    const items: SessionListItem[] = [];
+    const requestId = `count-${crypto.randomUUID()}`;
     for (let page = 1; (page - 1) * LIST_LIMIT <= MAX_PAGINATION_OFFSET; page++) {
-      const { sessions, pagination } = await upstream.listSessions({ page, limit: LIST_LIMIT }, { signal, requestId: `count-${page}` });
+      const { sessions, pagination } = await upstream.listSessions({ page, limit: LIST_LIMIT }, { signal, requestId });
       items.push(...sessions);
       if (!pagination.has_more || sessions.length === 0) return { items, complete: true };
     }
@@ -191,7 +192,7 @@ export function createGuard<Req>(options: ResolvedOptions<Req>, upstream: Servic
     const listed = await listAll(signal);
     const after = await ledger.allMembers();
     const now = Date.now();
-    const over = new Set(listed.items.filter((s) => isFinalStatus(s.session_status as never)).map((s) => s.session_id));
+    const over = new Set(listed.items.filter((s) => isFinalStatus(s.session_status)).map((s) => s.session_id));
     const running = new Set(listed.items.filter((s) => !over.has(s.session_id)).map((s) => s.session_id));
     const held = (e: LedgerEntry) => !e.sessionId.startsWith(PENDING) && e.client !== FOUND_CLIENT;
     const known = new Set([...before, ...after].filter(held).map((e) => e.sessionId));
@@ -231,11 +232,15 @@ export function createGuard<Req>(options: ResolvedOptions<Req>, upstream: Servic
     }
     return counting;
   }
-  /** Frees the places of `entries` whose session the store knows ended; true when it freed any. */
+  /**
+   * Frees the places of `entries` whose session the store knows ended (an end from another address than the
+   * creator's); true when it freed any. Found sessions are freed by the end itself, and are skipped.
+   */
   async function freeEnded(entries: LedgerEntry[]) {
     let freed = false;
     for (const { client, sessionId } of entries) {
-      if (sessionId.startsWith(PENDING) || (await ledger.endedReason(sessionId)) === undefined) continue;
+      if (sessionId.startsWith(PENDING) || client === FOUND_CLIENT) continue;
+      if ((await ledger.endedReason(sessionId)) === undefined) continue;
       await ledger.release(client, sessionId);
       freed = true;
     }
