@@ -104,8 +104,10 @@ export function createSpawner<Req>(options: ResolvedOptions<Req>, guard: Guard, 
           if (id !== undefined) orphan(id, 'unreadable answer', call);
         }
         if (!late) rawBodies.delete(call.requestId);
-        // A refusal (4xx) made no session: the create gives back its place in the create windows too.
-        const refused = !late && e instanceof LiveAiError && e.status !== undefined && e.status >= 400 && e.status < 500;
+        // A refusal (4xx) made no session: the create gives back its place in the create windows too. A time-out
+        // (408) or an aborted call (499) may have made one: those keep their place.
+        const status = e instanceof LiveAiError ? e.status : undefined;
+        const refused = !late && status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 499;
         void guard.failed(slot, refused).catch(() => {});
         throw e;
       } finally {
