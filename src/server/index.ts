@@ -18,6 +18,9 @@ export {
   type LedgerEntry,
   type ReserveLimits,
   type ReserveRefusal,
+  type ReserveResult,
+  type FoundSession,
+  FOUND_CLIENT,
 } from './limits/store';
 export { redisStore, type RedisStoreOptions, type RedisSendCommand } from './limits/redis-store';
 export {

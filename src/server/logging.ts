@@ -108,10 +108,7 @@ export function secretsOf(o: {
  * had to end, a service or store failure) as one JSON line each on stderr, redacted like the pino child; no
  * per-request lines.
  */
-export function stderrLogger(
-  write: (line: string) => void = stderrWrite,
-  redactor: Redactor = createRedactor([]),
-): ProxyLog {
+export function stderrLogger(write: (line: string) => void = stderrWrite, redactor: Redactor = createRedactor([])): ProxyLog {
   const line = (level: 'warn' | 'error') => (obj: object, msg: string) => {
     const fields = redactor.value(obj) as object;
     write(`${JSON.stringify({ level, time: new Date().toISOString(), component: 'liveai-proxy', ...fields, msg: redactor.text(msg) })}\n`);

@@ -60,7 +60,10 @@ export interface SessionLimitOptions {
    * The create answer tells the browser when that is (`session_expires_at`).
    */
   maxDurationMs?: number;
-  /** Sessions (and rooms) a client may create per `createWindowMs` (default 30). */
+  /**
+   * Sessions (and rooms) a client may create in any `createWindowMs` (default 30; a sliding window). A create the
+   * service refuses (4xx) does not count.
+   */
   createsPerWindow?: number;
   /** Window of `createsPerWindow`, in ms (default 3600000 = 1 hour). */
   createWindowMs?: number;
@@ -73,9 +76,16 @@ export interface SessionLimitOptions {
  * @public
  */
 export interface OwnerLimitOptions {
-  /** Sessions (and rooms) running at once across all clients (default 10). */
+  /**
+   * Sessions (and rooms) running at once across all clients (default 10). Counted from the service's own list of
+   * the account's running sessions whenever the proxy's store does not know them (a new process, a lost store):
+   * until that count succeeds, creates are refused with 503 and `Retry-After`.
+   */
   maxConcurrent?: number;
-  /** Sessions (and rooms) started per `createWindowMs` across all clients (default 100). */
+  /**
+   * Sessions (and rooms) started in any `createWindowMs` across all clients (default 100; a sliding window, so no
+   * window boundary lets twice as many through). A create the service refuses (4xx) does not count.
+   */
   createsPerWindow?: number;
   /** Window of `createsPerWindow`, in ms (default 3600000 = 1 hour). */
   createWindowMs?: number;
@@ -85,6 +95,13 @@ export interface OwnerLimitOptions {
    * Needs `sessionLimits` (without a maximum length a session's minutes are unbounded).
    */
   minutesPerDay?: number;
+  /**
+   * End the running sessions the proxy finds at the service without having counted them (after a restart or a
+   * lost store, or started with the same API key elsewhere) once `sessionLimits.maxDurationMs` have passed since
+   * their `created_at` (default false: they are only counted under `maxConcurrent`). Leave it off when other
+   * systems (e.g. an agent server) start sessions with this API key.
+   */
+  endFoundSessions?: boolean;
 }
 
 /**
@@ -319,6 +336,7 @@ const OptionsSchema = z.object({
         createsPerWindow: z.number().int().min(1).optional(),
         createWindowMs: z.number().int().min(1000).optional(),
         minutesPerDay: z.number().int().min(1).optional(),
+        endFoundSessions: z.boolean().optional(),
       }),
     ])
     .optional(),
@@ -356,6 +374,7 @@ export const DEFAULT_OWNER_LIMITS: Required<Omit<OwnerLimitOptions, 'minutesPerD
   maxConcurrent: 10,
   createsPerWindow: 100,
   createWindowMs: 3600_000,
+  endFoundSessions: false,
 };
 
 /**

@@ -5,7 +5,7 @@ import { createClient } from 'redis';
 import { Miniflare } from 'miniflare';
 import { createAvatarHandler, redisStore, type ProxyStore } from '../../src/server/index';
 import { createServiceClient } from '../../src/server/service/client';
-import { ALICE, LIVEKIT, SECRET, serviceId, startEmulator, startRedis, type Emulator } from './helpers';
+import { ALICE, endRunning, LIVEKIT, SECRET, serviceId, startEmulator, startRedis, type Emulator } from './helpers';
 import { bundle, type WorkerFetcher } from './runtimes/bundle';
 
 /**
@@ -73,6 +73,8 @@ async function ownerCanEnd(
     fc.asyncProperty(acts, fc.boolean(), async (acts, byBeacon) => {
       redis?.proc.kill('SIGCONT');
       runs += 1;
+      // The owner's ceiling counts every running session of the account: each run starts from none.
+      await endRunning(emulator.url);
       const handler = proxy
         ? undefined
         : createAvatarHandler({

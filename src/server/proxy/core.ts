@@ -196,8 +196,9 @@ async function handle<Req>(ctx: ActionContext<Req>, call: ProxyCall<Req>): Promi
       const body = parseBody(CreateRoomRequestSchema, call.body);
       await ctx.agentAllowed(body.agent_id, call.req);
       const room = await ctx.spawner.spawn(call, (up) => up.createRoom(body, o));
-      const handle = await ctx.sealer.handle({ sessionId: room.session_id, startedAt: Date.now() });
-      const issued = await ctx.tokens.issue(handle);
+      const endsAt = room.session_expires_at ? Date.parse(room.session_expires_at) : undefined;
+      const handle = await ctx.sealer.handle({ sessionId: room.session_id, startedAt: Date.now(), endsAt });
+      const issued = await ctx.tokens.issue(handle, false, endsAt);
       const transport = transportOfRoomUrl(room.room_url) ?? 'rtc-b';
       ctx.transportHint.learn(transport);
       const { room_url, token, image_url, session_expires_at } = room;

@@ -119,7 +119,11 @@ export function createSpawner<Req>(
       try {
         created = await Promise.race([pending, timeout]);
       } catch (e) {
-        background(guard.failed(slot), call.waitUntil);
+        // A refusal (4xx) made no session: the create gives back its place in the create windows too. A time-out
+        // (408) or an aborted call (499) may have made one: those keep their place.
+        const status = e instanceof LiveAiError ? e.status : undefined;
+        const refused = !late && status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 499;
+        background(guard.failed(slot, refused), call.waitUntil);
         throw e;
       } finally {
         clearTimeout(timer);
