@@ -10,7 +10,7 @@ import { parseBody } from './validate';
 import { createGuard, type Guard } from '../limits/guard';
 import { checkSite, ORIGIN_GUARDED, type RequestSite } from './site';
 import { createSpawner, LATE_GRACE_MS, type Spawner } from '../session/spawn';
-import { sessionAction } from '../session/actions';
+import { sessionAction, verifySessionToken } from '../session/actions';
 import { cappedFetchJson, createUpstreamExchange, createUpstreamFetch, openPool } from '../service/upstream-fetch';
 import { transportOfRoomUrl } from '../../shared/room-url';
 import { createTransportHint, type TransportHint } from './transport-hint';
@@ -68,8 +68,8 @@ export interface ProxyCore<Req> {
   transportHint: TransportHint;
   /** Seals and opens session handles and relay tickets. */
   sealer: Sealer;
-  /** Issues and checks client tokens (the adapters check a session route's token before reading its body). */
-  tokens: ClientTokens;
+  /** Checks a session route's client token as the route itself does (the adapters check it before reading a body). */
+  verifyToken(token: string | undefined, handle: string): Promise<{ attached: boolean }>;
   /** Runs work the browser does not wait for, through the request's or the option's `waitUntil`. */
   background: Background;
   /** Notes a request (with its own `waitUntil`, if any): the first one without any, where needed, logs a warning. */
@@ -169,14 +169,14 @@ export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: stri
       if (!ok) throw forbidden(agentId === undefined ? 'Custom avatar images are not allowed here' : 'This agent is not allowed here');
     },
   };
-  const { transportHint, sealer, tokens } = ctx;
+  const { transportHint, sealer } = ctx;
   return {
     options,
     log,
     guard,
     transportHint,
     sealer,
-    tokens,
+    verifyToken: (token, handle) => verifySessionToken(ctx, token, handle),
     background,
     seen: warnings.request,
     logsRequests: options.logger !== undefined,

@@ -1,5 +1,5 @@
 import { LiveAiError } from '../../core/index';
-import { bearerToken, type ClientTokens } from '../session/client-token';
+import { bearerToken } from '../session/client-token';
 import { RateLimited } from '../limits/guard';
 import type { ProxyAction } from '../options';
 
@@ -21,14 +21,17 @@ export interface GateCall {
 
 /**
  * The check the adapters run on a session route before they read its body: the client token in the
- * `Authorization` header must be valid and bound to the `:id` (401/403), so a request without one never has its
+ * `Authorization` header must be valid and bound to the `:id` (401/403; `verify` is the route's own check), so a request without one never has its
  * body buffered. `/end` without the header is let through: its token is in its (small) body. Each refused request
  * counts against its client's invalid-token limit (`rateLimit.invalidTokens` per window); past it, the client's
  * refused requests answer 429 with `Retry-After` instead. Valid tokens are never counted.
  * The session route itself checks the token again (a cache hit), so nothing is skipped when a gate is not run.
  * @throws LiveAiError 400 (session id), 401 `invalid_api_key`, 403 `forbidden`, 429 `rate_limited`.
  */
-export function createTokenGate(tokens: ClientTokens, limiter: FailureLimiter | undefined): (call: GateCall) => Promise<void> {
+export function createTokenGate(
+  verify: (token: string | undefined, handle: string) => Promise<unknown>,
+  limiter: FailureLimiter | undefined,
+): (call: GateCall) => Promise<void> {
   return async (call) => {
     if (!SESSION_ACTIONS.has(call.action)) return;
     const id = call.sessionId;
@@ -38,7 +41,7 @@ export function createTokenGate(tokens: ClientTokens, limiter: FailureLimiter | 
     try {
       const token = bearerToken(call.authorization);
       if (token === undefined && call.action === 'end') return;
-      await tokens.verify(token, id);
+      await verify(token, id);
     } catch (e) {
       const client = limiter && (await call.client?.().catch(() => undefined));
       if (limiter && client !== undefined) {

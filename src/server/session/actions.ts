@@ -32,19 +32,8 @@ export async function sessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCal
   const o = { requestId: call.requestId };
   let token = bearerToken(call.authorization);
   if (call.action === 'end' && token === undefined) token = endBodyToken(call.body);
-  let attached: boolean;
+  const { attached } = await verifySessionToken(ctx, token, handle);
   let deadline: number | undefined;
-  try {
-    ({ attached } = await ctx.tokens.verify(token, handle));
-  } catch (e) {
-    // A token's expiry is capped at the session's deadline: one that was valid until then proves its holder, who
-    // is told why the session is over (403, below) rather than that the token expired (401).
-    const expired = token !== undefined && e instanceof LiveAiError && e.status === 401;
-    const contents = expired ? await ctx.sealer.open(handle).catch(() => undefined) : undefined;
-    deadline = contents && deadlineOf(contents, ctx.options.sessionCaps);
-    if (deadline === undefined || deadline > Date.now()) throw e;
-    ({ attached } = await ctx.tokens.verify(token, handle, deadline - 1000));
-  }
   // The browser holds the handle; the service's session id never leaves the server.
   const contents = await ctx.sealer.open(handle);
   const { sessionId: id } = contents;
@@ -120,6 +109,28 @@ export async function sessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCal
     }
     default:
       throw new LiveAiError('not_found', 'Not found', { status: 404 });
+  }
+}
+
+/**
+ * Checks a session route's client token (see `ClientTokens.verify`). A token's expiry is capped at the session's
+ * deadline, so one that was valid until then still proves its holder: past the deadline it passes here, and the
+ * route tells why the session is over (403) rather than that the token expired (401).
+ * @throws LiveAiError 401 `invalid_api_key` (missing, invalid, or expired before the deadline), 403 `forbidden`.
+ */
+export async function verifySessionToken<Req>(
+  ctx: Pick<ActionContext<Req>, 'tokens' | 'sealer' | 'options'>,
+  token: string | undefined,
+  handle: string,
+): Promise<{ attached: boolean }> {
+  try {
+    return await ctx.tokens.verify(token, handle);
+  } catch (e) {
+    const expired = token !== undefined && e instanceof LiveAiError && e.status === 401;
+    const contents = expired ? await ctx.sealer.open(handle).catch(() => undefined) : undefined;
+    const deadline = contents && deadlineOf(contents, ctx.options.sessionCaps);
+    if (deadline === undefined || deadline > Date.now()) throw e;
+    return ctx.tokens.verify(token, handle, deadline - 1000);
   }
 }
 

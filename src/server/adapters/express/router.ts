@@ -62,7 +62,7 @@ export function createAvatarProxy(options: AvatarProxyOptions<Request>): Router 
     req.is('multipart/form-data') ? multipart(req, res, next) : json(req, res, next);
   // A session route's client token is checked before its body is read (a refused request's body is never
   // buffered); refusals count per client (rateLimit.invalidTokens).
-  const gate = createTokenGate(core.tokens, invalidTokens);
+  const gate = createTokenGate(core.verifyToken, invalidTokens);
   const tokenFirst =
     (action: ProxyAction): RequestHandler =>
     (req, _res, next) => {

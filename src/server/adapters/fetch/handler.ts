@@ -100,7 +100,7 @@ export function createAvatarHandler(options: AvatarHandlerOptions): AvatarHandle
   const ipLimit = limits && ipStore ? createLimiter(ipStore, limits.windowMs, limits.perIp) : undefined;
   // A session route's token is checked before its body is read; refusals count per client (rateLimit.invalidTokens).
   const tokenGate = createTokenGate(
-    core.tokens,
+    core.verifyToken,
     limits && ipStore ? createLimiter(ipStore, limits.windowMs, limits.invalidTokens) : undefined,
   );
   const identify = clientIdentity({ ...core.options, factory: 'createAvatarHandler' }, core.log);
