@@ -5,13 +5,23 @@ import { LiveAiError } from '../core/index';
 import { formatZodError, type ProviderLabelsInput } from '../core/internal';
 import type { ProxyStore } from './limits/store';
 import { secretProblem } from './secret';
+import type { MetricsOptions } from './ops/metrics';
 
 /**
  * What a request asks the proxy to do; passed to `authorize(req, action)`.
  * @public
  */
 export type ProxyAction =
-  'createRoom' | 'createSession' | 'getSession' | 'control' | 'leaveMeeting' | 'end' | 'renewToken' | 'listRooms' | 'listSessions';
+  | 'createRoom'
+  | 'createSession'
+  | 'getSession'
+  | 'control'
+  | 'leaveMeeting'
+  | 'end'
+  | 'renewToken'
+  | 'listRooms'
+  | 'listSessions'
+  | 'usage';
 
 /**
  * A value, or a promise of it: the proxy's callbacks (`authorize`, `admin`, `clientKey`, `agents`, …) may answer
@@ -177,6 +187,13 @@ export interface AvatarProxyOptions<Req> {
    * Default: this process's memory. Give `redisStore(...)` so several proxy instances enforce one limit.
    */
   store?: ProxyStore;
+  /**
+   * OpenTelemetry metrics (sessions created, ended, refused, running; session time and credits per agent; start
+   * time; service calls; store errors). Default: measured through the global `MeterProvider` of
+   * `@opentelemetry/api` when that optional package is installed — a no-op until your app registers an SDK (do
+   * that before the first request). `{ meterProvider }` uses that provider instead; `false` turns them off.
+   */
+  metrics?: MetricsOptions | false;
 }
 
 const fn = <T>(name: string) => z.custom<T>((v) => typeof v === 'function', { message: `${name} must be a function` });
@@ -281,6 +298,18 @@ const OptionsSchema = z.object({
   ipv6Subnet: z.union([z.literal(false), z.number().int().min(8).max(128)], { error: 'must be a prefix length 8–128 or false' }).optional(),
   clientKey: fn('clientKey').optional(),
   roomTransport: z.enum(['rtc-a', 'rtc-b'], { error: 'must be rtc-a or rtc-b' }).optional(),
+  metrics: z
+    .union([
+      z.literal(false),
+      z.object({
+        meterProvider: z
+          .custom<MetricsOptions['meterProvider']>((v) => typeof (v as { getMeter?: unknown } | null)?.getMeter === 'function', {
+            message: 'must be an OpenTelemetry MeterProvider',
+          })
+          .optional(),
+      }),
+    ])
+    .optional(),
   store: z
     .custom<ProxyStore>((v) => typeof v === 'object' && v !== null && 'ledger' in v && 'limitStore' in v, {
       message: 'must be a store from memoryStore() or redisStore()',

@@ -2,6 +2,7 @@ import { FINAL_STATUSES, LiveAiError } from '../../core/index';
 import type { ServiceClient } from '../service/client';
 import { createLimiter, WindowStore } from '../adapters/fetch/limiter';
 import type { ProxyLog } from '../logging';
+import { refused } from '../ops/events';
 import type { ResolvedOptions } from '../options';
 import { dayOf, memoryStore, windowOf, type LedgerEntry, type ProxyStore, type ReserveLimits, type ReserveRefusal } from './store';
 
@@ -200,7 +201,7 @@ export function createGuard<Req>(options: ResolvedOptions<Req>, upstream: Servic
       const expires = Date.now() + pendingMs;
       const limits = limitsOf(caps);
       const got = await reserveFreeing(client, member, expires, limits);
-      if (got !== 'ok') throw refusal(got, caps);
+      if (got !== 'ok') throw refused(refusal(got, caps), got);
       return { client, member };
     },
     async created(r, sessionId) {

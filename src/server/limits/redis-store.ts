@@ -1,6 +1,7 @@
 import type { Store } from '../peer-types';
 import { LiveAiError } from '../../core/index';
 import { loadPeer } from '../peers';
+import { redisSpendLedger } from '../ops/spend-ledger';
 import { dayOf, ownerMember, windowOf, type LedgerEntry, type ProxyStore, type ReserveRefusal, type SessionLedger } from './store';
 
 /**
@@ -131,6 +132,7 @@ export function redisStore(options: RedisStoreOptions): ProxyStore {
     limitStore: (name) =>
       new mod.RedisStore({ sendCommand: (...args: string[]) => send(args) as Promise<never>, prefix: `${prefix}rl:${name}:` }),
     ledger: redisLedger(send, prefix),
+    spend: redisSpendLedger(send, prefix),
   };
 }
 

@@ -15,6 +15,8 @@ import { transportOfRoomUrl } from '../../shared/room-url';
 import { createTransportHint, type TransportHint } from './transport-hint';
 import { createSealer, type Sealer } from '../session/handle';
 import { dailyRoomAllowed } from '../session/daily-rooms';
+import { createOps, type Ops } from '../ops/ops';
+import { refused } from '../ops/events';
 
 export type { Upload };
 
@@ -64,6 +66,8 @@ export interface ProxyCore<Req> {
   transportHint: TransportHint;
   /** Seals and opens session handles and relay tickets. */
   sealer: Sealer;
+  /** Events, metrics, spend ledger, health and usage. */
+  ops: Ops;
   handle(call: ProxyCall<Req>): Promise<ProxyReply>;
 }
 
@@ -78,6 +82,8 @@ export interface ActionContext<Req> {
   transportHint: TransportHint;
   /** Seals the service's session ids into the browser's handles, and opens them. */
   sealer: Sealer;
+  /** Events, metrics, spend ledger, health and usage. */
+  ops: Ops;
   allow(call: ProxyCall<Req>): Promise<void>;
   agentAllowed(agentId: string | undefined, req: Req): Promise<void>;
   /** The `imageChanges` policy for control `update-image`. @throws 403 `forbidden`. */
@@ -101,33 +107,38 @@ export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: stri
     retries: options.upstream.retries,
     providerLabels: options.providerLabels,
   };
-  const upstream = serviceClientOver(clientOptions, pool ? createUpstreamExchange(pool) : cappedFetchJson);
   const log = proxyLogger(options.logger);
+  const ops = createOps({ store: options.store, metrics: options.metrics, log });
+  const upstream = serviceClientOver(clientOptions, ops.timedExchange(pool ? createUpstreamExchange(pool) : cappedFetchJson));
   // Ending sessions and checking on them may wait longer than a browser's call: they run in the background.
   const cleanup = serviceClientOver(
     {
       baseUrl: options.upstream.baseUrl,
       apiKey: options.upstream.apiKey,
-      fetch: upstreamFetch,
+      fetch: ops.timedFetch(upstreamFetch),
       timeoutMs: (options.upstream.timeoutMs ?? 15_000) + LATE_GRACE_MS,
       retries: options.upstream.retries,
     },
     cappedFetchJson,
   );
-  const guard = createGuard(options, cleanup, log);
+  const guard = createGuard({ ...options, store: ops.store }, cleanup, log);
+  ops.useService(upstream);
   const ctx: ActionContext<Req> = {
     options,
     upstream,
     tokens: createClientTokens(options.secretKey, options.tokenTtlSeconds),
     guard,
-    spawner: createSpawner(options, guard, log, upstreamFetch),
+    spawner: createSpawner(options, guard, log, ops.timedFetch(upstreamFetch)),
     log,
+    ops,
     transportHint: createTransportHint(options.roomTransport, log),
     async allow(call) {
-      if (options.authorize && !(await options.authorize(call.req, call.action))) throw forbidden('Not authorized');
+      if (options.authorize && !(await options.authorize(call.req, call.action))) throw refused(forbidden('Not authorized'), 'authorize');
       if ((call.action === 'listRooms' || call.action === 'listSessions') && !(options.admin && (await options.admin(call.req)))) {
         throw forbidden('Listing rooms and sessions is for administrators only');
       }
+      if (call.action === 'usage' && !(options.admin && (await options.admin(call.req))))
+        throw forbidden('Usage is for administrators only');
     },
     sealer: createSealer(options.secretKey),
     async imageChangeAllowed(req) {
@@ -143,23 +154,37 @@ export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: stri
     },
     async roomAllowed(roomUrl, req) {
       if (!(await dailyRoomAllowed(options.dailyRooms, roomUrl, req))) {
-        throw forbidden('The avatar may not be sent to this room: choose it on the server (see the dailyRooms option)');
+        throw refused(forbidden('The avatar may not be sent to this room: choose it on the server (see the dailyRooms option)'), 'room');
       }
     },
     async agentAllowed(agentId, req) {
       const agents = options.agents;
       if (agents === undefined) return;
       const ok = typeof agents === 'function' ? await agents(agentId, req) : agentId !== undefined && agents.includes(agentId);
-      if (!ok) throw forbidden(agentId === undefined ? 'Custom avatar images are not allowed here' : 'This agent is not allowed here');
+      if (!ok)
+        throw refused(
+          forbidden(agentId === undefined ? 'Custom avatar images are not allowed here' : 'This agent is not allowed here'),
+          'agent',
+        );
     },
   };
   const { transportHint, sealer } = ctx;
-  return { options, log, guard, transportHint, sealer, logsRequests: options.logger !== undefined, handle: (call) => handle(ctx, call) };
+  return {
+    options,
+    log,
+    guard,
+    transportHint,
+    sealer,
+    ops,
+    logsRequests: options.logger !== undefined,
+    handle: (call) => (CREATES.has(call.action) ? ops.observeCreate(call.requestId, handle(ctx, call)) : handle(ctx, call)),
+  };
 }
 
 async function handle<Req>(ctx: ActionContext<Req>, call: ProxyCall<Req>): Promise<ProxyReply> {
   const o = { requestId: call.requestId };
-  if (ORIGIN_GUARDED.has(call.action)) await checkSite(ctx.options.allowedOrigins, call.site ?? {}, call.req);
+  if (ORIGIN_GUARDED.has(call.action))
+    await checkSite(ctx.options.allowedOrigins, call.site ?? {}, call.req).catch((e: Error) => Promise.reject(refused(e, 'origin')));
   switch (call.action) {
     case 'createRoom': {
       await ctx.allow(call);
@@ -168,6 +193,13 @@ async function handle<Req>(ctx: ActionContext<Req>, call: ProxyCall<Req>): Promi
       const room = await ctx.spawner.spawn(call, (up) => up.createRoom(body, o));
       const handle = await ctx.sealer.handle({ sessionId: room.session_id, startedAt: Date.now() });
       const issued = await ctx.tokens.issue(handle);
+      await ctx.ops.created({
+        requestId: call.requestId,
+        sessionId: room.session_id,
+        agent: body.agent_id,
+        transport: 'room',
+        client: call.client,
+      });
       const transport = transportOfRoomUrl(room.room_url) ?? 'rtc-b';
       ctx.transportHint.learn(transport);
       const { room_url, token, image_url, session_expires_at } = room;
@@ -201,6 +233,9 @@ async function handle<Req>(ctx: ActionContext<Req>, call: ProxyCall<Req>): Promi
       const { sessions, pagination } = await ctx.upstream.listSessions(q, o);
       return { status: 200, body: { sessions: await withHandles(ctx.sealer, sessions), pagination } };
     }
+    case 'usage':
+      await ctx.allow(call);
+      return { status: 200, body: await ctx.ops.usage(call.query) };
     default:
       return sessionAction(ctx, call);
   }
@@ -224,5 +259,6 @@ function pickQuery(query: Record<string, unknown> | undefined): Record<string, u
   return { page: query?.page, limit: query?.limit };
 }
 
+const CREATES: ReadonlySet<ProxyAction> = new Set<ProxyAction>(['createRoom', 'createSession']);
 const forbidden = (detail: string) => new LiveAiError('forbidden', detail, { status: 403 });
 const badRequest = (detail: string) => new LiveAiError('invalid_request', detail, { status: 400 });
