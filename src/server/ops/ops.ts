@@ -12,7 +12,7 @@ import { attachMetrics, type MetricsOptions } from './metrics';
 import { memorySpendLedger, type SpendLedger } from './spend-ledger';
 import { usageReport, type UsageReport } from './usage';
 
-/** How long the proxy keeps asking the service for the cost of a session it ended, ms after the end. */
+/** When the proxy asks the service again for the cost of a session that ended, ms after the previous ask. */
 const SETTLE_DELAYS_MS = [250, 1000, 2000, 4000, 8000, 15_000, 30_000];
 /** Longest wait of one readiness check, ms. */
 const READY_TIMEOUT_MS = 2000;
@@ -54,8 +54,12 @@ export interface Ops {
   created(c: CreatedSession): Promise<void>;
   /** Reports a status the service answered for a session (first `ACTIVE`, the end and its cost). */
   status(sessionId: string, startedAt: number, status: SessionStatusResponse, endedReason: string | undefined): void;
-  /** Reports an end the proxy asked for (`reason`): the cost is read from the service in the background. */
-  ended(sessionId: string, reason: string): void;
+  /**
+   * Reports an end the proxy asked for (`reason`) and reads the session's cost from the service: once now (the
+   * promise settles after it, and never rejects), then, while the service has not reported the end yet, in the
+   * background for a while.
+   */
+  ended(sessionId: string, reason: string): Promise<void>;
   /** Reports the create calls that were refused. Returns `pending`. */
   observeCreate<T>(requestId: string, pending: Promise<T>): Promise<T>;
   probe(kind: 'health' | 'ready'): Promise<Probe>;
@@ -105,7 +109,7 @@ export function createOps(o: OpsOptions): Ops {
   const ledger = observedLedger(base.ledger, fault, (sessionId, reason) => {
     // The proxy's own ends (max_duration, orphaned, …); `ended` is the browser's end or a status read, reported
     // by their call sites with the reason they know.
-    if (reason !== 'ended' && reason !== '') ops.ended(sessionId, reason);
+    if (reason !== 'ended' && reason !== '') void settle(sessionId, reason, false);
   });
   const spend = observedSpend(base.spend ?? memorySpendLedger(), fault);
   const store = { limitStore: (name: string) => base.limitStore(name), ledger, spend };
@@ -144,6 +148,34 @@ export function createOps(o: OpsOptions): Ops {
     if (entered.size >= SEEN_MAX) entered.delete(entered.values().next().value as string);
     entered.add(sessionId);
     if (await spend.enter(entry)) emit({ name: 'session.ended', sessionId, agent: entry.agent, reason, cost, seconds });
+  }
+
+  /**
+   * Reads the cost of a session that ended for `reason` and enters it: once at once when `now` (the browser's end:
+   * the service has usually reported it already), then in the background while the service has not.
+   */
+  async function settle(sessionId: string, reason: string, now: boolean): Promise<void> {
+    if (settling.has(sessionId) || settling.size > SEEN_MAX) return;
+    settling.add(sessionId);
+    /** True once the end is entered (or nothing more can be learned). */
+    const ask = async () => {
+      const got = await service
+        ?.getSession(sessionId)
+        .catch((e: unknown) => (e instanceof LiveAiError && e.status === 404 ? null : undefined));
+      if (got === null) return enter(sessionId, reason, null).then(() => true);
+      if (!got || !FINAL_STATUSES.includes(got.session_status)) return false;
+      const why = got.session_status === 'COMPLETED' ? reason : endReasonOf(got.session_status, reason);
+      return enter(sessionId, why, got.cost ?? null).then(() => true);
+    };
+    if (now && (await ask().catch(() => false))) return void settling.delete(sessionId);
+    void (async () => {
+      for (const ms of SETTLE_DELAYS_MS) {
+        await pause(ms);
+        if (await ask()) return;
+      }
+    })()
+      .catch(() => {})
+      .finally(() => settling.delete(sessionId));
   }
 
   const ops: Ops = {
@@ -213,27 +245,8 @@ export function createOps(o: OpsOptions): Ops {
         void enter(sessionId, endReasonOf(s, endedReason), status.cost ?? null, startedAt).catch(() => {});
       }
     },
-    ended(sessionId, reason) {
-      if (settling.has(sessionId) || settling.size > SEEN_MAX) return;
-      settling.add(sessionId);
-      void (async () => {
-        for (const ms of SETTLE_DELAYS_MS) {
-          await pause(ms);
-          const got = await service
-            ?.getSession(sessionId)
-            .catch((e: unknown) => (e instanceof LiveAiError && e.status === 404 ? null : undefined));
-          if (got === null) return enter(sessionId, reason, null);
-          if (got && FINAL_STATUSES.includes(got.session_status)) {
-            return enter(
-              sessionId,
-              got.session_status === 'COMPLETED' ? reason : endReasonOf(got.session_status, reason),
-              got.cost ?? null,
-            );
-          }
-        }
-      })()
-        .catch(() => {})
-        .finally(() => settling.delete(sessionId));
+    async ended(sessionId, reason) {
+      await settle(sessionId, reason, true);
     },
     observeCreate(requestId, pending) {
       return pending.catch((e: unknown) => {
@@ -253,8 +266,8 @@ export function createOps(o: OpsOptions): Ops {
     if (lastReady && now - lastReady.at < READY_CACHE_MS) return lastReady.answer;
     const answer = (async (): Promise<Probe> => {
       const [svc, st] = await Promise.all([
-        check(service ? service.listSessions({ page: 1, limit: 1 }) : Promise.reject(new Error('no service'))),
-        check(spend.ping()),
+        check(service ? service.listSessions({ page: 1, limit: 1 }) : Promise.reject(new Error('no service')), serviceFault),
+        check(spend.ping(), (e) => (storeFault(e) === 'timeout' ? 'timeout' : 'unavailable')),
       ]);
       const ok = svc === 'ok' && st === 'ok';
       return { status: ok ? 200 : 503, body: { status: ok ? 'ready' : 'not_ready', service: svc, store: st } };
@@ -266,28 +279,24 @@ export function createOps(o: OpsOptions): Ops {
 }
 
 /** `ok`, or a word for what went wrong: never the error's text (it may name a host). */
-async function check(p: Promise<unknown>): Promise<string> {
+async function check(p: Promise<unknown>, fault: (e: unknown) => string): Promise<string> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<string>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), READY_TIMEOUT_MS);
   });
   try {
-    return await Promise.race([
-      p.then(
-        () => 'ok',
-        (e: unknown) =>
-          e instanceof LiveAiError && (e.status === 401 || e.status === 403)
-            ? 'refused'
-            : e instanceof LiveAiError && e.code === 'timeout'
-              ? 'timeout'
-              : 'unavailable',
-      ),
-      late,
-    ]);
+    return await Promise.race([p.then(() => 'ok', fault), late]);
   } finally {
     clearTimeout(timer);
   }
 }
+
+const serviceFault = (e: unknown) =>
+  e instanceof LiveAiError && (e.status === 401 || e.status === 403)
+    ? 'refused'
+    : e instanceof LiveAiError && e.code === 'timeout'
+      ? 'timeout'
+      : 'unavailable';
 
 function routeOf(url: string): string {
   const i = url.indexOf('/liveai/');
