@@ -159,28 +159,30 @@ export function UsageView(p: UsageViewProps) {
   const totals = (title: string, head: string, rows: [string, UsageTotals][]) => (
     <section className="liveai-usage__card" aria-label={title}>
       <h3>{title}</h3>
-      <table className="liveai-table">
-        <thead>
-          <tr>
-            <th scope="col">{head}</th>
-            <th scope="col">{l.sessions}</th>
-            <th scope="col">{l.credits}</th>
-            <th scope="col">{l.time}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map(([k, t]) => (
-            <tr key={k}>
-              <td className="liveai-usage__key" title={k}>
-                {k}
-              </td>
-              <td className="liveai-table__num">{n(t.sessions)}</td>
-              <td className="liveai-table__num">{credits(t.credits)}</td>
-              <td className="liveai-table__num">{duration(t.seconds)}</td>
+      <div className="liveai-usage__scroll" tabIndex={0} role="group" aria-label={title}>
+        <table className="liveai-table">
+          <thead>
+            <tr>
+              <th scope="col">{head}</th>
+              <th scope="col">{l.sessions}</th>
+              <th scope="col">{l.credits}</th>
+              <th scope="col">{l.time}</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map(([k, t]) => (
+              <tr key={k}>
+                <td className="liveai-usage__key" title={k}>
+                  {k}
+                </td>
+                <td className="liveai-table__num">{n(t.sessions)}</td>
+                <td className="liveai-table__num">{credits(t.credits)}</td>
+                <td className="liveai-table__num">{duration(t.seconds)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </section>
   );
   return (
@@ -215,10 +217,12 @@ export function UsageView(p: UsageViewProps) {
                   className="liveai-usage__bar"
                   title={`${d.day}: ${credits(d.credits)}, ${n(d.sessions)} ${l.sessions.toLowerCase()}`}
                 >
-                  <span
-                    className="liveai-usage__fill"
-                    style={{ blockSize: `${max > 0 ? Math.max(d.credits > 0 ? 2 : 0, (d.credits / max) * 100) : 0}%` }}
-                  />
+                  <span className="liveai-usage__track">
+                    <span
+                      className="liveai-usage__fill"
+                      style={{ blockSize: `${max > 0 ? Math.max(d.credits > 0 ? 2 : 0, (d.credits / max) * 100) : 0}%` }}
+                    />
+                  </span>
                   <span className="liveai-usage__day">
                     <span className="liveai-visually-hidden">
                       {d.day}: {credits(d.credits)}
@@ -244,7 +248,7 @@ export function UsageView(p: UsageViewProps) {
           {p.data.recent.length > 0 && (
             <section className="liveai-usage__card" aria-label={l.ended}>
               <h3>{l.ended}</h3>
-              <div className="liveai-usage__scroll">
+              <div className="liveai-usage__scroll" tabIndex={0} role="group" aria-label={l.ended}>
                 <table className="liveai-table">
                   <thead>
                     <tr>

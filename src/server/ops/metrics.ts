@@ -1,6 +1,9 @@
 import type { ProxyEvent, ProxyEvents } from './events';
 
-/** Attributes of one measurement (OpenTelemetry's `Attributes`, the subset the proxy uses). */
+/**
+ * Attributes of one measurement (OpenTelemetry's `Attributes`, the subset the proxy uses).
+ * @public
+ */
 export type MetricAttributes = Record<string, string | number>;
 
 /**
