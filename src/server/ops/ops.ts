@@ -157,22 +157,31 @@ export function createOps(o: OpsOptions): Ops {
   async function settle(sessionId: string, reason: string, now: boolean): Promise<void> {
     if (settling.has(sessionId) || settling.size > SEEN_MAX) return;
     settling.add(sessionId);
-    /** True once the end is entered (or nothing more can be learned). */
-    const ask = async () => {
+    /** The end to enter (reason, cost) once the service reported it; undefined while it has not. */
+    const ask = async (): Promise<[string, number | null] | undefined> => {
       const got = await service
         ?.getSession(sessionId)
         .catch((e: unknown) => (e instanceof LiveAiError && e.status === 404 ? null : undefined));
-      if (got === null) return enter(sessionId, reason, null).then(() => true);
-      if (!got || !FINAL_STATUSES.includes(got.session_status)) return false;
-      const why = got.session_status === 'COMPLETED' ? reason : endReasonOf(got.session_status, reason);
-      return enter(sessionId, why, got.cost ?? null).then(() => true);
+      if (got === null) return [reason, null];
+      if (!got || !FINAL_STATUSES.includes(got.session_status)) return undefined;
+      return [got.session_status === 'COMPLETED' ? reason : endReasonOf(got.session_status, reason), got.cost ?? null];
     };
-    if (now && (await ask().catch(() => false))) return void settling.delete(sessionId);
+    // The browser's end waits for one status read of at most READY_TIMEOUT_MS; the store is written in the background,
+    // so neither a slow service nor a store fault holds up the end.
+    const first = now
+      ? await within(
+          ask().catch(() => undefined),
+          READY_TIMEOUT_MS,
+        )
+      : undefined;
     void (async () => {
-      for (const ms of SETTLE_DELAYS_MS) {
+      let end = first;
+      for (const ms of first ? [] : SETTLE_DELAYS_MS) {
         await pause(ms);
-        if (await ask()) return;
+        end = await ask();
+        if (end) break;
       }
+      if (end) await enter(sessionId, ...end);
     })()
       .catch(() => {})
       .finally(() => settling.delete(sessionId));
@@ -276,6 +285,19 @@ export function createOps(o: OpsOptions): Ops {
     return answer;
   }
   return ops;
+}
+
+/** What `p` resolves to, or undefined after `ms`. */
+async function within<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const late = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), ms);
+    });
+    return await Promise.race([p, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** `ok`, or a word for what went wrong: never the error's text (it may name a host). */
