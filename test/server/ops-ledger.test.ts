@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { createClient } from 'redis';
 import request from 'supertest';
-import { createAvatarHandler, readUsage, redisStore } from '../../src/server/index';
+import { createAvatarHandler, memoryStore, readUsage, redisStore } from '../../src/server/index';
 import { createEmulator } from '../../src/emulator/index';
 import { ALICE, SECRET, closedPort, proxyApp, proxyOptions, serviceId, startRedis, waitFor, type Emulator } from './helpers';
 
@@ -101,6 +101,26 @@ describe.skipIf(!hasRedis)('spend ledger in Redis', () => {
     // The service's session id never reaches the admin's browser.
     expect(JSON.stringify(usage.body)).not.toContain(await serviceId(id));
     expect((await request(restarted).get('/api/avatar/usage?days=99').set('x-admin', 'yes')).status).toBe(400);
+  });
+});
+
+describe('spend ledger in memory', () => {
+  it("enters a session the proxy ended at its maximum length, with the service's cost", async () => {
+    const store = memoryStore();
+    const app = proxyApp(proxyOptions(emulator.url, { store, sessionLimits: { maxDurationMs: 1000 } }));
+    const created = await request(app)
+      .post('/api/avatar/sessions')
+      .send({ ...json, agent_id: 'agent-cartoon' });
+    expect(created.status).toBe(201);
+    const report = await waitFor(async () => {
+      const r = await readUsage(store, { days: 1 });
+      return r.days[0]!.sessions > 0 ? r : undefined;
+    });
+    expect(report.days[0]!.reasons).toEqual({ max_duration: 1 });
+    expect(Object.keys(report.days[0]!.agents)).toEqual(['agent-cartoon']);
+    expect(report.recent[0]).toMatchObject({ agent: 'agent-cartoon', reason: 'max_duration' });
+    expect(report.recent[0]!.credits).toBeGreaterThan(0);
+    expect(report.days[0]!.credits).toBe(report.recent[0]!.credits);
   });
 });
 

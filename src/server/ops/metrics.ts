@@ -84,7 +84,7 @@ export interface MetricSources {
  * provider of `@opentelemetry/api` is looked up, and the instruments are made on the first event after it loaded
  * (so an SDK registered before the first request is used). Without the package, nothing is measured.
  */
-export function attachMetrics(events: ProxyEvents, options: MetricsOptions, sources: MetricSources, version: string): void {
+export function attachMetrics(events: ProxyEvents, options: MetricsOptions, sources: MetricSources, version?: string): void {
   let record: ((e: ProxyEvent) => void) | undefined;
   let provider: MeterProviderLike | undefined = options.meterProvider;
   let loading = provider === undefined;

@@ -55,9 +55,9 @@ export interface Ops {
   /** Reports a status the service answered for a session (first `ACTIVE`, the end and its cost). */
   status(sessionId: string, startedAt: number, status: SessionStatusResponse, endedReason: string | undefined): void;
   /**
-   * Reports an end the proxy asked for (`reason`) and reads the session's cost from the service: once now (the
-   * promise settles after it, and never rejects), then, while the service has not reported the end yet, in the
-   * background for a while.
+   * Reports an end the browser asked for (`reason`) and reads the session's cost from the service: once now (the
+   * promise settles after that read, or after 2 s, and never rejects), then, while the service has not reported the
+   * end yet, in the background for a while. The ledger is written in the background.
    */
   ended(sessionId: string, reason: string): Promise<void>;
   /** Reports the create calls that were refused. Returns `pending`. */
@@ -115,17 +115,12 @@ export function createOps(o: OpsOptions): Ops {
   const store = { limitStore: (name: string) => base.limitStore(name), ledger, spend };
 
   if (o.metrics !== false) {
-    attachMetrics(
-      events,
-      o.metrics ?? {},
-      {
-        async running() {
-          const all = await base.ledger.allMembers();
-          return all.filter((e) => !e.sessionId.startsWith(PENDING)).length;
-        },
+    attachMetrics(events, o.metrics ?? {}, {
+      async running() {
+        const all = await base.ledger.allMembers();
+        return all.filter((e) => !e.sessionId.startsWith(PENDING)).length;
       },
-      '',
-    );
+    });
   }
 
   /** Enters the end of `sessionId` in the ledger once (across instances) and reports it. */
@@ -147,7 +142,12 @@ export function createOps(o: OpsOptions): Ops {
     };
     if (entered.size >= SEEN_MAX) entered.delete(entered.values().next().value as string);
     entered.add(sessionId);
-    if (await spend.enter(entry)) emit({ name: 'session.ended', sessionId, agent: entry.agent, reason, cost, seconds });
+    // A store fault leaves the session to be entered by a later status read (here or on another instance).
+    const first = await spend.enter(entry).catch((e: unknown) => {
+      entered.delete(sessionId);
+      throw e;
+    });
+    if (first) emit({ name: 'session.ended', sessionId, agent: entry.agent, reason, cost, seconds });
   }
 
   /**
