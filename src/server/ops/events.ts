@@ -52,6 +52,8 @@ export type ProxyEvent =
     }
   | {
       name: 'session.active';
+      /** The request that read the status. */
+      requestId: string;
       sessionId: string;
       agent: string;
       /** From the create to the first status read that answered `ACTIVE`, s. */
@@ -59,6 +61,8 @@ export type ProxyEvent =
     }
   | {
       name: 'session.ended';
+      /** The request that learned of the end, or `end-<uuid>` for the proxy's own background reads. */
+      requestId: string;
       sessionId: string;
       agent: string;
       reason: SessionEndReason;
@@ -70,6 +74,8 @@ export type ProxyEvent =
   | { name: 'create.refused'; requestId: string; limit: RefusalLimit; status: number }
   | {
       name: 'service.call';
+      /** The request the call was made for (its `x-request-id`), or `-` when none was sent. */
+      requestId: string;
       method: string;
       /** The service's path with ids replaced: `/liveai/sessions/{id}/control`. */
       route: string;
@@ -80,6 +86,7 @@ export type ProxyEvent =
       ms: number;
     }
   | { name: 'store.error'; op: string; error: 'timeout' | 'error' };
+// `store.error` names no request: the store client does not know which request a command serves.
 
 export type ProxyEventName = ProxyEvent['name'];
 export type ProxyEventListener = (event: ProxyEvent) => void;

@@ -16,11 +16,14 @@ export function attachLogEvents(events: ProxyEvents, log: ProxyLog): void {
         );
         return;
       case 'session.active':
-        log.info({ event: e.name, sessionId: e.sessionId, agent: e.agent, seconds: e.seconds }, 'avatar session active');
+        log.info(
+          { event: e.name, reqId: e.requestId, sessionId: e.sessionId, agent: e.agent, seconds: e.seconds },
+          'avatar session active',
+        );
         return;
       case 'session.ended':
         log.info(
-          { event: e.name, sessionId: e.sessionId, agent: e.agent, reason: e.reason, cost: e.cost, seconds: e.seconds },
+          { event: e.name, reqId: e.requestId, sessionId: e.sessionId, agent: e.agent, reason: e.reason, cost: e.cost, seconds: e.seconds },
           'avatar session ended',
         );
         return;
@@ -30,12 +33,20 @@ export function attachLogEvents(events: ProxyEvents, log: ProxyLog): void {
       case 'service.call':
         if (e.status < 500 && !e.error) return;
         log.error(
-          { event: 'service.error', method: e.method, route: e.route, status: e.status, error: e.error ?? 'status', ms: e.ms },
+          {
+            event: 'service.error',
+            reqId: e.requestId,
+            method: e.method,
+            route: e.route,
+            status: e.status,
+            error: e.error ?? 'status',
+            ms: e.ms,
+          },
           'avatar service call failed',
         );
         return;
       case 'store.error':
-        log.error({ event: e.name, op: e.op, error: e.error }, 'avatar proxy store failed');
+        log.error({ event: e.name, reqId: '-', op: e.op, error: e.error }, 'avatar proxy store failed');
         return;
     }
   });

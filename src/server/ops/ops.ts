@@ -53,13 +53,13 @@ export interface Ops {
   /** Reports a create the service answered (call it once the browser is about to get the session). */
   created(c: CreatedSession): Promise<void>;
   /** Reports a status the service answered for a session (first `ACTIVE`, the end and its cost). */
-  status(sessionId: string, startedAt: number, status: SessionStatusResponse, endedReason: string | undefined): void;
+  status(sessionId: string, startedAt: number, status: SessionStatusResponse, endedReason: string | undefined, requestId: string): void;
   /**
    * Reports an end the browser asked for (`reason`) and reads the session's cost from the service: once now (the
    * promise settles after that read, or after 2 s, and never rejects), then, while the service has not reported the
    * end yet, in the background for a while. The ledger is written in the background.
    */
-  ended(sessionId: string, reason: string): Promise<void>;
+  ended(sessionId: string, reason: string, requestId: string): Promise<void>;
   /** Reports the create calls that were refused. Returns `pending`. */
   observeCreate<T>(requestId: string, pending: Promise<T>): Promise<T>;
   probe(kind: 'health' | 'ready'): Promise<Probe>;
@@ -109,7 +109,7 @@ export function createOps(o: OpsOptions): Ops {
   const ledger = observedLedger(base.ledger, fault, (sessionId, reason) => {
     // The proxy's own ends (max_duration, orphaned, …); `ended` is the browser's end or a status read, reported
     // by their call sites with the reason they know.
-    if (reason !== 'ended' && reason !== '') void settle(sessionId, reason, false);
+    if (reason !== 'ended' && reason !== '') void settle(sessionId, reason, false, `end-${crypto.randomUUID()}`);
   });
   const spend = observedSpend(base.spend ?? memorySpendLedger(), fault);
   const store = { limitStore: (name: string) => base.limitStore(name), ledger, spend };
@@ -124,7 +124,7 @@ export function createOps(o: OpsOptions): Ops {
   }
 
   /** Enters the end of `sessionId` in the ledger once (across instances) and reports it. */
-  async function enter(sessionId: string, reason: string, cost: number | null, startedAt?: number) {
+  async function enter(requestId: string, sessionId: string, reason: string, cost: number | null, startedAt?: number) {
     if (entered.has(sessionId)) return;
     const meta = await spend.session(sessionId).catch(() => undefined);
     const now = Date.now();
@@ -147,14 +147,14 @@ export function createOps(o: OpsOptions): Ops {
       entered.delete(sessionId);
       throw e;
     });
-    if (first) emit({ name: 'session.ended', sessionId, agent: entry.agent, reason, cost, seconds });
+    if (first) emit({ name: 'session.ended', requestId, sessionId, agent: entry.agent, reason, cost, seconds });
   }
 
   /**
    * Reads the cost of a session that ended for `reason` and enters it: once at once when `now` (the browser's end:
    * the service has usually reported it already), then in the background while the service has not.
    */
-  async function settle(sessionId: string, reason: string, now: boolean): Promise<void> {
+  async function settle(sessionId: string, reason: string, now: boolean, requestId: string): Promise<void> {
     if (settling.has(sessionId) || settling.size > SEEN_MAX) return;
     settling.add(sessionId);
     /** The end to enter (reason, cost) once the service reported it; undefined while it has not. */
@@ -181,7 +181,7 @@ export function createOps(o: OpsOptions): Ops {
         end = await ask();
         if (end) break;
       }
-      if (end) await enter(sessionId, ...end);
+      if (end) await enter(requestId, sessionId, ...end);
     })()
       .catch(() => {})
       .finally(() => settling.delete(sessionId));
@@ -196,13 +196,28 @@ export function createOps(o: OpsOptions): Ops {
         const method = init.method ?? 'GET';
         return exchange(url, init, opts).then(
           (res: FetchedJson) => {
-            emit({ name: 'service.call', method, route: routeOf(url), status: res.status, ms: performance.now() - t0 });
+            emit({
+              name: 'service.call',
+              requestId: ridOf(init.headers),
+              method,
+              route: routeOf(url),
+              status: res.status,
+              ms: performance.now() - t0,
+            });
             return res;
           },
           (e: unknown) => {
             if (!(e instanceof LiveAiError && e.code === 'aborted')) {
               const error = e instanceof LiveAiError && e.code === 'timeout' ? 'timeout' : 'network';
-              emit({ name: 'service.call', method, route: routeOf(url), status: 0, error, ms: performance.now() - t0 });
+              emit({
+                name: 'service.call',
+                requestId: ridOf(init.headers),
+                method,
+                route: routeOf(url),
+                status: 0,
+                error,
+                ms: performance.now() - t0,
+              });
             }
             throw e;
           },
@@ -217,13 +232,28 @@ export function createOps(o: OpsOptions): Ops {
         const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
         try {
           const res = await inner(input, init);
-          emit({ name: 'service.call', method, route: routeOf(url), status: res.status, ms: performance.now() - t0 });
+          emit({
+            name: 'service.call',
+            requestId: ridOf(init?.headers),
+            method,
+            route: routeOf(url),
+            status: res.status,
+            ms: performance.now() - t0,
+          });
           return res;
         } catch (e) {
           const name = (e as { name?: string } | null)?.name;
           if (name !== 'AbortError' || !init?.signal?.aborted || init.signal.reason instanceof Error) {
             const error = name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : 'network';
-            emit({ name: 'service.call', method, route: routeOf(url), status: 0, error, ms: performance.now() - t0 });
+            emit({
+              name: 'service.call',
+              requestId: ridOf(init?.headers),
+              method,
+              route: routeOf(url),
+              status: 0,
+              error,
+              ms: performance.now() - t0,
+            });
           }
           throw e;
         }
@@ -238,7 +268,7 @@ export function createOps(o: OpsOptions): Ops {
       emit({ name: 'session.created', requestId: c.requestId, sessionId: c.sessionId, agent, transport: c.transport });
       await spend.open(c.sessionId, { agent, client: c.client ?? '-', startedAt: Date.now() }).catch(() => {});
     },
-    status(sessionId, startedAt, status, endedReason) {
+    status(sessionId, startedAt, status, endedReason, requestId) {
       const s = status.session_status;
       if (s === 'ACTIVE' && !seenActive.has(sessionId)) {
         if (seenActive.size >= SEEN_MAX) seenActive.delete(seenActive.values().next().value as string);
@@ -247,15 +277,15 @@ export function createOps(o: OpsOptions): Ops {
         void (async () => {
           if (!(await spend.once(sessionId, 'active'))) return;
           const meta = await spend.session(sessionId);
-          emit({ name: 'session.active', sessionId, agent: meta?.agent ?? 'unknown', seconds });
+          emit({ name: 'session.active', requestId, sessionId, agent: meta?.agent ?? 'unknown', seconds });
         })().catch(() => {});
       }
       if (FINAL_STATUSES.includes(s)) {
-        void enter(sessionId, endReasonOf(s, endedReason), status.cost ?? null, startedAt).catch(() => {});
+        void enter(requestId, sessionId, endReasonOf(s, endedReason), status.cost ?? null, startedAt).catch(() => {});
       }
     },
-    async ended(sessionId, reason) {
-      await settle(sessionId, reason, true);
+    async ended(sessionId, reason, requestId) {
+      await settle(sessionId, reason, true, requestId);
     },
     observeCreate(requestId, pending) {
       return pending.catch((e: unknown) => {
@@ -319,6 +349,14 @@ const serviceFault = (e: unknown) =>
     : e instanceof LiveAiError && e.code === 'timeout'
       ? 'timeout'
       : 'unavailable';
+
+/** The `x-request-id` a service call carries (the service client sends the proxy's request id), or `-`. */
+function ridOf(headers: HeadersInit | undefined): string {
+  if (!headers) return '-';
+  if (headers instanceof Headers) return headers.get('x-request-id') ?? '-';
+  if (Array.isArray(headers)) return headers.find(([k]) => k.toLowerCase() === 'x-request-id')?.[1] ?? '-';
+  return headers['x-request-id'] ?? '-';
+}
 
 function routeOf(url: string): string {
   const i = url.indexOf('/liveai/');

@@ -47,14 +47,14 @@ export async function sessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCal
   switch (call.action) {
     case 'getSession': {
       const status = await ctx.upstream.getSession(id, o);
-      ctx.ops.status(id, startedAt, status, endedReason);
+      ctx.ops.status(id, startedAt, status, endedReason, call.requestId);
       if (endedReason === undefined && isFinalStatus(status.session_status)) await ctx.guard.ended(id, 'ended', call.client);
       return { status: 200, body: endedReason === undefined || endedReason === 'ended' ? status : { ...status, end_reason: endedReason } };
     }
     case 'renewToken': {
       // The service may have ended the session on its own (idle timeout, failure, the avatar left): no new token then.
       const status = await ctx.upstream.getSession(id, o);
-      ctx.ops.status(id, startedAt, status, endedReason);
+      ctx.ops.status(id, startedAt, status, endedReason, call.requestId);
       if (isFinalStatus(status.session_status)) {
         await ctx.guard.ended(id, 'ended', call.client);
         throw sessionEnded();
@@ -82,7 +82,7 @@ export async function sessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCal
     case 'end': {
       if (endedReason !== undefined) return { status: 200, body: { success: true } };
       const answer = await ctx.upstream.control(id, { event: 'terminate' }, o);
-      ctx.ops.ended(id, 'user');
+      await ctx.ops.ended(id, 'user', call.requestId);
       await ctx.guard
         .ended(id, 'ended', call.client)
         .catch((e: unknown) =>
