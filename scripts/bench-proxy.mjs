@@ -224,6 +224,16 @@ async function handwrittenApp(upstream) {
   return app;
 }
 
+/**
+ * The metrics of `--serve proxy-metrics-on`: an OpenTelemetry SDK MeterProvider whose Prometheus exporter serves
+ * nothing itself (as an app that mounts the exporter's handler on its own server), so every instrument records.
+ */
+async function benchMeterProvider() {
+  const { MeterProvider } = await import('@opentelemetry/sdk-metrics');
+  const { PrometheusExporter } = await import('@opentelemetry/exporter-prometheus');
+  return new MeterProvider({ readers: [new PrometheusExporter({ preventServerStart: true })] });
+}
+
 /** `--serve emulator` / `--serve proxy <upstream>` / `--serve handwritten <upstream>`: one server per process, prints `READY <url>`. */
 async function serveMode(kind, upstream) {
   for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => process.exit(0));
@@ -243,6 +253,8 @@ async function serveMode(kind, upstream) {
   }
   const { default: express } = await import('express');
   const { createAvatarProxy } = await import('../src/server/index.ts');
+  const metrics =
+    kind === 'proxy-metrics-off' ? false : kind === 'proxy-metrics-on' ? { meterProvider: await benchMeterProvider() } : undefined;
   const app = express();
   app.use(
     '/api/avatar',
@@ -254,6 +266,7 @@ async function serveMode(kind, upstream) {
       rateLimit: { perSession: 1_000_000_000 },
       // The bench's rtc-b session names its Daily room; by default the proxy refuses rooms the server did not choose.
       dailyRooms: [BENCH_DAILY_ROOM],
+      ...(metrics === undefined ? {} : { metrics }),
     }),
   );
   const server = app.listen(0, '127.0.0.1', () => console.log(`READY http://127.0.0.1:${server.address().port}/api/avatar`));

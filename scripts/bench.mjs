@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench`: liveai-kit's benchmarks, each against a baseline measured in the same run, medians over ≥ 5 runs.
 // Prints a Markdown table and writes it to docs/benchmarks.md with the command and the date.
-//   npm run bench [-- --quick] [-- --rounds N] [-- --only size,proxy,image,renders,e2e,avatars]
+//   npm run bench [-- --quick] [-- --rounds N] [-- --only size,proxy,metrics,image,renders,e2e,avatars]
 //                 [-- --conditions normal,cpu4,lossy,firefox] [-- --memory]
 // --rounds N (or LIVEAI_BENCH_ROUNDS=N): N rounds for every measured row (a quick full run: --quick --rounds 2);
 // --conditions: the conditions of rows 5 and 7 (default all four: Chromium as-is, throttled, behind a lossy link, and
@@ -239,6 +239,24 @@ async function proxy() {
   }
   notes.push(
     `Proxy: ${RUNS} alternating rounds of ${QUICK ? 2 : 4} s per target; service, proxy and autocannon in three processes on a 2-core machine shared with other work, so absolute numbers are noisy; medians reported. CPU per request = user + system CPU time of the proxy process over a run ÷ requests answered (barely moved by other load on the machine, unlike req/s), the ratio the median of the rounds' ratios; the proxy runs with its defaults (origin policy, spending limits, per-session rate limit with its budget raised so the load is not refused); the hand-written route (scripts/bench-proxy.mjs) verifies a jose HS256 Bearer token and forwards with undici, with no caching, validation or limits.`,
+  );
+}
+
+async function metrics() {
+  step('2 proxy metrics cost (autocannon)');
+  const { measureMetricsCost } = await import('./bench/metrics.mjs');
+  const r = await measureMetricsCost({ duration: QUICK ? 2 : 4, connections: 10, rounds: RUNS });
+  const more = (r.ratio - 1) * 100;
+  row(
+    '2 proxy CPU per request, metrics recorded (proxy process, µs)',
+    'GET /sessions/:id',
+    `${r.on} µs`,
+    `${r.off} µs with metrics: false`,
+    `${r.ratio.toFixed(3)}× (${more >= 0 ? '+' : ''}${more.toFixed(1)} %) ${more <= 5 ? '✅ ≤ +5 %' : '❌ > +5 %'}`,
+    `errors: ${r.errors}`,
+  );
+  notes.push(
+    `Metrics: two proxies in their own processes, one recording every OpenTelemetry instrument into an SDK MeterProvider with the Prometheus exporter (not scraped during the runs), one with \`metrics: false\`; ${RUNS} alternating rounds of ${QUICK ? 2 : 4} s each of GET /sessions/:id; CPU per request as in row 2, the ratio the median of the rounds' ratios.`,
   );
 }
 
@@ -620,7 +638,7 @@ async function avatars() {
   );
 }
 
-const steps = { size: sizes, proxy, image, renders, e2e, avatars };
+const steps = { size: sizes, proxy, metrics, image, renders, e2e, avatars };
 const failures = [];
 const t0 = Date.now();
 for (const [name, fn] of Object.entries(steps)) {

@@ -90,6 +90,15 @@ if (
 ) {
   stop('redis-server not found. Run: sudo apt-get install -y redis-server');
 }
+// Prometheus and promtool (Debian's `prometheus` package): the proxy's metrics scraped by a real Prometheus, and the
+// alerting rules' own tests.
+if (
+  (all || projects.includes('server')) &&
+  (spawnSync('promtool', ['--version'], { stdio: 'ignore' }).status !== 0 || !existsSync('/usr/bin/prometheus')) &&
+  !aptInstall(['prometheus'])
+) {
+  stop('prometheus not found. Run: sudo apt-get install -y prometheus');
+}
 // The impaired link's relay (scripts/impair/relay.py, Python standard library) for its self-test in the server tier.
 if (
   (all || projects.includes('server')) &&

@@ -22,6 +22,17 @@ export { ChatInput, type ChatInputProps } from './controls/ChatInput';
 export { ControlBar, type ControlBarProps } from './controls/ControlBar';
 export { ImageSwapper, type ImageSwapperProps } from './images/ImageSwapper';
 export { SessionList, type SessionListProps } from './sessions/SessionList';
+export {
+  UsageView,
+  Usage,
+  type UsageViewProps,
+  type UsageProps,
+  type UsageData,
+  type UsageDay,
+  type UsageEnded,
+  type UsageTotals,
+  type UsageLabels,
+} from './admin/UsageView';
 export { AvatarWidget, type AvatarWidgetProps } from './widget/AvatarWidget';
 export type { WidgetCallbacks, WidgetEndInfo } from './widget/AvatarWidget';
 export type { PrepareImage } from './images/useImagePick';

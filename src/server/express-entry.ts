@@ -8,3 +8,4 @@
 export { createAvatarProxy } from './adapters/express/router';
 export type { AvatarProxyOptions, OwnerLimitOptions, ProxyAction, RateLimitOptions, SessionLimitOptions } from './options';
 export type { WaitUntil } from './platform';
+export type { MetricsOptions, MeterProviderLike, MeterLike, InstrumentOptions, MetricAttributes } from './ops/metrics';

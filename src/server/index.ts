@@ -30,6 +30,10 @@ export {
   type DurableObjectStoreOptions,
 } from './limits/durable-object-store';
 export type { WaitUntil } from './platform';
+export { readUsage, type UsageReport, type UsageSession, type UsageOptions } from './ops/usage';
+export type { SpendLedger, SpendDay, SpendTotals, SpendSession, SpendEntry } from './ops/spend-ledger';
+export type { MetricsOptions, MeterProviderLike, MeterLike, InstrumentOptions, MetricAttributes } from './ops/metrics';
+export type { SessionEndReason, RefusalLimit } from './ops/events';
 export type { AvatarProxyOptions, MaybePromise, OwnerLimitOptions, ProxyAction, RateLimitOptions, SessionLimitOptions } from './options';
 export { issueClientToken, type ClientTokenOptions } from './session/attach';
 export { REDACT_PATHS } from './logging';

@@ -6,13 +6,23 @@ import { formatZodError, type ProviderLabelsInput } from '../core/internal';
 import type { ProxyStore } from './limits/store';
 import type { WaitUntil } from './platform';
 import { secretProblem } from './secret';
+import type { MetricsOptions } from './ops/metrics';
 
 /**
  * What a request asks the proxy to do; passed to `authorize(req, action)`.
  * @public
  */
 export type ProxyAction =
-  'createRoom' | 'createSession' | 'getSession' | 'control' | 'leaveMeeting' | 'end' | 'renewToken' | 'listRooms' | 'listSessions';
+  | 'createRoom'
+  | 'createSession'
+  | 'getSession'
+  | 'control'
+  | 'leaveMeeting'
+  | 'end'
+  | 'renewToken'
+  | 'listRooms'
+  | 'listSessions'
+  | 'usage';
 
 /**
  * A value, or a promise of it: the proxy's callbacks (`authorize`, `admin`, `clientKey`, `agents`, …) may answer
@@ -234,6 +244,13 @@ export interface AvatarProxyOptions<Req> {
    * first request logs a warning naming this option. Not needed on a long-lived server.
    */
   waitUntil?: WaitUntil;
+  /**
+   * OpenTelemetry metrics (sessions created, ended, refused, running; session time and credits per agent; start
+   * time; service calls; store errors). Default: measured through the global `MeterProvider` of
+   * `@opentelemetry/api` when that optional package is installed — a no-op until your app registers an SDK (do
+   * that before the first request). `{ meterProvider }` uses that provider instead; `false` turns them off.
+   */
+  metrics?: MetricsOptions | false;
 }
 
 const fn = <T>(name: string) => z.custom<T>((v) => typeof v === 'function', { message: `${name} must be a function` });
@@ -344,6 +361,18 @@ const OptionsSchema = z.object({
   clientKey: fn('clientKey').optional(),
   roomTransport: z.enum(['rtc-a', 'rtc-b'], { error: 'must be rtc-a or rtc-b' }).optional(),
   waitUntil: fn<WaitUntil>('waitUntil').optional(),
+  metrics: z
+    .union([
+      z.literal(false),
+      z.object({
+        meterProvider: z
+          .custom<MetricsOptions['meterProvider']>((v) => typeof (v as { getMeter?: unknown } | null)?.getMeter === 'function', {
+            message: 'must be an OpenTelemetry MeterProvider',
+          })
+          .optional(),
+      }),
+    ])
+    .optional(),
   store: z
     .custom<ProxyStore>((v) => typeof v === 'object' && v !== null && 'ledger' in v && 'limitStore' in v, {
       message: 'must be a store from memoryStore() or redisStore()',

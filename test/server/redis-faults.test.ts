@@ -185,13 +185,13 @@ describe.skipIf(!hasRedis)('Redis store: deadlines and round trips', () => {
     expect(renew.status).toBe(403);
   });
 
-  it('a create costs at most three Redis round trips (request limit, reservation, commit); IPv6 /64 shares one cap', async () => {
+  it('a create costs at most four Redis round trips (request limit, reservation, commit, spend ledger); IPv6 /64 shares one cap', async () => {
     const p = await adapters.express!({ trustProxy: ['loopback'] });
     const as = (ip: string) => p.send('/sessions', { ...create(), headers: { 'content-type': 'application/json', 'x-forwarded-for': ip } });
     expect((await as('2001:db8:5:6::1')).status).toBe(201);
     const before = p.calls.length;
     expect((await as('2001:db8:5:6::2')).status).toBe(201);
-    expect(p.calls.length - before).toBeLessThanOrEqual(3);
+    expect(p.calls.length - before).toBeLessThanOrEqual(4);
     expect((await as('2001:db8:5:6::3')).status).toBe(201);
     expect((await as('2001:db8:5:6:ffff::4')).status).toBe(429);
     expect(p.calls.some((c) => c.some((a) => a.includes('run:2001:db8:5:6::/64')))).toBe(true);

@@ -2,6 +2,7 @@ import { isFinalStatus, LiveAiError, MAX_PAGINATION_OFFSET, type SessionListItem
 import type { ServiceClient } from '../service/client';
 import { createLimiter, WindowStore } from '../adapters/fetch/limiter';
 import type { ProxyLog } from '../logging';
+import { refused } from '../ops/events';
 import type { ResolvedOptions } from '../options';
 import { frozenPlatform, type Background } from '../platform';
 import {
@@ -353,7 +354,7 @@ export function createGuard<Req>(
       const at = Date.now();
       const limits = limitsOf(caps);
       const got = await reserveCounted(client, member, at + pendingMs, limits);
-      if (got !== 'ok') throw refusal(got, caps);
+      if (got !== 'ok') throw refused(refusal(got, caps), got.refused);
       return { client, member, at, minutesCharge: limits.owner?.minutesPerDay !== undefined ? limits.owner.minutesCharge : 0 };
     },
     async created(r, sessionId) {

@@ -1,6 +1,7 @@
 import type { Store } from '../peer-types';
 import { LiveAiError } from '../../core/index';
 import { loadPeer } from '../peers';
+import { redisSpendLedger } from '../ops/spend-ledger';
 import { dayOf, FOUND_CLIENT, ownerMember, type LedgerEntry, type ProxyStore, type ReserveRefusal, type SessionLedger } from './store';
 
 /**
@@ -156,8 +157,8 @@ return 1`;
 /**
  * Counters in Redis, shared by every proxy instance that uses the same Redis and prefix: rate limits through
  * `rate-limit-redis` (the maintained Redis store of express-rate-limit), and running sessions, create budgets,
- * deadlines and ended sessions through small atomic Lua scripts (one round trip per step: a create costs three,
- * the per-client request limit included). Bring your own connection:
+ * deadlines and ended sessions through small atomic Lua scripts (one round trip per step: a create costs four,
+ * the per-client request limit and the spend ledger's note of the session included). Bring your own connection:
  * `redisStore({ sendCommand: (args) => client.sendCommand(args) })` with node-redis.
  * Every command has a time limit (`timeoutMs`); a Redis fault fails closed (503, nothing started).
  * @throws LiveAiError `missing_peer` when rate-limit-redis is not installed.
@@ -207,7 +208,7 @@ export function redisStore(options: RedisStoreOptions): ProxyStore {
       return new mod.RedisStore({ ...common, sendCommand: (...args: string[]) => send(args) as Promise<never> });
     }
   };
-  return { limitStore, ledger: redisLedger(send, prefix) };
+  return { limitStore, ledger: redisLedger(send, prefix), spend: redisSpendLedger(send, prefix) };
 }
 
 function redisLedger(send: RedisSendCommand, prefix: string): SessionLedger {

@@ -1,5 +1,6 @@
 import type { Store } from '../peer-types';
 import { WindowStore } from '../adapters/fetch/limiter';
+import { memorySpendLedger, type SpendLedger } from '../ops/spend-ledger';
 
 /**
  * A session the proxy started for a client, as kept in the ledger.
@@ -130,6 +131,8 @@ export interface ProxyStore {
   /** A fresh rate-limit store for one limit (`ip`, `session`, `create`). */
   limitStore(name: string): Store;
   ledger: SessionLedger;
+  /** What sessions cost per day, agent and client (see `readUsage`); without one the proxy keeps it in memory. */
+  spend?: SpendLedger;
 }
 
 /**
@@ -137,7 +140,7 @@ export interface ProxyStore {
  * @public
  */
 export function memoryStore(): ProxyStore {
-  return { limitStore: () => new WindowStore(), ledger: memoryLedger() };
+  return { limitStore: () => new WindowStore(), ledger: memoryLedger(), spend: memorySpendLedger() };
 }
 
 function memoryLedger(): SessionLedger {

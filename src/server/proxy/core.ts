@@ -17,6 +17,8 @@ import { createTransportHint, type TransportHint } from './transport-hint';
 import { createSealer, type Sealer } from '../session/handle';
 import { dailyRoomAllowed } from '../session/daily-rooms';
 import { createBackground, platformWarnings, type Background, type WaitUntil } from '../platform';
+import { createOps, type Ops } from '../ops/ops';
+import { refused } from '../ops/events';
 
 export type { Upload };
 
@@ -74,6 +76,8 @@ export interface ProxyCore<Req> {
   background: Background;
   /** Notes a request (with its own `waitUntil`, if any): the first one without any, where needed, logs a warning. */
   seen(waitUntil: WaitUntil | undefined): void;
+  /** Events, metrics, spend ledger, health and usage. */
+  ops: Ops;
   handle(call: ProxyCall<Req>): Promise<ProxyReply>;
 }
 
@@ -88,6 +92,8 @@ export interface ActionContext<Req> {
   transportHint: TransportHint;
   /** Seals the service's session ids into the browser's handles, and opens them. */
   sealer: Sealer;
+  /** Events, metrics, spend ledger, health and usage. */
+  ops: Ops;
   allow(call: ProxyCall<Req>): Promise<void>;
   agentAllowed(agentId: string | undefined, req: Req): Promise<void>;
   /** The proxy's policy for a control event (its row of `CONTROL_EVENTS`). @throws 403 `forbidden`. */
@@ -117,14 +123,15 @@ export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: stri
     retries: options.upstream.retries,
     providerLabels: options.providerLabels,
   };
-  const upstream = serviceClientOver(clientOptions, pool ? createUpstreamExchange(pool) : cappedFetchJson);
   const log = proxyLogger(options.logger, secretsOf(options));
+  const ops = createOps({ store: options.store, metrics: options.metrics, log });
+  const upstream = serviceClientOver(clientOptions, ops.timedExchange(pool ? createUpstreamExchange(pool) : cappedFetchJson));
   // Ending sessions and checking on them may wait longer than a browser's call: they run in the background.
   const cleanup = serviceClientOver(
     {
       baseUrl: options.upstream.baseUrl,
       apiKey: options.upstream.apiKey,
-      fetch: upstreamFetch,
+      fetch: ops.timedFetch(upstreamFetch),
       timeoutMs: (options.upstream.timeoutMs ?? 15_000) + LATE_GRACE_MS,
       retries: options.upstream.retries,
     },
@@ -137,20 +144,24 @@ export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: stri
     limits: options.sessionCaps !== false || options.ownerCaps !== false,
     waitUntil: options.waitUntil !== undefined,
   });
-  const guard = createGuard(options, cleanup, log, background);
+  const guard = createGuard({ ...options, store: ops.store }, cleanup, log, background);
+  ops.useService(upstream);
   const ctx: ActionContext<Req> = {
     options,
     upstream,
     tokens: createClientTokens(options.secretKey, options.tokenTtlSeconds),
     guard,
-    spawner: createSpawner(options, guard, log, upstreamFetch, background),
+    spawner: createSpawner(options, guard, log, ops.timedFetch(upstreamFetch), background),
     log,
+    ops,
     transportHint: createTransportHint(options.roomTransport, log),
     async allow(call) {
-      if (options.authorize && !(await options.authorize(call.req, call.action))) throw forbidden('Not authorized');
+      if (options.authorize && !(await options.authorize(call.req, call.action))) throw refused(forbidden('Not authorized'), 'authorize');
       if ((call.action === 'listRooms' || call.action === 'listSessions') && !(options.admin && (await options.admin(call.req)))) {
         throw forbidden('Listing rooms and sessions is for administrators only');
       }
+      if (call.action === 'usage' && !(options.admin && (await options.admin(call.req))))
+        throw forbidden('Usage is for administrators only');
     },
     sealer: createSealer(options.secretKey),
     async controlAllowed(policy, req) {
@@ -159,14 +170,18 @@ export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: stri
     },
     async roomAllowed(roomUrl, req) {
       if (!(await dailyRoomAllowed(options.dailyRooms, roomUrl, req))) {
-        throw forbidden('The avatar may not be sent to this room: choose it on the server (see the dailyRooms option)');
+        throw refused(forbidden('The avatar may not be sent to this room: choose it on the server (see the dailyRooms option)'), 'room');
       }
     },
     async agentAllowed(agentId, req) {
       const agents = options.agents;
       if (agents === undefined) return;
       const ok = typeof agents === 'function' ? await agents(agentId, req) : agentId !== undefined && agents.includes(agentId);
-      if (!ok) throw forbidden(agentId === undefined ? 'Custom avatar images are not allowed here' : 'This agent is not allowed here');
+      if (!ok)
+        throw refused(
+          forbidden(agentId === undefined ? 'Custom avatar images are not allowed here' : 'This agent is not allowed here'),
+          'agent',
+        );
     },
   };
   const { transportHint, sealer } = ctx;
@@ -179,17 +194,19 @@ export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: stri
     verifyToken: (token, handle) => verifySessionToken(ctx, token, handle),
     background,
     seen: warnings.request,
+    ops,
     logsRequests: options.logger !== undefined,
     handle: (call) => {
       warnings.request(call.waitUntil);
-      return handle(ctx, call);
+      return CREATES.has(call.action) ? ops.observeCreate(call.requestId, handle(ctx, call)) : handle(ctx, call);
     },
   };
 }
 
 async function handle<Req>(ctx: ActionContext<Req>, call: ProxyCall<Req>): Promise<ProxyReply> {
   const o = { requestId: call.requestId };
-  if (ORIGIN_GUARDED.has(call.action)) await checkSite(ctx.options.allowedOrigins, call.site ?? {}, call.req);
+  if (ORIGIN_GUARDED.has(call.action))
+    await checkSite(ctx.options.allowedOrigins, call.site ?? {}, call.req).catch((e: Error) => Promise.reject(refused(e, 'origin')));
   switch (call.action) {
     case 'createRoom': {
       await ctx.allow(call);
@@ -199,6 +216,13 @@ async function handle<Req>(ctx: ActionContext<Req>, call: ProxyCall<Req>): Promi
       const endsAt = room.session_expires_at ? Date.parse(room.session_expires_at) : undefined;
       const handle = await ctx.sealer.handle({ sessionId: room.session_id, startedAt: Date.now(), endsAt });
       const issued = await ctx.tokens.issue(handle, false, endsAt);
+      await ctx.ops.created({
+        requestId: call.requestId,
+        sessionId: room.session_id,
+        agent: body.agent_id,
+        transport: 'room',
+        client: call.client,
+      });
       const transport = transportOfRoomUrl(room.room_url) ?? 'rtc-b';
       ctx.transportHint.learn(transport);
       const { room_url, token, image_url, session_expires_at } = room;
@@ -232,6 +256,9 @@ async function handle<Req>(ctx: ActionContext<Req>, call: ProxyCall<Req>): Promi
       const { sessions, pagination } = await ctx.upstream.listSessions(q, o);
       return { status: 200, body: { sessions: await withHandles(ctx.sealer, sessions), pagination } };
     }
+    case 'usage':
+      await ctx.allow(call);
+      return { status: 200, body: await ctx.ops.usage(call.query) };
     default:
       return sessionAction(ctx, call);
   }
@@ -255,5 +282,6 @@ function pickQuery(query: Record<string, unknown> | undefined): Record<string, u
   return { page: query?.page, limit: query?.limit };
 }
 
+const CREATES: ReadonlySet<ProxyAction> = new Set<ProxyAction>(['createRoom', 'createSession']);
 const forbidden = (detail: string) => new LiveAiError('forbidden', detail, { status: 403 });
 const badRequest = (detail: string) => new LiveAiError('invalid_request', detail, { status: 400 });

@@ -1,8 +1,15 @@
 import { LiveAiError } from '../../core/index';
 import type { ProxyAction } from '../options';
 
-/** A matched route: a session action (with the decoded `:id`), or `GET /transport` (the transport hint). */
-export type Route = { action: ProxyAction; sessionId?: string } | { action: 'transportHint'; sessionId?: undefined };
+/**
+ * A matched route: a session action (with the decoded `:id`), `GET /transport` (the transport hint), or the probes
+ * of load balancers `GET /health` and `GET /ready`.
+ */
+export type Route =
+  | { action: ProxyAction; sessionId?: string }
+  | { action: 'transportHint'; sessionId?: undefined }
+  | { action: 'health'; sessionId?: undefined }
+  | { action: 'ready'; sessionId?: undefined };
 
 /**
  * The proxy's route table, on a path relative to the mount point: the route, or undefined when none matches.
@@ -16,6 +23,8 @@ export function matchRoute(method: string, path: string, anyCase = false): Route
   const a = anyCase ? a0?.toLowerCase() : a0;
   const c = anyCase ? c0?.toLowerCase() : c0;
   if (a === 'transport' && rawId === undefined) return method === 'GET' || method === 'HEAD' ? { action: 'transportHint' } : undefined;
+  if ((a === 'health' || a === 'ready') && rawId === undefined) return method === 'GET' || method === 'HEAD' ? { action: a } : undefined;
+  if (a === 'usage' && rawId === undefined) return method === 'GET' ? { action: 'usage' } : undefined;
   if (rest.length > 0 || (a !== 'sessions' && a !== 'rooms')) return undefined;
   if (rawId === undefined) {
     if (method === 'POST') return { action: a === 'rooms' ? 'createRoom' : 'createSession' };

@@ -33,12 +33,11 @@ export async function sessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCal
   let token = bearerToken(call.authorization);
   if (call.action === 'end' && token === undefined) token = endBodyToken(call.body);
   const { attached } = await verifySessionToken(ctx, token, handle);
-  let deadline: number | undefined;
   // The browser holds the handle; the service's session id never leaves the server.
   const contents = await ctx.sealer.open(handle);
   const { sessionId: id } = contents;
   // The deadline travels in the handle, so it holds whatever the store remembers (a restart, a lost store).
-  deadline = deadlineOf(contents, ctx.options.sessionCaps);
+  const deadline = deadlineOf(contents, ctx.options.sessionCaps);
   const overdue = deadline !== undefined && deadline <= Date.now();
   // Only requests with a valid token count against the session's budget, and /end is never limited,
   // so nobody can use up the owner's budget and stop them from ending their session.
@@ -64,12 +63,14 @@ export async function sessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCal
   switch (call.action) {
     case 'getSession': {
       const status = await ctx.upstream.getSession(id, o);
+      ctx.ops.status(id, contents.startedAt, status, endedReason, call.requestId);
       if (endedReason === undefined && isFinalStatus(status.session_status)) await ctx.guard.ended(id, 'ended', call.client);
       return { status: 200, body: endedReason === undefined || endedReason === 'ended' ? status : { ...status, end_reason: endedReason } };
     }
     case 'renewToken': {
       // The service may have ended the session on its own (idle timeout, failure, the avatar left): no new token then.
       const status = await ctx.upstream.getSession(id, o);
+      ctx.ops.status(id, contents.startedAt, status, endedReason, call.requestId);
       if (isFinalStatus(status.session_status)) {
         await ctx.guard.ended(id, 'ended', call.client);
         throw sessionEnded();
@@ -97,6 +98,7 @@ export async function sessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCal
     case 'end': {
       if (endedReason !== undefined) return { status: 200, body: { success: true } };
       const answer = await ctx.upstream.control(id, { event: 'terminate' }, o);
+      await ctx.ops.ended(id, 'user', call.requestId);
       await ctx.guard
         .ended(id, 'ended', call.client)
         .catch((e: unknown) =>

@@ -76,6 +76,13 @@ export async function createSessionAction<Req>(ctx: ActionContext<Req>, call: Pr
   const endsAt = session.session_expires_at ? Date.parse(session.session_expires_at) : undefined;
   const handle = await ctx.sealer.handle({ sessionId: session.session_id, startedAt: Date.now(), endsAt });
   const issued = await ctx.tokens.issue(handle, false, endsAt);
+  await ctx.ops.created({
+    requestId: call.requestId,
+    sessionId: session.session_id,
+    agent: fields.agent_id,
+    transport: fields.transport_type,
+    client: call.client,
+  });
   const ends = session.session_expires_at ? { session_expires_at: session.session_expires_at } : {};
   const relayed = session.websocket_address && call.relay ? await call.relay(handle, session.websocket_address) : undefined;
   return {

@@ -77,6 +77,7 @@ export function createAvatarProxy(options: AvatarProxyOptions<Request>): Router 
     listRooms: [perIp],
     createSession: [perIp, sessionBody],
     listSessions: [perIp],
+    usage: [perIp],
     getSession: [tokenFirst('getSession')],
     control: [tokenFirst('control'), json],
     leaveMeeting: [tokenFirst('leaveMeeting'), json],
@@ -134,6 +135,8 @@ export function createAvatarProxy(options: AvatarProxyOptions<Request>): Router 
       for (const [k, v] of Object.entries(hinted.headers)) res.setHeader(k, v);
       return sendJson(res, hinted.status, hinted.body);
     }
+    if (match.action === 'health' || match.action === 'ready')
+      return void core.ops.probe(match.action).then((p) => sendJson(res, p.status, p.body), next);
     req.params = match.sessionId === undefined ? {} : { id: match.sessionId };
     runChain(chains[match.action], req, res, next);
   };
@@ -158,7 +161,7 @@ function run(
   clientOf: (req: Request) => Promise<string>,
   relayFor: (req: Request) => ProxyCall<Request>['relay'],
 ): RequestHandler {
-  const listing = action === 'listRooms' || action === 'listSessions';
+  const listing = action === 'listRooms' || action === 'listSessions' || action === 'usage';
   const creates = action === 'createRoom' || action === 'createSession';
   // Only the create routes end a session the browser went away from. The list routes need no client; the session
   // routes do (an attached session counts against its browser's cap, an end frees the slot).

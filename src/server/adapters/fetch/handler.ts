@@ -145,6 +145,8 @@ export function createAvatarHandler(options: AvatarHandlerOptions): AvatarHandle
         status = hinted.status;
         return reply(hinted.status, hinted.body, requestId, { ...cors, ...hinted.headers });
       }
+      if (match.action === 'health' || match.action === 'ready')
+        return await core.ops.probe(match.action).then((p) => ((status = p.status), reply(p.status, p.body, requestId)));
       // The create and list routes need the client (the per-client request limit, the spending limits): without one
       // they are refused. The session routes use it when it is known (an attached session's slot, the slot an end
       // frees) and never fail for want of it.
@@ -165,7 +167,10 @@ export function createAvatarHandler(options: AvatarHandlerOptions): AvatarHandle
         req: request,
         requestId,
         authorization: request.headers.get('authorization'),
-        query: match.action === 'listRooms' || match.action === 'listSessions' ? Object.fromEntries(url.searchParams) : undefined,
+        query:
+          match.action === 'listRooms' || match.action === 'listSessions' || match.action === 'usage'
+            ? Object.fromEntries(url.searchParams)
+            : undefined,
         client,
         // The host the browser addressed (Host header; a browser cannot forge it), else the URL's: some platforms
         // (Next.js route handlers) rebuild request.url with another host name than the one the page used.
