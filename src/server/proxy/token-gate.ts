@@ -22,9 +22,10 @@ export interface GateCall {
 /**
  * The check the adapters run on a session route before they read its body: the client token in the
  * `Authorization` header must be valid and bound to the `:id` (401/403; `verify` is the route's own check), so
- * a request without one never has its body buffered. `/end` without the header is let through: its token is in its (small) body. Each refused request
- * counts against its client's invalid-token limit (`rateLimit.invalidTokens` per window); past it, the client's
- * refused requests answer 429 with `Retry-After` instead. Valid tokens are never counted.
+ * a request without one never has its body buffered. `/end` without the header is let through: its token is in
+ * its (small) body. Each refused request counts against its client's invalid-token limit
+ * (`rateLimit.invalidTokens` per window); past it, the client's refused requests answer 429 with `Retry-After`
+ * instead. Valid tokens are never counted.
  * The session route itself checks the token again (a cache hit), so nothing is skipped when a gate is not run.
  * @throws LiveAiError 400 (session id), 401 `invalid_api_key`, 403 `forbidden`, 429 `rate_limited`.
  */
