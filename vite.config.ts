@@ -36,7 +36,9 @@ export default defineConfig({
         react: 'src/react/index.ts',
         components: 'src/components/index.ts',
         messages: 'src/components/i18n/translations.ts',
-        element: 'src/element/index.ts',
+        // Not a package export: the core's internal entry, imported by dist/element.js (built apart, with Preact:
+        // vite.element.config.ts) so that the element shares the core of the package.
+        internal: 'src/core/internal.ts',
         server: 'src/server/index.ts',
         'server-express': 'src/server/express-entry.ts',
         emulator: 'src/emulator/index.ts',
