@@ -2,11 +2,13 @@ import { createElement } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import css from '../components/styles/index.css?inline';
 import { withAutoTheme } from '../components/styles/auto-theme.mjs';
-import { AvatarWidget, type AvatarWidgetProps, type WidgetState } from '../components';
+import { AvatarWidget, type AvatarWidgetProps, type WidgetEndInfo, type WidgetState } from '../components';
 import { attributeProblem, OBSERVED_ATTRIBUTES, propsFromAttributes } from './attributes';
 import {
   type AvatarSession,
   type AvatarSessionOptions,
+  type ErrorCode,
+  type ImageChangeState,
   type ImageInput,
   LiveAiError,
   type Phase,
@@ -27,14 +29,76 @@ const builtInOf = (lang: string | null): BuiltIn | null => {
 const HOST_CSS = ':host{display:block}:host(:not([inline])){display:contents}';
 
 /**
+ * The `detail` of a `liveai-error` event: the error's `code` and `detail` text, the `LiveAiError` itself, and for a
+ * bad attribute its name.
+ * @public
+ */
+export interface LiveAiErrorDetail {
+  /** The error's stable code (e.g. `invalid_request`, `not_found`, `transport_failed`). */
+  code: ErrorCode;
+  /** What went wrong, in words (the proxy's or the service's `detail` when it came from them). */
+  detail: string;
+  /** The error itself. */
+  error: LiveAiError;
+  /** The attribute whose value was invalid (the default applies); absent for errors of the session. */
+  attribute?: string;
+}
+
+/**
+ * The DOM events of `<liveai-avatar>`, by name: each is a `CustomEvent` that bubbles and is composed (it reaches
+ * `document`), with `event.target` the element.
+ * - `liveai-phase`: `{phase}` on every phase change (`creating`, `queued`, `connecting`, `active`, `ending`, `ended`,
+ *   `error`).
+ * - `liveai-transcript`: `{id, role, text, at}` once per new transcript line (`role` `user` or `agent`, `at` epoch ms).
+ * - `liveai-error`: `{code, detail, error}`, plus `attribute` for an invalid attribute.
+ * - `liveai-image-change`: `{status, error?}` as an image change progresses.
+ * - `liveai-ended`: `{reason, cost, sessionId}` when the session ended (cost in credits, null when unknown).
+ * @public
+ */
+export interface LiveAiAvatarEventMap {
+  /** On every phase change. */
+  'liveai-phase': CustomEvent<{ phase: Phase }>;
+  /** Once per new transcript line. */
+  'liveai-transcript': CustomEvent<TranscriptLine>;
+  /** Every error the session reports, and each invalid attribute once. */
+  'liveai-error': CustomEvent<LiveAiErrorDetail>;
+  /** As an image change progresses. */
+  'liveai-image-change': CustomEvent<ImageChangeState>;
+  /** When the session has ended. */
+  'liveai-ended': CustomEvent<WidgetEndInfo>;
+}
+
+/**
  * The `<liveai-avatar>` element: what a page can call and read on it (for
- * `document.querySelector('liveai-avatar') as LiveAiAvatarElement`). Besides these, it dispatches bubbling, composed
- * DOM events: `liveai-phase` (`{phase}`), `liveai-transcript` (a transcript line), `liveai-error`
- * (`{code, detail, error}`, plus `attribute` for a bad attribute), `liveai-image-change` and `liveai-ended`
- * (`{reason, cost, sessionId}`, cost in credits).
+ * `document.querySelector('liveai-avatar') as LiveAiAvatarElement`). Besides these, it dispatches the bubbling,
+ * composed DOM events of {@link LiveAiAvatarEventMap}.
  * @public
  */
 export interface LiveAiAvatarElement extends HTMLElement {
+  /** Listens to one of the element's events (typed by {@link LiveAiAvatarEventMap}) or any DOM event. */
+  addEventListener<K extends keyof LiveAiAvatarEventMap>(
+    type: K,
+    listener: (this: LiveAiAvatarElement, event: LiveAiAvatarEventMap[K]) => unknown,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  addEventListener<K extends keyof HTMLElementEventMap>(
+    type: K,
+    listener: (this: LiveAiAvatarElement, event: HTMLElementEventMap[K]) => unknown,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+  /** Removes a listener added with `addEventListener`. */
+  removeEventListener<K extends keyof LiveAiAvatarEventMap>(
+    type: K,
+    listener: (this: LiveAiAvatarElement, event: LiveAiAvatarEventMap[K]) => unknown,
+    options?: boolean | EventListenerOptions,
+  ): void;
+  removeEventListener<K extends keyof HTMLElementEventMap>(
+    type: K,
+    listener: (this: LiveAiAvatarElement, event: HTMLElementEventMap[K]) => unknown,
+    options?: boolean | EventListenerOptions,
+  ): void;
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
   /**
    * Extra session options as a JS property (e.g. `keepAliveMs`, `transport`, or a custom `fetch`); read
    * when the session is created, so set it before the element is connected or `agent-id` changes.
@@ -158,7 +222,8 @@ export function createLiveAiAvatarClass() {
       }, 0);
     }
 
-    #emit = (type: string, detail: unknown) => this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+    #emit = <K extends keyof LiveAiAvatarEventMap>(type: K, detail: LiveAiAvatarEventMap[K]['detail']) =>
+      this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
     #setState = (state: WidgetState) => {
       this.#state = state;
       this.#render();
