@@ -29,6 +29,26 @@ const builtInOf = (lang: string | null): BuiltIn | null => {
 const HOST_CSS = ':host{display:block}:host(:not([inline])){display:contents}';
 
 /**
+ * The element's styles as one constructable stylesheet, made once and adopted by every shadow root: a page whose
+ * Content-Security-Policy has `style-src 'self'` (no `'unsafe-inline'`) blocks an inline `<style>`, but not a
+ * stylesheet built with the CSSOM. Null where the browser cannot adopt stylesheets (Safari before 16.4): the element
+ * then falls back to a `<style>` element carrying the page's nonce (see the `nonce` attribute).
+ */
+let sheet: CSSStyleSheet | null | undefined;
+const cssText = () => HOST_CSS + withAutoTheme(css);
+function sharedSheet(): CSSStyleSheet | null {
+  if (sheet !== undefined) return sheet;
+  try {
+    if (!('adoptedStyleSheets' in ShadowRoot.prototype) || typeof CSSStyleSheet.prototype.replaceSync !== 'function') return (sheet = null);
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(cssText());
+  } catch {
+    sheet = null;
+  }
+  return sheet;
+}
+
+/**
  * The `detail` of a `liveai-error` event: the error's `code` and `detail` text, the `LiveAiError` itself, and for a
  * bad attribute its name.
  * @public
@@ -179,10 +199,19 @@ export function createLiveAiAvatarClass() {
     constructor() {
       super();
       const shadow = this.attachShadow({ mode: 'open' });
-      const style = document.createElement('style');
-      style.textContent = HOST_CSS + withAutoTheme(css);
       this.#mount = document.createElement('div');
-      shadow.append(style, this.#mount);
+      const adopted = sharedSheet();
+      if (adopted) {
+        shadow.adoptedStyleSheets = [adopted];
+        shadow.append(this.#mount);
+      } else {
+        const style = document.createElement('style');
+        // `nonce` is hidden from getAttribute once the page has loaded; the IDL property keeps it.
+        const nonce = this.nonce || this.getAttribute('nonce');
+        if (nonce) style.nonce = nonce;
+        style.textContent = cssText();
+        shadow.append(style, this.#mount);
+      }
     }
     connectedCallback() {
       clearTimeout(this.#unmountTimer);
