@@ -28,7 +28,10 @@ const packs = Object.fromEntries(readdirSync(PACKS_DIR).map((f) => [f.replace(/-
 const sha = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
 log(`packed ${Object.values(packs).join(', ')}`);
 
+// LIVEAI_CONSUMER_APPS=vue-element,emulator prepares only those apps (when running one consumer test by hand).
+const only = process.env.LIVEAI_CONSUMER_APPS?.split(',').map((a) => a.trim());
 for (const [name, app] of Object.entries(APPS)) {
+  if (only && !only.includes(name)) continue;
   const dir = join(CONSUMER_DIR, name);
   const pkg = { name: `consumer-${name}`, private: true, type: 'module', dependencies: {} };
   for (const p of app.packs) pkg.dependencies[p] = `file:${packs[p]}`;
