@@ -41,7 +41,8 @@ export default defineConfig({
         internal: 'src/core/internal.ts',
         server: 'src/server/index.ts',
         'server-express': 'src/server/express-entry.ts',
-        emulator: 'src/emulator/index.ts',
+        // Checks the optional packages it needs, then loads src/emulator/index.ts (whose types the entry has).
+        emulator: 'src/emulator/entry.ts',
         testing: 'src/testing/index.ts',
         livekit: 'src/core/transports/livekit.ts',
         daily: 'src/core/transports/daily.ts',

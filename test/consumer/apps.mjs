@@ -148,6 +148,9 @@ export const APPS = {
   'server-bare': { template: null, packs: ['liveai-kit'], registry: {} },
   // `npx liveai-emulator` from its tarball, nothing else.
   emulator: { template: null, packs: ['liveai-emulator'], registry: {} },
+  // Both packages, as a project that uses liveai-kit installs the local service (issue 39.2): `npx liveai-emulator`,
+  // and `liveai-kit/emulator` finding its packages through liveai-emulator's dependencies.
+  'emulator-kit': { template: null, packs: ['liveai-kit', 'liveai-emulator'], registry: {} },
   // Package linters.
   tools: { template: null, packs: [], registry: { publint: '0.3.25', '@arethetypeswrong/cli': '0.18.5' } },
 };
