@@ -112,6 +112,7 @@ export const APPS = {
     },
     files: {
       'app/CustomAvatar.tsx': docsExample('docs/core.md', 'CustomAvatar.tsx'),
+      'app/ArabicAvatar.tsx': docsExample('docs/core.md', 'ArabicAvatar.tsx'),
       'app/routes/api.avatar.$.ts': docsExample('docs/proxy.md', 'app/routes/api.avatar.$.ts'),
       'app/auth.server.ts': shared('auth.ts'),
       'app/ProbedWidget.tsx': shared('ProbedWidget.tsx'),
