@@ -139,6 +139,27 @@ export const APPS = {
       'src/App.vue': docsExample('docs/components.md', 'src/App.vue'),
     },
   },
+  // Astro with the Node adapter (issue 39.7): docs/frameworks.md's astro.config.mjs and endpoint on
+  // createAvatarHandler (with clientAddress), and a React island with the widget; built and served from the tarball.
+  astro: {
+    template: 'astro',
+    packs: ['liveai-kit'],
+    registry: {
+      ...react,
+      astro: '^7.3.0',
+      '@astrojs/react': '^7.0.0',
+      '@astrojs/node': '^11.1.0',
+      'livekit-client': '^2.23.0',
+      'livekit-server-sdk': '^2.19.2',
+      typescript: '~5.9.3',
+    },
+    files: {
+      'astro.config.mjs': docsExample('docs/frameworks.md', 'astro.config.mjs'),
+      'src/pages/api/avatar/[...path].ts': docsExample('docs/frameworks.md', 'src/pages/api/avatar/[...path].ts'),
+      'src/islands/Avatar.tsx': docsExample('docs/frameworks.md', 'src/islands/Avatar.tsx'),
+      'src/islands/ProbedWidget.tsx': shared('ProbedWidget.tsx'),
+    },
+  },
   // Hono on Node: the proxy on createAvatarHandler with nothing optional installed, typechecked with skipLibCheck: false.
   hono: {
     template: 'hono',

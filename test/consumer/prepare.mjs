@@ -48,7 +48,10 @@ for (const [name, app] of Object.entries(APPS)) {
   for (const f of readdirSync(dir))
     if (!['node_modules', 'package-lock.json', '.install-key'].includes(f)) rmSync(join(dir, f), { recursive: true, force: true });
   if (app.template) cpSync(join(ROOT, 'test/consumer/apps', app.template), dir, { recursive: true });
-  for (const [file, text] of Object.entries(app.files ?? {})) writeFileSync(join(dir, file), text);
+  for (const [file, text] of Object.entries(app.files ?? {})) {
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    writeFileSync(join(dir, file), text);
+  }
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
   if (fresh) {
     log(`${name}: npm install (${[...app.packs, ...Object.keys(app.registry)].join(', ')})`);
