@@ -36,10 +36,13 @@ export default defineConfig({
         react: 'src/react/index.ts',
         components: 'src/components/index.ts',
         messages: 'src/components/i18n/translations.ts',
-        element: 'src/element/index.ts',
+        // Not a package export: the core's internal entry, imported by dist/element.js (built apart, with Preact:
+        // vite.element.config.ts) so that the element shares the core of the package.
+        internal: 'src/core/internal.ts',
         server: 'src/server/index.ts',
         'server-express': 'src/server/express-entry.ts',
-        emulator: 'src/emulator/index.ts',
+        // Checks the optional packages it needs, then loads src/emulator/index.ts (whose types the entry has).
+        emulator: 'src/emulator/entry.ts',
         testing: 'src/testing/index.ts',
         livekit: 'src/core/transports/livekit.ts',
         daily: 'src/core/transports/daily.ts',

@@ -1,13 +1,14 @@
-import { defineConfig } from 'vite';
+import { posix, resolve } from 'node:path';
+import { defineConfig, type Plugin, type UserConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 // @ts-expect-error -- plain ESM script without types
 import { thirdPartyNotices } from './scripts/notices.mjs';
 import { chunkFileNames } from './vite.config';
 
 /**
- * The standalone build renders with Preact through `preact/compat` (React's API in ~10 kB gzip instead of ~60 kB):
- * react, react-dom and the JSX runtimes resolve to it here, and only here. The `liveai-kit/element` entry of the
- * package and every React entry keep importing real React.
+ * Both builds here render with Preact through `preact/compat` (React's API in ~10 kB gzip instead of ~60 kB):
+ * react, react-dom and the JSX runtimes resolve to it here, and only here. Every React entry of the package keeps
+ * importing real React.
  */
 const preactCompat = [
   { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
@@ -17,13 +18,69 @@ const preactCompat = [
 ];
 
 /**
+ * The core, as the element of the package imports it: from the package's own core entry (dist/index.js) and its
+ * internal entry (dist/internal.js), never a copy of them. So the element and `import 'liveai-kit/livekit'` (or
+ * `liveai-kit/daily`) share one transport registry, and a page that also imports `liveai-kit` gets one core.
+ */
+const coreFromPackage = (): Plugin => {
+  const entries: Record<string, string> = {
+    [resolve('src/core/index.ts')]: 'index.js',
+    [resolve('src/core/internal.ts')]: 'internal.js',
+  };
+  // The import is marked with this prefix, then rewritten in each chunk to the path from that chunk to dist/.
+  const MARK = 'liveai-core:/';
+  return {
+    name: 'liveai-core-from-package',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      if (source.startsWith(MARK)) return { id: source, external: true };
+      if (!importer || !source.startsWith('.')) return null;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      const file = resolved && entries[resolved.id];
+      return file ? { id: MARK + file, external: true } : null;
+    },
+    renderChunk(code, chunk) {
+      if (!code.includes(MARK)) return null;
+      const up = posix.relative(posix.dirname(chunk.fileName), '.');
+      return { code: code.replaceAll(MARK, up ? `${up}/` : './'), map: null };
+    },
+  };
+};
+
+/**
+ * `liveai-kit/element` (dist/element.js, `vite build -c vite.element.config.ts --mode package`, after the library
+ * build): the element for bundled pages, with Preact and zustand inside and the core imported from the package (see
+ * above), so it builds and runs in an app without React (Vue, Svelte, plain Vite). Left unminified, as every entry of
+ * the package: the app's bundler minifies. Its on-demand chunks (translations, the device picker, chroma key) go to
+ * dist/chunks/ as `element-…`.
+ */
+const packageBuild: UserConfig = {
+  plugins: [coreFromPackage(), react(), thirdPartyNotices('THIRD_PARTY_NOTICES.element.md')],
+  resolve: { alias: preactCompat },
+  oxc: { jsx: { development: false } },
+  build: {
+    target: 'es2022',
+    outDir: 'dist',
+    emptyOutDir: false,
+    sourcemap: false,
+    minify: false,
+    copyPublicDir: false,
+    lib: { formats: ['es'], entry: { element: 'src/element/index.ts' } },
+    rollupOptions: {
+      experimental: { attachDebugInfo: 'none' },
+      output: { chunkFileNames: 'chunks/element-[name]-[hash].js' },
+    },
+  },
+};
+
+/**
  * Standalone `<liveai-avatar>` for a plain HTML page with ONE script tag:
  *   <script type="module" src="/liveai-avatar.js"></script>
  * Preact (as React, see above) and zustand load with dist/standalone/liveai-avatar.js (one chunk); the transport SDKs
  * (livekit-client, @daily-co/daily-js) stay separate chunks under dist/standalone/chunks/, loaded with
  * `import()` only when a session needs one. Build: `vite build -c vite.element.config.ts`.
  */
-export default defineConfig({
+const standaloneBuild: UserConfig = {
   // THIRD_PARTY_NOTICES.md: the license of every package bundled here (the minifier strips license comments).
   plugins: [react(), thirdPartyNotices()],
   resolve: { alias: preactCompat },
@@ -69,4 +126,6 @@ export default defineConfig({
       },
     },
   },
-});
+};
+
+export default defineConfig(({ mode }) => (mode === 'package' ? packageBuild : standaloneBuild));

@@ -13,6 +13,7 @@ import { spawn } from 'node:child_process';
 import { writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { installLivekit, startLivekit, LIVEKIT_KEYS } from './livekit.mjs';
+import { waitForStory } from './dev-ready.mjs';
 import { NETNS_RUN, forwardTcp, hostLinkCandidates, isRoot, killNamespace, netnsOf, probeNamespace } from './netns.mjs';
 
 const EMULATOR_PORT = Number(process.env.LIVEAI_EMULATOR_PORT ?? 4010);
@@ -191,6 +192,11 @@ async function runServices() {
 
     mkdirSync('.cache', { recursive: true });
     writeFileSync('.cache/dev.pid', String(process.pid));
+    // Ready means the story renders: Storybook listens long before its Vite has optimized the dependencies.
+    console.log('[dev] loading the playground once (on a first run Vite optimizes dependencies now)…');
+    const story = await waitForStory(`http://127.0.0.1:${STORYBOOK_PORT}/iframe.html?id=live-playground--widget&viewMode=story`);
+    if (story.rendered) console.log(`[dev] the playground renders (${(story.ms / 1000).toFixed(1)} s)`);
+    else console.log(`[dev] could not check that the playground renders (${story.reason}); its first load may take a while`);
     const url = `http://127.0.0.1:${STORYBOOK_PORT}/?path=/story/live-playground--widget`;
     console.log(`\n  liveai-kit playground ready: ${url}\n`);
     console.log(`  local avatar service: http://127.0.0.1:${EMULATOR_PORT} (fault injection: POST /__emulator/faults)\n`);

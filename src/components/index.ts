@@ -48,4 +48,12 @@ export { DeviceSelect, type DeviceSelectProps } from './devices/DeviceSelect';
 export { PreJoinView, type PreJoinViewProps, type PreJoinStatus } from './devices/PreJoin';
 export { AvatarAudio, type AvatarAudioProps } from './primitives/AvatarAudio';
 export { MessagesProvider, useMessages, type MessagesProviderProps } from './i18n/context';
-export { en, resolveMessages, type MessageGroupKey, type Messages, type MessagesOverride, type PluralCategory } from './i18n/messages';
+export {
+  describeConnection,
+  en,
+  resolveMessages,
+  type MessageGroupKey,
+  type Messages,
+  type MessagesOverride,
+  type PluralCategory,
+} from './i18n/messages';

@@ -21,6 +21,7 @@ import type * as z from 'zod/mini';
  * | invalid_event | client | a transport message was not a valid service events |
  * | missing_peer | client | an optional peer dependency (transport SDK) is not installed |
  * | handler_error | client | a function you gave threw: an event handler, or `uploadImage` |
+ * | device_failed | client | `setDevice` could not use a microphone, camera or speaker: unknown, in use, not allowed |
  * @public
  */
 export type ErrorCode =
@@ -39,7 +40,8 @@ export type ErrorCode =
   | 'aborted'
   | 'invalid_event'
   | 'missing_peer'
-  | 'handler_error';
+  | 'handler_error'
+  | 'device_failed';
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'invalid_request',

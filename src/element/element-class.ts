@@ -2,11 +2,13 @@ import { createElement } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import css from '../components/styles/index.css?inline';
 import { withAutoTheme } from '../components/styles/auto-theme.mjs';
-import { AvatarWidget, type AvatarWidgetProps, type WidgetState } from '../components';
+import { AvatarWidget, type AvatarWidgetProps, type WidgetEndInfo, type WidgetState } from '../components';
 import { attributeProblem, OBSERVED_ATTRIBUTES, propsFromAttributes } from './attributes';
 import {
   type AvatarSession,
   type AvatarSessionOptions,
+  type ErrorCode,
+  type ImageChangeState,
   type ImageInput,
   LiveAiError,
   type Phase,
@@ -27,14 +29,96 @@ const builtInOf = (lang: string | null): BuiltIn | null => {
 const HOST_CSS = ':host{display:block}:host(:not([inline])){display:contents}';
 
 /**
+ * The element's styles as one constructable stylesheet, made once and adopted by every shadow root: a page whose
+ * Content-Security-Policy has `style-src 'self'` (no `'unsafe-inline'`) blocks an inline `<style>`, but not a
+ * stylesheet built with the CSSOM. Null where the browser cannot adopt stylesheets (Safari before 16.4): the element
+ * then falls back to a `<style>` element carrying the page's nonce (see the `nonce` attribute).
+ */
+let sheet: CSSStyleSheet | null | undefined;
+const cssText = () => HOST_CSS + withAutoTheme(css);
+function sharedSheet(): CSSStyleSheet | null {
+  if (sheet !== undefined) return sheet;
+  try {
+    if (!('adoptedStyleSheets' in ShadowRoot.prototype) || typeof CSSStyleSheet.prototype.replaceSync !== 'function') return (sheet = null);
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(cssText());
+  } catch {
+    sheet = null;
+  }
+  return sheet;
+}
+
+/**
+ * The `detail` of a `liveai-error` event: the error's `code` and `detail` text, the `LiveAiError` itself, and for a
+ * bad attribute its name.
+ * @public
+ */
+export interface LiveAiErrorDetail {
+  /** The error's stable code (e.g. `invalid_request`, `not_found`, `transport_failed`). */
+  code: ErrorCode;
+  /** What went wrong, in words (the proxy's or the service's `detail` when it came from them). */
+  detail: string;
+  /** The error itself. */
+  error: LiveAiError;
+  /** The attribute whose value was invalid (the default applies); absent for errors of the session. */
+  attribute?: string;
+}
+
+/**
+ * The DOM events of `<liveai-avatar>`, by name: each is a `CustomEvent` that bubbles and is composed (it reaches
+ * `document`), with `event.target` the element.
+ * - `liveai-phase`: `{phase}` on every phase change (`creating`, `queued`, `connecting`, `active`, `ending`, `ended`,
+ *   `error`).
+ * - `liveai-transcript`: `{id, role, text, at}` once per new transcript line (`role` `user` or `agent`, `at` epoch ms).
+ * - `liveai-error`: `{code, detail, error}`, plus `attribute` for an invalid attribute.
+ * - `liveai-image-change`: `{status, error?}` as an image change progresses.
+ * - `liveai-ended`: `{reason, cost, sessionId}` when the session ended (cost in credits, null when unknown).
+ * @public
+ */
+export interface LiveAiAvatarEventMap {
+  /** On every phase change. */
+  'liveai-phase': CustomEvent<{ phase: Phase }>;
+  /** Once per new transcript line. */
+  'liveai-transcript': CustomEvent<TranscriptLine>;
+  /** Every error the session reports, and each invalid attribute once. */
+  'liveai-error': CustomEvent<LiveAiErrorDetail>;
+  /** As an image change progresses. */
+  'liveai-image-change': CustomEvent<ImageChangeState>;
+  /** When the session has ended. */
+  'liveai-ended': CustomEvent<WidgetEndInfo>;
+}
+
+/**
  * The `<liveai-avatar>` element: what a page can call and read on it (for
- * `document.querySelector('liveai-avatar') as LiveAiAvatarElement`). Besides these, it dispatches bubbling, composed
- * DOM events: `liveai-phase` (`{phase}`), `liveai-transcript` (a transcript line), `liveai-error`
- * (`{code, detail, error}`, plus `attribute` for a bad attribute), `liveai-image-change` and `liveai-ended`
- * (`{reason, cost, sessionId}`, cost in credits).
+ * `document.querySelector('liveai-avatar') as LiveAiAvatarElement`). Besides these, it dispatches the bubbling,
+ * composed DOM events of {@link LiveAiAvatarEventMap}.
  * @public
  */
 export interface LiveAiAvatarElement extends HTMLElement {
+  /** Listens to one of the element's events (typed by {@link LiveAiAvatarEventMap}) or any DOM event. */
+  addEventListener<K extends keyof LiveAiAvatarEventMap>(
+    type: K,
+    listener: (this: LiveAiAvatarElement, event: LiveAiAvatarEventMap[K]) => unknown,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  addEventListener<K extends keyof HTMLElementEventMap>(
+    type: K,
+    listener: (this: LiveAiAvatarElement, event: HTMLElementEventMap[K]) => unknown,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+  /** Removes a listener added with `addEventListener`. */
+  removeEventListener<K extends keyof LiveAiAvatarEventMap>(
+    type: K,
+    listener: (this: LiveAiAvatarElement, event: LiveAiAvatarEventMap[K]) => unknown,
+    options?: boolean | EventListenerOptions,
+  ): void;
+  removeEventListener<K extends keyof HTMLElementEventMap>(
+    type: K,
+    listener: (this: LiveAiAvatarElement, event: HTMLElementEventMap[K]) => unknown,
+    options?: boolean | EventListenerOptions,
+  ): void;
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
   /**
    * Extra session options as a JS property (e.g. `keepAliveMs`, `transport`, or a custom `fetch`); read
    * when the session is created, so set it before the element is connected or `agent-id` changes.
@@ -115,10 +199,19 @@ export function createLiveAiAvatarClass() {
     constructor() {
       super();
       const shadow = this.attachShadow({ mode: 'open' });
-      const style = document.createElement('style');
-      style.textContent = HOST_CSS + withAutoTheme(css);
       this.#mount = document.createElement('div');
-      shadow.append(style, this.#mount);
+      const adopted = sharedSheet();
+      if (adopted) {
+        shadow.adoptedStyleSheets = [adopted];
+        shadow.append(this.#mount);
+      } else {
+        const style = document.createElement('style');
+        // `nonce` is hidden from getAttribute once the page has loaded; the IDL property keeps it.
+        const nonce = this.nonce || this.getAttribute('nonce');
+        if (nonce) style.nonce = nonce;
+        style.textContent = cssText();
+        shadow.append(style, this.#mount);
+      }
     }
     connectedCallback() {
       clearTimeout(this.#unmountTimer);
@@ -158,7 +251,8 @@ export function createLiveAiAvatarClass() {
       }, 0);
     }
 
-    #emit = (type: string, detail: unknown) => this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+    #emit = <K extends keyof LiveAiAvatarEventMap>(type: K, detail: LiveAiAvatarEventMap[K]['detail']) =>
+      this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
     #setState = (state: WidgetState) => {
       this.#state = state;
       this.#render();

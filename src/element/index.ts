@@ -11,8 +11,11 @@
  */
 import { createLiveAiAvatarClass } from './element-class';
 
-export { type LiveAiAvatarElement } from './element-class';
+export { type LiveAiAvatarElement, type LiveAiAvatarEventMap, type LiveAiErrorDetail } from './element-class';
 export { OBSERVED_ATTRIBUTES } from './attributes';
+/** The types the element's properties, methods and events use, so a page needs no other entry to name them. */
+export type { AvatarSessionOptions, ErrorCode, ImageChangeState, ImageInput, LiveAiError, Phase, TranscriptLine } from '../core/index';
+export type { MessagesOverride, WidgetEndInfo, WidgetState } from '../components';
 
 /**
  * Registers `<liveai-avatar>` (or `tagName`) once. Returns true when this call defined it; false in Node,

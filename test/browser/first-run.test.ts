@@ -132,6 +132,11 @@ describe('first run on a fresh clone', () => {
       expect(res.faults).toBe(200);
       expect(res.favicon).toBe(200);
       expect(res.failedAnswers).toEqual([]);
+      // Issue 39.9: "ready" comes once the playground renders (dev loads it once itself), so the user's first open
+      // waits on no dependency optimization: Vite's optimizer ran before the line, and never after it.
+      const [beforeReady, afterReady] = dev.output().split('playground ready');
+      expect(beforeReady).toMatch(/\[dev\] the playground renders/);
+      expect(afterReady).not.toMatch(/optimizer|dependencies optimized|optimized dependencies/i);
       expect(dev.output()).not.toMatch(/"level":20/);
       expect(res.defaultRoute).toContain(`via ${GATEWAY}`);
       // The check below would catch a namespace-only address: the host side reaches 10.203.0.1 via its gateway.

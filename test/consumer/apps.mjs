@@ -17,12 +17,13 @@ const react = { react: '^19.2.0', 'react-dom': '^19.2.0', '@types/react': '^19.2
 const next = { next: '16.4.6', typescript: '~5.9.3', '@types/node': '^22.19.0', ...react };
 
 /**
- * The code of a docs example: the fenced block of `doc` (relative to the repo) whose first line is `// <file>`, so a
- * consumer app runs exactly what the docs teach.
+ * The code of a docs example: the fenced block of `doc` (relative to the repo) whose first line is `// <file>` (or
+ * `<!-- <file> -->` in markup such as a Vue component), so a consumer app runs exactly what the docs teach.
  */
 export function docsExample(doc, file) {
   const text = readFileSync(join(ROOT, doc), 'utf8');
-  const block = text.split('```').find((b) => b.replace(/^\w*\n/, '').startsWith(`// ${file}\n`));
+  const names = [`// ${file}\n`, `<!-- ${file} -->\n`];
+  const block = text.split('```').find((b) => names.some((n) => b.replace(/^\w*\n/, '').startsWith(n)));
   if (!block) throw new Error(`${doc} has no example starting with "// ${file}"`);
   return block.replace(/^\w*\n/, '');
 }
@@ -111,9 +112,52 @@ export const APPS = {
     },
     files: {
       'app/CustomAvatar.tsx': docsExample('docs/core.md', 'CustomAvatar.tsx'),
+      'app/ArabicAvatar.tsx': docsExample('docs/core.md', 'ArabicAvatar.tsx'),
       'app/routes/api.avatar.$.ts': docsExample('docs/proxy.md', 'app/routes/api.avatar.$.ts'),
       'app/auth.server.ts': shared('auth.ts'),
       'app/ProbedWidget.tsx': shared('ProbedWidget.tsx'),
+    },
+  },
+  // Vue 3 + Vite with liveai-kit/element and NO React installed (issue 39.1), served by Express with createAvatarProxy;
+  // its vite.config.ts and App.vue are docs/components.md's ("Vue, Svelte and other bundled apps without React").
+  'vue-element': {
+    template: 'vue-element',
+    packs: ['liveai-kit'],
+    registry: {
+      vue: '^3.5.0',
+      vite: '^8.0.0',
+      '@vitejs/plugin-vue': '^6.0.0',
+      'livekit-client': '^2.23.0',
+      express: '^5.2.0',
+      multer: '^2.0.2',
+      'express-rate-limit': '^8.2.0',
+      'livekit-server-sdk': '^2.19.2',
+      typescript: '~5.9.3',
+    },
+    files: {
+      'vite.config.ts': docsExample('docs/components.md', 'vite.config.ts'),
+      'src/App.vue': docsExample('docs/components.md', 'src/App.vue'),
+    },
+  },
+  // Astro with the Node adapter (issue 39.7): docs/frameworks.md's astro.config.mjs and endpoint on
+  // createAvatarHandler (with clientAddress), and a React island with the widget; built and served from the tarball.
+  astro: {
+    template: 'astro',
+    packs: ['liveai-kit'],
+    registry: {
+      ...react,
+      astro: '^7.3.0',
+      '@astrojs/react': '^7.0.0',
+      '@astrojs/node': '^11.1.0',
+      'livekit-client': '^2.23.0',
+      'livekit-server-sdk': '^2.19.2',
+      typescript: '~5.9.3',
+    },
+    files: {
+      'astro.config.mjs': docsExample('docs/frameworks.md', 'astro.config.mjs'),
+      'src/pages/api/avatar/[...path].ts': docsExample('docs/frameworks.md', 'src/pages/api/avatar/[...path].ts'),
+      'src/islands/Avatar.tsx': docsExample('docs/frameworks.md', 'src/islands/Avatar.tsx'),
+      'src/islands/ProbedWidget.tsx': shared('ProbedWidget.tsx'),
     },
   },
   // Hono on Node: the proxy on createAvatarHandler with nothing optional installed, typechecked with skipLibCheck: false.
@@ -126,6 +170,9 @@ export const APPS = {
   'server-bare': { template: null, packs: ['liveai-kit'], registry: {} },
   // `npx liveai-emulator` from its tarball, nothing else.
   emulator: { template: null, packs: ['liveai-emulator'], registry: {} },
+  // Both packages, as a project that uses liveai-kit installs the local service (issue 39.2): `npx liveai-emulator`,
+  // and `liveai-kit/emulator` finding its packages through liveai-emulator's dependencies.
+  'emulator-kit': { template: null, packs: ['liveai-kit', 'liveai-emulator'], registry: {} },
   // Package linters.
   tools: { template: null, packs: [], registry: { publint: '0.3.25', '@arethetypeswrong/cli': '0.18.5' } },
 };

@@ -55,3 +55,43 @@ describe('npx liveai-emulator (installed tarball)', () => {
     }
   });
 });
+
+/** Issue 39.2: `liveai-kit/emulator` without its packages, then with the `liveai-emulator` package next to it. */
+describe('liveai-kit/emulator from the installed tarball', () => {
+  const importEmulator = `
+    const { createEmulator } = await import('liveai-kit/emulator');
+    const emu = await createEmulator({ port: 0, media: false });
+    console.log('emulator at ' + emu.url);
+    await emu.close();
+  `;
+
+  it('without its packages, importing it names every missing one and the install command', async () => {
+    const r = await run(process.execPath, ['--input-type=module', '-e', importEmulator], { cwd: requireApp('server-bare') });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).not.toMatch(/ERR_MODULE_NOT_FOUND/);
+    expect(r.stderr).toMatch(/missing_peer: liveai-kit\/emulator needs packages that are not installed: express \(the HTTP server\)/);
+    expect(r.stderr).toContain('npm install -D express multer ws sharp livekit-server-sdk @livekit/rtc-node');
+  });
+
+  it('with liveai-emulator installed too: npx liveai-emulator runs, and liveai-kit/emulator imports', async () => {
+    const dir = requireApp('emulator-kit');
+    const emu = await serve('npx', ['--no', '--', 'liveai-emulator', '--port', '0', '--media', 'off'], {
+      cwd: dir,
+      ready: /listening on (http:\/\/\S+)/,
+    });
+    try {
+      const rooms = await fetch(`${emu.url}/liveai/rooms`, {
+        method: 'POST',
+        headers: { 'x-api-key': 'dev-key-alice', 'content-type': 'application/json' },
+        body: JSON.stringify({ agent_id: 'agent-demo' }),
+      });
+      expect(rooms.status).toBe(201);
+    } finally {
+      await emu.stop();
+    }
+    const r = await run(process.execPath, ['--input-type=module', '-e', importEmulator], { cwd: dir });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^emulator at http:\/\/127\.0\.0\.1:\d+$/m);
+    expect(r.code).toBe(0);
+  });
+});

@@ -106,6 +106,28 @@ describe('what the liveai-kit tarball ships', () => {
     expect(offending).toEqual([]);
   });
 
+  it('docs for coding assistants: llms.txt links only shipped files, AGENTS.md states the rules from the docs', () => {
+    expect(files).toContain('llms.txt');
+    expect(files).toContain('AGENTS.md');
+    const index = read('llms.txt');
+    expect(index).toMatch(/^# liveai-kit\n\n> /);
+    const links = [...index.matchAll(/\]\(([^)#\s]+)\)/g)].map((m) => m[1]!);
+    expect(links).toEqual(expect.arrayContaining(['AGENTS.md', 'docs/proxy.md', 'docs/core.md', 'docs/components.md']));
+    for (const l of links) expect(files, `llms.txt links ${l}`).toContain(l);
+    const rules = read('AGENTS.md');
+    expect(rules).toContain("import 'liveai-kit/livekit';");
+    expect(rules).toContain("import 'liveai-kit/daily';");
+    // Every proxy option AGENTS.md names is one docs/proxy.md documents (a renamed option fails here).
+    const documented = new Set([...read('docs/proxy.md').matchAll(/^\| `([\w.]+)`/gm)].map((m) => m[1]!.split('.')[0]!));
+    const named = [...rules.matchAll(/`(\w+): /g)]
+      .map((m) => m[1]!)
+      .filter((n) => !['url', 'remoteAddress', 'baseUrl', 'changeOrigin'].includes(n));
+    expect(named.length).toBeGreaterThan(5);
+    for (const n of named) expect(documented, `AGENTS.md names the proxy option ${n}`).toContain(n);
+    // The client-address rows match docs/proxy.md's table for the same platforms.
+    for (const header of ['x-real-ip', 'cf-connecting-ip']) expect(read('docs/proxy.md')).toContain(`req.headers.get('${header}')`);
+  });
+
   it('sizes are stated in one place: docs/core.md defers to docs/benchmarks.md', () => {
     expect(read('docs/core.md')).not.toMatch(/\d+(\.\d+)?\s?kB/);
     expect(read('docs/benchmarks.md')).toMatch(/\d+(\.\d+)?\s?kB/);

@@ -28,7 +28,10 @@ const packs = Object.fromEntries(readdirSync(PACKS_DIR).map((f) => [f.replace(/-
 const sha = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
 log(`packed ${Object.values(packs).join(', ')}`);
 
+// LIVEAI_CONSUMER_APPS=vue-element,emulator prepares only those apps (when running one consumer test by hand).
+const only = process.env.LIVEAI_CONSUMER_APPS?.split(',').map((a) => a.trim());
 for (const [name, app] of Object.entries(APPS)) {
+  if (only && !only.includes(name)) continue;
   const dir = join(CONSUMER_DIR, name);
   const pkg = { name: `consumer-${name}`, private: true, type: 'module', dependencies: {} };
   for (const p of app.packs) pkg.dependencies[p] = `file:${packs[p]}`;
@@ -45,7 +48,10 @@ for (const [name, app] of Object.entries(APPS)) {
   for (const f of readdirSync(dir))
     if (!['node_modules', 'package-lock.json', '.install-key'].includes(f)) rmSync(join(dir, f), { recursive: true, force: true });
   if (app.template) cpSync(join(ROOT, 'test/consumer/apps', app.template), dir, { recursive: true });
-  for (const [file, text] of Object.entries(app.files ?? {})) writeFileSync(join(dir, file), text);
+  for (const [file, text] of Object.entries(app.files ?? {})) {
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    writeFileSync(join(dir, file), text);
+  }
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
   if (fresh) {
     log(`${name}: npm install (${[...app.packs, ...Object.keys(app.registry)].join(', ')})`);

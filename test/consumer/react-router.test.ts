@@ -116,6 +116,54 @@ describe('React Router framework mode', () => {
     });
   });
 
+  // Issue 39.4: the Arabic hooks page of docs/core.md ("Translated hooks UI"), as the docs give it.
+  it('react-router-serve: the Arabic hooks UI of docs/core.md plays, right to left', { retry: 1 }, async () => {
+    const port = await freePort();
+    const start = () =>
+      serve('node_modules/.bin/react-router-serve', ['./build/server/index.js'], {
+        cwd: dir,
+        env: { ...proxyEnv(stack.emulator.url), PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' },
+        ready: /react-router-serve\]? *(http:\/\/\S+)/,
+      });
+    await withServer(start, async (_server, step) => {
+      const page = await stack.context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(String(e)));
+      await step('the page, before a call', 60_000, async () => {
+        await page.goto(`http://127.0.0.1:${port}/hooks-ar`);
+        await page.waitForFunction(() => (window as unknown as { __hydrated?: boolean }).__hydrated === true, null, { timeout: 60_000 });
+        const root = page.locator('section[dir="rtl"][lang="ar"]');
+        await root.waitFor();
+        // The agent's picture before a call is the app's own; "Default" is the first microphone option, value ''.
+        expect(await root.locator('img').getAttribute('src')).toMatch(/^data:image\/svg\+xml/);
+        expect(
+          await root
+            .locator('select option')
+            .first()
+            .evaluate((o: HTMLOptionElement) => [o.value, o.textContent]),
+        ).toEqual(['', 'الافتراضي']);
+      });
+      await step('a call in Arabic', 240_000, async () => {
+        await page.getByRole('button', { name: 'ابدأ المكالمة' }).click();
+        await page.getByRole('button', { name: 'إنهاء' }).waitFor({ timeout: 90_000 });
+        await expect
+          .poll(() => page.evaluate(inboundStatsScript).then((s) => s.framesDecoded), { timeout: 90_000, interval: 250 })
+          .toBeGreaterThanOrEqual(25);
+        await expect.poll(() => page.locator('video').evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 30_000 }).toBe(368);
+        // The quality sentence of describeConnection, in Arabic.
+        await page.getByText(/^الاتصال /).waitFor({ timeout: 30_000 });
+        mkdirSync('test-results/consumer', { recursive: true });
+        await page.screenshot({ path: 'test-results/consumer/react-router-hooks-ar.png', fullPage: true });
+        await page.getByRole('button', { name: 'إنهاء' }).click();
+        // The cost sentence, with the credits phrase formatted for Arabic.
+        await page.getByText(/^استهلكت هذه المكالمة /).waitFor({ timeout: 30_000 });
+        expect(await page.getByRole('alert').count()).toBe(0);
+        expect(errors).toEqual([]);
+      });
+      await page.close();
+    });
+  });
+
   it('react-router dev: each user has own limits; a handler with no identity says so once', { retry: 1 }, async () => {
     const port = await freePort();
     const start = () =>

@@ -463,3 +463,29 @@ export const formatMs = (ms: number, messages: Messages): string =>
 /** A percentage with one decimal in the catalogue's locale, e.g. `2.5` (`2,5` in French). */
 export const formatPercent = (percent: number, messages: Messages): string =>
   numberFormat(messages.locale, 'percent', { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(percent);
+
+/**
+ * The connection-quality sentence of a catalogue, as the `ConnectionQuality` bars give it to screen readers and in
+ * their tooltip: `quality` is a key of `messages.quality` (`excellent`, `good`, `poor`, `lost` while reconnecting,
+ * `unknown`), `stats` a sample of `useCallStats()` (round-trip time and jitter in ms, packet loss in %; a null number
+ * is left out), each number formatted for `messages.locale`: e.g. "Connection good (310 ms round trip, 2.5 % loss,
+ * 12 ms jitter)", "Connexion bonne (aller-retour 310 ms, 2,5 % de perte, gigue 12 ms)". For a hooks UI.
+ * @public
+ */
+export function describeConnection(
+  quality: keyof Messages['quality'],
+  stats: { rttMs: number | null; packetLossPct: number | null; jitterMs: number | null } | null,
+  messages: Messages = en,
+): string {
+  const m = messages;
+  const numbers = stats
+    ? [
+        stats.rttMs === null ? null : m.roundTrip(formatMs(stats.rttMs, m)),
+        stats.packetLossPct === null ? null : m.packetLoss(formatPercent(stats.packetLossPct, m)),
+        stats.jitterMs === null ? null : m.jitter(formatMs(stats.jitterMs, m)),
+      ]
+        .filter(Boolean)
+        .join(', ')
+    : '';
+  return m.connectionQuality(m.quality[quality], numbers || null);
+}

@@ -76,7 +76,7 @@ export function TranscriptPanelView(props: TranscriptPanelViewProps) {
         {last && (
           <p className="liveai-captions__line" data-role={last.role} key={last.id}>
             <span className="liveai-visually-hidden">{who(last)}: </span>
-            <bdi>{last.text}</bdi>
+            <bdi dir="auto">{last.text}</bdi>
           </p>
         )}
       </div>

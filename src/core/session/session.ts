@@ -1,3 +1,4 @@
+import { deviceError, isDefaultDevice, type DeviceKind } from './devices';
 import { LiveAiError, hasWebRtc, invalidRequest, noWebRtc } from '../errors';
 import { check, lazyTranscriptMerger, loadCallSchemas, loadOnce } from '../lazy';
 import { createProxyClient, type ProxyClient } from '../proxy-client';
@@ -521,14 +522,24 @@ export class Session {
     await t?.setMicEnabled(enabled).finally(() => this.setMedia({ micPending: false }));
   }
 
-  async setDevice(kind: 'audioinput' | 'audiooutput' | 'videoinput', deviceId: string): Promise<void> {
-    if (kind === 'audiooutput') {
-      await this.audio.setSinkId(deviceId);
-      await this.life.call?.transport?.setDevice(kind, deviceId).catch(() => {});
-      return;
+  /**
+   * `''` or `'default'` is the system's default device (no exact device asked of the browser); any other id is that
+   * device. The choice lasts for this session (its calls and restarts); a failure is `device_failed`.
+   */
+  async setDevice(kind: DeviceKind, deviceId: string): Promise<void> {
+    const id = isDefaultDevice(deviceId) ? '' : deviceId;
+    try {
+      if (kind === 'audiooutput') {
+        await this.audio.setSinkId(id);
+        await this.life.call?.transport?.setDevice(kind, id).catch(() => {});
+        return;
+      }
+      if (id) this.devices.set(kind, id);
+      else this.devices.delete(kind);
+      await this.connected()?.setDevice(kind, id);
+    } catch (cause) {
+      throw deviceError(kind, deviceId, cause);
     }
-    this.devices.set(kind, deviceId);
-    await this.connected()?.setDevice(kind, deviceId);
   }
 
   async getCallStats(): Promise<CallStats | null> {

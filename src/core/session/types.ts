@@ -258,6 +258,15 @@ export interface AvatarSession {
   setMicEnabled(enabled: boolean): Promise<void>;
   setSpeakerMuted(muted: boolean): void;
   setVolume(volume: number): void;
+  /**
+   * Chooses the microphone (`audioinput`), camera (`videoinput`) or speaker (`audiooutput`, where the browser can
+   * route audio) by its `deviceId` from `navigator.mediaDevices.enumerateDevices()`. `''` or `'default'` is the
+   * system's default device (what `DeviceSelect` calls "Default"; Chromium also lists a `default` entry, other
+   * browsers do not): no exact device is asked of the browser. Before the room is joined the choice is remembered and
+   * used at the join; it lasts for this session, not across page loads (`DeviceSelect` stores it in `localStorage`).
+   * Rejects with `LiveAiError` code `device_failed` (the device is unplugged or unknown, in use, or not allowed; the
+   * `detail` names it and the browser's error, `cause` is that error).
+   */
   setDevice(kind: 'audioinput' | 'audiooutput' | 'videoinput', deviceId: string): Promise<void>;
   /** Turns keep-alive on or off (see `keepAliveMs`); `state.keepAlive` shows it. Kept across restarts. */
   setKeepAlive(on: boolean): void;

@@ -105,7 +105,10 @@ export interface Transport {
   sendAppMessage(message: AppMessage): Promise<void>;
   /** Switches the local microphone on or off (publishes/unpublishes or mutes). */
   setMicEnabled(enabled: boolean): Promise<void>;
-  /** Selects an input or output device by `deviceId` (`audiooutput` where the browser supports it). */
+  /**
+   * Selects an input or output device by `deviceId` (`audiooutput` where the browser supports it); `''` or `'default'`
+   * is the system default. Rejects with `device_failed`.
+   */
   setDevice(kind: 'audioinput' | 'audiooutput' | 'videoinput', deviceId: string): Promise<void>;
   /** The quality of the received media now (see `CallStats`); null while not connected. Optional for custom adapters. */
   getStats?(): Promise<CallStats | null>;

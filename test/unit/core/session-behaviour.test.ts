@@ -409,6 +409,40 @@ describe('events and state', () => {
   });
 });
 
+describe("setDevice: '' is the system default, failures are device_failed (issue 39.3)", () => {
+  it("'' (DeviceSelect's Default) or 'default' before the join: the room is joined with no exact microphone", async () => {
+    h = harness({ proxy: createFakeProxy({ initialStatus: 'ACTIVE' }) });
+    await h.session.setMicEnabled(true);
+    await h.session.setDevice('audioinput', 'mic-2');
+    await h.session.setDevice('audioinput', '');
+    await h.session.start();
+    expect(h.transport.connectCalls[0]).toMatchObject({ micEnabled: true, micDeviceId: undefined });
+    expect(h.transport.devices).toEqual([]);
+  });
+
+  it("while connected, '' and 'default' reach the transport as the default ('')", async () => {
+    h = harness({ proxy: createFakeProxy({ initialStatus: 'ACTIVE' }) });
+    await h.session.start();
+    await h.session.setDevice('audioinput', 'default');
+    await h.session.setDevice('videoinput', '');
+    expect(h.transport.devices).toEqual([
+      { kind: 'audioinput', deviceId: '' },
+      { kind: 'videoinput', deviceId: '' },
+    ]);
+  });
+
+  it("the browser's own error (OverconstrainedError) becomes a LiveAiError with code device_failed", async () => {
+    h = harness({ proxy: createFakeProxy({ initialStatus: 'ACTIVE' }) });
+    await h.session.start();
+    const overconstrained = Object.assign(new Error('Constraints could be not satisfied.'), { name: 'OverconstrainedError' });
+    h.transport.setDevice = () => Promise.reject(overconstrained);
+    const failed = await h.session.setDevice('audioinput', 'mic-9').catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(LiveAiError);
+    expect(failed).toMatchObject({ code: 'device_failed', cause: overconstrained });
+    expect((failed as LiveAiError).detail).toMatch(/^could not use "mic-9" microphone: no such device .*\(OverconstrainedError\)/);
+  });
+});
+
 describe('control validation happens before the network', () => {
   const big = 'A'.repeat(Math.ceil((921_600 * 4) / 3) + 4);
 

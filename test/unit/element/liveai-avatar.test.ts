@@ -59,6 +59,15 @@ describe('<liveai-avatar>', () => {
     await waitFor(() => expect(widget(el)).toHaveAttribute('data-theme', 'light'));
   });
 
+  it('without adoptedStyleSheets (jsdom, Safari before 16.4) the inline style carries the nonce attribute (CSP)', async () => {
+    expect('adoptedStyleSheets' in ShadowRoot.prototype).toBe(false);
+    const holder = document.createElement('div');
+    holder.innerHTML = '<liveai-avatar nonce="r4nd0m" agent-id="a" proxy-url="http://proxy.fake.test" inline></liveai-avatar>';
+    document.body.append(holder);
+    const el = holder.firstElementChild as HTMLElement;
+    expect(shadow(el).querySelector('style')?.nonce).toBe('r4nd0m');
+  });
+
   it('transport="rtc-a": hovering Start fetches that transport before any session exists', async () => {
     const proxy = createFakeProxy();
     const loader = fakeTransportLoader(new FakeTransport());

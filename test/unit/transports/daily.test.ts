@@ -208,6 +208,29 @@ describe('rtc-b adapter (fake DailyCall)', () => {
     expect(call.outputs).toEqual([{ outputDeviceId: 'spk-1' }]);
   });
 
+  it("'' / 'default' is the system default (the listed default entry, else the first device); failures are device_failed", async () => {
+    const { call, t } = setup();
+    await t.connect(opts);
+    const listed = [
+      { kind: 'audioinput', deviceId: 'usb-mic' },
+      { kind: 'audiooutput', deviceId: 'default' },
+    ];
+    vi.stubGlobal('navigator', { mediaDevices: { enumerateDevices: async () => listed } });
+    try {
+      await t.setDevice('audioinput', '');
+      await t.setDevice('audiooutput', 'default');
+      expect(call.inputs).toEqual([{ audioDeviceId: 'usb-mic' }]);
+      expect(call.outputs).toEqual([{ outputDeviceId: 'default' }]);
+      call.setInputDevicesAsync = () => Promise.reject(Object.assign(new Error('busy'), { name: 'NotReadableError' }));
+      await expect(t.setDevice('audioinput', 'usb-mic')).rejects.toMatchObject({
+        code: 'device_failed',
+        detail: expect.stringMatching(/in use.*NotReadableError/),
+      });
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it('an aborted signal cancels the join', async () => {
     const { t } = setup();
     const ac = new AbortController();

@@ -70,8 +70,11 @@ class FakeRoom extends EventEmitter implements RoomLike {
     this.disconnects++;
     this.emit(RoomEvent.Disconnected, LK_REASON.CLIENT_INITIATED);
   }
-  async switchActiveDevice(kind: MediaDeviceKind, id: string) {
-    this.switched.push([kind, id]);
+  /** Set: the next switch rejects with it (as livekit-client does with the browser's getUserMedia error). */
+  switchError: Error | null = null;
+  async switchActiveDevice(kind: MediaDeviceKind, id: string, exact?: boolean) {
+    this.switched.push(exact === undefined ? [kind, id] : [kind, id, exact]);
+    if (this.switchError) throw this.switchError;
     return true;
   }
   /** The avatar is (back) in the room with its video: as livekit-client reports it. */
@@ -573,6 +576,38 @@ describe('LiveKit adapter (fake Room)', () => {
     expect(room().disconnects).toBe(1);
     expect(log.disconnected).toEqual([{ reason: 'client' }]);
     await expect(t.sendAppMessage({ event: 'force-end' })).rejects.toMatchObject({ code: 'transport_failed' });
+  });
+});
+
+describe('devices (issue 39.3)', () => {
+  it("'' and 'default' are the system default: a preference, never the exact id '' (an OverconstrainedError)", async () => {
+    const { room, t } = setup();
+    await t.connect({ url: 'wss://x', token: 't', eventTopic: 'liveai' });
+    await t.setDevice('audioinput', 'm2');
+    await t.setDevice('audioinput', '');
+    await t.setDevice('audioinput', 'default');
+    await t.setDevice('audiooutput', '');
+    expect(room().switched).toEqual([
+      ['audioinput', 'm2'],
+      ['audioinput', 'default', false],
+      ['audioinput', 'default', false],
+      ['audiooutput', '', false],
+    ]);
+    // The microphone then starts on the default device: no deviceId in its capture options.
+    await t.setMicEnabled(true);
+    expect(room().micCapture).toEqual([]);
+  });
+
+  it('a device the browser refuses rejects with device_failed, naming the device and what the browser said', async () => {
+    const { room, t } = setup();
+    await t.connect({ url: 'wss://x', token: 't', eventTopic: 'liveai' });
+    room().switchError = Object.assign(new Error('Requested device not found'), { name: 'NotFoundError' });
+    const failed = await t.setDevice('audioinput', 'gone').catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(LiveAiError);
+    expect(failed).toMatchObject({
+      code: 'device_failed',
+      detail: expect.stringMatching(/"gone" microphone: no such device.*NotFoundError/),
+    });
   });
 });
 

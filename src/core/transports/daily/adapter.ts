@@ -1,3 +1,4 @@
+import { deviceError, isDefaultDevice } from '../../session/devices';
 import Daily from '@daily-co/daily-js';
 import { LiveAiError } from '../../errors';
 import { createEventBus } from '../../events/bus';
@@ -195,8 +196,14 @@ export function createDailyTransport(deps: { createCallObject?: () => DailyCallL
     },
     async setDevice(kind, deviceId) {
       const c = requireCall();
-      if (kind === 'audiooutput') await c.setOutputDeviceAsync({ outputDeviceId: deviceId });
-      else await c.setInputDevicesAsync(kind === 'audioinput' ? { audioDeviceId: deviceId } : { videoDeviceId: deviceId });
+      try {
+        // Daily takes only a listed id: the default is the `default` entry (Chromium) or the first device listed.
+        const id = isDefaultDevice(deviceId) ? await defaultDeviceId(kind) : deviceId;
+        if (kind === 'audiooutput') await c.setOutputDeviceAsync({ outputDeviceId: id });
+        else await c.setInputDevicesAsync(kind === 'audioinput' ? { audioDeviceId: id } : { videoDeviceId: id });
+      } catch (cause) {
+        throw deviceError(kind, deviceId, cause);
+      }
     },
     async getStats() {
       if (!call || !joined || !call.getNetworkStats) return null;
@@ -206,4 +213,14 @@ export function createDailyTransport(deps: { createCallObject?: () => DailyCallL
     on: (name, handler) => bus.on(name, handler),
   };
   return transport;
+}
+
+/**
+ * The id a Daily call takes for the system default of `kind`: the `default` entry where the browser lists one, else
+ * the first device of that kind, else `''`.
+ */
+async function defaultDeviceId(kind: MediaDeviceKind): Promise<string> {
+  const devices = (await globalThis.navigator?.mediaDevices?.enumerateDevices?.()) ?? [];
+  const ofKind = devices.filter((d) => d.kind === kind);
+  return ofKind.find((d) => d.deviceId === 'default')?.deviceId ?? ofKind[0]?.deviceId ?? '';
 }

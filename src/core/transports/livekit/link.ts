@@ -1,3 +1,4 @@
+import { deviceError, isDefaultDevice } from '../../session/devices';
 import { LiveAiError } from '../../errors';
 import type { EventBus } from '../../events/bus';
 import { readAvatarEventMessage } from '../../events/read';
@@ -120,7 +121,8 @@ export class LiveKitLink {
 
   /** Remembers a device for the next time the microphone (or camera) starts, without switching now. */
   chooseDevice(kind: MediaDeviceKind, deviceId: string): void {
-    this.devices.set(kind, deviceId);
+    if (isDefaultDevice(deviceId)) this.devices.delete(kind);
+    else this.devices.set(kind, deviceId);
   }
 
   /** livekit-client's capture options for the chosen microphone, if one was chosen. */
@@ -129,9 +131,23 @@ export class LiveKitLink {
     return deviceId ? { deviceId } : undefined;
   }
 
+  /**
+   * `''` / `'default'`: the system default, asked of livekit-client as a preference (`exact: false`), never as the exact
+   * id `''` (an `OverconstrainedError`, also on every later microphone start). Failures are `device_failed`.
+   */
   async setDevice(kind: MediaDeviceKind, deviceId: string): Promise<void> {
-    this.devices.set(kind, deviceId);
-    if (this.room && !this.rejoining) await this.room.room.switchActiveDevice(kind, deviceId);
+    const fallback = isDefaultDevice(deviceId);
+    if (fallback) this.devices.delete(kind);
+    else this.devices.set(kind, deviceId);
+    if (!this.room || this.rejoining) return;
+    try {
+      const done = fallback
+        ? await this.room.room.switchActiveDevice(kind, kind === 'audiooutput' ? '' : 'default', false)
+        : await this.room.room.switchActiveDevice(kind, deviceId);
+      if (done === false) throw new Error('the browser did not switch to it');
+    } catch (cause) {
+      throw deviceError(kind, deviceId, cause);
+    }
   }
 
   /** Leaves for good: queued messages are rejected with `error`; emits nothing. */

@@ -12,7 +12,8 @@ export interface RoomLike {
   off(event: string, listener: (...args: unknown[]) => void): unknown;
   connect(url: string, token: string): Promise<void>;
   disconnect(): Promise<void>;
-  switchActiveDevice(kind: MediaDeviceKind, deviceId: string): Promise<boolean>;
+  /** `exact` (livekit-client's default true) asks for exactly this device; false makes it a preference. */
+  switchActiveDevice(kind: MediaDeviceKind, deviceId: string, exact?: boolean): Promise<boolean>;
   localParticipant: {
     /** Our own identity in the room (livekit-client sets it once connected). */
     identity?: string;
