@@ -31,6 +31,7 @@ export const ar: Messages = {
   videoOf: (name) => `فيديو ${name}`,
   startCall: 'ابدأ المكالمة',
   tapToUnmute: 'انقر لتشغيل الصوت',
+  stopSpeaking: 'أوقف الكلام',
   startAgain: 'ابدأ من جديد',
   tryAgain: 'أعد المحاولة',
   endingCall: 'جارٍ إنهاء المكالمة…',

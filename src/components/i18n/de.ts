@@ -23,6 +23,7 @@ export const de: Messages = {
   videoOf: (name) => `Video von ${name}`,
   startCall: 'Anruf starten',
   tapToUnmute: 'Tippen, um den Ton einzuschalten',
+  stopSpeaking: 'Nicht weitersprechen',
   startAgain: 'Neu starten',
   tryAgain: 'Erneut versuchen',
   endingCall: 'Anruf wird beendet…',

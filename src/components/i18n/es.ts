@@ -24,6 +24,7 @@ export const es: Messages = {
   videoOf: (name) => `Vídeo de ${name}`,
   startCall: 'Iniciar llamada',
   tapToUnmute: 'Toca para activar el sonido',
+  stopSpeaking: 'Dejar de hablar',
   startAgain: 'Empezar de nuevo',
   tryAgain: 'Reintentar',
   endingCall: 'Finalizando la llamada…',

@@ -24,6 +24,7 @@ export const fr: Messages = {
   videoOf: (name) => `Vidéo de ${name}`,
   startCall: 'Démarrer l’appel',
   tapToUnmute: 'Touchez pour activer le son',
+  stopSpeaking: 'Arrêter de parler',
   startAgain: 'Recommencer',
   tryAgain: 'Réessayer',
   endingCall: 'Fin de l’appel…',

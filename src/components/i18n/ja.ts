@@ -23,6 +23,7 @@ export const ja: Messages = {
   videoOf: (name) => `${name}の映像`,
   startCall: '通話を開始',
   tapToUnmute: 'タップして音声をオン',
+  stopSpeaking: '話すのを止める',
   startAgain: 'もう一度始める',
   tryAgain: '再試行',
   endingCall: '通話を終了しています…',

@@ -28,6 +28,8 @@ export interface Messages {
   videoOf: (name: string) => string;
   startCall: string;
   tapToUnmute: string;
+  /** The button that stops the avatar mid-reply (`StopSpeakingButton`). */
+  stopSpeaking: string;
   startAgain: string;
   tryAgain: string;
   endingCall: string;
@@ -237,6 +239,7 @@ export const en: Messages = {
   videoOf: (name) => `${name} video`,
   startCall: 'Start call',
   tapToUnmute: 'Tap to unmute',
+  stopSpeaking: 'Stop talking',
   startAgain: 'Start again',
   tryAgain: 'Try again',
   endingCall: 'Ending the call…',

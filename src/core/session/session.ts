@@ -483,6 +483,15 @@ export class Session {
     await this.requireTransport().sendAppMessage({ event: 'force-end' });
   }
 
+  async interrupt(): Promise<void> {
+    const t = this.requireTransport();
+    if (!t.interrupt)
+      throw new LiveAiError('invalid_request', 'interrupting is not available in this room: only a LiveKit agent can be interrupted', {
+        status: 400,
+      });
+    await t.interrupt();
+  }
+
   async control(event: Parameters<AvatarSession['control']>[0]): Promise<{ success: boolean }> {
     return (await this.controls()).sendControl(this.proxy, this.client, event);
   }
