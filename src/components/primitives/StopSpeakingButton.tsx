@@ -9,6 +9,7 @@ import { useMessages } from '../i18n/context';
 export interface StopSpeakingButtonProps {
   /** Content of the button (default: the catalogue's `stopSpeaking`, "Stop talking"). */
   children?: ReactNode;
+  /** Class of the button. */
   className?: string;
   /** Called with the error when the interrupt failed (not available in this room, the agent did not answer). */
   onError?: (error: unknown) => void;
