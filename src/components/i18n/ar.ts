@@ -42,6 +42,8 @@ export const ar: Messages = {
     timed_out: 'انتهت مهلة الأفاتار.',
     failed: 'توقّف الأفاتار بشكل غير متوقّع.',
     remote: 'غادر الأفاتار المكالمة.',
+    max_duration: 'بلغت هذه المكالمة حدّها الزمني.',
+    network: 'انقطع الاتصال.',
   },
   costPending: 'ستظهر التكلفة بعد قليل.',
   costUsed: (amount) => `استهلكت هذه المكالمة ${amount}.`,

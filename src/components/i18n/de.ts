@@ -34,6 +34,8 @@ export const de: Messages = {
     timed_out: 'Beim Avatar ist die Zeit abgelaufen.',
     failed: 'Der Avatar hat unerwartet aufgehört.',
     remote: 'Der Avatar hat den Anruf verlassen.',
+    max_duration: 'Dieser Anruf hat sein Zeitlimit erreicht.',
+    network: 'Die Verbindung ist abgebrochen.',
   },
   costPending: 'Die Kosten erscheinen gleich.',
   costUsed: (credits) => `Dieser Anruf hat ${credits} verbraucht.`,

@@ -35,6 +35,8 @@ export const es: Messages = {
     timed_out: 'Se agotó el tiempo del avatar.',
     failed: 'El avatar se detuvo de forma inesperada.',
     remote: 'El avatar salió de la llamada.',
+    max_duration: 'Esta llamada alcanzó su límite de tiempo.',
+    network: 'Se perdió la conexión.',
   },
   costPending: 'El coste aparecerá en breve.',
   costUsed: (credits) => `Esta llamada ha usado ${credits}.`,

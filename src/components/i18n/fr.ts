@@ -35,6 +35,8 @@ export const fr: Messages = {
     timed_out: 'Le délai de l’avatar a expiré.',
     failed: 'L’avatar s’est arrêté de façon inattendue.',
     remote: 'L’avatar a quitté l’appel.',
+    max_duration: 'Cet appel a atteint sa durée maximale.',
+    network: 'La connexion a été perdue.',
   },
   costPending: 'Le coût s’affichera sous peu.',
   costUsed: (credits) => `Cet appel a utilisé ${credits}.`,

@@ -34,6 +34,8 @@ export const ja: Messages = {
     timed_out: 'アバターがタイムアウトしました。',
     failed: 'アバターが予期せず停止しました。',
     remote: 'アバターが通話から退出しました。',
+    max_duration: 'この通話は制限時間に達しました。',
+    network: '接続が切れました。',
   },
   costPending: '料金はまもなく表示されます。',
   costUsed: (credits) => `この通話で ${credits} を使用しました。`,

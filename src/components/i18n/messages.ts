@@ -36,7 +36,7 @@ export interface Messages {
   callEnded: string;
   timeLimitReached: string;
   /** Why the call ended, when the avatar's side ended it. */
-  endReasons: { idle_timeout: string; timed_out: string; failed: string; remote: string };
+  endReasons: { idle_timeout: string; timed_out: string; failed: string; remote: string; max_duration: string; network: string };
   costPending: string;
   /** "This call used 1.25 credits." `credits` comes from {@link Messages.credits}. */
   costUsed: (credits: string) => string;
@@ -250,6 +250,8 @@ export const en: Messages = {
     timed_out: 'The avatar timed out.',
     failed: 'The avatar stopped unexpectedly.',
     remote: 'The avatar left the call.',
+    max_duration: 'This call reached its time limit.',
+    network: 'The connection was lost.',
   },
   costPending: 'The cost will appear shortly.',
   costUsed: (credits) => `This call used ${credits}.`,

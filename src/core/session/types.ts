@@ -31,7 +31,9 @@ export type EndReason =
   | 'completed' // the service reported COMPLETED on its own
   | 'timed_out' // TIMED_OUT
   | 'failed' // FAILED or a fatal error
-  | 'remote'; // the avatar left the room
+  | 'remote' // the avatar left the room
+  | 'max_duration' // the proxy ended it at its maximum length (its status answer's end_reason)
+  | 'network'; // the room was lost for good (the connection dropped and could not come back)
 
 /**
  * One transcript line; `id` is increasing per session.

@@ -13,8 +13,12 @@ afterEach(() => {
 
 describe('session.interrupt()', () => {
   it('asks the room to stop the avatar (a LiveKit agent room)', async () => {
-    const fake = Object.assign(new FakeTransport(), { interrupts: 0 });
-    (fake as FakeTransport & { interrupt(): Promise<void> }).interrupt = async () => void fake.interrupts++;
+    const fake = Object.assign(new FakeTransport(), {
+      interrupts: 0,
+      async interrupt() {
+        fake.interrupts++;
+      },
+    });
     h = harness({ fake, proxy: createFakeProxy({ initialStatus: 'ACTIVE' }) });
     await h.session.start();
     await h.session.interrupt();
