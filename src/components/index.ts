@@ -47,6 +47,7 @@ export { DeviceSelectView, type DeviceSelectViewProps, type AudioDeviceKind } fr
 export { DeviceSelect, type DeviceSelectProps } from './devices/DeviceSelect';
 export { PreJoinView, type PreJoinViewProps, type PreJoinStatus } from './devices/PreJoin';
 export { AvatarAudio, type AvatarAudioProps } from './primitives/AvatarAudio';
+export { StopSpeakingButton, type StopSpeakingButtonProps } from './primitives/StopSpeakingButton';
 export { MessagesProvider, useMessages, type MessagesProviderProps } from './i18n/context';
 export {
   describeConnection,

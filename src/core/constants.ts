@@ -65,3 +65,11 @@ export const MAX_SOURCE_PIXELS = 40_000_000;
  * @public
  */
 export const DEFAULT_PREPARED_MAX_BYTES = INLINE_IMAGE_LIMIT_BYTES - 4096;
+
+/**
+ * The RPC method a LiveKit agent registers so a visitor can stop it speaking: `session.interrupt()` calls it on the
+ * agent the avatar speaks for (empty payload, 5 s to answer). In the agent, call your voice session's `interrupt()`
+ * from it; the agent then clears the avatar's audio buffer and the avatar falls silent.
+ * @public
+ */
+export const INTERRUPT_RPC_METHOD = 'liveai.interrupt';

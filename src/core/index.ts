@@ -48,6 +48,7 @@ export type {
   SessionListItem,
   SessionStatus,
   SessionStatusResponse,
+  ProxySessionStatus,
   TransportType,
 } from './schemas';
 export type { ParsedMessage } from './events/read';

@@ -10,6 +10,7 @@
  */
 export { codeForStatus, formatIssues, formatZodError, invalidRequest } from './errors';
 export { createEventBus } from './events/bus';
+export { keepAudioContextRunning } from './audio/keep-running';
 export { loadProxyClient } from './lazy';
 export { blobToText } from './image/blob';
 export {

@@ -10,7 +10,7 @@ import type {
   ProxySessionRequest,
   RoomList,
   SessionList,
-  SessionStatusResponse,
+  ProxySessionStatus,
 } from './schemas';
 
 /** Checks a response body with its schema, loaded on first use (the call-path chunk, or all schemas). */
@@ -18,7 +18,7 @@ type BodyCheck<T> = (body: unknown) => Promise<Checked<v.GenericSchema<unknown, 
 const clientSession: BodyCheck<ClientSession> = (b) => check(b, (s) => s.ClientSessionSchema);
 const errorBody = (b: unknown) => check(b, (s) => s.ErrorBodySchema);
 const clientToken: BodyCheck<{ client_token: string; expires_at: string }> = (b) => check(b, (s) => s.ClientTokenSchema);
-const sessionStatus: BodyCheck<SessionStatusResponse> = (b) => check(b, (s) => s.SessionStatusResponseSchema);
+const sessionStatus: BodyCheck<ProxySessionStatus> = (b) => check(b, (s) => s.ProxySessionStatusSchema);
 const controlAnswer: BodyCheck<ControlResponse> = (b) => check(b, (s) => s.ControlResponseSchema, 'all');
 const leaveAnswer: BodyCheck<LeaveMeetingResponse> = (b) => check(b, (s) => s.LeaveMeetingResponseSchema, 'all');
 const roomList: BodyCheck<RoomList> = (b) => check(b, (s) => s.RoomListSchema, 'all');
@@ -68,8 +68,8 @@ export interface ProxyClient {
   createRoom(agentId: string, options?: CallOptions): Promise<ClientSession>;
   /** `POST /sessions`: JSON, or multipart with `image` + `payload` parts when `image` is given. */
   createSession(request: ProxySessionRequest, image?: Blob, options?: CallOptions): Promise<ClientSession>;
-  /** `GET /sessions/:id` → `{session_status, cost?}`. */
-  getSession(sessionId: string, clientToken: string, options?: CallOptions): Promise<SessionStatusResponse>;
+  /** `GET /sessions/:id` → `{session_status, cost?, end_reason?}`. */
+  getSession(sessionId: string, clientToken: string, options?: CallOptions): Promise<ProxySessionStatus>;
   /** `POST /sessions/:id/control` with one control event → `{success}`. */
   control(sessionId: string, clientToken: string, event: ControlEvent, options?: CallOptions): Promise<ControlResponse>;
   /** `POST /sessions/:id/leave-meeting {meeting_bot_id}` → `{status: 'left'}`. */

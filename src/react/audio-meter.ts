@@ -1,3 +1,5 @@
+import { keepAudioContextRunning } from '../core/internal';
+
 /** Level of one sample: RMS mapped from -60 dBFS (0) to 0 dBFS (1). */
 const toLevel = (rms: number) => (rms > 0 ? Math.min(1, Math.max(0, 1 + (20 * Math.log10(rms)) / 60)) : 0);
 
@@ -18,6 +20,8 @@ export function meterTrack(track: MediaStreamTrack, bands: number, onLevel: (lev
   source.connect(analyser);
   // A context made outside a gesture starts suspended in some browsers; measuring needs no output, so resume it.
   void ctx.resume().catch(() => {});
+  // An interrupted audio session, a hidden page or a device change can suspend it later: resume it then.
+  const unkeep = keepAudioContextRunning(ctx);
   const wave = new Float32Array(analyser.fftSize);
   const spectrum = new Uint8Array(analyser.frequencyBinCount);
   const hz = ctx.sampleRate / analyser.fftSize;
@@ -52,6 +56,7 @@ export function meterTrack(track: MediaStreamTrack, bands: number, onLevel: (lev
   frame = raf(tick);
   return () => {
     caf(frame);
+    unkeep();
     source.disconnect();
     void ctx.close().catch(() => {});
   };

@@ -24,6 +24,7 @@ export function useControl(): UseControlResult {
     () => ({
       sendChat: session.sendChat,
       forceEnd: session.forceEnd,
+      interrupt: session.interrupt,
       control: session.control,
       updateImage: session.updateImage,
       updateAgentPrompt: session.updateAgentPrompt,

@@ -8,6 +8,7 @@
 // (default agent), GREETING (optional: said once the avatar is ready).
 //
 // Control: JSON lines on stdin — {"cmd":"say","text":"…"} | {"cmd":"interrupt"} | {"cmd":"quit"}.
+// RPC: `liveai.interrupt` (a visitor's "Stop talking") interrupts the reply, as the stdin command does.
 // Reports: lines `@@agent {json}` on stdout — ready, tts_first_frame, interrupting, playback_started, playback_finished,
 // said, user_audio (the user's microphone level, once per second while heard), user_mic (muted / live), error.
 import { createInterface } from 'node:readline';
@@ -86,6 +87,14 @@ output.on('playbackFinished', (ev) => report('playback_finished', { position: ev
 await session.start({ agent: new voice.Agent({ instructions: 'You are a friendly avatar.' }), room });
 await avatar.waitForJoin({ timeout: 30_000 });
 report('ready', { session_id: sessionId, avatar: avatar.avatarIdentity, room: roomName, identity });
+
+// "Stop talking" from a visitor's page (liveai-kit's session.interrupt()): interrupt the reply; the avatar plugin then
+// clears the avatar's audio buffer (lk.clear_buffer) and the avatar falls silent.
+room.localParticipant.registerRpcMethod('liveai.interrupt', async (data) => {
+  report('interrupting', { from: data.callerIdentity });
+  await session.interrupt();
+  return 'ok';
+});
 
 const say = (text) => {
   const handle = session.say(text);

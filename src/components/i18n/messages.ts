@@ -28,13 +28,15 @@ export interface Messages {
   videoOf: (name: string) => string;
   startCall: string;
   tapToUnmute: string;
+  /** The button that stops the avatar mid-reply (`StopSpeakingButton`). */
+  stopSpeaking: string;
   startAgain: string;
   tryAgain: string;
   endingCall: string;
   callEnded: string;
   timeLimitReached: string;
   /** Why the call ended, when the avatar's side ended it. */
-  endReasons: { idle_timeout: string; timed_out: string; failed: string; remote: string };
+  endReasons: { idle_timeout: string; timed_out: string; failed: string; remote: string; max_duration: string; network: string };
   costPending: string;
   /** "This call used 1.25 credits." `credits` comes from {@link Messages.credits}. */
   costUsed: (credits: string) => string;
@@ -237,6 +239,7 @@ export const en: Messages = {
   videoOf: (name) => `${name} video`,
   startCall: 'Start call',
   tapToUnmute: 'Tap to unmute',
+  stopSpeaking: 'Stop talking',
   startAgain: 'Start again',
   tryAgain: 'Try again',
   endingCall: 'Ending the call…',
@@ -247,6 +250,8 @@ export const en: Messages = {
     timed_out: 'The avatar timed out.',
     failed: 'The avatar stopped unexpectedly.',
     remote: 'The avatar left the call.',
+    max_duration: 'This call reached its time limit.',
+    network: 'The connection was lost.',
   },
   costPending: 'The cost will appear shortly.',
   costUsed: (credits) => `This call used ${credits}.`,

@@ -7,5 +7,5 @@
 export { safeParse } from 'valibot';
 export { ErrorBodySchema } from './common';
 export { ChatMessageSchema, AvatarEventSchema } from './events';
-export { ClientSessionSchema, ClientTokenSchema } from './proxy';
+export { ClientSessionSchema, ClientTokenSchema, ProxySessionStatusSchema } from './proxy';
 export { SessionStatusResponseSchema } from './sessions';

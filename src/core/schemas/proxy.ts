@@ -1,7 +1,13 @@
 import * as v from 'valibot';
 import { DateTimeSchema, TransportTypeSchema } from './common';
 import { urlSchema } from './parts';
-import { RtcBPropertiesSchema, SessionCreateFieldsSchema, sessionCreateProblems } from './sessions';
+import {
+  RtcBPropertiesSchema,
+  SessionCreateFieldsSchema,
+  SessionStatusResponseSchema,
+  sessionCreateProblems,
+  type SessionStatusResponse,
+} from './sessions';
 import { withProblems } from './parts';
 
 /**
@@ -74,3 +80,16 @@ export type ProxySessionRequest = v.InferOutput<typeof ProxySessionRequestSchema
  * @public
  */
 export const EndRequestSchema = v.object({ client_token: v.optional(v.pipe(v.string(), v.minLength(1))) });
+
+/**
+ * 200 response of the proxy's `GET /sessions/{id}`: the service's status (`session_status`, `cost` in credits once
+ * COMPLETED), plus `end_reason` when the proxy ended the session itself: `max_duration` once it reached the maximum
+ * length the proxy allows.
+ * @public
+ */
+export const ProxySessionStatusSchema = v.object({ ...SessionStatusResponseSchema.entries, end_reason: v.optional(v.string()) });
+/**
+ * The proxy's status answer: `session_status`, `cost` (credits, once COMPLETED), `end_reason` (`max_duration`).
+ * @public
+ */
+export type ProxySessionStatus = SessionStatusResponse & { end_reason?: string | undefined };

@@ -4,6 +4,13 @@ import { LiveAiError } from '../errors';
  * Plays the avatar's remote audio track through an `HTMLAudioElement` the session owns, so speaker mute,
  * volume, output device and the autoplay unblock work the same on every transport.
  * Browser only: where `document` or `MediaStream` is missing every method is a no-op.
+ *
+ * Sound that comes back: while a track is attached, playback the browser stopped behind the page's back (an
+ * interrupted audio session, a route change that paused the element, audio started while the tab was hidden) is
+ * resumed when the page is shown again, after every device change (an output device that went away falls back to the
+ * system default), and as soon as the element pauses while visible. A `play()` refused while the page is hidden is
+ * not reported as blocked: it is retried once the page is visible, and only a refusal there (the browser truly
+ * wants a gesture) reports `onBlocked(true)`.
  */
 export interface AudioOutput {
   /** Plays `track` (or stops with null, which ends a blocked state). A blocked `play()` reports `onBlocked(true)`. */
@@ -34,29 +41,64 @@ export function createAudioOutput(onBlocked: (blocked: boolean) => void, initial
   let track: MediaStreamTrack | null = null;
   let muted = initial.muted;
   let volume = initial.volume;
+  let sinkId = '';
+  let unwatch = () => {};
+  const hidden = () => document.visibilityState === 'hidden';
 
   const element = () => {
     if (!el && canPlay()) {
-      el = document.createElement('audio');
-      el.autoplay = true;
-      el.setAttribute('playsinline', '');
-      el.muted = muted;
-      el.volume = volume;
+      const a = (el = document.createElement('audio'));
+      a.autoplay = true;
+      a.setAttribute('playsinline', '');
+      a.muted = muted;
+      a.volume = volume;
+      unwatch = watch(a);
     }
     return el;
   };
   const play = (a: HTMLAudioElement) => {
     let p: Promise<void> | undefined;
+    // Refused while hidden: not a gesture matter yet (Safari refuses background starts); shown again, it retries.
+    const refused = (e: unknown) => isNotAllowed(e) && !hidden() && a === el && onBlocked(true);
     try {
       p = a.play() as Promise<void> | undefined;
     } catch (e) {
-      if (isNotAllowed(e)) onBlocked(true);
+      refused(e);
       return;
     }
     p?.then(
-      () => onBlocked(false),
-      (e: unknown) => isNotAllowed(e) && onBlocked(true),
+      () => a === el && onBlocked(false),
+      (e: unknown) => refused(e),
     );
+  };
+  /** Plays again if a track is attached, the element stopped and the page can play. */
+  const resume = () => {
+    if (el && track && track.readyState !== 'ended' && el.paused && !hidden()) play(el);
+  };
+  /** An output device that went away: back to the system default (the element would stay silent on it). */
+  const checkSink = async () => {
+    const a = el as (HTMLAudioElement & { setSinkId?: (id: string) => Promise<void> }) | null;
+    if (!a || !sinkId || typeof a.setSinkId !== 'function' || !navigator.mediaDevices?.enumerateDevices) return;
+    const list = await navigator.mediaDevices.enumerateDevices().catch(() => null);
+    if (list && !list.some((d) => d.kind === 'audiooutput' && d.deviceId === sinkId)) {
+      sinkId = '';
+      await a.setSinkId('').catch(() => {});
+    }
+  };
+  const watch = (a: HTMLAudioElement) => {
+    const onVisibility = () => !hidden() && resume();
+    const onDevices = () => void checkSink().finally(resume);
+    // The browser paused it (an interruption, a route change): not us, since only destroy() pauses.
+    const onPause = () => queueMicrotask(resume);
+    const devices = typeof navigator === 'undefined' ? undefined : navigator.mediaDevices;
+    document.addEventListener('visibilitychange', onVisibility);
+    devices?.addEventListener?.('devicechange', onDevices);
+    a.addEventListener('pause', onPause);
+    return () => {
+      document.removeEventListener('visibilitychange', onVisibility);
+      devices?.removeEventListener?.('devicechange', onDevices);
+      a.removeEventListener('pause', onPause);
+    };
   };
   const bind = () => {
     const a = element();
@@ -93,7 +135,11 @@ export function createAudioOutput(onBlocked: (blocked: boolean) => void, initial
     },
     async setSinkId(deviceId) {
       const a = element() as (HTMLAudioElement & { setSinkId?: (id: string) => Promise<void> }) | null;
-      if (a && typeof a.setSinkId === 'function') await a.setSinkId(deviceId);
+      if (a && typeof a.setSinkId === 'function') {
+        await a.setSinkId(deviceId);
+        sinkId = deviceId;
+        resume(); // some browsers pause the element while its route changes
+      }
     },
     async unblock() {
       if (!el || !track) return onBlocked(false);
@@ -107,6 +153,8 @@ export function createAudioOutput(onBlocked: (blocked: boolean) => void, initial
       }
     },
     destroy() {
+      unwatch();
+      unwatch = () => {};
       if (el) {
         el.pause?.();
         el.srcObject = null;

@@ -319,14 +319,16 @@ export class Session {
   // ---- what the service and the room report (through the current call) ---------------------------------------
 
   /** A status answer: the only writer of `sessionStatus` and `cost`. A final status while running ends the session. */
-  onStatus(res: SessionStatusResponse): void {
+  onStatus(res: SessionStatusResponse & { end_reason?: string }): void {
     const status = res.session_status;
     const patch = { sessionStatus: status, cost: res.cost ?? this.state.cost };
     // A final status while running goes straight to the teardown, which derives the next phase: committing it
     // first would derive a running phase from it (e.g. `active` for a queued session already in the room).
     if (this.life.stage !== 'running' || !isFinal(status)) return this.commit(patch);
     this.set(patch);
-    if (status === 'COMPLETED') void this.teardown({ reason: 'completed', terminate: false });
+    // The proxy ended it at its maximum length (`end_reason`): say so, not just "completed".
+    if (status === 'COMPLETED')
+      void this.teardown({ reason: res.end_reason === 'max_duration' ? 'max_duration' : 'completed', terminate: false });
     else if (status === 'TIMED_OUT')
       void this.teardown({
         reason: 'timed_out',
@@ -439,7 +441,7 @@ export class Session {
 
   /** The room was lost for good (`transport_failed`). */
   onRoomLost(error: LiveAiError): void {
-    this.fail(error);
+    this.fail(error, 'network');
   }
 
   /** `call` left its room: the media state is cleared. */
@@ -482,6 +484,15 @@ export class Session {
 
   async forceEnd(): Promise<void> {
     await this.requireTransport().sendAppMessage({ event: 'force-end' });
+  }
+
+  async interrupt(): Promise<void> {
+    const t = this.requireTransport();
+    if (!t.interrupt)
+      throw new LiveAiError('invalid_request', 'interrupting is not available in this room: only a LiveKit agent can be interrupted', {
+        status: 400,
+      });
+    await t.interrupt();
   }
 
   async control(event: Parameters<AvatarSession['control']>[0]): Promise<{ success: boolean }> {

@@ -31,7 +31,9 @@ export type EndReason =
   | 'completed' // the service reported COMPLETED on its own
   | 'timed_out' // TIMED_OUT
   | 'failed' // FAILED or a fatal error
-  | 'remote'; // the avatar left the room
+  | 'remote' // the avatar left the room
+  | 'max_duration' // the proxy ended it at its maximum length (its status answer's end_reason)
+  | 'network'; // the room was lost for good (the connection dropped and could not come back)
 
 /**
  * One transcript line; `id` is increasing per session.
@@ -244,6 +246,14 @@ export interface AvatarSession {
   sendChat(text: string): Promise<void>;
   /** Sends `force-end`. */
   forceEnd(): Promise<void>;
+  /**
+   * Stops the avatar speaking now ("stop talking"). In a LiveKit room with an agent (the attach flow) it asks that
+   * agent, through the RPC method `liveai.interrupt` your agent registers, to interrupt its reply; the agent clears
+   * the avatar's audio and the avatar falls silent. Rejects with `invalid_request` where interrupting is not
+   * available: hosted rooms (the service's own agent offers no interrupt), a room without an agent, or an agent
+   * that did not register the method; `transport_failed` when not in the room or the agent did not answer within 5 s.
+   */
+  interrupt(): Promise<void>;
   /** Sends one control event through the proxy, validated first (400/413 rules checked client-side). */
   control(event: ControlEvent): Promise<{ success: boolean }>;
   /** update-image from a URL, base64, or a Blob prepared in the browser; progress in `state.image`. */
@@ -299,6 +309,7 @@ export type SessionCommands = Pick<
   AvatarSession,
   | 'sendChat'
   | 'forceEnd'
+  | 'interrupt'
   | 'control'
   | 'updateImage'
   | 'updateAgentPrompt'

@@ -103,6 +103,11 @@ export interface Transport {
   disconnect(): Promise<void>;
   /** Sends an app message (`chat-msg`, `force-end`) to the avatar. Rejects with `transport_failed` when not connected. */
   sendAppMessage(message: AppMessage): Promise<void>;
+  /**
+   * Asks the agent the avatar speaks for to stop speaking now (LiveKit rooms with an agent: the RPC method
+   * `liveai.interrupt` on the agent). Optional: a transport without it cannot interrupt.
+   */
+  interrupt?(): Promise<void>;
   /** Switches the local microphone on or off (publishes/unpublishes or mutes). */
   setMicEnabled(enabled: boolean): Promise<void>;
   /**

@@ -8,6 +8,7 @@ import { createRoot } from 'react-dom/client';
 import type { ClientSession } from '../../../src/core/schemas/proxy';
 import { AvatarSessionProvider, useAvatarEvents, useMedia, useSession, useTranscript } from '../../../src/react';
 import { sampleMouth, type MouthSample } from './frames';
+import { StopSpeakingButton } from '../../../src/components/primitives/StopSpeakingButton';
 
 /** What the page records on `window.__agent`, read by the agent-plugin test and the agent bench. */
 export interface AgentProbe {
@@ -47,6 +48,7 @@ function Call() {
       <button type="button" onClick={() => void media.setMicEnabled(!media.micEnabled)}>
         {media.micEnabled ? 'Mic off' : 'Mic on'}
       </button>
+      <StopSpeakingButton onError={(e) => void probe.errors.push(`interrupt: ${String(e)}`)} />
       <ol data-testid="transcript">
         {lines.map((l) => (
           <li key={l.id} data-role={l.role}>

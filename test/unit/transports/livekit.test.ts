@@ -60,7 +60,14 @@ class FakeRoom extends EventEmitter implements RoomLike {
     publishData: async (data: Uint8Array, options: unknown) => void this.published.push({ data: new TextDecoder().decode(data), options }),
     setMicrophoneEnabled: async (on: boolean, capture?: { deviceId: string }) =>
       void (this.mic.push(on), capture && this.micCapture.push(capture)),
+    performRpc: async (params: { destinationIdentity: string; method: string; payload: string }) => {
+      this.rpcs.push(params);
+      return this.rpcAnswer(params);
+    },
   };
+  /** RPC calls made, and how the other side answers them. */
+  rpcs: { destinationIdentity: string; method: string; payload: string }[] = [];
+  rpcAnswer: (p: { method: string }) => Promise<string> = async () => 'ok';
   async connect(url: string, token: string) {
     this.connectArgs.push([url, token]);
     await this.joining;
@@ -706,5 +713,37 @@ describe('LiveKit agent state, speakers, microphone track and stats (issue 27)',
     expect(await t.getStats!()).toEqual(second);
     await t.disconnect();
     expect(await t.getStats!()).toBeNull();
+  });
+});
+
+describe('LiveKit interrupt (issue 40.5)', () => {
+  const connected = async () => {
+    const env = setup();
+    await env.t.connect({ url: 'ws://127.0.0.1:7880', token: 'tok', eventTopic: 'liveai' });
+    return env;
+  };
+  it('asks the agent the avatar speaks for (lk.publish_on_behalf) through the RPC liveai.interrupt', async () => {
+    const { room, t } = await connected();
+    room().emit(RoomEvent.ParticipantConnected, { identity: 'liveai-avatar-1', attributes: { 'lk.publish_on_behalf': 'agent-7' } });
+    await t.interrupt!();
+    expect(room().rpcs).toEqual([expect.objectContaining({ destinationIdentity: 'agent-7', method: 'liveai.interrupt', payload: '' })]);
+  });
+  it('a room whose avatar speaks for no agent (a hosted room): invalid_request, nothing sent', async () => {
+    const { room, t } = await connected();
+    room().emit(RoomEvent.ParticipantConnected, AVATAR);
+    await expect(t.interrupt!()).rejects.toMatchObject({ code: 'invalid_request' });
+    expect(room().rpcs).toEqual([]);
+  });
+  it('an agent without the method: invalid_request naming it; an agent that fails: transport_failed', async () => {
+    const { room, t } = await connected();
+    room().emit(RoomEvent.ParticipantConnected, { identity: 'liveai-avatar-1', attributes: { 'lk.publish_on_behalf': 'agent-7' } });
+    room().rpcAnswer = async () => Promise.reject(Object.assign(new Error('Method not supported at destination'), { code: 1400 }));
+    await expect(t.interrupt!()).rejects.toMatchObject({ code: 'invalid_request', detail: expect.stringContaining('liveai.interrupt') });
+    room().rpcAnswer = async () => Promise.reject(Object.assign(new Error('Response timeout'), { code: 1502 }));
+    await expect(t.interrupt!()).rejects.toMatchObject({ code: 'transport_failed' });
+  });
+  it('not connected: transport_failed', async () => {
+    const { t } = setup();
+    await expect(t.interrupt!()).rejects.toMatchObject({ code: 'transport_failed' });
   });
 });

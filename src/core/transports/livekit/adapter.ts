@@ -7,6 +7,7 @@ import { DEFAULT_RECONNECT_POLICY, type ReconnectPolicy } from './policy';
 import { AvatarIdentity } from '../avatar-identity';
 import { TRANSCRIPTION_TOPIC, transcriptionHandler, type RoomLike } from './room';
 import { createStatsReader } from '../webrtc-stats';
+import { INTERRUPT_RPC_METHOD } from '../../constants';
 import type { ConnectOptions, Transport, TransportEventMap } from '../types';
 
 export { handleDataMessage } from './link';
@@ -82,6 +83,7 @@ export function createLiveKitTransport(deps: { createRoom?: () => RoomLike; reco
   const bus = createEventBus<TransportEventMap>();
   const newRoom = deps.createRoom ?? (() => takeRoom() as unknown as RoomLike);
   let link: LiveKitLink | null = null;
+  let avatarOf: AvatarIdentity | null = null;
   const readStats = createStatsReader();
   const current = () => {
     if (!link || link.state === 'closed') throw new LiveAiError('transport_failed', 'not connected to the room');
@@ -98,7 +100,7 @@ export function createLiveKitTransport(deps: { createRoom?: () => RoomLike; reco
       if (!deps.createRoom) quietLiveKitLogs();
       await link?.close(new LiveAiError('transport_failed', 'a new connection replaced this one'));
       const policy = Object.freeze({ ...base, deadlineMs: o.reconnectDeadlineMs ?? base.deadlineMs });
-      const avatar = new AvatarIdentity();
+      const avatar = (avatarOf = new AvatarIdentity());
       const textStreams = {
         [TRANSCRIPTION_TOPIC]: transcriptionHandler(
           () => l.room?.room.localParticipant.identity,
@@ -148,6 +150,37 @@ export function createLiveKitTransport(deps: { createRoom?: () => RoomLike; reco
       bus.emit('disconnected', { reason: 'client' });
     },
     sendAppMessage: async (message: AppMessage) => current().send(message),
+    async interrupt() {
+      const l = current();
+      const agent = avatarOf?.agent;
+      const local = l.room?.room.localParticipant;
+      if (!agent)
+        throw new LiveAiError(
+          'invalid_request',
+          'interrupting is not available here: the avatar speaks for no LiveKit agent (the service offers no interrupt for its own agent)',
+          {
+            status: 400,
+          },
+        );
+      if (!local?.performRpc) throw new LiveAiError('transport_failed', 'not connected to the room');
+      try {
+        await local.performRpc({ destinationIdentity: agent, method: INTERRUPT_RPC_METHOD, payload: '', responseTimeout: 5000 });
+      } catch (cause) {
+        // livekit-client's RpcError 1400: the agent registered no such method.
+        if ((cause as { code?: number } | null)?.code === 1400)
+          throw new LiveAiError(
+            'invalid_request',
+            `the agent does not offer interrupting: register the RPC method ${INTERRUPT_RPC_METHOD}`,
+            {
+              status: 400,
+              cause,
+            },
+          );
+        throw new LiveAiError('transport_failed', `the agent did not take the interrupt: ${String((cause as Error)?.message ?? cause)}`, {
+          cause,
+        });
+      }
+    },
     setMicEnabled: async (enabled) => current().setMic(enabled),
     setDevice: async (kind, deviceId) => current().setDevice(kind, deviceId),
     async getStats() {

@@ -19,6 +19,8 @@ export interface RoomLike {
     identity?: string;
     publishData(data: Uint8Array, options: { reliable: boolean; topic: string }): Promise<void>;
     setMicrophoneEnabled(enabled: boolean, capture?: { deviceId: string }): Promise<unknown>;
+    /** livekit-client's RPC call to another participant; absent in fakes. */
+    performRpc?(params: { destinationIdentity: string; method: string; payload: string; responseTimeout?: number }): Promise<string>;
     /** livekit-client's publication of a source (`microphone`); absent in fakes. */
     getTrackPublication?(source: 'microphone'): LocalPublication | undefined;
   };

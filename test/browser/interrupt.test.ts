@@ -1,0 +1,82 @@
+import { mkdirSync } from 'node:fs';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { AGENT_APP_MISSING, AgentProcess, agentAppInstalled, viewerAttach } from './agent-process';
+import { inboundStatsScript, useBrowserStack } from './harness';
+import type { AgentProbe as Probe } from './pages/agent-attach';
+
+/**
+ * Issue 40.5, an interrupt that actually stops the avatar: a LiveKit Agents app (examples/livekit-agent/agent, the
+ * published avatar plugin) speaks a long reply through the local avatar service; the visitor's page (hooks, attached
+ * to the agent's room) shows "Stop talking" while the avatar speaks, and its click (`session.interrupt()`, the RPC
+ * `liveai.interrupt` to the agent) cuts the reply: the agent interrupts, the avatar reports its playback finished
+ * `interrupted: true` (after the plugin's `lk.clear_buffer`) and its audio in the page goes silent.
+ */
+if (!agentAppInstalled() && (process.env.CI === 'true' || process.env.CI === '1'))
+  throw new Error(`${AGENT_APP_MISSING} (CI=true makes this a failure)`);
+if (!agentAppInstalled()) console.warn(`SKIPPING: ${AGENT_APP_MISSING}`);
+
+const SHOTS = 'test-results/interrupt';
+const ROOM = 'interrupt-room';
+const LONG =
+  'This is a long answer that goes on and on, sentence after sentence, about the weather, the sea and the mountains, so that there is plenty of time to stop it while it plays, and it would still be talking for many seconds more.';
+
+const env = useBrowserStack({ queueMs: 200, providerLabels: 'rtc-a=livekit,rtc-b=daily' });
+
+describe.skipIf(!agentAppInstalled())('"Stop talking" stops the avatar mid-reply (issue 40.5)', () => {
+  const running: { agent: AgentProcess | null } = { agent: null };
+  afterAll(async () => {
+    await running.agent?.stop();
+  });
+
+  it('the visitor clicks "Stop talking" during a long reply: the agent interrupts, the avatar falls silent', async () => {
+    const livekit = { url: inject('livekitUrl'), apiKey: inject('livekitApiKey'), apiSecret: inject('livekitApiSecret') };
+    const { agent, sessionId } = await AgentProcess.startReady(running, livekit, env.stack.emulatorUrl, ROOM);
+    const attach = await viewerAttach(livekit, ROOM, sessionId);
+    const page = await env.context.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    await page.goto(`${env.stack.baseUrl}/test/browser/pages/agent-attach.html#${encodeURIComponent(JSON.stringify(attach))}`);
+    await page.waitForFunction(() => (window as unknown as { __agent: Probe }).__agent.phases.includes('active'), null, {
+      timeout: 60_000,
+    });
+    await expect.poll(async () => (await page.evaluate(inboundStatsScript)).framesDecoded, { timeout: 30_000 }).toBeGreaterThan(0);
+    const stop = page.getByRole('button', { name: 'Stop talking' });
+    // Not speaking: no button.
+    expect(await stop.count()).toBe(0);
+
+    const long = agent.reports.length;
+    agent.send({ cmd: 'say', text: LONG });
+    const started = await agent.next((r) => r.event === 'playback_started', { from: long });
+    await page.waitForFunction(
+      (from) => (window as unknown as { __agent: Probe }).__agent.audio.some((a) => a.t > from && a.level > 0.05),
+      started.t,
+      { timeout: 15_000 },
+    );
+    await stop.waitFor({ timeout: 10_000 });
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: `${SHOTS}/speaking.png`, fullPage: true });
+    await stop.click();
+
+    const asked = await agent.next((r) => r.event === 'interrupting', { from: long });
+    expect(asked.from).toBe('user-1');
+    const cut = await agent.next((r) => r.event === 'playback_finished', { from: long });
+    expect(cut.interrupted).toBe(true);
+    await agent.next((r) => r.event === 'said' && r.interrupted === true, { from: long });
+    // Silence in the page: 10 polls in a row (0.5 s) with no audio level, although the reply had seconds left.
+    await page.waitForFunction(
+      (from) => {
+        const a = (window as unknown as { __agent: Probe }).__agent.audio.filter((x) => x.t > from);
+        for (let i = 10; i <= a.length; i++) if (a.slice(i - 10, i).every((x) => x.level < 0.005)) return true;
+        return false;
+      },
+      cut.t,
+      { timeout: 10_000, polling: 100 },
+    );
+    // The button goes once the avatar stopped speaking.
+    await expect.poll(() => stop.count(), { timeout: 10_000 }).toBe(0);
+    await page.screenshot({ path: `${SHOTS}/stopped.png`, fullPage: true });
+    const p = await page.evaluate(() => (window as unknown as { __agent: Probe }).__agent);
+    expect(p.errors).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+});
