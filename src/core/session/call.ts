@@ -212,9 +212,9 @@ export class Call {
     this.session.onLeft(this);
   }
 
-  /** Resolves once a final status was polled, or after `limitMs`. */
+  /** Resolves once a final status was polled, or after `limitMs`; at once when the call was disposed (nothing polls). */
   async finalStatus(isFinal: () => boolean, limitMs: number): Promise<void> {
-    if (isFinal()) return;
+    if (this.disposed || isFinal()) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const reached = new Promise<void>((resolve) => this.finalWaiters.push(resolve));
     const limit = new Promise<void>((resolve) => (timer = setTimeout(resolve, limitMs)));
@@ -263,12 +263,14 @@ export function nextInterval(current: number, opts: { base: number; max: number;
 /**
  * Polls the session status with backoff and jitter until a final status (COMPLETED, TIMED_OUT, FAILED) or `stop()`.
  * One poll at a time. `start()` polls at once; `hurry()` resets the backoff and polls at once (used while ending).
+ * `stop()` is for good: a later `start()` or `hurry()` does nothing.
  */
 export function createStatusPoller(o: StatusPollerOptions) {
   const random = o.random ?? Math.random;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let controller: AbortController | undefined;
   let running = false;
+  let stopped = false;
   let inFlight = false;
   let interval = o.intervalMs;
   let last: string | undefined;
@@ -301,7 +303,7 @@ export function createStatusPoller(o: StatusPollerOptions) {
   }
   return {
     start() {
-      if (running) return;
+      if (running || stopped) return;
       running = true;
       interval = o.intervalMs;
       void poll();
@@ -313,6 +315,7 @@ export function createStatusPoller(o: StatusPollerOptions) {
     },
     stop() {
       running = false;
+      stopped = true;
       clearTimeout(timer);
       controller?.abort();
     },

@@ -31,7 +31,10 @@ interface Exit {
   terminate: boolean;
   /** A failure: phase `error` at once. */
   error?: LiveAiError;
-  /** Leave at once, the session going on at the service (`dispose({ end: false })`): no end, no waiting. */
+  /**
+   * Leave at once, without waiting for anything (`dispose()`): with `terminate` the end request goes out and is not
+   * waited for; without, the session goes on at the service (`dispose({ end: false })`).
+   */
   detach?: boolean;
 }
 
@@ -77,6 +80,8 @@ export class Session {
   private rules: typeof import('./agent-state') | null = null;
   private life: Life = { stage: 'idle', call: null };
   private disposed = false;
+  /** Set once `dispose()` returned: nothing writes the store any more, and no call reports to this session. */
+  private closed = false;
   private lineId = 0;
   /** The transcript merger loads when the room first sends a transcription of its own. */
   private readonly transcript: ReturnType<typeof lazyTranscriptMerger>;
@@ -113,7 +118,7 @@ export class Session {
   }
 
   private set(patch: Partial<SessionState>): void {
-    this.store.setState(patch);
+    if (!this.closed) this.store.setState(patch);
   }
 
   private setMedia(patch: Partial<MediaState>): void {
@@ -127,7 +132,7 @@ export class Session {
 
   /** Whether `call` is the current call (calls of earlier starts report nothing). */
   isCurrent(call: Call): boolean {
-    return this.life.call === call;
+    return !this.closed && this.life.call === call;
   }
 
   report(error: LiveAiError): void {
@@ -255,7 +260,7 @@ export class Session {
   /**
    * The one way out of a running session: end, failure, page unload, dispose and a restart all come here. With
    * `error` it is a failure (phase `error` at once), `unload` ends at once with the end beacon, `detach` leaves at
-   * once without ending the session at the service (`dispose({ end: false })`), else it is an end
+   * once (`dispose()`: the end request, if `terminate`, is not waited for), else it is an end
    * (phase `ending`, then `ended`). Stops the start, leaves the room, ends the session at the service when
    * `terminate` and it has not ended on its own (`force-end` in a room, then the proxy's `/end`; an attached
    * session that failed is left to its owner), waits up to `endTimeoutMs` for the final status and cost (so the
@@ -269,7 +274,9 @@ export class Session {
     const { error, reason } = exit;
     if (reason === 'unload' || exit.detach) {
       this.move('unload', (stage) => ({ stage, call }) as Life, { endReason: reason });
-      if (exit.terminate && call.client) this.proxy.endBeacon(call.client.session_id, call.client.client_token);
+      const c = call.client;
+      if (exit.terminate && c && reason === 'unload') this.proxy.endBeacon(c.session_id, c.client_token);
+      else if (exit.terminate && c) void this.proxy.end(c.session_id, c.client_token).catch(() => {});
       call.dispose();
       return Promise.resolve();
     }
@@ -299,20 +306,23 @@ export class Session {
     return ending;
   }
 
+  /**
+   * Frees the session for good: the start is cancelled, the room left, polling and keep-alive stopped, the event
+   * channels cleared, and from then on nothing writes the store. With `end` (the default) a running session is
+   * ended at the service: its `/end` goes out (the one request after `dispose()`), without waiting for the final
+   * status. The store shows phase `ended` (`endReason` `unmount`) at once; a session already ending keeps the
+   * reason it was ended with and shows `ended` too: its `/end` in flight completes, nothing else is asked.
+   */
   dispose({ end = true }: { end?: boolean } = {}): void {
     if (this.disposed) return;
     this.disposed = true;
-    const done = () => {
-      this.life.call?.dispose();
-      this.audio.destroy();
-      this.bus.clear();
-    };
-    if (this.life.stage === 'running') {
-      if (end) return void this.end('unmount').finally(done);
-      // Without an end the session goes on at the service: leave the room through the same teardown, at once.
-      void this.teardown({ reason: 'unmount', terminate: false, detach: true });
-    }
-    done();
+    const life = this.life;
+    if (life.stage === 'running') void this.teardown({ reason: 'unmount', terminate: end, detach: true });
+    else if (life.stage === 'ending') this.move('settled', (stage) => ({ stage, call: life.call }) as Life);
+    this.life.call?.dispose();
+    this.audio.destroy();
+    this.bus.clear();
+    this.closed = true;
   }
 
   // ---- what the service and the room report (through the current call) ---------------------------------------

@@ -182,6 +182,43 @@ describe('abort, unload, idle', () => {
     expect(h!.proxy.sessions.get('sess_1')!.ended).toBe(false);
   });
 
+  it('dispose() while ending (End clicked, then unmounted): no request and no store write after it, even when /end fails', async () => {
+    await activeHarness({ endTimeoutMs: 15_000 });
+    const release = h!.proxy.hold('POST /sessions/:id/end');
+    h!.proxy.failNext('POST /sessions/:id/end', 500, 'the service is down');
+    const ending = h!.session.end();
+    await until(() => h!.proxy.callsTo('POST /sessions/:id/end').length === 1, 'end sent');
+    expect(h!.session.store.getState().phase).toBe('ending');
+    h!.session.dispose();
+    const disposedAs = h!.session.store.getState();
+    const requests = h!.proxy.calls.length;
+    const writes: string[] = [];
+    h!.session.store.subscribe((next) => writes.push(next.phase));
+    release(); // the /end that was in flight fails now
+    await ending;
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(h!.proxy.calls.slice(requests).map((c) => `${c.method} ${c.route}`)).toEqual([]);
+    expect(writes).toEqual([]);
+    // Over for this object at once: nobody waits for its final status.
+    expect([disposedAs.phase, disposedAs.endReason]).toEqual(['ended', 'user']);
+  });
+
+  it('dispose() while live ends the session at once: the end goes out, then nothing polls or writes', async () => {
+    await activeHarness();
+    h!.session.dispose();
+    const s = h!.session.store.getState();
+    const writes: string[] = [];
+    h!.session.store.subscribe((next) => writes.push(next.phase));
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(h!.proxy.callsTo('POST /sessions/:id/end')).toHaveLength(1);
+    expect(h!.proxy.sessions.get('sess_1')!.ended).toBe(true);
+    const after = h!.proxy.calls.slice(h!.proxy.calls.findIndex((c) => c.route === '/sessions/:id/end') + 1);
+    expect(after.map((c) => `${c.method} ${c.route}`)).toEqual([]);
+    expect(writes).toEqual([]);
+    expect(h!.transport.connection).toBe('disconnected');
+    expect([s.phase, s.endReason]).toEqual(['ended', 'unmount']);
+  });
+
   it('end() during start cancels it: start rejects aborted, phase ended', async () => {
     h = harness();
     const started = settle(h.session.start());
