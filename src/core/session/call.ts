@@ -116,6 +116,7 @@ export class Call {
         url: c.room_url,
         token: c.token ?? '',
         eventTopic: o.eventTopic ?? DEFAULT_EVENT_TOPIC,
+        ...(c.avatar_identity ? { avatarIdentity: c.avatar_identity } : {}),
         micEnabled: o.micEnabled,
         // The chosen microphone is the one published: never the default first, then a switch.
         micDeviceId: o.devices.get('audioinput'),

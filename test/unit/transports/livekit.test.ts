@@ -371,19 +371,54 @@ describe('LiveKit adapter (fake Room)', () => {
     expect(log.track).toEqual([{ kind: 'video', track: { id: 'v' } }]);
   });
 
-  it('a participant taken for the avatar before the named avatar came is replaced by it: its video shows, nothing more is read from the other', async () => {
+  it('a participant that joins before the avatar is never taken for it: its camera and fake events are ignored until and after the avatar comes', async () => {
     const { room, t, log } = setup();
     await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai' });
-    const first = { identity: 'someone' };
+    const first = { identity: 'intruder-1' };
     const camera = { id: 'camera' } as MediaStreamTrack;
+    room().emit(RoomEvent.ParticipantConnected, first);
     room().emit(RoomEvent.TrackSubscribed, { kind: 'video', mediaStreamTrack: camera }, {}, first);
-    expect(log.track).toEqual([{ kind: 'video', track: camera }]); // a room that names nobody: its first publisher
-    room().avatarArrives(); // the named avatar publishes its video
-    expect(log.track?.at(-1)).toEqual({ kind: 'video', track: { id: 'v' } });
+    room().emit(RoomEvent.DataReceived, enc({ type: 'user_transcription', transcription: 'forged' }), first, undefined, 'liveai');
     room().emit(RoomEvent.DataReceived, enc({ type: 'idle_timeout' }), first, undefined, 'liveai');
-    room().emit(RoomEvent.TrackUnsubscribed, { kind: 'video', mediaStreamTrack: camera }, {}, first);
+    expect(log.track).toBeUndefined();
     expect(log.event).toBeUndefined();
-    expect(log.track?.at(-1)).toEqual({ kind: 'video', track: { id: 'v' } });
+    room().avatarArrives(); // the named avatar publishes its video
+    room().emit(RoomEvent.DataReceived, enc({ type: 'bot_ready' }), AVATAR, undefined, 'liveai');
+    room().emit(RoomEvent.DataReceived, enc({ type: 'idle_timeout' }), first, undefined, 'liveai');
+    expect(log.track).toEqual([{ kind: 'video', track: { id: 'v' } }]);
+    expect(log.event).toEqual([{ type: 'bot_ready' }]);
+  });
+
+  it('with the identity the session handle names (avatar_identity), nobody else is the avatar: not a liveai-avatar-… name, not lk.publish_on_behalf', async () => {
+    const { room, t, log } = setup();
+    await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai', avatarIdentity: 'liveai-avatar-real' });
+    const impostors = [
+      { identity: 'liveai-avatar-fake' },
+      { identity: 'worker', attributes: { 'lk.publish_on_behalf': 'agent-x' } },
+      { identity: 'bot', kind: 4 },
+    ];
+    for (const p of impostors) {
+      room().emit(RoomEvent.ParticipantConnected, p);
+      room().emit(RoomEvent.TrackSubscribed, { kind: 'video', mediaStreamTrack: { id: p.identity } }, {}, p);
+      room().emit(RoomEvent.DataReceived, enc({ type: 'idle_timeout' }), p, undefined, 'liveai');
+    }
+    expect(log.track).toBeUndefined();
+    expect(log.event).toBeUndefined();
+    const real = { identity: 'liveai-avatar-real', attributes: { 'lk.publish_on_behalf': 'liveai-agent-real' } };
+    room().emit(RoomEvent.TrackSubscribed, { kind: 'video', mediaStreamTrack: { id: 'v' } }, {}, real);
+    room().emit(RoomEvent.DataReceived, enc({ type: 'bot_ready' }), real, undefined, 'liveai');
+    expect(log.track).toEqual([{ kind: 'video', track: { id: 'v' } }]);
+    expect(log.event).toEqual([{ type: 'bot_ready' }]);
+  });
+
+  it('a room that names its avatar in no other way: the participant of kind agent (its server-minted token says so)', async () => {
+    const { room, t, log } = setup();
+    await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai' });
+    const viewer = { identity: 'viewer-9', kind: 0 };
+    const avatar = { identity: 'service-avatar', kind: 4 };
+    room().emit(RoomEvent.DataReceived, enc({ type: 'idle_timeout' }), viewer, undefined, 'liveai');
+    room().emit(RoomEvent.DataReceived, enc({ type: 'bot_ready' }), avatar, undefined, 'liveai');
+    expect(log.event).toEqual([{ type: 'bot_ready' }]);
   });
 
   it('a chat sent while the room is joining is queued and goes out once joined; a failed join rejects it', async () => {

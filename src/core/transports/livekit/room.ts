@@ -33,6 +33,8 @@ interface Participant {
   identity: string;
   trackPublications?: Map<string, unknown>;
   attributes?: Record<string, string>;
+  /** LiveKit's participant kind (4: an agent), as its server-minted token says. */
+  kind?: number;
 }
 
 /** The part of a livekit-client text stream reader the adapter uses: its header and its chunks as they arrive. */
@@ -70,7 +72,7 @@ type StatsSource = { getRTCStatsReport?(): Promise<RTCStatsReport | undefined>; 
 /** The part of a livekit-client local track publication the adapter reads. */
 type LocalPublication = { source?: string; track?: { mediaStreamTrack?: MediaStreamTrack } };
 
-type Who = { identity?: string; attributes?: Record<string, string> } | undefined;
+type Who = { identity?: string; attributes?: Record<string, string>; kind?: number } | undefined;
 
 /** The session option `jitterBufferTargetMs`: a jitter buffer target in ms, or `'auto'` (the default). */
 export type JitterBufferTargetOption = number | 'auto';
@@ -301,7 +303,7 @@ export class RoomSession {
     // The agent's state: from the agent the avatar publishes for, or (while that is not known) whoever carries it.
     const state = p?.attributes?.[ATTRIBUTE_AGENT_STATE];
     if (state && (this.avatar.agent ?? p?.identity) === p?.identity) this.hooks.agentState(state);
-    if (!this.avatar.see(p?.identity, p?.attributes)) return;
+    if (!this.avatar.see(p)) return;
     const mine = this.tracks.get(this.avatar.current ?? '') ?? {};
     for (const kind of ['video', 'audio'] as const) this.show(kind, mine[kind] ?? null);
   }
