@@ -21,4 +21,5 @@ export {
 } from './provider-labels';
 export { isWaiting } from '../shared/phases';
 export { createSeededSession } from './session/session';
+export type { SessionStatePatch } from './session/types';
 export { preloadEngine } from './session/create';

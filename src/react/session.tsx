@@ -85,43 +85,42 @@ export function useSessionState<T>(selector: (state: SessionState) => T): T {
   return useStore(useAvatarSession().store, selector);
 }
 
-const pick = (s: SessionState): Omit<UseSessionResult, 'start' | 'endSession'> => ({
-  phase: s.phase,
-  sessionId: s.sessionId,
-  sessionStatus: s.sessionStatus,
-  transport: s.transport,
-  cost: s.cost,
-  error: s.error,
-  endReason: s.endReason,
-  botReady: s.botReady,
-  live: s.live,
-  imageUrl: s.imageUrl,
-  startedAt: s.startedAt,
-  queuedAt: s.queuedAt,
-  activeAt: s.activeAt,
-});
+/** The fields of the session state that `useSession` returns. */
+const LIFECYCLE = [
+  'phase',
+  'sessionId',
+  'sessionStatus',
+  'transport',
+  'cost',
+  'error',
+  'endReason',
+  'botReady',
+  'live',
+  'imageUrl',
+  'startedAt',
+  'queuedAt',
+  'activeAt',
+] as const satisfies readonly (keyof SessionState)[];
 
 /**
- * What {@link useSession} returns: the lifecycle fields (phase, session status, error, cost, times in ms since
- * the epoch) with `start()` and `endSession()`.
+ * The session state's lifecycle fields (phase, session status, error, cost, times in ms since the epoch), one variant
+ * per phase as in {@link SessionState}: checking `phase` narrows the others.
  * @public
  */
-export type UseSessionResult = Pick<
-  SessionState,
-  | 'phase'
-  | 'sessionId'
-  | 'sessionStatus'
-  | 'transport'
-  | 'cost'
-  | 'error'
-  | 'endReason'
-  | 'botReady'
-  | 'live'
-  | 'imageUrl'
-  | 'startedAt'
-  | 'queuedAt'
-  | 'activeAt'
-> & {
+export type SessionLifecycle = SessionState extends infer S ? (S extends SessionState ? Pick<S, (typeof LIFECYCLE)[number]> : never) : never;
+
+const pick = (s: SessionState): SessionLifecycle => {
+  const out: Record<string, unknown> = {};
+  for (const k of LIFECYCLE) out[k] = s[k];
+  return out as SessionLifecycle;
+};
+
+/**
+ * What {@link useSession} returns: the lifecycle fields (one variant per phase, so `if (r.phase === 'active')`
+ * narrows `r.sessionId` to a string) with `start()` and `endSession()`.
+ * @public
+ */
+export type UseSessionResult = SessionLifecycle & {
   /**
    * Starts (double clicks share one start). Rejects with the `LiveAiError` that also lands in `error` / `phase`
    * (`insufficient_funds`, `transport_failed`, …; `aborted` when ended meanwhile), so `await start()` can react.

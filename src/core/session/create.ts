@@ -11,7 +11,7 @@ import { loadTransport as defaultLoader, prefetchTransport } from '../transports
 import { createAudioOutput, type AudioOutput } from './audio-output';
 import type { Session } from './session';
 import { createSessionStore } from './store';
-import type { AvatarSession, AvatarSessionOptions, MediaState, OnEvent, ReadonlySessionStore, SessionState } from './types';
+import type { AvatarSession, AvatarSessionOptions, MediaState, OnEvent, ReadonlySessionStore, SessionState, SessionStatePatch } from './types';
 
 export type BusMap = { [K in AvatarEvent['type']]: Extract<AvatarEvent, { type: K }> } & { '*': AvatarEvent; error: LiveAiError };
 
@@ -31,7 +31,7 @@ export interface SessionHost {
 }
 
 /** The host of one session; `initialState` seeds its store (stories, `liveai-kit/testing`). */
-export function createHost(options: AvatarSessionOptions, initialState?: Partial<SessionState>): SessionHost {
+export function createHost(options: AvatarSessionOptions, initialState?: SessionStatePatch): SessionHost {
   const store = createSessionStore({ keepAlive: !!options.keepAliveMs, ...initialState });
   const media = () => store.getState().media;
   const setMedia = (patch: Partial<MediaState>) => store.setState({ media: { ...media(), ...patch } });

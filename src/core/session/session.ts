@@ -12,7 +12,7 @@ import { Call, aborted, toError } from './call';
 import { createHost, sessionObject, type SessionHost } from './create';
 import { DEFAULT_MAX_TRANSCRIPT_LINES } from './store';
 import { describeError, phaseOf, reduceEvent, restartedState, stageOf, transition, type Input, type Stage } from './state';
-import type { AvatarSession, AvatarSessionOptions, EndReason, ImageInput, MediaState, SessionState } from './types';
+import type { AvatarSession, AvatarSessionOptions, EndReason, ImageInput, MediaState, SessionState, SessionStatePatch } from './types';
 
 /**
  * Where the session is in its life, with what belongs to that stage: the current call, the pending start, the
@@ -36,6 +36,8 @@ interface Exit {
    * waited for; without, the session goes on at the service (`dispose({ end: false })`).
    */
   detach?: boolean;
+  /** Facts written with the move out of running (the final status that ended it), so no write shows them in a running phase. */
+  patch?: SessionStatePatch;
 }
 
 const isFinal = (status: SessionState['sessionStatus']) => status !== null && isFinalStatus(status);
@@ -53,7 +55,7 @@ const joinsRoom = (flow: AvatarSessionOptions['flow']): boolean =>
  * @internal
  */
 export interface SessionSeed {
-  initialState?: Partial<SessionState>;
+  initialState?: SessionStatePatch;
   clientSession?: ClientSession;
   transport?: import('../transports/types').Transport;
 }
@@ -117,8 +119,9 @@ export class Session {
     return this.store.getState();
   }
 
-  private set(patch: Partial<SessionState>): void {
-    if (!this.closed) this.store.setState(patch);
+  /** Every write of the engine: `commit` and `move` keep each phase's fields consistent (see `SessionState`). */
+  private set(patch: SessionStatePatch): void {
+    if (!this.closed) this.store.setState(patch as Partial<SessionState>);
   }
 
   private setMedia(patch: Partial<MediaState>): void {
@@ -140,7 +143,7 @@ export class Session {
   }
 
   /** Writes `patch` with the phase derived from the stage and the facts: the only place the phase is written. */
-  private commit(patch: Partial<SessionState> = {}): void {
+  private commit(patch: SessionStatePatch = {}): void {
     const s = { ...this.state, ...patch };
     const call = this.life.call;
     const video = s.media.videoTrack;
@@ -170,7 +173,7 @@ export class Session {
   }
 
   /** Moves the machine along one edge of its table; false (and nothing written) when `input` is not allowed now. */
-  private move(input: Input, next: (stage: Stage) => Life, patch: Partial<SessionState> = {}): boolean {
+  private move(input: Input, next: (stage: Stage) => Life, patch: SessionStatePatch = {}): boolean {
     const stage = transition(this.life.stage, input);
     if (!stage) return false;
     this.life = next(stage);
@@ -302,7 +305,7 @@ export class Session {
       if (endError && !final()) this.move('settleFailed', next, { error: endError });
       else this.move('settled', next);
     })();
-    this.move(error ? 'fail' : 'end', next, error ? { error, endReason: reason } : { endReason: reason });
+    this.move(error ? 'fail' : 'end', next, { ...exit.patch, ...(error ? { error, endReason: reason } : { endReason: reason }) });
     return ending;
   }
 
@@ -331,22 +334,23 @@ export class Session {
   onStatus(res: SessionStatusResponse): void {
     const status = res.session_status;
     const patch = { sessionStatus: status, cost: res.cost ?? this.state.cost };
-    // A final status while running goes straight to the teardown, which derives the next phase: committing it
-    // first would derive a running phase from it (e.g. `active` for a queued session already in the room).
+    // A final status while running goes straight to the teardown, which writes it with the next phase: committing
+    // it first would derive a running phase from it (e.g. `active` for a queued session already in the room).
     if (this.life.stage !== 'running' || !isFinal(status)) return this.commit(patch);
-    this.set(patch);
-    if (status === 'COMPLETED') void this.teardown({ reason: 'completed', terminate: false });
+    if (status === 'COMPLETED') void this.teardown({ reason: 'completed', terminate: false, patch });
     else if (status === 'TIMED_OUT')
       void this.teardown({
         reason: 'timed_out',
         terminate: false,
         error: new LiveAiError('timeout', 'the avatar service timed out (TIMED_OUT)'),
+        patch,
       });
     else
       void this.teardown({
         reason: 'failed',
         terminate: false,
         error: new LiveAiError('upstream_error', 'the avatar service says the session FAILED'),
+        patch,
       });
   }
 

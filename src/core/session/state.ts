@@ -4,7 +4,7 @@
 // is here comes with the session engine). Everything here is pure.
 import type { AvatarEvent, SessionStatus } from '../schemas';
 import type { ConnectionState } from '../transports/types';
-import type { ImageChangeState, Phase, SessionState, TranscriptLine } from './types';
+import type { IdleSessionState, ImageChangeState, Phase, SessionState, SessionStatePatch, TranscriptLine } from './types';
 
 import { DEFAULT_MAX_TRANSCRIPT_LINES, initialMediaState, initialSessionState } from './store';
 
@@ -85,7 +85,7 @@ export function stageOf(phase: Phase): Stage {
  * State of a new start: the initial state, keeping the user's keep-alive, microphone, speaker mute and volume choices,
  * and what the audio output reports of autoplay (`audioBlocked`: the output, not a start, writes it).
  */
-export function restartedState({ keepAlive, media: { micEnabled, speakerMuted, volume, audioBlocked } }: SessionState): SessionState {
+export function restartedState({ keepAlive, media: { micEnabled, speakerMuted, volume, audioBlocked } }: SessionState): IdleSessionState {
   return { ...initialSessionState(), keepAlive, media: { ...initialMediaState(), micEnabled, speakerMuted, volume, audioBlocked } };
 }
 
@@ -145,8 +145,8 @@ export function reduceEvent(
   state: SessionState,
   event: AvatarEvent,
   opts: { now: number; nextId: number; maxTranscriptLines?: number },
-): Partial<SessionState> {
-  const patch: Partial<SessionState> = { lastEvent: event };
+): SessionStatePatch {
+  const patch: SessionStatePatch = { lastEvent: event };
   switch (event.type) {
     case 'bot_ready':
       patch.botReady = true;

@@ -48,7 +48,7 @@ describe('store reducers', () => {
     expect(imageStateFor({ status: 'sending' }, { type: 'image_change_error', error: 'nope' })).toEqual({ status: 'error', error: 'nope' });
   });
   it('bot_ready marks readiness, not the status (only status answers write it); lastEvent is kept', () => {
-    const s = { ...initialSessionState(), sessionStatus: 'QUEUED' as const };
+    const s = { ...initialSessionState(), phase: 'queued', sessionStatus: 'QUEUED', sessionId: 's1', startedAt: 1, queuedAt: 1 } as const;
     expect(reduceEvent(s, { type: 'bot_ready' }, { now: 1, nextId: 1 })).toEqual({
       lastEvent: { type: 'bot_ready' },
       botReady: true,

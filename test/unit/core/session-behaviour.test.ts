@@ -8,6 +8,8 @@ let h: Harness | undefined;
 afterEach(() => void vi.useRealTimers());
 beforeEach(() => void useFakeClock());
 afterEach(() => {
+  // Each write kept what its phase promises (the variants of SessionState).
+  if (h) expect(h.violations).toEqual([]);
   h?.session.dispose({ end: false });
   h = undefined;
   vi.restoreAllMocks();
