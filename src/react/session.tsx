@@ -94,7 +94,6 @@ const LIFECYCLE = [
   'cost',
   'error',
   'endReason',
-  'botReady',
   'live',
   'imageUrl',
   'startedAt',
@@ -107,7 +106,11 @@ const LIFECYCLE = [
  * per phase as in {@link SessionState}: checking `phase` narrows the others.
  * @public
  */
-export type SessionLifecycle = SessionState extends infer S ? (S extends SessionState ? Pick<S, (typeof LIFECYCLE)[number]> : never) : never;
+export type SessionLifecycle = SessionState extends infer S
+  ? S extends SessionState
+    ? Pick<S, (typeof LIFECYCLE)[number]>
+    : never
+  : never;
 
 const pick = (s: SessionState): SessionLifecycle => {
   const out: Record<string, unknown> = {};

@@ -159,6 +159,7 @@ export class Call {
         s.onAgentSignal(who === 'avatar' ? { kind: 'avatar', speaking } : { kind: 'user', final: false });
       }),
       t.on('micTrack', ({ track }) => mine() && s.onMicTrack(track)),
+      t.on('avatarLeft', () => void (mine() && s.onAvatarLeft(this))),
       t.on('disconnected', ({ error }) => void (mine() && error && s.onRoomLost(error))),
     ];
   }
@@ -197,6 +198,13 @@ export class Call {
     this.keepAlive = null;
     this.unload?.();
     this.unload = null;
+  }
+
+  /** The service's status now, one request outside the poller's pace; null when it cannot be had. Never rejects. */
+  async statusNow(): Promise<SessionStatusResponse | null> {
+    const c = this.client;
+    if (!c || this.signal.aborted) return null;
+    return this.proxy.getSession(c.session_id, c.client_token, { signal: this.signal }).catch(() => null);
   }
 
   /** Leaves the room (idempotent); the session itself goes on at the service. Never rejects. */

@@ -11,7 +11,15 @@ import { loadTransport as defaultLoader, prefetchTransport } from '../transports
 import { createAudioOutput, type AudioOutput } from './audio-output';
 import type { Session } from './session';
 import { createSessionStore } from './store';
-import type { AvatarSession, AvatarSessionOptions, MediaState, OnEvent, ReadonlySessionStore, SessionState, SessionStatePatch } from './types';
+import type {
+  AvatarSession,
+  AvatarSessionOptions,
+  MediaState,
+  OnEvent,
+  ReadonlySessionStore,
+  SessionState,
+  SessionStatePatch,
+} from './types';
 
 export type BusMap = { [K in AvatarEvent['type']]: Extract<AvatarEvent, { type: K }> } & { '*': AvatarEvent; error: LiveAiError };
 

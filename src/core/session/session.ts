@@ -11,7 +11,18 @@ import type { AudioOutput } from './audio-output';
 import { Call, aborted, toError } from './call';
 import { createHost, sessionObject, type SessionHost } from './create';
 import { DEFAULT_MAX_TRANSCRIPT_LINES } from './store';
-import { describeError, phaseOf, reduceEvent, restartedState, stageOf, transition, type Input, type Stage } from './state';
+import {
+  describeError,
+  nextImageState,
+  phaseOf,
+  reduceEvent,
+  restartedState,
+  stageOf,
+  transition,
+  type ImageStep,
+  type Input,
+  type Stage,
+} from './state';
 import type { AvatarSession, AvatarSessionOptions, EndReason, ImageInput, MediaState, SessionState, SessionStatePatch } from './types';
 
 /**
@@ -131,6 +142,23 @@ export class Session {
   /** Whether the avatar is live: its video arrived, or `bot_ready`. */
   get live(): boolean {
     return this.state.live;
+  }
+
+  /**
+   * The only writer of `live` (the avatar is live in the room), which two signals tell: its `bot_ready` event and its
+   * video track arriving (a page that joins after the avatar never gets `bot_ready`). Reset by `start()`.
+   */
+  private avatarLive(): SessionStatePatch {
+    return this.state.live ? {} : { live: true };
+  }
+
+  /**
+   * The only writer of `image`: `updateImage()`'s own steps and the service's `image_change_*` events, through one
+   * rule (`nextImageState`). Reset by `start()`.
+   */
+  private imageStep(step: ImageStep): SessionStatePatch {
+    const image = nextImageState(this.state.image, step);
+    return image ? { image } : {};
   }
 
   /** Whether `call` is the current call (calls of earlier starts report nothing). */
@@ -373,8 +401,9 @@ export class Session {
       if (lines) patch.transcript = lines;
       else delete patch.transcript;
     }
-    if (event.type === 'bot_ready') this.commit({ ...patch, live: true });
-    else this.set(patch);
+    const image = this.imageStep(event);
+    if (event.type === 'bot_ready') this.commit({ ...patch, ...this.avatarLive() });
+    else this.set({ ...patch, ...image });
     if (event.type === 'user_transcription') this.onAgentSignal({ kind: 'user', final: true });
     this.bus.emit(event.type, event as never);
     this.bus.emit('*', event);
@@ -397,7 +426,7 @@ export class Session {
     // The avatar publishes its video only once it is live, so its track tells that as `bot_ready` does (which a page
     // that joins after the avatar never receives). A track that comes while the room is joining is muted until its
     // first packets arrive: the phase is derived again then.
-    this.commit({ media: { ...this.state.media, videoTrack: track }, ...(track ? { live: true } : {}) });
+    this.commit({ media: { ...this.state.media, videoTrack: track }, ...(track ? this.avatarLive() : {}) });
     if (track?.muted) track.addEventListener('unmute', () => this.state.media.videoTrack === track && this.commit(), { once: true });
   }
 
@@ -448,6 +477,19 @@ export class Session {
 
   onMicTrack(track: MediaStreamTrack | null): void {
     this.setMedia({ micTrack: track });
+  }
+
+  /**
+   * The avatar left the room mid-call and did not come back. When the service still runs the session (its status
+   * asked now is not final), it is ended with `endReason` `remote`: `/end` stops the billing of a call nobody can see.
+   * A final status instead ends it as the service says (`completed`, …).
+   */
+  async onAvatarLeft(call: Call): Promise<void> {
+    if (this.life.stage !== 'running') return;
+    const res = await call.statusNow();
+    if (!this.isCurrent(call) || this.life.stage !== 'running') return;
+    if (res) this.onStatus(res);
+    if (this.isCurrent(call) && this.life.stage === 'running') void this.teardown({ reason: 'remote', terminate: true });
   }
 
   /** The room was lost for good (`transport_failed`). */
@@ -507,14 +549,14 @@ export class Session {
 
   /** Sends `update-image`, recording its progress: `sending` at once, `requested` once the proxy took it, `error`. */
   async updateImage(input: ImageInput): Promise<void> {
-    this.set({ image: { status: 'sending' } });
+    this.set(this.imageStep({ kind: 'sending' }));
     try {
       const m = await this.controls();
       await m.sendControl(this.proxy, this.client, await m.imageEvent(input, this.client, this.options));
-      if (this.state.image.status === 'sending') this.set({ image: { status: 'requested' } });
+      this.set(this.imageStep({ kind: 'requested' }));
     } catch (e) {
       const error = toError(e);
-      this.set({ image: { status: 'error', error: error.detail } });
+      this.set(this.imageStep({ kind: 'failed', error: error.detail }));
       throw error;
     }
   }

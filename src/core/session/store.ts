@@ -35,7 +35,6 @@ export const initialSessionState = (): IdleSessionState => ({
   startedAt: null,
   queuedAt: null,
   activeAt: null,
-  botReady: false,
   live: false,
   transcript: [],
   image: { status: 'idle' },

@@ -31,7 +31,7 @@ export type EndReason =
   | 'completed' // the service reported COMPLETED on its own
   | 'timed_out' // TIMED_OUT
   | 'failed' // FAILED or a fatal error
-  | 'remote'; // the avatar left the room
+  | 'remote'; // the avatar left the room mid-call (LiveKit) while the service still ran the session
 
 /**
  * One transcript line; `id` is increasing per session.
@@ -86,8 +86,6 @@ export interface SessionStateCommon {
   imageUrl: string | null;
   /** Credits the call used: set by the status answer that carries it (once `COMPLETED`); else null. */
   cost: number | null;
-  /** True after the `bot_ready` event. */
-  botReady: boolean;
   /**
    * True once the avatar is live in the room: its `bot_ready` event came, or its video track arrived (a page that
    * joins after the avatar never receives `bot_ready`). The phase turns `active` once its frames arrive or the room

@@ -35,6 +35,11 @@ export interface TransportEventMap {
   speaking: { who: 'avatar' | 'user'; speaking: boolean };
   /** The local microphone's track once published (null when it is gone): for level meters, never a second capture. */
   micTrack: { track: MediaStreamTrack | null };
+  /**
+   * The avatar participant left the room mid-call and did not come back within the adapter's grace time (rtc-a:
+   * 20 000 ms while the room is connected), e.g. its process ended while the service still runs the session.
+   */
+  avatarLeft: { identity: string };
 }
 /**
  * The name of an event a transport emits (a key of {@link TransportEventMap}).

@@ -221,6 +221,24 @@ describe('abort, unload, idle', () => {
     expect([s.phase, s.endReason]).toEqual(['ended', 'unmount']);
   });
 
+  it('the avatar left mid-call while the service still runs it: ended with endReason remote, and /end stops the billing', async () => {
+    await activeHarness();
+    h!.transport.emitRoom('avatarLeft', { identity: 'liveai-avatar-1' });
+    await until(() => h!.session.store.getState().phase === 'ended', 'ended');
+    expect(h!.session.store.getState().endReason).toBe('remote');
+    expect(h!.proxy.callsTo('POST /sessions/:id/end')).toHaveLength(1);
+    expect(h!.proxy.sessions.get('sess_1')!.ended).toBe(true);
+  });
+
+  it('the avatar left because the service ended the session: the service’s word wins (completed, no /end)', async () => {
+    await activeHarness();
+    h!.proxy.setStatus('sess_1', 'COMPLETED', 2);
+    h!.transport.emitRoom('avatarLeft', { identity: 'liveai-avatar-1' });
+    await until(() => h!.session.store.getState().phase === 'ended', 'ended');
+    expect([h!.session.store.getState().endReason, h!.session.store.getState().cost]).toEqual(['completed', 2]);
+    expect(h!.proxy.callsTo('POST /sessions/:id/end')).toEqual([]);
+  });
+
   it('end() during start cancels it: start rejects aborted, phase ended', async () => {
     h = harness();
     const started = settle(h.session.start());
@@ -343,7 +361,7 @@ describe('events and state', () => {
   it('typed bus: on(type) and on("*") receive events after the state changed; handler errors are contained', async () => {
     await activeHarness();
     const got: string[] = [];
-    h!.session.on('bot_ready', () => got.push(`ready:${h!.session.store.getState().botReady}`));
+    h!.session.on('bot_ready', () => got.push(`ready:${h!.session.store.getState().lastEvent?.type}`));
     h!.session.on('*', (e) => got.push(`*:${e.type}`));
     const off = h!.session.on('bot_ready', () => {
       throw new Error('boom');
@@ -351,7 +369,7 @@ describe('events and state', () => {
     h!.transport.emitEvent({ type: 'bot_ready' });
     off();
     h!.transport.emitEvent({ type: 'video_generation_error' });
-    expect(got).toEqual(['ready:true', '*:bot_ready', '*:video_generation_error']);
+    expect(got).toEqual(['ready:bot_ready', '*:bot_ready', '*:video_generation_error']);
     expect(h!.errors.map((e) => e.code)).toEqual(['handler_error', 'upstream_error']);
   });
 

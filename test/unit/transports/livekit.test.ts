@@ -11,7 +11,7 @@ import {
   shouldReconnect,
   type RoomLike,
 } from '../../../src/core/transports/livekit/adapter';
-import { SDK_HEAL_MS, createOutbox } from '../../../src/core/transports/livekit/link';
+import { AVATAR_GONE_MS, SDK_HEAL_MS, createOutbox } from '../../../src/core/transports/livekit/link';
 
 // Fake timers: backoff, deadlines and the waits below run on a fake clock (vi.waitFor advances it as it checks).
 beforeEach(() => void vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] }));
@@ -107,6 +107,7 @@ function setup(opts: { failFrom?: number; reconnect?: Partial<typeof FAST>; join
     'agentState',
     'speaking',
     'micTrack',
+    'avatarLeft',
   ] as const) {
     (t.on as (k: string, h: (p: unknown) => void) => void)(k, (p) => void ((log[k] ??= []) as unknown[]).push(p));
   }
@@ -419,6 +420,42 @@ describe('LiveKit adapter (fake Room)', () => {
     room().emit(RoomEvent.DataReceived, enc({ type: 'idle_timeout' }), viewer, undefined, 'liveai');
     room().emit(RoomEvent.DataReceived, enc({ type: 'bot_ready' }), avatar, undefined, 'liveai');
     expect(log.event).toEqual([{ type: 'bot_ready' }]);
+  });
+
+  it('the avatar leaving for good is reported (avatarLeft) after the grace time; one that comes back, or our own outage, is not', async () => {
+    const { room, t, log } = setup({ reconnect: { deadlineMs: 120_000 } });
+    await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai' });
+    const leave = () => {
+      room().remoteParticipants.delete(AVATAR.identity);
+      room().emit(RoomEvent.ParticipantDisconnected, AVATAR);
+    };
+    const back = () => {
+      room().remoteParticipants.set(AVATAR.identity, { ...AVATAR, trackPublications: new Map() });
+      room().emit(RoomEvent.ParticipantConnected, AVATAR);
+    };
+    room().emit(RoomEvent.ParticipantDisconnected, { identity: 'viewer-2' }); // not the avatar: nothing
+    back();
+    leave();
+    await vi.advanceTimersByTimeAsync(AVATAR_GONE_MS - 1000);
+    back(); // it rejoined in time
+    await vi.advanceTimersByTimeAsync(AVATAR_GONE_MS * 2);
+    expect(log.avatarLeft).toBeUndefined();
+    leave();
+    room().emit(RoomEvent.Reconnecting); // our own outage stops the clock …
+    await vi.advanceTimersByTimeAsync(AVATAR_GONE_MS * 2);
+    expect(log.avatarLeft).toBeUndefined();
+    room().emit(RoomEvent.Reconnected); // … and connecting again restarts it
+    await vi.advanceTimersByTimeAsync(AVATAR_GONE_MS - 1);
+    expect(log.avatarLeft).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(log.avatarLeft).toEqual([{ identity: AVATAR.identity }]);
+  });
+
+  it('an avatar that was never in the room is not reported as gone (a queued session)', async () => {
+    const { t, log } = setup();
+    await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai', avatarIdentity: 'liveai-avatar-1' });
+    await vi.advanceTimersByTimeAsync(AVATAR_GONE_MS * 3);
+    expect(log.avatarLeft).toBeUndefined();
   });
 
   it('a chat sent while the room is joining is queued and goes out once joined; a failed join rejects it', async () => {

@@ -65,6 +65,10 @@ export interface RoomHooks {
   speakers(identities: ReadonlySet<string>): void;
   /** Our published microphone track appeared (or went away). */
   micTrack(track: MediaStreamTrack | null): void;
+  /** A participant is in the room (joined, listed, published, sent a message). */
+  present(identity: string): void;
+  /** A participant left the room. */
+  left(identity: string): void;
 }
 
 /** The part of a livekit-client remote track the adapter reads: its receiver's statistics and jitter buffer. */
@@ -220,6 +224,7 @@ export class RoomSession {
       if (!p?.identity) return;
       this.reachable.delete(p.identity);
       this.tracks.delete(p.identity);
+      this.hooks.left(p.identity);
     });
     this.listen(RoomEvent.ActiveSpeakersChanged, (speakers: Who[]) =>
       this.hooks.speakers(new Set(speakers.map((p) => p?.identity ?? '').filter(Boolean))),
@@ -303,6 +308,7 @@ export class RoomSession {
     // The agent's state: from the agent the avatar publishes for, or (while that is not known) whoever carries it.
     const state = p?.attributes?.[ATTRIBUTE_AGENT_STATE];
     if (state && (this.avatar.agent ?? p?.identity) === p?.identity) this.hooks.agentState(state);
+    if (p?.identity) this.hooks.present(p.identity);
     if (!this.avatar.see(p)) return;
     const mine = this.tracks.get(this.avatar.current ?? '') ?? {};
     for (const kind of ['video', 'audio'] as const) this.show(kind, mine[kind] ?? null);
