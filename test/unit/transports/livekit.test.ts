@@ -390,6 +390,15 @@ describe('LiveKit adapter (fake Room)', () => {
     expect(log.event).toEqual([{ type: 'bot_ready' }]);
   });
 
+  it('a message that comes before its sender is known here is read by the identity the server stamped on it', async () => {
+    const { room, t, log } = setup();
+    await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai' });
+    room().emit(RoomEvent.DataReceived, enc({ type: 'idle_timeout' }), undefined, undefined, 'liveai', undefined, 'intruder-1');
+    room().emit(RoomEvent.DataReceived, enc({ type: 'idle_timeout' }), undefined, undefined, 'liveai'); // nobody: dropped
+    room().emit(RoomEvent.DataReceived, enc({ type: 'bot_ready' }), undefined, undefined, 'liveai', undefined, 'liveai-avatar-1');
+    expect(log.event).toEqual([{ type: 'bot_ready' }]);
+  });
+
   it('with the identity the session handle names (avatar_identity), nobody else is the avatar: not a liveai-avatar-… name, not lk.publish_on_behalf', async () => {
     const { room, t, log } = setup();
     await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai', avatarIdentity: 'liveai-avatar-real' });

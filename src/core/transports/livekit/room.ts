@@ -212,7 +212,10 @@ export class RoomSession {
     const setShown = (ms: number | null) =>
       [this.shown.video, this.shown.audio].forEach((t) => t && setJitterBufferTarget(this.sources.get(t), ms));
     this.jitterBuffer = target === 'auto' ? new AdaptiveJitterBuffer(setShown) : target;
-    this.listen(RoomEvent.DataReceived, (payload: Uint8Array, from: Who, _kind: unknown, topic?: string) => {
+    // A message can come before its sender's participant is known here (livekit-client then gives none): its
+    // identity, as the server stamped it, is then the sixth argument (recent livekit-client); without it, dropped.
+    this.listen(RoomEvent.DataReceived, (payload: Uint8Array, p: Who, _kind: unknown, topic?: string, _e?: unknown, id?: string) => {
+      const from: Who = p ?? (typeof id === 'string' && id ? { identity: id } : undefined);
       this.see(from);
       if (this.avatar.accepts(from?.identity)) this.hooks.data(payload, from?.identity, topic);
     });
