@@ -12,11 +12,8 @@ export {
   AVATAR_EVENT_TYPES,
   CONTROL_EVENT_NAMES,
   FINAL_STATUSES,
-  decodedBase64Bytes,
   inlineImageTooLarge,
-  isBase64,
   isFinalStatus,
-  stripDataUrl,
   type ControlEventName,
 } from './schemas/plain';
 export type {
@@ -62,5 +59,13 @@ export {
   type StreamPcmOptions,
   type WebSocketCtor,
 } from './audio/stream';
-export { loadTransport, registerTransport, type TransportModule } from './transports/choose';
+export {
+  createTransportRegistry,
+  loadTransport,
+  pageTransports,
+  registerTransport,
+  type TransportMemory,
+  type TransportModule,
+  type TransportRegistry,
+} from './transports/choose';
 export type * from './transports/types';

@@ -12,7 +12,6 @@
 import { createLiveAiAvatarClass } from './element-class';
 
 export { type LiveAiAvatarElement } from './element-class';
-export { OBSERVED_ATTRIBUTES } from './attributes';
 
 /**
  * Registers `<liveai-avatar>` (or `tagName`) once. Returns true when this call defined it; false in Node,

@@ -7,7 +7,7 @@ import { jitter } from '../../shared/backoff';
 import { DEFAULT_EVENT_TOPIC } from '../constants';
 import { chooseTransport } from '../transports/choose';
 import type { Transport, TransportLoader } from '../transports/types';
-import type { Session } from './session';
+import type { SessionEngine } from './session';
 import type { AvatarSessionOptions, SessionFlow } from './types';
 
 /** Latest time after the create answer at which the status is polled even if the room join has not settled, ms. */
@@ -41,7 +41,7 @@ export class Call {
   readonly active = new Promise<void>((resolve, reject) => (this.settleActive = { resolve, reject }));
 
   constructor(
-    private readonly session: Session,
+    private readonly session: SessionEngine,
     private readonly proxy: ProxyClient,
     client: ClientSession | null,
     private readonly timing: { intervalMs: number; maxIntervalMs: number },

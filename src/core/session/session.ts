@@ -35,7 +35,7 @@ type Life =
   | { stage: 'ending'; call: Call; ending: Promise<void> }
   | { stage: 'ended' | 'failed'; call: Call | null };
 
-/** How a running session is left (see `Session.teardown`). */
+/** How a running session is left (see `SessionEngine.teardown`). */
 interface Exit {
   reason: EndReason;
   /** End the session at the service (`force-end` in rooms, then the proxy's `/end`). */
@@ -77,7 +77,7 @@ export interface SessionSeed {
  * and keep-alive choices (the host's): the service's status (its status answers), the media (what the transport
  * reports), the events' effects, the phase (derived from those in `commit`), the error and end reason (the teardown).
  */
-export class Session {
+export class SessionEngine {
   private readonly store: SessionHost['store'];
   private readonly bus: SessionHost['bus'];
   private readonly proxy: ProxyClient;
@@ -108,7 +108,7 @@ export class Session {
     this.bus = host.bus;
     this.audio = host.audio;
     this.proxy = createProxyClient({ proxyUrl: options.proxyUrl, fetch: options.fetch, timeoutMs: options.requestTimeoutMs });
-    this.loader = options.loadTransport ?? defaultLoader;
+    this.loader = options.loadTransport ?? options.transports?.load ?? defaultLoader;
     this.maxLines = options.maxTranscriptLines ?? DEFAULT_MAX_TRANSCRIPT_LINES;
     this.transcript = lazyTranscriptMerger(
       () => ++this.lineId,
@@ -602,5 +602,5 @@ export class Session {
  */
 export function createSeededSession(options: AvatarSessionOptions, seed: SessionSeed): AvatarSession {
   const host = createHost(options, seed.initialState);
-  return sessionObject(options, host, new Session(options, host, seed));
+  return sessionObject(options, host, new SessionEngine(options, host, seed));
 }
