@@ -2,7 +2,14 @@
 import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
-import { type AvatarSession, type AvatarSessionOptions, type EndReason, type SessionState, createAvatarSession } from '../core/index';
+import {
+  type AvatarSession,
+  type AvatarSessionOptions,
+  type EndReason,
+  type SessionState,
+  type TransportRegistry,
+  createAvatarSession,
+} from '../core/index';
 import { preloadEngine } from '../core/internal';
 
 /**
@@ -24,6 +31,12 @@ export interface AvatarSessionProviderProps {
   session?: AvatarSession;
   /** End the session the provider created when it unmounts (default true); else it is only disposed. */
   endOnUnmount?: boolean;
+  /**
+   * The transports the session it creates may join (its `transports` option; see `createTransportRegistry`), e.g. a
+   * registry of its own in a test or a story, apart from the page's. Read once, on first render.
+   * @beta
+   */
+  transports?: TransportRegistry;
   children?: ReactNode;
 }
 
@@ -36,11 +49,11 @@ export interface AvatarSessionProviderProps {
  * @throws Error when neither `options` nor `session` is given.
  * @public
  */
-export function AvatarSessionProvider({ options, session, endOnUnmount = true, children }: AvatarSessionProviderProps) {
+export function AvatarSessionProvider({ options, session, endOnUnmount = true, transports, children }: AvatarSessionProviderProps) {
   const [owned] = useState(() => {
     if (session) return null;
     if (!options) throw new Error('AvatarSessionProvider needs `options` or `session`');
-    return createAvatarSession(options);
+    return createAvatarSession(transports ? { ...options, transports } : options);
   });
   const value = session ?? owned!;
   const disposeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -86,7 +99,20 @@ export function useSessionState<T>(selector: (state: SessionState) => T): T {
 }
 
 /** The fields of the session state that `useSession` returns. */
-const LIFECYCLE = [
+type LifecycleKey =
+  | 'phase'
+  | 'sessionId'
+  | 'sessionStatus'
+  | 'transport'
+  | 'cost'
+  | 'error'
+  | 'endReason'
+  | 'live'
+  | 'imageUrl'
+  | 'startedAt'
+  | 'queuedAt'
+  | 'activeAt';
+const LIFECYCLE: readonly LifecycleKey[] = [
   'phase',
   'sessionId',
   'sessionStatus',
@@ -99,7 +125,7 @@ const LIFECYCLE = [
   'startedAt',
   'queuedAt',
   'activeAt',
-] as const satisfies readonly (keyof SessionState)[];
+];
 
 /**
  * The session state's lifecycle fields (phase, session status, error, cost, times in ms since the epoch), one variant
@@ -108,7 +134,21 @@ const LIFECYCLE = [
  */
 export type SessionLifecycle = SessionState extends infer S
   ? S extends SessionState
-    ? Pick<S, (typeof LIFECYCLE)[number]>
+    ? Pick<
+        S,
+        | 'phase'
+        | 'sessionId'
+        | 'sessionStatus'
+        | 'transport'
+        | 'cost'
+        | 'error'
+        | 'endReason'
+        | 'live'
+        | 'imageUrl'
+        | 'startedAt'
+        | 'queuedAt'
+        | 'activeAt'
+      >
     : never
   : never;
 

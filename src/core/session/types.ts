@@ -11,6 +11,7 @@ import type {
 } from '../schemas';
 import type { CallStats, ConnectionState, TransportLoader } from '../transports/types';
 import type { AgentState } from './agent-state';
+import type { TransportRegistry } from '../transports/choose';
 
 /**
  * Client phase, one value derived in core:
@@ -279,8 +280,14 @@ export interface AvatarSessionOptions {
   transport?: 'rtc-a' | 'rtc-b';
   /** rtc-a data-message topic of service events (default `liveai`). */
   eventTopic?: string;
-  /** Custom transport loader (tests, or your own adapter). */
+  /** Custom transport loader (tests, or your own adapter); wins over `transports`. */
   loadTransport?: TransportLoader;
+  /**
+   * The transports this session may join (see `createTransportRegistry`); default: the page's registry, which
+   * `import 'liveai-kit/livekit'` / `'liveai-kit/daily'` fill. A registry of its own keeps this session (or this test)
+   * apart from what the page registered, and its prediction of the next transport in the memory it was given.
+   */
+  transports?: TransportRegistry;
   fetch?: typeof fetch;
   /** Status polling: first interval and maximum, in ms (default 1000 → 5000, with jitter). */
   pollIntervalMs?: number;
