@@ -107,6 +107,29 @@ if (
 ) {
   stop('python3 not found. Run: sudo apt-get install -y python3');
 }
+// schemathesis, for the server tier's OpenAPI run (test/emulator/schemathesis.test.ts): found on PATH, else installed
+// like the LiveKit server, into a git-ignored virtualenv (.cache/schemathesis, python3 -m venv + pip), idempotently.
+// When that is not possible the run goes on without it and the closing line says so (with CI=true it stops).
+const SCHEMATHESIS = 'schemathesis>=4.0,<5';
+let schemathesisMissing = null;
+if (all || projects.includes('server')) {
+  const onPath = () => spawnSync('sh', ['-c', 'command -v schemathesis'], { stdio: 'ignore' }).status === 0;
+  const venv = resolve('.cache/schemathesis');
+  const bin = `${venv}/bin`;
+  if (!onPath()) {
+    if (!existsSync(`${bin}/schemathesis`)) {
+      console.log(`test: installing ${SCHEMATHESIS} into .cache/schemathesis (python3 -m venv, pip)…`);
+      const made = spawnSync('python3', ['-m', 'venv', venv], { stdio: ['ignore', 'ignore', 'inherit'] }).status === 0;
+      const pip = ['-m', 'pip', 'install', '-q', '--disable-pip-version-check', SCHEMATHESIS];
+      if (made) spawnSync(`${bin}/python3`, pip, { stdio: ['ignore', 'ignore', 'inherit'] });
+    }
+    if (existsSync(`${bin}/schemathesis`)) process.env.PATH = `${bin}:${process.env.PATH}`;
+    if (!onPath()) {
+      schemathesisMissing = `schemathesis could not be installed; run: python3 -m pip install '${SCHEMATHESIS}'`;
+      if (ci) stop(`${schemathesisMissing} (CI=true: a missing prerequisite is a failure)`);
+    }
+  }
+}
 if (needsMedia && process.platform === 'linux' && spawnSync('ip', ['-V'], { stdio: 'ignore' }).status !== 0 && !aptInstall(['iproute2'])) {
   stop('`ip` not found. Run: sudo apt-get install -y iproute2');
 }
@@ -139,10 +162,16 @@ if (needsBrowser && !existsSync('examples/livekit-agent/agent/node_modules')) {
 }
 
 // Consumer tier: pack the packages and install the consumer apps from the registry here, OUTSIDE the namespace
-// (it has no network); the tests then build and run them inside it.
-if (all || projects.includes('consumer')) {
+// (it has no network); the tests then build and run them inside it. They live in the system's temp folder, and are
+// removed once the run is over, whatever its outcome (test/consumer/apps.mjs).
+const consumer = all || projects.includes('consumer');
+const { removeConsumerDir } = consumer ? await import('../test/consumer/apps.mjs') : { removeConsumerDir: () => {} };
+if (consumer) {
   const prep = spawnSync(process.execPath, ['test/consumer/prepare.mjs'], { stdio: 'inherit' });
-  if (prep.status !== 0) stop('the consumer tier could not be prepared (test/consumer/prepare.mjs failed)');
+  if (prep.status !== 0) {
+    removeConsumerDir();
+    stop('the consumer tier could not be prepared (test/consumer/prepare.mjs failed)');
+  }
 }
 
 const results = process.env.LIVEAI_TEST_RESULTS ?? 'test-results/vitest.json';
@@ -150,12 +179,14 @@ mkdirSync(dirname(results), { recursive: true });
 const vitest = ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${results}`, ...args];
 const cmd = ns.ok ? [NETNS_RUN, ...vitest] : vitest;
 const run = spawnSync(cmd[0], cmd.slice(1), { stdio: 'inherit', env: { ...process.env, CHROMIUM_PATH: chromium } });
+removeConsumerDir();
 
 // One plain closing line that any CI reader understands.
 try {
   const r = JSON.parse(readFileSync(results, 'utf8'));
   const skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
-  console.log(`\n${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`);
+  const why = schemathesisMissing && skipped > 0 ? ` (the OpenAPI run: ${schemathesisMissing})` : '';
+  console.log(`\n${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped${why}`);
   if (r.numTotalTests === 0) process.exit(1);
 } catch {
   console.log('\n0 passed, 1 failed');

@@ -8,15 +8,7 @@
  */
 export * from './constants';
 export { LiveAiError, isLiveAiError, type ErrorCode, type ErrorSource, type LiveAiErrorOptions } from './errors';
-export {
-  AVATAR_EVENT_TYPES,
-  FINAL_STATUSES,
-  decodedBase64Bytes,
-  inlineImageTooLarge,
-  isBase64,
-  isFinalStatus,
-  stripDataUrl,
-} from './schemas/plain';
+export { AVATAR_EVENT_TYPES, FINAL_STATUSES, inlineImageTooLarge, isFinalStatus } from './schemas/plain';
 export type {
   AppMessage,
   AvatarEvent,
@@ -65,5 +57,13 @@ export {
   type StreamPcmOptions,
   type WebSocketCtor,
 } from './audio/stream';
-export { loadTransport, registerTransport, type TransportModule } from './transports/choose';
+export {
+  createTransportRegistry,
+  loadTransport,
+  pageTransports,
+  registerTransport,
+  type TransportMemory,
+  type TransportModule,
+  type TransportRegistry,
+} from './transports/choose';
 export type * from './transports/types';

@@ -21,5 +21,7 @@ export {
   type ProviderRenamer,
 } from './provider-labels';
 export { isWaiting } from '../shared/phases';
+export { decodedBase64Bytes, isBase64, stripDataUrl } from './schemas/plain';
 export { createSeededSession } from './session/session';
+export type { SessionStatePatch } from './session/types';
 export { preloadEngine } from './session/create';

@@ -12,7 +12,6 @@
 import { createLiveAiAvatarClass } from './element-class';
 
 export { type LiveAiAvatarElement, type LiveAiAvatarEventMap, type LiveAiErrorDetail } from './element-class';
-export { OBSERVED_ATTRIBUTES } from './attributes';
 /** The types the element's properties, methods and events use, so a page needs no other entry to name them. */
 export type { AvatarSessionOptions, ErrorCode, ImageChangeState, ImageInput, LiveAiError, Phase, TranscriptLine } from '../core/index';
 export type { MessagesOverride, WidgetEndInfo, WidgetState } from '../components';

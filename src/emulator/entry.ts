@@ -9,4 +9,4 @@ import { assertEmulatorPeers } from './peers';
 assertEmulatorPeers();
 const emulator = await import('./index');
 
-export const { createEmulator, BUILTIN_SEED, SeedSchema, buildOpenApi, FACE_LANDMARKS, faceSvg, renderFacePng } = emulator;
+export const { createEmulator, BUILTIN_SEED, SeedSchema, buildOpenApi } = emulator;

@@ -1,5 +1,6 @@
 import sharp from 'sharp';
-import { AVATAR_HEIGHT_PX, AVATAR_WIDTH_PX, LiveAiError, stripDataUrl } from '../core/index';
+import { AVATAR_HEIGHT_PX, AVATAR_WIDTH_PX, LiveAiError } from '../core/index';
+import { stripDataUrl } from '../core/internal';
 import { assetNameOf } from './assets';
 import type { EmulatorContext } from './context';
 import { download } from './download';

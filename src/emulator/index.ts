@@ -29,7 +29,6 @@ export type { LoggedEvent } from './store';
 export type { NeutralProvider, ProviderLabels, ProviderLabelsInput } from '../core/internal';
 export { BUILTIN_SEED, SeedSchema } from './seed';
 export { buildOpenApi, type OpenApiDocument } from './openapi';
-export { FACE_LANDMARKS, faceSvg, renderFacePng } from './assets';
 
 /**
  * Test hooks of a running emulator (the same data as the `/__emulator` routes).

@@ -9,6 +9,7 @@ export {
   useAvatarSession,
   useSession,
   type AvatarSessionProviderProps,
+  type SessionLifecycle,
   type UseSessionResult,
 } from './session';
 export { useAvatarEvents, type AvatarEventHandler } from './useAvatarEvents';

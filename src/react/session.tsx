@@ -2,7 +2,14 @@
 import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
-import { type AvatarSession, type AvatarSessionOptions, type EndReason, type SessionState, createAvatarSession } from '../core/index';
+import {
+  type AvatarSession,
+  type AvatarSessionOptions,
+  type EndReason,
+  type SessionState,
+  type TransportRegistry,
+  createAvatarSession,
+} from '../core/index';
 import { preloadEngine } from '../core/internal';
 
 /**
@@ -24,6 +31,12 @@ export interface AvatarSessionProviderProps {
   session?: AvatarSession;
   /** End the session the provider created when it unmounts (default true); else it is only disposed. */
   endOnUnmount?: boolean;
+  /**
+   * The transports the session it creates may join (its `transports` option; see `createTransportRegistry`), e.g. a
+   * registry of its own in a test or a story, apart from the page's. Read once, on first render.
+   * @beta
+   */
+  transports?: TransportRegistry;
   children?: ReactNode;
 }
 
@@ -36,11 +49,11 @@ export interface AvatarSessionProviderProps {
  * @throws Error when neither `options` nor `session` is given.
  * @public
  */
-export function AvatarSessionProvider({ options, session, endOnUnmount = true, children }: AvatarSessionProviderProps) {
+export function AvatarSessionProvider({ options, session, endOnUnmount = true, transports, children }: AvatarSessionProviderProps) {
   const [owned] = useState(() => {
     if (session) return null;
     if (!options) throw new Error('AvatarSessionProvider needs `options` or `session`');
-    return createAvatarSession(options);
+    return createAvatarSession(transports ? { ...options, transports } : options);
   });
   const value = session ?? owned!;
   const disposeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -85,29 +98,8 @@ export function useSessionState<T>(selector: (state: SessionState) => T): T {
   return useStore(useAvatarSession().store, selector);
 }
 
-const pick = (s: SessionState): Omit<UseSessionResult, 'start' | 'endSession'> => ({
-  phase: s.phase,
-  sessionId: s.sessionId,
-  sessionStatus: s.sessionStatus,
-  transport: s.transport,
-  cost: s.cost,
-  error: s.error,
-  endReason: s.endReason,
-  botReady: s.botReady,
-  live: s.live,
-  imageUrl: s.imageUrl,
-  startedAt: s.startedAt,
-  queuedAt: s.queuedAt,
-  activeAt: s.activeAt,
-});
-
-/**
- * What {@link useSession} returns: the lifecycle fields (phase, session status, error, cost, times in ms since
- * the epoch) with `start()` and `endSession()`.
- * @public
- */
-export type UseSessionResult = Pick<
-  SessionState,
+/** The fields of the session state that `useSession` returns. */
+type LifecycleKey =
   | 'phase'
   | 'sessionId'
   | 'sessionStatus'
@@ -115,13 +107,63 @@ export type UseSessionResult = Pick<
   | 'cost'
   | 'error'
   | 'endReason'
-  | 'botReady'
   | 'live'
   | 'imageUrl'
   | 'startedAt'
   | 'queuedAt'
-  | 'activeAt'
-> & {
+  | 'activeAt';
+const LIFECYCLE: readonly LifecycleKey[] = [
+  'phase',
+  'sessionId',
+  'sessionStatus',
+  'transport',
+  'cost',
+  'error',
+  'endReason',
+  'live',
+  'imageUrl',
+  'startedAt',
+  'queuedAt',
+  'activeAt',
+];
+
+/**
+ * The session state's lifecycle fields (phase, session status, error, cost, times in ms since the epoch), one variant
+ * per phase as in {@link SessionState}: checking `phase` narrows the others.
+ * @public
+ */
+export type SessionLifecycle = SessionState extends infer S
+  ? S extends SessionState
+    ? Pick<
+        S,
+        | 'phase'
+        | 'sessionId'
+        | 'sessionStatus'
+        | 'transport'
+        | 'cost'
+        | 'error'
+        | 'endReason'
+        | 'live'
+        | 'imageUrl'
+        | 'startedAt'
+        | 'queuedAt'
+        | 'activeAt'
+      >
+    : never
+  : never;
+
+const pick = (s: SessionState): SessionLifecycle => {
+  const out: Record<string, unknown> = {};
+  for (const k of LIFECYCLE) out[k] = s[k];
+  return out as SessionLifecycle;
+};
+
+/**
+ * What {@link useSession} returns: the lifecycle fields (one variant per phase, so `if (r.phase === 'active')`
+ * narrows `r.sessionId` to a string) with `start()` and `endSession()`.
+ * @public
+ */
+export type UseSessionResult = SessionLifecycle & {
   /**
    * Starts (double clicks share one start). Rejects with the `LiveAiError` that also lands in `error` / `phase`
    * (`insufficient_funds`, `transport_failed`, …; `aborted` when ended meanwhile), so `await start()` can react.

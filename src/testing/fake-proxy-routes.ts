@@ -2,7 +2,6 @@ import * as v from 'valibot';
 import {
   type ClientSession,
   type ControlEvent,
-  decodedBase64Bytes,
   inlineImageTooLarge,
   isFinalStatus,
   MAX_PAGINATION_OFFSET,
@@ -18,7 +17,7 @@ import {
   ProxySessionFieldsSchema,
   proxySessionProblems,
 } from '../core/validation';
-import { blobToText, formatIssues } from '../core/internal';
+import { blobToText, decodedBase64Bytes, formatIssues } from '../core/internal';
 
 /**
  * One session or room the fake proxy holds.

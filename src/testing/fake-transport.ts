@@ -110,8 +110,11 @@ export class FakeTransport implements Transport {
   emitTrack(kind: 'video' | 'audio', track: MediaStreamTrack | null): void {
     this.bus.emit('track', { kind, track });
   }
-  /** The agent's state (`agentState`), who is speaking (`speaking`) or the microphone track (`micTrack`), as an adapter reports it. */
-  emitRoom<K extends 'agentState' | 'speaking' | 'micTrack'>(name: K, payload: TransportEventMap[K]): void {
+  /**
+   * The agent's state (`agentState`), who is speaking (`speaking`), the microphone track (`micTrack`) or the avatar
+   * having left the room (`avatarLeft`), as an adapter reports it.
+   */
+  emitRoom<K extends 'agentState' | 'speaking' | 'micTrack' | 'avatarLeft'>(name: K, payload: TransportEventMap[K]): void {
     this.bus.emit(name, payload);
   }
   setConnection(state: ConnectionState): void {

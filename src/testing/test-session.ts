@@ -1,5 +1,5 @@
 import type { AvatarSession, AvatarSessionOptions, SessionState } from '../core/index';
-import { createSeededSession } from '../core/internal';
+import { createSeededSession, type SessionStatePatch } from '../core/internal';
 import { createFakeProxy, type FakeProxy } from './fake-proxy';
 import { FakeTransport, fakeTransportLoader } from './fake-transport';
 
@@ -48,12 +48,12 @@ export function createTestSession(options: TestSessionOptions = {}): TestSession
     },
     {
       initialState: client
-        ? {
+        ? ({
             sessionId: client.session_id,
             transport: client.transport ?? null,
             ...initialState,
             media: { connection: transport.connection, ...initialState?.media } as SessionState['media'],
-          }
+          } as SessionStatePatch)
         : initialState,
       clientSession: client,
       transport: client ? transport : undefined,

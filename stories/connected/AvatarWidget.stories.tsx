@@ -90,7 +90,7 @@ export const InlineLive: Story = {
         phase: 'active',
         sessionStatus: 'ACTIVE',
         activeAt: Date.now(),
-        botReady: true,
+        live: true,
         transcript: sampleTranscript,
       }),
     }),
@@ -155,7 +155,7 @@ export const ConnectionUnstable: Story = {
   args: { variant: 'inline' },
   loaders: [
     async () => {
-      const session = storySession({ phase: 'active', sessionStatus: 'ACTIVE', activeAt: Date.now(), botReady: true });
+      const session = storySession({ phase: 'active', sessionStatus: 'ACTIVE', activeAt: Date.now(), live: true });
       session.transport.getStats = async () => ({ rttMs: 180, jitterMs: 30, packetLossPct: 8, fps: 14, bitrateKbps: 300, at: Date.now() });
       return { session };
     },

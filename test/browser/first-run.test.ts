@@ -121,9 +121,6 @@ describe('first run on a fresh clone', () => {
         candidates: Array<{ address: string; route: string; lines: string[] }>;
       };
       writeFileSync(join(OUT, 'result.json'), JSON.stringify({ npmCiS, devS, url, ...res }, null, 2));
-      console.log(
-        `first run: npm ci ${npmCiS.toFixed(0)} s, npm run dev to "playground ready" ${devS.toFixed(0)} s; host browser: ${res.framesDecoded} frames over ${res.candidates.map((c) => c.address).join(', ')}`,
-      );
 
       expect(res.error, look.stderr).toBeNull();
       expect(res.status).toBe(200);

@@ -81,7 +81,6 @@ async function call(query: string, watchFrames = 0): Promise<{ targets: Seen['ta
     };
     expect(await page.evaluate(probe)).toMatchObject({ errors: [] });
     await page.evaluate(() => document.querySelector('video')!.videoWidth).then((w) => expect(w).toBe(368));
-    console.error(`jitter-buffer${query}: ${JSON.stringify({ ...seen, watched: [...watched] })}`);
     return seen;
   } finally {
     await page.close();
@@ -120,10 +119,8 @@ describe.skipIf(process.env.LIVEAI_IN_NETNS !== '1')("jitterBufferTargetMs 'auto
     await page.goto(`${impaired.base}/test/browser/pages/jitter-buffer.html#${encodeURIComponent(JSON.stringify(await impaired.room()))}`);
     await page.getByRole('button', { name: 'Call' }).click();
     await expect.poll(() => page.evaluate(() => document.querySelector('video')!.videoWidth), { timeout: 90_000 }).toBe(368);
-    const playing = Date.now();
     // Raised within 20 s of playback (the rule needs 1 % of the video's packets lost over 10 s).
     await expect.poll(async () => (await readSeen(page)).targets, { timeout: 20_000, interval: 500 }).toEqual({ video: 200, audio: 200 });
-    console.error(`jitter-buffer auto, lossy link: raised ${Date.now() - playing} ms after the first frame`);
     expect(await page.evaluate(() => (window as unknown as { __jbt: { errors: string[] } }).__jbt.errors)).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import express from 'express';
 import { createServer as createViteServer } from 'vite';
 import react from '@vitejs/plugin-react';
 import { createAvatarProxy, type AvatarProxyOptions } from '../../src/server/index';
+import { quietLogger } from '../setup/quiet-logger';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -29,7 +30,7 @@ export async function startPageServer(proxy: AvatarProxyOptions<express.Request>
     ...(livekitClient ? { resolve: { alias: [{ find: /^livekit-client$/, replacement: livekitClient }] } } : {}),
   });
   const app = express();
-  app.use('/api/avatar', createAvatarProxy(proxy));
+  app.use('/api/avatar', createAvatarProxy({ logger: quietLogger(), ...proxy }));
   // Server rendering: the widget of pages/ssr-widget.tsx rendered to HTML here, hydrated by its client script.
   app.get('/ssr/widget', async (req, res, next) => {
     try {

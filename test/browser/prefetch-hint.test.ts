@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createEmulator } from '../../src/emulator/index';
 import { createAvatarProxy } from '../../src/server/index';
 import { API_KEY, launchBrowser, ROOT, SESSION_SECRET } from './harness';
+import { quietLogger } from '../setup/quiet-logger';
 
 /**
  * The transport is warm before the create call answers, on a page with BOTH transports registered (the
@@ -30,7 +31,13 @@ beforeAll(async () => {
   const livekit = { url: inject('livekitUrl'), apiKey: inject('livekitApiKey'), apiSecret: inject('livekitApiSecret') };
   emulator = await createEmulator({ port: 0, media: true, queueMs: 300, livekit });
   const proxy = (roomTransport?: 'rtc-a') =>
-    createAvatarProxy({ upstream: { baseUrl: emulator.url, apiKey: API_KEY }, sessionSecret: SESSION_SECRET, livekit, roomTransport });
+    createAvatarProxy({
+      upstream: { baseUrl: emulator.url, apiKey: API_KEY },
+      sessionSecret: SESSION_SECRET,
+      livekit,
+      roomTransport,
+      logger: quietLogger(),
+    });
   const app = express();
   app.use('/api/avatar', proxy('rtc-a')); // knows: the local service hosts its rooms on LiveKit
   app.use('/api/unknown', proxy()); // has not been told and has created no room yet

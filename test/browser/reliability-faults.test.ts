@@ -130,7 +130,6 @@ describe('widget under upstream faults (issue 7)', () => {
       }
       await finish(page);
     }
-    console.info(`flaky service: ${outcomes.join(', ')}`);
   });
 
   it('afterwards: no duplicated paid session, and every created session has ended', async () => {

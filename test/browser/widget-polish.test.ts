@@ -144,8 +144,7 @@ describe('the drop-in widget, polished (issue 28)', () => {
         callFrom,
       );
       const cls = shifts.reduce((sum, s) => sum + s.value, 0);
-      console.log(`widget-polish ${width}px ${theme}: CLS across the call ${cls.toFixed(4)}`, JSON.stringify(shifts));
-      expect(cls).toBeLessThan(0.05);
+      expect(cls, `CLS across the call: ${JSON.stringify(shifts)}`).toBeLessThan(0.05);
       expect(await phases(page)).toEqual(expect.arrayContaining(['creating', 'queued', 'active', 'ending', 'ended']));
     } finally {
       await page.close();

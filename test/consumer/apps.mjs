@@ -1,16 +1,30 @@
 // The consumer projects: what each installs (tarballs of this repo + registry packages) and from which template.
 // Shared by prepare.mjs (installs, outside the namespace) and the tests (build and run, inside it).
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync, rmdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 // OUTSIDE the repository: a project inside it would resolve packages from the repo's own node_modules (Node and
-// bundlers walk up the tree), and a missing package would go unnoticed. Kept between local runs (one per checkout).
+// bundlers walk up the tree), and a missing package would go unnoticed. In the system's temp folder (one per
+// checkout) it is removed once the run is over (`removeConsumerDir`, called by scripts/test.mjs); a folder you name
+// with LIVEAI_CONSUMER_DIR is yours and is kept, with its installs, between runs.
+const TEMP_PARENT = join(tmpdir(), 'liveai-kit-consumer');
 export const CONSUMER_DIR =
-  process.env.LIVEAI_CONSUMER_DIR ?? join(tmpdir(), 'liveai-kit-consumer', createHash('sha256').update(ROOT).digest('hex').slice(0, 8));
+  process.env.LIVEAI_CONSUMER_DIR ?? join(TEMP_PARENT, createHash('sha256').update(ROOT).digest('hex').slice(0, 8));
+
+/** Removes the consumer projects from the system's temp folder (and the parent folder once empty); keeps LIVEAI_CONSUMER_DIR. */
+export function removeConsumerDir() {
+  if (process.env.LIVEAI_CONSUMER_DIR) return;
+  rmSync(CONSUMER_DIR, { recursive: true, force: true });
+  try {
+    rmdirSync(TEMP_PARENT);
+  } catch {
+    // another checkout's projects are still there
+  }
+}
 export const PACKS_DIR = resolve(CONSUMER_DIR, 'packs');
 
 const react = { react: '^19.2.0', 'react-dom': '^19.2.0', '@types/react': '^19.2.0', '@types/react-dom': '^19.2.0' };

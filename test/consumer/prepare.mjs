@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // Consumer tier, step 1 (runs OUTSIDE the network namespace, because it installs from the npm registry):
 // packs liveai-kit and liveai-emulator (`npm pack`, building first when dist/ is missing), then makes one fresh
-// project per consumer app under .cache/consumer/<app> from test/consumer/apps/<app> and installs the tarballs
-// plus the app's third-party packages from the registry. An app whose package.json and tarballs did not change
-// keeps its node_modules between local runs; CI starts from nothing. The tests (test/consumer/*.test.ts) then
+// project per consumer app (apps.mjs `CONSUMER_DIR`/<app>) from test/consumer/apps/<app> and installs the tarballs
+// plus the app's third-party packages from the registry. The projects live in the system's temp folder and
+// scripts/test.mjs removes them once the run is over; with LIVEAI_CONSUMER_DIR (a folder you keep) an app whose
+// package.json and tarballs did not change keeps its node_modules between runs. The tests (test/consumer/*.test.ts) then
 // build and run these projects inside the namespace, with no network.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';

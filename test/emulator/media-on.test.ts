@@ -3,7 +3,7 @@ import { AccessToken, RoomServiceClient } from 'livekit-server-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error -- plain ESM script without types
 import { LIVEKIT_KEYS, LIVEKIT_URL, ensureLivekit } from '../../scripts/livekit.mjs';
-import { renderFacePng } from '../../src/emulator/index';
+import { renderFacePng } from '../../src/emulator/assets';
 import { ALICE, Harness, jwtPayload, waitFor } from './helpers';
 
 /**

@@ -70,7 +70,7 @@ describe('provider labels rtc-a=livekit,rtc-b=daily', () => {
   });
 
   it('multipart payloads follow the labels too', async () => {
-    const { renderFacePng } = await import('../../src/emulator/index');
+    const { renderFacePng } = await import('../../src/emulator/assets');
     const png = await renderFacePng('agent-demo');
     const payload = JSON.stringify({ transport_type: 'livekit', properties: { livekit_url: LK_URL, livekit_token: 't' } });
     const res = await h.raw('post', '/liveai/sessions').set('X-API-Key', ALICE).attach('image', png, 'a.png').field('payload', payload);

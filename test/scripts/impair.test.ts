@@ -33,7 +33,6 @@ describe.skipIf(process.env.LIVEAI_IN_NETNS !== '1')('impaired link (inside the 
   it('delays each way by 40 ± 10 ms and drops about 2 % of the packets each way', async () => {
     link = (await startImpairedLink({ delayMs: 40, jitterMs: 10, loss: 0.02, seed: 7 })) as Link;
     const r = (await measureLink(link, { probes: 200, intervalMs: 20 })) as Measured;
-    console.log(`impaired link self-test: ${JSON.stringify(r)}`);
     // Two one-way delays of 30–50 ms each: a round trip is never under 60 ms, and its median is about 80 ms.
     expect(r.rttMs.min).toBeGreaterThanOrEqual(60);
     expect(r.rttMs.median).toBeGreaterThan(72);

@@ -18,7 +18,6 @@ describe.skipIf(!built)('bundle budgets (size-limit)', () => {
   it('first load with zod and zustand counted (only React and the transport SDKs excluded): core + hooks ≤ 15 kB gz, components ≤ 35 kB gz', () => {
     const out = execFileSync('npx', ['size-limit', '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
     const rows = JSON.parse(out.slice(out.indexOf('['))) as { name: string; size: number; sizeLimit?: number; passed?: boolean }[];
-    console.log(rows.map((r) => `${r.name}: ${(r.size / 1000).toFixed(1)} KB gz`).join('\n'));
     const budget = (prefix: string) => rows.find((r) => r.name.startsWith(prefix));
     expect(budget('core + hooks, first load (')?.sizeLimit).toBe(15_000);
     expect(budget('components, first load (')?.sizeLimit).toBe(35_000);

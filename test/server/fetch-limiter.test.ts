@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WindowStore, createLimiter } from '../../src/server/adapters/fetch/limiter';
 import { createAvatarHandler } from '../../src/server/index';
 import { ALICE, SECRET } from './helpers';
+import { quietLogger } from '../setup/quiet-logger';
 
 /**
  * The in-memory rate counter (the Fetch handler's default, and every limit without a store) costs O(1) per
@@ -76,6 +77,7 @@ describe('WindowStore', () => {
       sessionSecret: SECRET,
       rateLimit: { perIp: 5 },
       sessionLimits: false,
+      logger: quietLogger(),
     });
     const rooms = (ip: string) =>
       handler(

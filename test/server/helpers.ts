@@ -8,6 +8,7 @@ import { createEmulator } from '../../src/emulator/index';
 import { createAvatarProxy, type AvatarProxyOptions } from '../../src/server/index';
 import { createSealer } from '../../src/server/session/handle';
 import { createServiceClient } from '../../src/server/service/client';
+import { quietLogger } from '../setup/quiet-logger';
 
 /** Built-in emulator seed (docs/emulator.md): alice owns agent-demo, bob agent-bob, broke has 0 credits. */
 export const ALICE = 'dev-key-alice';
@@ -43,6 +44,7 @@ export function proxyOptions(emulatorUrl: string, extra: Partial<AvatarProxyOpti
     rateLimit: false,
     sessionLimits: false,
     ownerLimits: false,
+    logger: quietLogger(),
     ...rest,
   };
 }

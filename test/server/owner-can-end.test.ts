@@ -7,6 +7,7 @@ import { createAvatarHandler, redisStore, type ProxyStore } from '../../src/serv
 import { createServiceClient } from '../../src/server/service/client';
 import { ALICE, endRunning, LIVEKIT, SECRET, serviceId, startEmulator, startRedis, type Emulator } from './helpers';
 import { bundle, type WorkerFetcher } from './runtimes/bundle';
+import { quietLogger } from '../setup/quiet-logger';
 
 /**
  * Property: whatever valid and hostile clients do around a session (token-less floods, another session's
@@ -86,6 +87,7 @@ async function ownerCanEnd(
         : createAvatarHandler({
             ...(redis ? { store: redis.store() } : {}),
             basePath: '/api',
+            logger: quietLogger(),
             upstream: { baseUrl: emulator.url, apiKey: ALICE },
             sessionSecret: SECRET,
             livekit: LIVEKIT,
@@ -158,8 +160,7 @@ async function ownerCanEnd(
 
 describe('the owner can always end their own session (property)', () => {
   it('holds for any mix of valid and hostile clients', async () => {
-    const runs = await ownerCanEnd(fc.array(act, { minLength: 1, maxLength: 40 }), 40);
-    console.log(`owner-can-end: ${runs} runs of up to 40 mixed requests, the owner's /end always 200`);
+    expect(await ownerCanEnd(fc.array(act, { minLength: 1, maxLength: 40 }), 40)).toBeGreaterThan(0);
   });
 
   it('holds on Cloudflare Workers (the Fetch handler bundled as a Worker, in workerd)', async () => {
@@ -198,7 +199,7 @@ describe('the owner can always end their own session (property)', () => {
         store,
         proc: server.proc,
       });
-      console.log(`owner-can-end with Redis faults: ${runs} runs, the owner's /end always 200`);
+      expect(runs).toBeGreaterThan(0);
     } finally {
       server.proc.kill('SIGCONT');
       await client.quit().catch(() => {});

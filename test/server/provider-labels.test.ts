@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEmulator, renderFacePng } from '../../src/emulator/index';
+import { createEmulator } from '../../src/emulator/index';
+import { renderFacePng } from '../../src/emulator/assets';
 import { createServiceClient } from '../../src/server/index';
 import { ALICE, LIVEKIT, type Emulator, listen, proxyApp, proxyOptions } from './helpers';
 

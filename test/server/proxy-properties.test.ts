@@ -29,11 +29,6 @@ beforeAll(async () => {
   session = (await request(proxy.server).post('/api/avatar/sessions').send({ agent_id: 'agent-demo', transport_type: 'rtc-a' })).body;
 });
 afterAll(async () => {
-  console.log(
-    `malformed inputs per route (all 4xx {detail}, 0 service calls):\n${Object.entries(counts)
-      .map(([r, n]) => `  ${r}: ${n}`)
-      .join('\n')}`,
-  );
   await proxy.close();
   await emulator.close();
 });

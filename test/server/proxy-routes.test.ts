@@ -5,6 +5,7 @@ import { decodeJwt, jwtVerify } from 'jose';
 import type { Express } from 'express';
 import { ClientSessionSchema } from '../../src/core/schemas';
 import { countingFetch, LIVEKIT, proxyApp, proxyOptions, startEmulator, waitFor, type Emulator, serviceId } from './helpers';
+import { mintRoomTokens } from '../../src/server/session/livekit';
 
 let emulator: Emulator;
 let app: Express;
@@ -100,11 +101,20 @@ describe('POST /sessions (JSON)', () => {
     const video = payload.video as Record<string, unknown>;
     expect(payload.sub).toMatch(/^viewer-/);
     expect(video.room).toMatch(/^liveai-[0-9a-f-]{36}$/);
+    // The avatar's identity: the browser listens to that participant only.
+    expect(s.avatar_identity).toMatch(/^liveai-avatar-[0-9a-f]{8}$/);
     expect(video).toMatchObject({ roomJoin: true, canSubscribe: true, canPublish: true, canPublishData: true });
     // No maximum length here (sessionLimits: false): the viewer can rejoin for 24 h.
     expect(Math.abs(payload.exp! - Date.now() / 1000 - 24 * 3600)).toBeLessThan(30);
     const view = await (await fetch(`${emulator.url}/__emulator/sessions/${await serviceId(s.session_id)}`)).json();
     expect(view.transport_type).toBe('rtc-a');
+  });
+
+  it('rtc-a: avatar_identity is the identity of the avatar token the service gets', async () => {
+    const tokens = await mintRoomTokens(LIVEKIT, 600);
+    const { payload } = await jwtVerify(tokens.avatarToken, new TextEncoder().encode(LIVEKIT.apiSecret));
+    expect(payload.sub).toBe(tokens.avatarIdentity);
+    expect((payload as { attributes?: Record<string, string> }).attributes).toEqual({ 'lk.publish_on_behalf': tokens.agentIdentity });
   });
 
   it('rtc-a: the viewer token outlives the longest session by 10 min, so a long call can still rejoin the room', async () => {

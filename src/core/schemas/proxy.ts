@@ -18,6 +18,8 @@ import { withProblems } from './parts';
  * - `websocket_address`: for `websocket-*` sessions, where PCM16 audio is streamed.
  * - `expires_at`: when `client_token` expires (the client renews it while the session lives).
  * - `session_expires_at`: when the proxy will end the session at the latest (its maximum length), if it has one.
+ * - `avatar_identity`: on LiveKit (rtc-a), the avatar's participant identity when the proxy minted its token; the
+ *   browser then listens to that participant only (anyone else in the room is ignored).
  * Never contains the API key, the LiveKit secret or the upstream `control_url`.
  * @public
  */
@@ -31,6 +33,7 @@ export const ClientSessionSchema = v.object({
   token: v.optional(v.string()),
   image_url: v.optional(urlSchema()),
   websocket_address: v.optional(urlSchema()),
+  avatar_identity: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(256))),
 });
 /** @public */
 export type ClientSession = v.InferOutput<typeof ClientSessionSchema>;

@@ -7,7 +7,7 @@ import { jitter } from '../../shared/backoff';
 import { DEFAULT_EVENT_TOPIC } from '../constants';
 import { chooseTransport } from '../transports/choose';
 import type { Transport, TransportLoader } from '../transports/types';
-import type { Session } from './session';
+import type { SessionEngine } from './session';
 import type { AvatarSessionOptions, SessionFlow } from './types';
 
 /** Latest time after the create answer at which the status is polled even if the room join has not settled, ms. */
@@ -41,7 +41,7 @@ export class Call {
   readonly active = new Promise<void>((resolve, reject) => (this.settleActive = { resolve, reject }));
 
   constructor(
-    private readonly session: Session,
+    private readonly session: SessionEngine,
     private readonly proxy: ProxyClient,
     client: ClientSession | null,
     private readonly timing: { intervalMs: number; maxIntervalMs: number },
@@ -116,6 +116,7 @@ export class Call {
         url: c.room_url,
         token: c.token ?? '',
         eventTopic: o.eventTopic ?? DEFAULT_EVENT_TOPIC,
+        ...(c.avatar_identity ? { avatarIdentity: c.avatar_identity } : {}),
         micEnabled: o.micEnabled,
         // The chosen microphone is the one published: never the default first, then a switch.
         micDeviceId: o.devices.get('audioinput'),
@@ -158,6 +159,7 @@ export class Call {
         s.onAgentSignal(who === 'avatar' ? { kind: 'avatar', speaking } : { kind: 'user', final: false });
       }),
       t.on('micTrack', ({ track }) => mine() && s.onMicTrack(track)),
+      t.on('avatarLeft', () => void (mine() && s.onAvatarLeft(this))),
       t.on('disconnected', ({ error }) => void (mine() && error && s.onRoomLost(error))),
     ];
   }
@@ -198,6 +200,13 @@ export class Call {
     this.unload = null;
   }
 
+  /** The service's status now, one request outside the poller's pace; null when it cannot be had. Never rejects. */
+  async statusNow(): Promise<SessionStatusResponse | null> {
+    const c = this.client;
+    if (!c || this.signal.aborted) return null;
+    return this.proxy.getSession(c.session_id, c.client_token, { signal: this.signal }).catch(() => null);
+  }
+
   /** Leaves the room (idempotent); the session itself goes on at the service. Never rejects. */
   async leave(): Promise<void> {
     const t = this.transport;
@@ -212,9 +221,9 @@ export class Call {
     this.session.onLeft(this);
   }
 
-  /** Resolves once a final status was polled, or after `limitMs`. */
+  /** Resolves once a final status was polled, or after `limitMs`; at once when the call was disposed (nothing polls). */
   async finalStatus(isFinal: () => boolean, limitMs: number): Promise<void> {
-    if (isFinal()) return;
+    if (this.disposed || isFinal()) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const reached = new Promise<void>((resolve) => this.finalWaiters.push(resolve));
     const limit = new Promise<void>((resolve) => (timer = setTimeout(resolve, limitMs)));
@@ -263,12 +272,14 @@ export function nextInterval(current: number, opts: { base: number; max: number;
 /**
  * Polls the session status with backoff and jitter until a final status (COMPLETED, TIMED_OUT, FAILED) or `stop()`.
  * One poll at a time. `start()` polls at once; `hurry()` resets the backoff and polls at once (used while ending).
+ * `stop()` is for good: a later `start()` or `hurry()` does nothing.
  */
 export function createStatusPoller(o: StatusPollerOptions) {
   const random = o.random ?? Math.random;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let controller: AbortController | undefined;
   let running = false;
+  let stopped = false;
   let inFlight = false;
   let interval = o.intervalMs;
   let last: string | undefined;
@@ -301,7 +312,7 @@ export function createStatusPoller(o: StatusPollerOptions) {
   }
   return {
     start() {
-      if (running) return;
+      if (running || stopped) return;
       running = true;
       interval = o.intervalMs;
       void poll();
@@ -313,6 +324,7 @@ export function createStatusPoller(o: StatusPollerOptions) {
     },
     stop() {
       running = false;
+      stopped = true;
       clearTimeout(timer);
       controller?.abort();
     },

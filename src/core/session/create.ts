@@ -9,9 +9,17 @@ import { loadCallSchemas, loadOnce } from '../lazy';
 import type { AvatarEvent } from '../schemas';
 import { loadTransport as defaultLoader, prefetchTransport } from '../transports/choose';
 import { createAudioOutput, type AudioOutput } from './audio-output';
-import type { Session } from './session';
+import type { SessionEngine } from './session';
 import { createSessionStore } from './store';
-import type { AvatarSession, AvatarSessionOptions, MediaState, OnEvent, ReadonlySessionStore, SessionState } from './types';
+import type {
+  AvatarSession,
+  AvatarSessionOptions,
+  MediaState,
+  OnEvent,
+  ReadonlySessionStore,
+  SessionState,
+  SessionStatePatch,
+} from './types';
 
 export type BusMap = { [K in AvatarEvent['type']]: Extract<AvatarEvent, { type: K }> } & { '*': AvatarEvent; error: LiveAiError };
 
@@ -31,7 +39,7 @@ export interface SessionHost {
 }
 
 /** The host of one session; `initialState` seeds its store (stories, `liveai-kit/testing`). */
-export function createHost(options: AvatarSessionOptions, initialState?: Partial<SessionState>): SessionHost {
+export function createHost(options: AvatarSessionOptions, initialState?: SessionStatePatch): SessionHost {
   const store = createSessionStore({ keepAlive: !!options.keepAliveMs, ...initialState });
   const media = () => store.getState().media;
   const setMedia = (patch: Partial<MediaState>) => store.setState({ media: { ...media(), ...patch } });
@@ -81,7 +89,7 @@ const disposedError = () => new LiveAiError('aborted', 'this session was dispose
  * engine loads on demand. Methods that need the engine wait for the same download, in the order they were called;
  * the synchronous ones (`store`, `on`, `setVolume`, `setSpeakerMuted`, `setKeepAlive`, `unblockAudio`, …) never wait.
  */
-export function sessionObject(options: AvatarSessionOptions, host: SessionHost, engine: Session | null = null): AvatarSession {
+export function sessionObject(options: AvatarSessionOptions, host: SessionHost, engine: SessionEngine | null = null): AvatarSession {
   let disposed: { end?: boolean } | null = null;
   /** The `start()` that waits for the engine (a second click shares it; `end()` then waits for the engine too). */
   let waitingStart: Promise<void> | null = null;
@@ -89,7 +97,7 @@ export function sessionObject(options: AvatarSessionOptions, host: SessionHost, 
     import('./session').then(
       (m) => {
         if (!engine) {
-          engine = new m.Session(options, host);
+          engine = new m.SessionEngine(options, host);
           // Disposed while it loaded: so is the engine (a start that waited for it then rejects with `aborted`).
           if (disposed) engine.dispose(disposed);
         }
@@ -100,7 +108,7 @@ export function sessionObject(options: AvatarSessionOptions, host: SessionHost, 
       },
     ),
   );
-  const withEngine = <T>(run: (s: Session) => Promise<T>): Promise<T> => (engine ? run(engine) : load().then(run));
+  const withEngine = <T>(run: (s: SessionEngine) => Promise<T>): Promise<T> => (engine ? run(engine) : load().then(run));
 
   const face: AvatarSession = {
     store: Object.freeze({
@@ -129,7 +137,7 @@ export function sessionObject(options: AvatarSessionOptions, host: SessionHost, 
     },
     prefetch: () => {
       loadCallSchemas().catch(() => undefined);
-      prefetchTransport(options, options.loadTransport ?? defaultLoader);
+      prefetchTransport(options, options.loadTransport ?? options.transports?.load ?? defaultLoader);
       load().catch(() => undefined);
     },
     end: (reason) => (engine || waitingStart ? withEngine((s) => s.end(reason)) : Promise.resolve()),

@@ -12,8 +12,19 @@ import type { AudioOutput } from './audio-output';
 import { Call, aborted, toError } from './call';
 import { createHost, sessionObject, type SessionHost } from './create';
 import { DEFAULT_MAX_TRANSCRIPT_LINES } from './store';
-import { describeError, phaseOf, reduceEvent, restartedState, stageOf, transition, type Input, type Stage } from './state';
-import type { AvatarSession, AvatarSessionOptions, EndReason, ImageInput, MediaState, SessionState } from './types';
+import {
+  describeError,
+  nextImageState,
+  phaseOf,
+  reduceEvent,
+  restartedState,
+  stageOf,
+  transition,
+  type ImageStep,
+  type Input,
+  type Stage,
+} from './state';
+import type { AvatarSession, AvatarSessionOptions, EndReason, ImageInput, MediaState, SessionState, SessionStatePatch } from './types';
 
 /**
  * Where the session is in its life, with what belongs to that stage: the current call, the pending start, the
@@ -25,15 +36,20 @@ type Life =
   | { stage: 'ending'; call: Call; ending: Promise<void> }
   | { stage: 'ended' | 'failed'; call: Call | null };
 
-/** How a running session is left (see `Session.teardown`). */
+/** How a running session is left (see `SessionEngine.teardown`). */
 interface Exit {
   reason: EndReason;
   /** End the session at the service (`force-end` in rooms, then the proxy's `/end`). */
   terminate: boolean;
   /** A failure: phase `error` at once. */
   error?: LiveAiError;
-  /** Leave at once, the session going on at the service (`dispose({ end: false })`): no end, no waiting. */
+  /**
+   * Leave at once, without waiting for anything (`dispose()`): with `terminate` the end request goes out and is not
+   * waited for; without, the session goes on at the service (`dispose({ end: false })`).
+   */
   detach?: boolean;
+  /** Facts written with the move out of running (the final status that ended it), so no write shows them in a running phase. */
+  patch?: SessionStatePatch;
 }
 
 const isFinal = (status: SessionState['sessionStatus']) => status !== null && isFinalStatus(status);
@@ -51,7 +67,7 @@ const joinsRoom = (flow: AvatarSessionOptions['flow']): boolean =>
  * @internal
  */
 export interface SessionSeed {
-  initialState?: Partial<SessionState>;
+  initialState?: SessionStatePatch;
   clientSession?: ClientSession;
   transport?: import('../transports/types').Transport;
 }
@@ -62,7 +78,7 @@ export interface SessionSeed {
  * and keep-alive choices (the host's): the service's status (its status answers), the media (what the transport
  * reports), the events' effects, the phase (derived from those in `commit`), the error and end reason (the teardown).
  */
-export class Session {
+export class SessionEngine {
   private readonly store: SessionHost['store'];
   private readonly bus: SessionHost['bus'];
   private readonly proxy: ProxyClient;
@@ -78,6 +94,8 @@ export class Session {
   private rules: typeof import('./agent-state') | null = null;
   private life: Life = { stage: 'idle', call: null };
   private disposed = false;
+  /** Set once `dispose()` returned: nothing writes the store any more, and no call reports to this session. */
+  private closed = false;
   private lineId = 0;
   /** The transcript merger loads when the room first sends a transcription of its own. */
   private readonly transcript: ReturnType<typeof lazyTranscriptMerger>;
@@ -91,7 +109,7 @@ export class Session {
     this.bus = host.bus;
     this.audio = host.audio;
     this.proxy = createProxyClient({ proxyUrl: options.proxyUrl, fetch: options.fetch, timeoutMs: options.requestTimeoutMs });
-    this.loader = options.loadTransport ?? defaultLoader;
+    this.loader = options.loadTransport ?? options.transports?.load ?? defaultLoader;
     this.maxLines = options.maxTranscriptLines ?? DEFAULT_MAX_TRANSCRIPT_LINES;
     this.transcript = lazyTranscriptMerger(
       () => ++this.lineId,
@@ -113,8 +131,9 @@ export class Session {
     return this.store.getState();
   }
 
-  private set(patch: Partial<SessionState>): void {
-    this.store.setState(patch);
+  /** Every write of the engine: `commit` and `move` keep each phase's fields consistent (see `SessionState`). */
+  private set(patch: SessionStatePatch): void {
+    if (!this.closed) this.store.setState(patch as Partial<SessionState>);
   }
 
   private setMedia(patch: Partial<MediaState>): void {
@@ -126,9 +145,26 @@ export class Session {
     return this.state.live;
   }
 
+  /**
+   * The only writer of `live` (the avatar is live in the room), which two signals tell: its `bot_ready` event and its
+   * video track arriving (a page that joins after the avatar never gets `bot_ready`). Reset by `start()`.
+   */
+  private avatarLive(): SessionStatePatch {
+    return this.state.live ? {} : { live: true };
+  }
+
+  /**
+   * The only writer of `image`: `updateImage()`'s own steps and the service's `image_change_*` events, through one
+   * rule (`nextImageState`). Reset by `start()`.
+   */
+  private imageStep(step: ImageStep): SessionStatePatch {
+    const image = nextImageState(this.state.image, step);
+    return image ? { image } : {};
+  }
+
   /** Whether `call` is the current call (calls of earlier starts report nothing). */
   isCurrent(call: Call): boolean {
-    return this.life.call === call;
+    return !this.closed && this.life.call === call;
   }
 
   report(error: LiveAiError): void {
@@ -136,7 +172,7 @@ export class Session {
   }
 
   /** Writes `patch` with the phase derived from the stage and the facts: the only place the phase is written. */
-  private commit(patch: Partial<SessionState> = {}): void {
+  private commit(patch: SessionStatePatch = {}): void {
     const s = { ...this.state, ...patch };
     const call = this.life.call;
     const video = s.media.videoTrack;
@@ -166,7 +202,7 @@ export class Session {
   }
 
   /** Moves the machine along one edge of its table; false (and nothing written) when `input` is not allowed now. */
-  private move(input: Input, next: (stage: Stage) => Life, patch: Partial<SessionState> = {}): boolean {
+  private move(input: Input, next: (stage: Stage) => Life, patch: SessionStatePatch = {}): boolean {
     const stage = transition(this.life.stage, input);
     if (!stage) return false;
     this.life = next(stage);
@@ -256,7 +292,7 @@ export class Session {
   /**
    * The one way out of a running session: end, failure, page unload, dispose and a restart all come here. With
    * `error` it is a failure (phase `error` at once), `unload` ends at once with the end beacon, `detach` leaves at
-   * once without ending the session at the service (`dispose({ end: false })`), else it is an end
+   * once (`dispose()`: the end request, if `terminate`, is not waited for), else it is an end
    * (phase `ending`, then `ended`). Stops the start, leaves the room, ends the session at the service when
    * `terminate` and it has not ended on its own (`force-end` in a room, then the proxy's `/end`; an attached
    * session that failed is left to its owner), waits up to `endTimeoutMs` for the final status and cost (so the
@@ -270,7 +306,9 @@ export class Session {
     const { error, reason } = exit;
     if (reason === 'unload' || exit.detach) {
       this.move('unload', (stage) => ({ stage, call }) as Life, { endReason: reason });
-      if (exit.terminate && call.client) this.proxy.endBeacon(call.client.session_id, call.client.client_token);
+      const c = call.client;
+      if (exit.terminate && c && reason === 'unload') this.proxy.endBeacon(c.session_id, c.client_token);
+      else if (exit.terminate && c) void this.proxy.end(c.session_id, c.client_token).catch(() => {});
       call.dispose();
       return Promise.resolve();
     }
@@ -296,24 +334,27 @@ export class Session {
       if (endError && !final()) this.move('settleFailed', next, { error: endError });
       else this.move('settled', next);
     })();
-    this.move(error ? 'fail' : 'end', next, error ? { error, endReason: reason } : { endReason: reason });
+    this.move(error ? 'fail' : 'end', next, { ...exit.patch, ...(error ? { error, endReason: reason } : { endReason: reason }) });
     return ending;
   }
 
+  /**
+   * Frees the session for good: the start is cancelled, the room left, polling and keep-alive stopped, the event
+   * channels cleared, and from then on nothing writes the store. With `end` (the default) a running session is
+   * ended at the service: its `/end` goes out (the one request after `dispose()`), without waiting for the final
+   * status. The store shows phase `ended` (`endReason` `unmount`) at once; a session already ending keeps the
+   * reason it was ended with and shows `ended` too: its `/end` in flight completes, nothing else is asked.
+   */
   dispose({ end = true }: { end?: boolean } = {}): void {
     if (this.disposed) return;
     this.disposed = true;
-    const done = () => {
-      this.life.call?.dispose();
-      this.audio.destroy();
-      this.bus.clear();
-    };
-    if (this.life.stage === 'running') {
-      if (end) return void this.end('unmount').finally(done);
-      // Without an end the session goes on at the service: leave the room through the same teardown, at once.
-      void this.teardown({ reason: 'unmount', terminate: false, detach: true });
-    }
-    done();
+    const life = this.life;
+    if (life.stage === 'running') void this.teardown({ reason: 'unmount', terminate: end, detach: true });
+    else if (life.stage === 'ending') this.move('settled', (stage) => ({ stage, call: life.call }) as Life);
+    this.life.call?.dispose();
+    this.audio.destroy();
+    this.bus.clear();
+    this.closed = true;
   }
 
   // ---- what the service and the room report (through the current call) ---------------------------------------
@@ -322,24 +363,25 @@ export class Session {
   onStatus(res: SessionStatusResponse & { end_reason?: string }): void {
     const status = res.session_status;
     const patch = { sessionStatus: status, cost: res.cost ?? this.state.cost };
-    // A final status while running goes straight to the teardown, which derives the next phase: committing it
-    // first would derive a running phase from it (e.g. `active` for a queued session already in the room).
+    // A final status while running goes straight to the teardown, which writes it with the next phase: committing
+    // it first would derive a running phase from it (e.g. `active` for a queued session already in the room).
     if (this.life.stage !== 'running' || !isFinal(status)) return this.commit(patch);
-    this.set(patch);
     // The proxy ended it at its maximum length (`end_reason`): say so, not just "completed".
     if (status === 'COMPLETED')
-      void this.teardown({ reason: res.end_reason === 'max_duration' ? 'max_duration' : 'completed', terminate: false });
+      void this.teardown({ reason: res.end_reason === 'max_duration' ? 'max_duration' : 'completed', terminate: false, patch });
     else if (status === 'TIMED_OUT')
       void this.teardown({
         reason: 'timed_out',
         terminate: false,
         error: new LiveAiError('timeout', 'the avatar service timed out (TIMED_OUT)'),
+        patch,
       });
     else
       void this.teardown({
         reason: 'failed',
         terminate: false,
         error: new LiveAiError('upstream_error', 'the avatar service says the session FAILED'),
+        patch,
       });
   }
 
@@ -362,8 +404,9 @@ export class Session {
       if (lines) patch.transcript = lines;
       else delete patch.transcript;
     }
-    if (event.type === 'bot_ready') this.commit({ ...patch, live: true });
-    else this.set(patch);
+    const image = this.imageStep(event);
+    if (event.type === 'bot_ready') this.commit({ ...patch, ...this.avatarLive() });
+    else this.set({ ...patch, ...image });
     if (event.type === 'user_transcription') this.onAgentSignal({ kind: 'user', final: true });
     this.bus.emit(event.type, event as never);
     this.bus.emit('*', event);
@@ -386,7 +429,7 @@ export class Session {
     // The avatar publishes its video only once it is live, so its track tells that as `bot_ready` does (which a page
     // that joins after the avatar never receives). A track that comes while the room is joining is muted until its
     // first packets arrive: the phase is derived again then.
-    this.commit({ media: { ...this.state.media, videoTrack: track }, ...(track ? { live: true } : {}) });
+    this.commit({ media: { ...this.state.media, videoTrack: track }, ...(track ? this.avatarLive() : {}) });
     if (track?.muted) track.addEventListener('unmute', () => this.state.media.videoTrack === track && this.commit(), { once: true });
   }
 
@@ -437,6 +480,19 @@ export class Session {
 
   onMicTrack(track: MediaStreamTrack | null): void {
     this.setMedia({ micTrack: track });
+  }
+
+  /**
+   * The avatar left the room mid-call and did not come back. When the service still runs the session (its status
+   * asked now is not final), it is ended with `endReason` `remote`: `/end` stops the billing of a call nobody can see.
+   * A final status instead ends it as the service says (`completed`, …).
+   */
+  async onAvatarLeft(call: Call): Promise<void> {
+    if (this.life.stage !== 'running') return;
+    const res = await call.statusNow();
+    if (!this.isCurrent(call) || this.life.stage !== 'running') return;
+    if (res) this.onStatus(res);
+    if (this.isCurrent(call) && this.life.stage === 'running') void this.teardown({ reason: 'remote', terminate: true });
   }
 
   /** The room was lost for good (`transport_failed`). */
@@ -505,14 +561,14 @@ export class Session {
 
   /** Sends `update-image`, recording its progress: `sending` at once, `requested` once the proxy took it, `error`. */
   async updateImage(input: ImageInput): Promise<void> {
-    this.set({ image: { status: 'sending' } });
+    this.set(this.imageStep({ kind: 'sending' }));
     try {
       const m = await this.controls();
       await m.sendControl(this.proxy, this.client, await m.imageEvent(input, this.client, this.options));
-      if (this.state.image.status === 'sending') this.set({ image: { status: 'requested' } });
+      this.set(this.imageStep({ kind: 'requested' }));
     } catch (e) {
       const error = toError(e);
-      this.set({ image: { status: 'error', error: error.detail } });
+      this.set(this.imageStep({ kind: 'failed', error: error.detail }));
       throw error;
     }
   }
@@ -568,5 +624,5 @@ export class Session {
  */
 export function createSeededSession(options: AvatarSessionOptions, seed: SessionSeed): AvatarSession {
   const host = createHost(options, seed.initialState);
-  return sessionObject(options, host, new Session(options, host, seed));
+  return sessionObject(options, host, new SessionEngine(options, host, seed));
 }

@@ -4,7 +4,7 @@
 // is here comes with the session engine). Everything here is pure.
 import type { AvatarEvent, SessionStatus } from '../schemas';
 import type { ConnectionState } from '../transports/types';
-import type { ImageChangeState, Phase, SessionState, TranscriptLine } from './types';
+import type { IdleSessionState, ImageChangeState, Phase, SessionState, SessionStatePatch, TranscriptLine } from './types';
 
 import { DEFAULT_MAX_TRANSCRIPT_LINES, initialMediaState, initialSessionState } from './store';
 
@@ -85,7 +85,7 @@ export function stageOf(phase: Phase): Stage {
  * State of a new start: the initial state, keeping the user's keep-alive, microphone, speaker mute and volume choices,
  * and what the audio output reports of autoplay (`audioBlocked`: the output, not a start, writes it).
  */
-export function restartedState({ keepAlive, media: { micEnabled, speakerMuted, volume, audioBlocked } }: SessionState): SessionState {
+export function restartedState({ keepAlive, media: { micEnabled, speakerMuted, volume, audioBlocked } }: SessionState): IdleSessionState {
   return { ...initialSessionState(), keepAlive, media: { ...initialMediaState(), micEnabled, speakerMuted, volume, audioBlocked } };
 }
 
@@ -99,23 +99,39 @@ export function appendTranscript(lines: TranscriptLine[], line: TranscriptLine, 
 
 const IMAGE_RANK: Record<ImageChangeState['status'], number> = { idle: 0, sending: 1, requested: 2, created: 3, complete: 4, error: 4 };
 
-/** Next image-change state for an `image_change_*` event; never moves backwards within one change. Pure. */
-export function imageStateFor(current: ImageChangeState, event: AvatarEvent): ImageChangeState | null {
-  const to = (status: ImageChangeState['status'], error?: string): ImageChangeState | null => {
-    // A new change may start after a finished one; otherwise keep the order requested → created → complete.
-    const finished = current.status === 'complete' || current.status === 'error' || current.status === 'idle';
-    if (!finished && IMAGE_RANK[status] < IMAGE_RANK[current.status]) return null;
-    return error === undefined ? { status } : { status, error };
-  };
-  switch (event.type) {
+/**
+ * What moves an image change: the session's own steps of `updateImage()` (`sending` when it starts, `requested` once
+ * the proxy took the control event, `error` when it failed before the service saw it), or one of the service's
+ * `image_change_*` events.
+ */
+export type ImageStep = { kind: 'sending' } | { kind: 'requested' } | { kind: 'failed'; error: string } | AvatarEvent;
+
+/**
+ * The next image-change state, pure: the one rule for `state.image`. A change starts with `sending` (or the service's
+ * `image_change_requested` after a finished one) and never moves backwards within one change; `requested` from the
+ * proxy only follows `sending` (the service's events may have moved it on already). Null: no change.
+ */
+export function nextImageState(current: ImageChangeState, step: ImageStep): ImageChangeState | null {
+  const finished = current.status === 'complete' || current.status === 'error' || current.status === 'idle';
+  const same = (next: ImageChangeState) => (next.status === current.status && next.error === current.error ? null : next);
+  // A new change may start after a finished one; otherwise keep the order requested → created → complete.
+  const to = (status: ImageChangeState['status']) =>
+    !finished && IMAGE_RANK[status] < IMAGE_RANK[current.status] ? null : same({ status });
+  switch ('type' in step ? step.type : step.kind) {
+    case 'sending':
+      return { status: 'sending' };
+    case 'requested':
+      return current.status === 'sending' ? { status: 'requested' } : null;
+    case 'failed':
+      return { status: 'error', error: (step as { error: string }).error };
     case 'image_change_requested':
       return to('requested');
     case 'image_created':
       return current.status === 'complete' ? null : to('created');
     case 'image_change_complete':
-      return { status: 'complete' };
+      return same({ status: 'complete' });
     case 'image_change_error':
-      return { status: 'error', error: describeError(event.error) };
+      return same({ status: 'error', error: describeError((step as Extract<AvatarEvent, { type: 'image_change_error' }>).error) });
     default:
       return null;
   }
@@ -137,31 +153,21 @@ export function describeError(error: unknown): string {
 }
 
 /**
- * The store change for one service event (pure): transcript, bot readiness, image change state, `lastEvent`.
- * Ending effects (`idle_timeout`, fatal `daily_error`) and the avatar being live are handled by the session.
+ * The store change for one service event (pure): the transcript line of a transcription event, and `lastEvent`.
+ * The event's other effects have their own writers in the session: the image change (`nextImageState`), the avatar
+ * being live (`bot_ready`) and the ways out (`idle_timeout`, a fatal `daily_error`).
  * @param nextId id of the transcript line this event would add.
  */
 export function reduceEvent(
   state: SessionState,
   event: AvatarEvent,
   opts: { now: number; nextId: number; maxTranscriptLines?: number },
-): Partial<SessionState> {
-  const patch: Partial<SessionState> = { lastEvent: event };
-  switch (event.type) {
-    case 'bot_ready':
-      patch.botReady = true;
-      break;
-    case 'user_transcription':
-    case 'agent_transcription': {
-      const role = event.type === 'user_transcription' ? 'user' : 'agent';
-      const line: TranscriptLine = { id: opts.nextId, role, text: event.transcription, at: opts.now };
-      patch.transcript = appendTranscript(state.transcript, line, opts.maxTranscriptLines);
-      break;
-    }
-    default: {
-      const image = imageStateFor(state.image, event);
-      if (image && (image.status !== state.image.status || image.error !== state.image.error)) patch.image = image;
-    }
+): SessionStatePatch {
+  const patch: SessionStatePatch = { lastEvent: event };
+  if (event.type === 'user_transcription' || event.type === 'agent_transcription') {
+    const role = event.type === 'user_transcription' ? 'user' : 'agent';
+    const line: TranscriptLine = { id: opts.nextId, role, text: event.transcription, at: opts.now };
+    patch.transcript = appendTranscript(state.transcript, line, opts.maxTranscriptLines);
   }
   return patch;
 }

@@ -1,7 +1,7 @@
 // The session's store and its starting values: what a session object holds from its creation on (the state machine
 // and the reducers come with the session engine, in state.ts). The session is the store's only writer.
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { MediaState, SessionState } from './types';
+import type { IdleSessionState, MediaState, SessionState, SessionStatePatch } from './types';
 
 /**
  * Default number of transcript lines kept per session.
@@ -23,7 +23,7 @@ export const initialMediaState = (): MediaState => ({
 });
 
 /** State of a session that has not started (`phase: 'idle'`). */
-export const initialSessionState = (): SessionState => ({
+export const initialSessionState = (): IdleSessionState => ({
   phase: 'idle',
   sessionStatus: null,
   sessionId: null,
@@ -35,7 +35,6 @@ export const initialSessionState = (): SessionState => ({
   startedAt: null,
   queuedAt: null,
   activeAt: null,
-  botReady: false,
   live: false,
   transcript: [],
   image: { status: 'idle' },
@@ -50,7 +49,7 @@ export const initialSessionState = (): SessionState => ({
  * Creates the one zustand vanilla store of a session (per session, never a module singleton).
  * `seed` overrides fields of the initial state (stories, tests); `seed.media` is merged field by field.
  */
-export function createSessionStore(seed: Partial<SessionState> = {}): StoreApi<SessionState> {
+export function createSessionStore(seed: SessionStatePatch = {}): StoreApi<SessionState> {
   const base = initialSessionState();
-  return createStore<SessionState>()(() => ({ ...base, ...seed, media: { ...base.media, ...seed.media } }));
+  return createStore<SessionState>()(() => ({ ...base, ...seed, media: { ...base.media, ...seed.media } }) as SessionState);
 }

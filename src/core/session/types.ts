@@ -11,6 +11,7 @@ import type {
 } from '../schemas';
 import type { CallStats, ConnectionState, TransportLoader } from '../transports/types';
 import type { AgentState } from './agent-state';
+import type { TransportRegistry } from '../transports/choose';
 
 /**
  * Client phase, one value derived in core:
@@ -31,7 +32,7 @@ export type EndReason =
   | 'completed' // the service reported COMPLETED on its own
   | 'timed_out' // TIMED_OUT
   | 'failed' // FAILED or a fatal error
-  | 'remote' // the avatar left the room
+  | 'remote' // the avatar left the room mid-call (LiveKit) while the service still ran the session
   | 'max_duration' // the proxy ended it at its maximum length (its status answer's end_reason)
   | 'network'; // the room was lost for good (the connection dropped and could not come back)
 
@@ -77,30 +78,21 @@ export interface MediaState {
 }
 
 /**
- * The whole per-session store state (one zustand store per session).
+ * What every state of a session holds, whatever its phase: the media, the transcript, the image change, the
+ * agent's state and the user's choices. See {@link SessionState}.
  * @public
  */
-export interface SessionState {
-  phase: Phase;
-  /** The service's status, as its last status answer gave it; null until the first answer. */
-  sessionStatus: SessionStatus | null;
-  sessionId: string | null;
+export interface SessionStateCommon {
+  /** The session's `transport_type` (or the room's transport); null before the create call answered. */
   transport: TransportType | null;
   /** Placeholder / poster image of the avatar, when known. */
   imageUrl: string | null;
-  /** Credits, only once COMPLETED. */
+  /** Credits the call used: set by the status answer that carries it (once `COMPLETED`); else null. */
   cost: number | null;
-  error: LiveAiError | null;
-  endReason: EndReason | null;
-  /** Epoch ms when start() was called, when the session went QUEUED, and when it became active. */
-  startedAt: number | null;
-  queuedAt: number | null;
-  activeAt: number | null;
-  /** True after the `bot_ready` event. */
-  botReady: boolean;
   /**
-   * True once the avatar is live in the room: `bot_ready` came, or its video track arrived (a page that joins after
-   * the avatar never receives `bot_ready`). The phase turns `active` once its frames arrive or the room is connected.
+   * True once the avatar is live in the room: its `bot_ready` event came, or its video track arrived (a page that
+   * joins after the avatar never receives `bot_ready`). The phase turns `active` once its frames arrive or the room
+   * is connected.
    */
   live: boolean;
   transcript: TranscriptLine[];
@@ -113,6 +105,161 @@ export interface SessionState {
   /** What the agent is doing: idle, listening, thinking or speaking, since when (see `useAgentState`). */
   agentState: AgentState;
 }
+
+/**
+ * The service's statuses while a session runs (a final one ends it: the phase is then `ending`, `ended` or `error`).
+ * @public
+ */
+export type RunningSessionStatus = Extract<SessionStatus, 'QUEUED' | 'ACTIVE'>;
+
+/**
+ * A session that has not started: nothing is known yet.
+ * @public
+ */
+export interface IdleSessionState extends SessionStateCommon {
+  phase: 'idle';
+  sessionStatus: null;
+  sessionId: null;
+  error: null;
+  endReason: null;
+  startedAt: null;
+  queuedAt: null;
+  activeAt: null;
+}
+
+/**
+ * `start()` was called; the create call or the first status is under way. `sessionId` is set once the proxy answered.
+ * @public
+ */
+export interface CreatingSessionState extends SessionStateCommon {
+  phase: 'creating';
+  sessionStatus: null;
+  sessionId: string | null;
+  error: null;
+  endReason: null;
+  startedAt: number;
+  queuedAt: null;
+  activeAt: null;
+}
+
+/**
+ * The service says `QUEUED` (cold start, up to 2.5 min) and the avatar is not live yet.
+ * @public
+ */
+export interface QueuedSessionState extends SessionStateCommon {
+  phase: 'queued';
+  sessionStatus: 'QUEUED';
+  sessionId: string;
+  error: null;
+  endReason: null;
+  startedAt: number;
+  queuedAt: number;
+  activeAt: null;
+}
+
+/**
+ * The avatar is up (`ACTIVE`, or live before the status said so) and the room is being joined.
+ * @public
+ */
+export interface ConnectingSessionState extends SessionStateCommon {
+  phase: 'connecting';
+  /** `ACTIVE`, or still `QUEUED` / no answer yet while the avatar already said it is live. */
+  sessionStatus: RunningSessionStatus | null;
+  sessionId: string;
+  error: null;
+  endReason: null;
+  startedAt: number;
+  queuedAt: number | null;
+  activeAt: null;
+}
+
+/**
+ * The call is on: the avatar is live and the room joined (or its video arriving).
+ * @public
+ */
+export interface ActiveSessionState extends SessionStateCommon {
+  phase: 'active';
+  /** `ACTIVE`, or still `QUEUED` / no answer yet while the avatar already said it is live. */
+  sessionStatus: RunningSessionStatus | null;
+  sessionId: string;
+  error: null;
+  endReason: null;
+  startedAt: number;
+  queuedAt: number | null;
+  activeAt: number;
+}
+
+/**
+ * The session is being ended: the room is left and the final status (and `cost`) awaited.
+ * @public
+ */
+export interface EndingSessionState extends SessionStateCommon {
+  phase: 'ending';
+  sessionStatus: SessionStatus | null;
+  /** Null when it was ended before the proxy answered the create call. */
+  sessionId: string | null;
+  error: null;
+  endReason: EndReason;
+  startedAt: number;
+  queuedAt: number | null;
+  activeAt: number | null;
+}
+
+/**
+ * The session is over; `endReason` says why, `cost` what it cost (once the service said `COMPLETED`).
+ * @public
+ */
+export interface EndedSessionState extends SessionStateCommon {
+  phase: 'ended';
+  sessionStatus: SessionStatus | null;
+  /** Null when it was ended before the proxy answered the create call. */
+  sessionId: string | null;
+  error: null;
+  endReason: EndReason;
+  startedAt: number;
+  queuedAt: number | null;
+  activeAt: number | null;
+}
+
+/**
+ * The session failed; `error` says how (its `code` and `detail`).
+ * @public
+ */
+export interface ErrorSessionState extends SessionStateCommon {
+  phase: 'error';
+  sessionStatus: SessionStatus | null;
+  /** Null when the create call itself failed. */
+  sessionId: string | null;
+  error: LiveAiError;
+  endReason: EndReason;
+  startedAt: number;
+  queuedAt: number | null;
+  activeAt: number | null;
+}
+
+/**
+ * The whole per-session store state (one zustand store per session), one variant per `phase`, so checking the phase
+ * narrows the rest: after `if (s.phase === 'active')`, `s.sessionId` is a `string` and `s.activeAt` a `number`; after
+ * `if (s.phase === 'error')`, `s.error` is a `LiveAiError`. Each field is one fact with one writer (docs: "State").
+ * Times (`startedAt`, `queuedAt`, `activeAt`) are epoch ms: of `start()`, of the first `queued` phase and of the first
+ * `active` phase of this start.
+ * @public
+ */
+export type SessionState =
+  | IdleSessionState
+  | CreatingSessionState
+  | QueuedSessionState
+  | ConnectingSessionState
+  | ActiveSessionState
+  | EndingSessionState
+  | EndedSessionState
+  | ErrorSessionState;
+
+/**
+ * A change to the session state: any of its fields (the union's `Partial` would keep a patch to one phase's fields).
+ * @internal
+ */
+export type SessionStatePatch = { [K in keyof SessionState]?: SessionState[K] };
 
 /**
  * How the session starts.
@@ -135,8 +282,15 @@ export interface AvatarSessionOptions {
   transport?: 'rtc-a' | 'rtc-b';
   /** rtc-a data-message topic of service events (default `liveai`). */
   eventTopic?: string;
-  /** Custom transport loader (tests, or your own adapter). */
+  /** Custom transport loader (tests, or your own adapter); wins over `transports`. */
   loadTransport?: TransportLoader;
+  /**
+   * The transports this session may join (see `createTransportRegistry`); default: the page's registry, which
+   * `import 'liveai-kit/livekit'` / `'liveai-kit/daily'` fill. A registry of its own keeps this session (or this test)
+   * apart from what the page registered, and its prediction of the next transport in the memory it was given.
+   * @beta
+   */
+  transports?: TransportRegistry;
   fetch?: typeof fetch;
   /** Status polling: first interval and maximum, in ms (default 1000 → 5000, with jitter). */
   pollIntervalMs?: number;

@@ -59,22 +59,27 @@ type FlowClues =
  * the proxy: a forced `transport`, the request's `transport_type`, the attached session's room, else the only
  * registered transport or the one the last session joined. Null when that does not tell.
  */
-export function transportHint(options: { transport?: MediaTransport | undefined; flow: FlowClues | SessionFlow }): MediaTransport | null {
+export function transportHint(options: {
+  transport?: MediaTransport | undefined;
+  flow: FlowClues | SessionFlow;
+  transports?: TransportRegistry | undefined;
+}): MediaTransport | null {
   const { flow } = options;
-  const registered = registeredTransports();
+  const reg = options.transports ?? pageTransports;
+  const registered = reg.kinds();
   return decideTransport({
     forced: options.transport,
     ...(flow.kind === 'attach' ? { roomUrl: flow.session.room_url ?? null } : {}),
     requested: flow.kind === 'session' ? flow.request.transport_type : undefined,
     registered,
-    last: lastTransport(registered),
+    last: reg.last(registered),
   });
 }
 
-/** The transport the next hosted room on this page will most likely need: the only registered one, or the one the last session joined. */
-export function predictTransport(): MediaTransport | null {
-  const registered = registeredTransports();
-  return decideTransport({ registered, last: lastTransport(registered) });
+/** The transport the next hosted room will most likely need: the only registered one, or the one the last session joined. */
+export function predictTransport(transports: TransportRegistry = pageTransports): MediaTransport | null {
+  const registered = transports.kinds();
+  return decideTransport({ registered, last: transports.last(registered) });
 }
 
 const hints = new Map<string, Promise<MediaTransport | null>>();
@@ -119,11 +124,13 @@ export async function predictRoomTransport(options: {
   transport?: MediaTransport | undefined;
   proxyUrl?: string;
   fetch?: typeof fetch;
+  transports?: TransportRegistry | undefined;
 }): Promise<MediaTransport | null> {
-  const registered = registeredTransports();
+  const reg = options.transports ?? pageTransports;
+  const registered = reg.kinds();
   const ask = !options.transport && registered.length > 1 && options.proxyUrl;
   const proxyHint = ask ? await proxyTransportHint(options.proxyUrl!, options.fetch) : null;
-  return decideTransport({ forced: options.transport, registered, proxyHint, last: lastTransport(registered) });
+  return decideTransport({ forced: options.transport, registered, proxyHint, last: reg.last(registered) });
 }
 
 /**
@@ -132,11 +139,17 @@ export async function predictRoomTransport(options: {
  * proxy's help (`predictRoomTransport`). Never rejects; a predicted transport is always one the page registered.
  */
 export function prefetchTransport(
-  options: { transport?: MediaTransport | undefined; flow: FlowClues; proxyUrl: string; fetch?: typeof fetch | undefined },
+  options: {
+    transport?: MediaTransport | undefined;
+    flow: FlowClues;
+    proxyUrl: string;
+    fetch?: typeof fetch | undefined;
+    transports?: TransportRegistry | undefined;
+  },
   load: (kind: MediaTransport) => Promise<unknown>,
 ): void {
   const skip = () => undefined;
-  if (options.transport || options.flow.kind !== 'room' || registeredTransports().length <= 1) {
+  if (options.transport || options.flow.kind !== 'room' || (options.transports ?? pageTransports).kinds().length <= 1) {
     const kind = transportHint(options);
     if (kind) load(kind).catch(skip);
     return;
@@ -165,24 +178,119 @@ export const TRANSPORT_PACKAGES: Readonly<Record<MediaTransport, { sdk: string; 
   'rtc-b': { sdk: '@daily-co/daily-js', entry: 'liveai-kit/daily' },
 };
 
-const registry = new Map<MediaTransport, TransportModule>();
-const cache = new Map<MediaTransport, Promise<TransportFactory>>();
+/**
+ * Where a registry remembers the transport the last session joined (its prediction for the next hosted room): any
+ * `getItem` / `setItem` store, e.g. `localStorage` or `sessionStorage`.
+ * @public
+ */
+export type TransportMemory = Pick<Storage, 'getItem' | 'setItem'>;
 
 /**
- * Registers transports for every session on the page that does not pass its own `loadTransport`. Importing
- * `liveai-kit/livekit` or `liveai-kit/daily` does this for you; calling it again with the same kind replaces it.
+ * The transports a session may join, and how their adapters load: a value, so two sessions (or two tests) with
+ * different registries never see each other's transports. `import 'liveai-kit/livekit'` registers into the page's
+ * default registry (`pageTransports`), which every session uses unless its `transports` option names another.
+ * @beta
+ */
+export interface TransportRegistry {
+  /** Registers transports (the same kind again replaces it). */
+  register(...transports: TransportModule[]): void;
+  /** The kinds registered now. */
+  kinds(): MediaTransport[];
+  /** Loads the adapter of a kind (once); rejects with `missing_peer` naming what to install when it is not registered. */
+  load: TransportLoader;
+  /** The transport the last session of this registry joined, when it is one of `kinds` (null without a memory). */
+  last(kinds: readonly MediaTransport[]): MediaTransport | null;
+}
+
+const LAST_KEY = 'liveai-kit.transport';
+
+/**
+ * A transport registry of its own (see `TransportRegistry`), e.g. for a session that must join only LiveKit rooms
+ * whatever the page registered, or for a test: `createAvatarSession({ ..., transports: createTransportRegistry({
+ * transports: [livekitTransport] }) })`.
+ * @param o.transports registered at once.
+ * @param o.memory where the last joined transport is remembered, to predict the next one (key
+ *   `liveai-kit.transport`); none by default. The page's default registry uses `localStorage`.
+ * @beta
+ */
+export function createTransportRegistry(
+  o: { transports?: readonly TransportModule[]; memory?: TransportMemory | null } = {},
+): TransportRegistry {
+  const modules = new Map<MediaTransport, TransportModule>();
+  const cache = new Map<MediaTransport, Promise<TransportFactory>>();
+  const memory = () => o.memory ?? null;
+  const remembering =
+    (kind: MediaTransport) =>
+    (factory: TransportFactory): TransportFactory =>
+    () => {
+      try {
+        memory()?.setItem(LAST_KEY, kind);
+      } catch {
+        // storage disabled (private mode, sandboxed frame): no hint next time
+      }
+      return factory();
+    };
+  const registry: TransportRegistry = {
+    register(...transports) {
+      for (const t of transports) {
+        modules.set(t.kind, t);
+        cache.delete(t.kind);
+      }
+    },
+    kinds: () => [...modules.keys()],
+    load: (kind) => {
+      let p = cache.get(kind);
+      if (!p) {
+        const t = modules.get(kind);
+        p = t
+          ? t.load().then(remembering(kind), (cause: unknown) => Promise.reject(loadError(kind, cause)))
+          : Promise.reject(missingTransportError(kind));
+        cache.set(kind, p);
+        p.catch(() => cache.delete(kind));
+      }
+      return p;
+    },
+    last(kinds) {
+      let last: string | null = null;
+      try {
+        last = memory()?.getItem(LAST_KEY) ?? null;
+      } catch {
+        // storage disabled
+      }
+      return kinds.find((k) => k === last) ?? null;
+    },
+  };
+  registry.register(...(o.transports ?? []));
+  return registry;
+}
+
+/** `localStorage` where the page has one (read when used: never at import, so server rendering is safe). */
+const pageMemory: TransportMemory = {
+  getItem: (key) => globalThis.localStorage?.getItem(key) ?? null,
+  setItem: (key, value) => globalThis.localStorage?.setItem(key, value),
+};
+
+/**
+ * The page's default transport registry: what `import 'liveai-kit/livekit'` and `import 'liveai-kit/daily'` register
+ * into, used by every session without a `transports` option. It remembers the last joined transport in
+ * `localStorage` under `liveai-kit.transport`.
+ * @beta
+ */
+export const pageTransports: TransportRegistry = createTransportRegistry({ memory: pageMemory });
+
+/**
+ * Registers transports for every session on the page that does not pass its own `transports` or `loadTransport`
+ * (the page's default registry). Importing `liveai-kit/livekit` or `liveai-kit/daily` does this for you; calling it
+ * again with the same kind replaces it.
  * @public
  */
 export function registerTransport(...transports: TransportModule[]): void {
-  for (const t of transports) {
-    registry.set(t.kind, t);
-    cache.delete(t.kind);
-  }
+  pageTransports.register(...transports);
 }
 
-/** The kinds registered right now (e.g. to show which rooms this page can join). */
+/** The kinds registered right now in the page's default registry. */
 export function registeredTransports(): MediaTransport[] {
-  return [...registry.keys()];
+  return pageTransports.kinds();
 }
 
 /**
@@ -198,49 +306,17 @@ export function missingTransportError(kind: MediaTransport, cause?: unknown): Li
 }
 
 /**
- * Default transport loader: resolves a registered transport (see `registerTransport`) and loads its adapter
- * chunk on first use, so a page never downloads an SDK it did not register.
+ * Default transport loader: resolves a transport of the page's default registry (see `registerTransport`) and loads
+ * its adapter chunk on first use, so a page never downloads an SDK it did not register.
  * @throws LiveAiError `missing_peer` naming the package to install and the import to add, when the room's kind
  *   is not registered or its SDK cannot be loaded; `invalid_request` for an unknown kind.
  * @public
  */
-export const loadTransport: TransportLoader = (kind) => {
-  let p = cache.get(kind);
-  if (!p) {
-    const t = registry.get(kind);
-    p = t
-      ? t.load().then(remembering(kind), (cause: unknown) => Promise.reject(loadError(kind, cause)))
-      : Promise.reject(missingTransportError(kind));
-    cache.set(kind, p);
-    p.catch(() => cache.delete(kind));
-  }
-  return p;
-};
+export const loadTransport: TransportLoader = (kind) => pageTransports.load(kind);
 
-const LAST_KEY = 'liveai-kit.transport';
-
-/** The factory, noting in localStorage the kind of each transport it creates (a session joining a room). */
-const remembering =
-  (kind: MediaTransport) =>
-  (factory: TransportFactory): TransportFactory =>
-  () => {
-    try {
-      globalThis.localStorage?.setItem(LAST_KEY, kind);
-    } catch {
-      // storage disabled (private mode, sandboxed frame): no hint next time
-    }
-    return factory();
-  };
-
-/** The transport the last session on this origin joined, when it is one of `kinds`. */
+/** The transport the last session on this origin joined (page registry), when it is one of `kinds`. */
 export function lastTransport(kinds: readonly MediaTransport[]): MediaTransport | null {
-  let last: string | null = null;
-  try {
-    last = globalThis.localStorage?.getItem(LAST_KEY) ?? null;
-  } catch {
-    // storage disabled
-  }
-  return kinds.find((k) => k === last) ?? null;
+  return pageTransports.last(kinds);
 }
 
 function loadError(kind: MediaTransport, cause: unknown): unknown {

@@ -35,6 +35,11 @@ export interface TransportEventMap {
   speaking: { who: 'avatar' | 'user'; speaking: boolean };
   /** The local microphone's track once published (null when it is gone): for level meters, never a second capture. */
   micTrack: { track: MediaStreamTrack | null };
+  /**
+   * The avatar participant left the room mid-call and did not come back within the adapter's grace time (rtc-a:
+   * 20 000 ms while the room is connected), e.g. its process ended while the service still runs the session.
+   */
+  avatarLeft: { identity: string };
 }
 /**
  * The name of an event a transport emits (a key of {@link TransportEventMap}).
@@ -73,6 +78,13 @@ export interface ConnectOptions {
   token: string;
   /** Data-message topic of service events on rtc-a (default `liveai`). Ignored on rtc-b. */
   eventTopic: string;
+  /**
+   * The avatar's participant identity, when the session handle names it (`avatar_identity`: the proxy minted the
+   * avatar's LiveKit token). rtc-a then takes events, transcriptions and tracks from that participant only. Without
+   * it, the avatar is recognised by its `lk.publish_on_behalf` attribute, its `liveai-avatar-…` name or its kind
+   * `agent`, never as the first participant seen. rtc-b ignores it.
+   */
+  avatarIdentity?: string;
   /** Publish the microphone on join (default false). */
   micEnabled?: boolean;
   /** The microphone to publish (`deviceId` from `enumerateDevices()`); the browser's default when absent. */

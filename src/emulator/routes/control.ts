@@ -1,8 +1,8 @@
 import * as v from 'valibot';
 import { Router, type Request } from 'express';
-import { type ControlEvent, type ControlEventName, decodedBase64Bytes, INLINE_IMAGE_LIMIT_BYTES, isFinalStatus } from '../../core/index';
+import { type ControlEvent, type ControlEventName, INLINE_IMAGE_LIMIT_BYTES, isFinalStatus } from '../../core/index';
 import { CONTROL_EVENT_NAMES, CONTROL_EVENTS, LeaveMeetingRequestSchema } from '../../core/validation';
-import { formatIssues } from '../../core/internal';
+import { decodedBase64Bytes, formatIssues } from '../../core/internal';
 import { LEAVE_MEETING_DETAILS } from '../../shared/wire-errors';
 import { applyControl } from '../control';
 import type { EmulatorContext } from '../context';

@@ -4,9 +4,9 @@ import {
   INLINE_IMAGE_LIMIT_BYTES,
   isFinalStatus,
   LiveAiError,
-  decodedBase64Bytes,
   inlineImageTooLarge,
 } from '../../core/index';
+import { decodedBase64Bytes } from '../../core/internal';
 import { CONTROL_EVENT_NAMES, ControlEventSchema, EndRequestSchema, LeaveMeetingRequestSchema } from '../../core/validation';
 import { bearerToken } from './client-token';
 import type { ActionContext, ProxyCall, ProxyReply } from '../proxy/core';

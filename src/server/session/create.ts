@@ -134,7 +134,7 @@ function formData(body: CreateSessionRequest, image: { bytes: Uint8Array; type: 
 
 /** Where the browser joins: never the upstream `control_url` nor `websocket_address` (the proxy relays that). */
 function media(fields: ProxySessionRequest, session: Session, room: RoomTokens | undefined, url: string | undefined) {
-  if (room && url) return { room_url: url, token: room.viewerToken };
+  if (room && url) return { room_url: url, token: room.viewerToken, avatar_identity: room.avatarIdentity };
   const rtcB = fields.transport_type === 'rtc-b' ? fields.properties : fields.rtc_b_properties;
   const room_url = session.room_url ?? rtcB?.rtc_b_url;
   return { ...(room_url ? { room_url } : {}), ...(rtcB ? { token: rtcB.rtc_b_token } : {}) };

@@ -20,6 +20,11 @@ export interface RoomTokens {
    * interruptions (`lk.clear_buffer`) from that participant only, never from a viewer.
    */
   avatarToken: string;
+  /**
+   * The avatar's identity (`liveai-avatar-…`), given to the browser as `avatar_identity`: it listens to that
+   * participant only, so nobody else with a token for the room can pose as the avatar.
+   */
+  avatarIdentity: string;
   /** The one participant the avatar speaks for (`liveai-agent-…`); the proxy mints no token for it. */
   agentIdentity: string;
   /** For the browser (identity `viewer-…`): join, subscribe, publish the microphone only, data (chat). */
@@ -64,8 +69,9 @@ export async function mintRoomTokens(lk: LivekitConfig, viewerTtlS: number): Pro
   const id = crypto.randomUUID();
   const roomName = `liveai-${id}`;
   const agentIdentity = `liveai-agent-${id.slice(0, 8)}`;
+  const avatarIdentity = `liveai-avatar-${id.slice(0, 8)}`;
   const avatar = new AccessToken(lk.apiKey, lk.apiSecret, {
-    identity: `liveai-avatar-${id.slice(0, 8)}`,
+    identity: avatarIdentity,
     ttl: AVATAR_TOKEN_TTL_S,
     attributes: { [PUBLISH_ON_BEHALF]: agentIdentity },
   });
@@ -84,5 +90,5 @@ export async function mintRoomTokens(lk: LivekitConfig, viewerTtlS: number): Pro
     canPublishSources: [TrackSource.MICROPHONE],
     canPublishData: true,
   });
-  return { roomName, agentIdentity, avatarToken: await avatar.toJwt(), viewerToken: await viewer.toJwt() };
+  return { roomName, avatarIdentity, agentIdentity, avatarToken: await avatar.toJwt(), viewerToken: await viewer.toJwt() };
 }

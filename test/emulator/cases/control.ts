@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { expect } from 'vitest';
-import { renderFacePng } from '../../../src/emulator/index';
+import { renderFacePng } from '../../../src/emulator/assets';
 import { ALICE, bodies } from '../helpers';
 import { expectError, type Case } from './types';
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -26,12 +26,16 @@ export const seedCases: Case[] = [
         { agent_id: 'rel', image_url: '/liveai/assets/rel.png' },
         { agent_id: 'abs', image_url: 'https://cdn.example.test/abs.png' },
       ];
-      writeFileSync(file, JSON.stringify({ accounts: [{ api_key: 'k1', credits: 5, agents }] }));
-      const h = await fresh({ seed: file });
-      const rel = await h.post('/liveai/rooms', { agent_id: 'rel' }, 'k1');
-      expect(rel.body.image_url).toBe(`${h.url}/liveai/assets/rel.png`);
-      expect((await request(h.url).get('/liveai/assets/rel.png')).status).toBe(200);
-      expect((await h.post('/liveai/rooms', { agent_id: 'abs' }, 'k1')).body.image_url).toBe('https://cdn.example.test/abs.png');
+      try {
+        writeFileSync(file, JSON.stringify({ accounts: [{ api_key: 'k1', credits: 5, agents }] }));
+        const h = await fresh({ seed: file });
+        const rel = await h.post('/liveai/rooms', { agent_id: 'rel' }, 'k1');
+        expect(rel.body.image_url).toBe(`${h.url}/liveai/assets/rel.png`);
+        expect((await request(h.url).get('/liveai/assets/rel.png')).status).toBe(200);
+        expect((await h.post('/liveai/rooms', { agent_id: 'abs' }, 'k1')).body.image_url).toBe('https://cdn.example.test/abs.png');
+      } finally {
+        rmSync(dir, { recursive: true, force: true }); // nothing left in the temp folder
+      }
     },
   },
   {

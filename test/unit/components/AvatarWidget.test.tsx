@@ -133,8 +133,11 @@ describe('AvatarWidget', () => {
     expect(proxy.callsTo('POST /rooms').map((c) => c.body)).toEqual([{ agent_id: 'agent-a' }]);
   });
 
-  it('renders nothing without proxyUrl and agentId', () => {
+  it('renders nothing without proxyUrl and agentId, and says what is missing', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const { container } = render(<AvatarWidget proxyUrl="/api/avatar" />);
     expect(container).toBeEmptyDOMElement();
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/^<AvatarWidget\/> renders nothing: give it agentId/));
+    warn.mockRestore();
   });
 });

@@ -130,7 +130,8 @@ describe('connected components', () => {
     expect(session.store.getState().keepAlive).toBe(true);
     // Core's rule: activity on the page sends reset-idle-timeout (at most every keepAliveMs).
     await waitFor(() => {
-      fireEvent.pointerDown(window);
+      // A plain DOM event (fireEvent would call act() inside waitFor, which React warns about): no React state here.
+      window.dispatchEvent(new Event('pointerdown'));
       expect(controls().length).toBeGreaterThan(0);
     });
     await userEvent.click(toggle);

@@ -37,7 +37,6 @@ describe('re-renders follow what a component shows', () => {
     expect(screen.getByRole('slider', { name: /volume/i })).toHaveValue('0.5');
     const stage = (renders.stage ?? 0) - (before.stage ?? 0);
     const controls = (renders.controls ?? 0) - (before.controls ?? 0);
-    console.info(`render count for 5 volume changes: stage ${stage}, control bar ${controls}`);
     expect(stage).toBe(0);
     expect(controls).toBe(5);
   });

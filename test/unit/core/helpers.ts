@@ -1,5 +1,5 @@
 import { vi } from 'vitest';
-import { createAvatarSession, type AvatarSession, type AvatarSessionOptions, type Phase } from '../../../src/core';
+import { createAvatarSession, type AvatarSession, type AvatarSessionOptions, type Phase, type SessionState } from '../../../src/core';
 import { FakeTransport, createFakeProxy, fakeTransportLoader, type FakeProxy } from '../../../src/testing';
 
 /**
@@ -36,6 +36,35 @@ export interface Harness {
   loader: ReturnType<typeof fakeTransportLoader>;
   phases: Phase[];
   errors: { code: string; detail: string }[];
+  /** Every store write whose fields broke what its phase's variant of `SessionState` promises (should stay empty). */
+  violations: string[];
+}
+
+/**
+ * What the phase of `s` promises of its other fields (the variants of `SessionState`), broken: empty when it holds.
+ * The types promise it; this checks that the engine keeps the promise at run time, write by write.
+ */
+export function phaseViolations(s: SessionState): string[] {
+  const out: string[] = [];
+  const want = (ok: boolean, what: string) => ok || out.push(`${s.phase}: ${what}`);
+  const running = ['creating', 'queued', 'connecting', 'active'].includes(s.phase);
+  const over = ['ending', 'ended', 'error'].includes(s.phase);
+  if (s.phase === 'idle') {
+    want(s.sessionId === null && s.sessionStatus === null && s.startedAt === null, 'nothing known before a start');
+  } else want(typeof s.startedAt === 'number', 'startedAt is a number');
+  if (running || s.phase === 'idle') want(s.error === null && s.endReason === null, 'no error and no endReason');
+  if (running && s.phase !== 'creating') {
+    want(typeof s.sessionId === 'string', 'sessionId is a string');
+    want(s.sessionStatus === null || s.sessionStatus === 'QUEUED' || s.sessionStatus === 'ACTIVE', 'a running status');
+  }
+  if (s.phase === 'creating') want(s.sessionStatus === null && s.queuedAt === null && s.activeAt === null, 'no status yet');
+  if (s.phase === 'queued') want(s.sessionStatus === 'QUEUED' && typeof s.queuedAt === 'number' && s.activeAt === null, 'QUEUED');
+  if (s.phase === 'connecting') want(s.activeAt === null, 'not active yet');
+  if (s.phase === 'active') want(typeof s.activeAt === 'number', 'activeAt is a number');
+  if (over) want(s.endReason !== null, 'endReason is set');
+  if (s.phase === 'error') want(s.error !== null, 'error is set');
+  else if (s.phase === 'ending' || s.phase === 'ended') want(s.error === null, 'no error');
+  return out;
 }
 
 /** A real engine over the fake proxy and a fake transport, recording every phase change and reported error. */
@@ -59,7 +88,9 @@ export function harness(opts: Partial<AvatarSessionOptions> & { fake?: FakeTrans
   });
   const errors: { code: string; detail: string }[] = [];
   session.onError((e) => errors.push({ code: e.code, detail: e.detail }));
-  return { session, proxy, transport, loader, phases, errors };
+  const violations: string[] = [];
+  session.store.subscribe((s) => violations.push(...phaseViolations(s)));
+  return { session, proxy, transport, loader, phases, errors, violations };
 }
 
 /** Attaches a handler at once (no unhandled rejection) and resolves with the error, or 'ok'. */

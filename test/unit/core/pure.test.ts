@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { chooseTransport, type SessionStatusResponse } from '../../../src/core';
 import { createEventBus } from '../../../src/core/events/bus';
 import { createKeepAlive, createStatusPoller, jittered, nextInterval } from '../../../src/core/session/call';
-import { appendTranscript, derivePhase, imageStateFor, reduceEvent } from '../../../src/core/session/state';
+import { appendTranscript, derivePhase, nextImageState, reduceEvent } from '../../../src/core/session/state';
 import { initialSessionState } from '../../../src/core/session/store';
 import { parseAvatarEventMessage, validateControlEvent } from '../../../src/core/validation';
 
@@ -42,17 +42,25 @@ describe('store reducers', () => {
     expect(lines.map((l) => l.id)).toEqual([3, 4, 5]);
   });
   it('image states only move forward within one change, and a new change can start after complete', () => {
-    expect(imageStateFor({ status: 'created' }, { type: 'image_change_requested' })).toBeNull();
-    expect(imageStateFor({ status: 'complete' }, { type: 'image_created' })).toBeNull();
-    expect(imageStateFor({ status: 'complete' }, { type: 'image_change_requested' })).toEqual({ status: 'requested' });
-    expect(imageStateFor({ status: 'sending' }, { type: 'image_change_error', error: 'nope' })).toEqual({ status: 'error', error: 'nope' });
-  });
-  it('bot_ready marks readiness, not the status (only status answers write it); lastEvent is kept', () => {
-    const s = { ...initialSessionState(), sessionStatus: 'QUEUED' as const };
-    expect(reduceEvent(s, { type: 'bot_ready' }, { now: 1, nextId: 1 })).toEqual({
-      lastEvent: { type: 'bot_ready' },
-      botReady: true,
+    expect(nextImageState({ status: 'created' }, { type: 'image_change_requested' })).toBeNull();
+    expect(nextImageState({ status: 'complete' }, { type: 'image_created' })).toBeNull();
+    expect(nextImageState({ status: 'complete' }, { type: 'image_change_requested' })).toEqual({ status: 'requested' });
+    expect(nextImageState({ status: 'sending' }, { type: 'image_change_error', error: 'nope' })).toEqual({
+      status: 'error',
+      error: 'nope',
     });
+  });
+  it('updateImage’s own steps go through the same rule: requested only after sending, never over the service’s progress', () => {
+    expect(nextImageState({ status: 'complete' }, { kind: 'sending' })).toEqual({ status: 'sending' });
+    expect(nextImageState({ status: 'sending' }, { kind: 'requested' })).toEqual({ status: 'requested' });
+    expect(nextImageState({ status: 'created' }, { kind: 'requested' })).toBeNull(); // the service's events came first
+    expect(nextImageState({ status: 'sending' }, { kind: 'failed', error: 'x' })).toEqual({ status: 'error', error: 'x' });
+    expect(nextImageState({ status: 'complete' }, { type: 'image_change_complete' })).toBeNull(); // no write for nothing
+  });
+  it('an event adds its transcript line and lastEvent; its other effects have their own writers', () => {
+    const s = { ...initialSessionState(), phase: 'queued', sessionStatus: 'QUEUED', sessionId: 's1', startedAt: 1, queuedAt: 1 } as const;
+    expect(reduceEvent(s, { type: 'bot_ready' }, { now: 1, nextId: 1 })).toEqual({ lastEvent: { type: 'bot_ready' } });
+    expect(reduceEvent(s, { type: 'image_created' }, { now: 1, nextId: 1 })).toEqual({ lastEvent: { type: 'image_created' } });
   });
 });
 

@@ -8,6 +8,8 @@ let h: Harness | undefined;
 afterEach(() => void vi.useRealTimers());
 beforeEach(() => void useFakeClock());
 afterEach(() => {
+  // Each write kept what its phase promises (the variants of SessionState).
+  if (h) expect(h.violations).toEqual([]);
   h?.session.dispose({ end: false });
   h = undefined;
   vi.restoreAllMocks();
@@ -182,6 +184,61 @@ describe('abort, unload, idle', () => {
     expect(h!.proxy.sessions.get('sess_1')!.ended).toBe(false);
   });
 
+  it('dispose() while ending (End clicked, then unmounted): no request and no store write after it, even when /end fails', async () => {
+    await activeHarness({ endTimeoutMs: 15_000 });
+    const release = h!.proxy.hold('POST /sessions/:id/end');
+    h!.proxy.failNext('POST /sessions/:id/end', 500, 'the service is down');
+    const ending = h!.session.end();
+    await until(() => h!.proxy.callsTo('POST /sessions/:id/end').length === 1, 'end sent');
+    expect(h!.session.store.getState().phase).toBe('ending');
+    h!.session.dispose();
+    const disposedAs = h!.session.store.getState();
+    const requests = h!.proxy.calls.length;
+    const writes: string[] = [];
+    h!.session.store.subscribe((next) => writes.push(next.phase));
+    release(); // the /end that was in flight fails now
+    await ending;
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(h!.proxy.calls.slice(requests).map((c) => `${c.method} ${c.route}`)).toEqual([]);
+    expect(writes).toEqual([]);
+    // Over for this object at once: nobody waits for its final status.
+    expect([disposedAs.phase, disposedAs.endReason]).toEqual(['ended', 'user']);
+  });
+
+  it('dispose() while live ends the session at once: the end goes out, then nothing polls or writes', async () => {
+    await activeHarness();
+    h!.session.dispose();
+    const s = h!.session.store.getState();
+    const writes: string[] = [];
+    h!.session.store.subscribe((next) => writes.push(next.phase));
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(h!.proxy.callsTo('POST /sessions/:id/end')).toHaveLength(1);
+    expect(h!.proxy.sessions.get('sess_1')!.ended).toBe(true);
+    const after = h!.proxy.calls.slice(h!.proxy.calls.findIndex((c) => c.route === '/sessions/:id/end') + 1);
+    expect(after.map((c) => `${c.method} ${c.route}`)).toEqual([]);
+    expect(writes).toEqual([]);
+    expect(h!.transport.connection).toBe('disconnected');
+    expect([s.phase, s.endReason]).toEqual(['ended', 'unmount']);
+  });
+
+  it('the avatar left mid-call while the service still runs it: ended with endReason remote, and /end stops the billing', async () => {
+    await activeHarness();
+    h!.transport.emitRoom('avatarLeft', { identity: 'liveai-avatar-1' });
+    await until(() => h!.session.store.getState().phase === 'ended', 'ended');
+    expect(h!.session.store.getState().endReason).toBe('remote');
+    expect(h!.proxy.callsTo('POST /sessions/:id/end')).toHaveLength(1);
+    expect(h!.proxy.sessions.get('sess_1')!.ended).toBe(true);
+  });
+
+  it('the avatar left because the service ended the session: the service’s word wins (completed, no /end)', async () => {
+    await activeHarness();
+    h!.proxy.setStatus('sess_1', 'COMPLETED', 2);
+    h!.transport.emitRoom('avatarLeft', { identity: 'liveai-avatar-1' });
+    await until(() => h!.session.store.getState().phase === 'ended', 'ended');
+    expect([h!.session.store.getState().endReason, h!.session.store.getState().cost]).toEqual(['completed', 2]);
+    expect(h!.proxy.callsTo('POST /sessions/:id/end')).toEqual([]);
+  });
+
   it('end() during start cancels it: start rejects aborted, phase ended', async () => {
     h = harness();
     const started = settle(h.session.start());
@@ -304,7 +361,7 @@ describe('events and state', () => {
   it('typed bus: on(type) and on("*") receive events after the state changed; handler errors are contained', async () => {
     await activeHarness();
     const got: string[] = [];
-    h!.session.on('bot_ready', () => got.push(`ready:${h!.session.store.getState().botReady}`));
+    h!.session.on('bot_ready', () => got.push(`ready:${h!.session.store.getState().lastEvent?.type}`));
     h!.session.on('*', (e) => got.push(`*:${e.type}`));
     const off = h!.session.on('bot_ready', () => {
       throw new Error('boom');
@@ -312,7 +369,7 @@ describe('events and state', () => {
     h!.transport.emitEvent({ type: 'bot_ready' });
     off();
     h!.transport.emitEvent({ type: 'video_generation_error' });
-    expect(got).toEqual(['ready:true', '*:bot_ready', '*:video_generation_error']);
+    expect(got).toEqual(['ready:bot_ready', '*:bot_ready', '*:video_generation_error']);
     expect(h!.errors.map((e) => e.code)).toEqual(['handler_error', 'upstream_error']);
   });
 

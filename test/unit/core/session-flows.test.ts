@@ -5,7 +5,10 @@ import { fakeVideoTrack, harness, until, type Harness, useFakeClock } from './he
 let h: Harness | undefined;
 afterEach(() => void vi.useRealTimers());
 beforeEach(() => void useFakeClock());
-afterEach(() => h?.session.dispose({ end: false }));
+afterEach(() => {
+  if (h) expect(h.violations).toEqual([]); // each write kept what its phase promises
+  h?.session.dispose({ end: false });
+});
 
 describe('session flows: exact phase sequences', () => {
   it('room flow: idle → creating → queued → active → ending → ended, with cost', async () => {

@@ -9,6 +9,7 @@ let h: Harness | undefined;
 afterEach(() => void vi.useRealTimers());
 beforeEach(() => void useFakeClock());
 afterEach(() => {
+  if (h) expect(h.violations).toEqual([]); // each write kept what its phase promises
   h?.session.dispose({ end: false });
   h = undefined;
 });

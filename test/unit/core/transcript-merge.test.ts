@@ -48,27 +48,40 @@ describe('transcript: service events and lk.transcription segments merged withou
 });
 
 describe('LiveKit: which participant is the avatar', () => {
-  it('lk.publish_on_behalf wins over an earlier guess and over event senders', () => {
+  it('lk.publish_on_behalf wins over a liveai-avatar-… name; nobody is taken for the avatar for speaking first', () => {
     const p = new AvatarIdentity();
-    expect(p.claim('user-2')).toBe(true); // nothing known yet: a room that names its avatar in no way, its first publisher
+    expect(p.claim('user-2')).toBe(false); // nothing known yet: nobody is taken for the avatar
+    expect(p.accepts('user-2')).toBe(false);
+    expect(p.speaksFor('user-2')).toBe(false);
+    expect(p.reachableIn(new Set(['user-2']))).toBe(false);
+    expect(p.see('liveai-avatar-1234abcd')).toBe(true);
     expect(p.see('lemonslice-avatar-agent', { 'lk.publish_on_behalf': 'agent' })).toBe(true);
     expect(p.accepts('lemonslice-avatar-agent')).toBe(true);
-    expect(p.accepts('user-2')).toBe(false);
+    expect(p.accepts('liveai-avatar-1234abcd')).toBe(false);
     expect(p.accepts('agent')).toBe(false);
     expect(p.speaksFor('agent')).toBe(true); // the agent's transcriptions are the avatar's side
     expect(p.claim('someone-else')).toBe(false);
-    expect(p.accepts('lemonslice-avatar-agent')).toBe(true);
     expect(p.reachableIn(new Set(['lemonslice-avatar-agent']))).toBe(true);
   });
 
-  it('the identity the proxy or the service named (liveai-avatar-…) wins over whoever spoke first', () => {
-    const p = new AvatarIdentity();
-    expect(p.claim('viewer-2')).toBe(true); // a second viewer sends first: taken while nobody is known …
-    expect(p.see('liveai-avatar-1234abcd')).toBe(true); // … until the named avatar is seen
-    expect(p.accepts('viewer-2')).toBe(false);
-    expect(p.claim('viewer-2')).toBe(false);
-    expect(p.see('viewer-3')).toBe(false);
-    expect(p.accepts('liveai-avatar-1234abcd')).toBe(true);
+  it('the identity the session handle names is the only avatar; its own lk.publish_on_behalf names its agent', () => {
+    const p = new AvatarIdentity({ expected: 'liveai-avatar-real' });
+    expect(p.see({ identity: 'x', attributes: { 'lk.publish_on_behalf': 'evil-agent' } })).toBe(false);
+    expect(p.see('liveai-avatar-fake')).toBe(false);
+    expect(p.see({ identity: 'bot', kind: 4 })).toBe(false);
+    expect(p.speaksFor('evil-agent')).toBe(false);
+    expect(p.see({ identity: 'liveai-avatar-real', attributes: { 'lk.publish_on_behalf': 'liveai-agent-real' } })).toBe(false);
+    expect(p.accepts('liveai-avatar-real')).toBe(true);
+    expect(p.speaksFor('liveai-agent-real')).toBe(true);
+    expect(p.accepts('x')).toBe(false);
+  });
+
+  it('Daily: the first sender is the avatar for the whole call', () => {
+    const p = new AvatarIdentity({ firstSeen: true });
+    expect(p.accepts('a')).toBe(true);
+    expect(p.claim('a')).toBe(true);
+    expect(p.claim('b')).toBe(false);
+    expect(p.accepts('b')).toBe(false);
   });
 });
 

@@ -11,7 +11,7 @@ import {
   shouldReconnect,
   type RoomLike,
 } from '../../../src/core/transports/livekit/adapter';
-import { SDK_HEAL_MS, createOutbox } from '../../../src/core/transports/livekit/link';
+import { AVATAR_GONE_MS, SDK_HEAL_MS, createOutbox } from '../../../src/core/transports/livekit/link';
 
 // Fake timers: backoff, deadlines and the waits below run on a fake clock (vi.waitFor advances it as it checks).
 beforeEach(() => void vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] }));
@@ -117,6 +117,7 @@ function setup(opts: { failFrom?: number; reconnect?: Partial<typeof FAST>; join
     'agentState',
     'speaking',
     'micTrack',
+    'avatarLeft',
   ] as const) {
     (t.on as (k: string, h: (p: unknown) => void) => void)(k, (p) => void ((log[k] ??= []) as unknown[]).push(p));
   }
@@ -381,19 +382,99 @@ describe('LiveKit adapter (fake Room)', () => {
     expect(log.track).toEqual([{ kind: 'video', track: { id: 'v' } }]);
   });
 
-  it('a participant taken for the avatar before the named avatar came is replaced by it: its video shows, nothing more is read from the other', async () => {
+  it('a participant that joins before the avatar is never taken for it: its camera and fake events are ignored until and after the avatar comes', async () => {
     const { room, t, log } = setup();
     await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai' });
-    const first = { identity: 'someone' };
+    const first = { identity: 'intruder-1' };
     const camera = { id: 'camera' } as MediaStreamTrack;
+    room().emit(RoomEvent.ParticipantConnected, first);
     room().emit(RoomEvent.TrackSubscribed, { kind: 'video', mediaStreamTrack: camera }, {}, first);
-    expect(log.track).toEqual([{ kind: 'video', track: camera }]); // a room that names nobody: its first publisher
-    room().avatarArrives(); // the named avatar publishes its video
-    expect(log.track?.at(-1)).toEqual({ kind: 'video', track: { id: 'v' } });
+    room().emit(RoomEvent.DataReceived, enc({ type: 'user_transcription', transcription: 'forged' }), first, undefined, 'liveai');
     room().emit(RoomEvent.DataReceived, enc({ type: 'idle_timeout' }), first, undefined, 'liveai');
-    room().emit(RoomEvent.TrackUnsubscribed, { kind: 'video', mediaStreamTrack: camera }, {}, first);
+    expect(log.track).toBeUndefined();
     expect(log.event).toBeUndefined();
-    expect(log.track?.at(-1)).toEqual({ kind: 'video', track: { id: 'v' } });
+    room().avatarArrives(); // the named avatar publishes its video
+    room().emit(RoomEvent.DataReceived, enc({ type: 'bot_ready' }), AVATAR, undefined, 'liveai');
+    room().emit(RoomEvent.DataReceived, enc({ type: 'idle_timeout' }), first, undefined, 'liveai');
+    expect(log.track).toEqual([{ kind: 'video', track: { id: 'v' } }]);
+    expect(log.event).toEqual([{ type: 'bot_ready' }]);
+  });
+
+  it('a message that comes before its sender is known here is read by the identity the server stamped on it', async () => {
+    const { room, t, log } = setup();
+    await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai' });
+    room().emit(RoomEvent.DataReceived, enc({ type: 'idle_timeout' }), undefined, undefined, 'liveai', undefined, 'intruder-1');
+    room().emit(RoomEvent.DataReceived, enc({ type: 'idle_timeout' }), undefined, undefined, 'liveai'); // nobody: dropped
+    room().emit(RoomEvent.DataReceived, enc({ type: 'bot_ready' }), undefined, undefined, 'liveai', undefined, 'liveai-avatar-1');
+    expect(log.event).toEqual([{ type: 'bot_ready' }]);
+  });
+
+  it('with the identity the session handle names (avatar_identity), nobody else is the avatar: not a liveai-avatar-… name, not lk.publish_on_behalf', async () => {
+    const { room, t, log } = setup();
+    await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai', avatarIdentity: 'liveai-avatar-real' });
+    const impostors = [
+      { identity: 'liveai-avatar-fake' },
+      { identity: 'worker', attributes: { 'lk.publish_on_behalf': 'agent-x' } },
+      { identity: 'bot', kind: 4 },
+    ];
+    for (const p of impostors) {
+      room().emit(RoomEvent.ParticipantConnected, p);
+      room().emit(RoomEvent.TrackSubscribed, { kind: 'video', mediaStreamTrack: { id: p.identity } }, {}, p);
+      room().emit(RoomEvent.DataReceived, enc({ type: 'idle_timeout' }), p, undefined, 'liveai');
+    }
+    expect(log.track).toBeUndefined();
+    expect(log.event).toBeUndefined();
+    const real = { identity: 'liveai-avatar-real', attributes: { 'lk.publish_on_behalf': 'liveai-agent-real' } };
+    room().emit(RoomEvent.TrackSubscribed, { kind: 'video', mediaStreamTrack: { id: 'v' } }, {}, real);
+    room().emit(RoomEvent.DataReceived, enc({ type: 'bot_ready' }), real, undefined, 'liveai');
+    expect(log.track).toEqual([{ kind: 'video', track: { id: 'v' } }]);
+    expect(log.event).toEqual([{ type: 'bot_ready' }]);
+  });
+
+  it('a room that names its avatar in no other way: the participant of kind agent (its server-minted token says so)', async () => {
+    const { room, t, log } = setup();
+    await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai' });
+    const viewer = { identity: 'viewer-9', kind: 0 };
+    const avatar = { identity: 'service-avatar', kind: 4 };
+    room().emit(RoomEvent.DataReceived, enc({ type: 'idle_timeout' }), viewer, undefined, 'liveai');
+    room().emit(RoomEvent.DataReceived, enc({ type: 'bot_ready' }), avatar, undefined, 'liveai');
+    expect(log.event).toEqual([{ type: 'bot_ready' }]);
+  });
+
+  it('the avatar leaving for good is reported (avatarLeft) after the grace time; one that comes back, or our own outage, is not', async () => {
+    const { room, t, log } = setup({ reconnect: { deadlineMs: 120_000 } });
+    await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai' });
+    const leave = () => {
+      room().remoteParticipants.delete(AVATAR.identity);
+      room().emit(RoomEvent.ParticipantDisconnected, AVATAR);
+    };
+    const back = () => {
+      room().remoteParticipants.set(AVATAR.identity, { ...AVATAR, trackPublications: new Map() });
+      room().emit(RoomEvent.ParticipantConnected, AVATAR);
+    };
+    room().emit(RoomEvent.ParticipantDisconnected, { identity: 'viewer-2' }); // not the avatar: nothing
+    back();
+    leave();
+    await vi.advanceTimersByTimeAsync(AVATAR_GONE_MS - 1000);
+    back(); // it rejoined in time
+    await vi.advanceTimersByTimeAsync(AVATAR_GONE_MS * 2);
+    expect(log.avatarLeft).toBeUndefined();
+    leave();
+    room().emit(RoomEvent.Reconnecting); // our own outage stops the clock …
+    await vi.advanceTimersByTimeAsync(AVATAR_GONE_MS * 2);
+    expect(log.avatarLeft).toBeUndefined();
+    room().emit(RoomEvent.Reconnected); // … and connecting again restarts it
+    await vi.advanceTimersByTimeAsync(AVATAR_GONE_MS - 1);
+    expect(log.avatarLeft).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(log.avatarLeft).toEqual([{ identity: AVATAR.identity }]);
+  });
+
+  it('an avatar that was never in the room is not reported as gone (a queued session)', async () => {
+    const { t, log } = setup();
+    await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai', avatarIdentity: 'liveai-avatar-1' });
+    await vi.advanceTimersByTimeAsync(AVATAR_GONE_MS * 3);
+    expect(log.avatarLeft).toBeUndefined();
   });
 
   it('a chat sent while the room is joining is queued and goes out once joined; a failed join rejects it', async () => {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAvatarHandler } from '../../../src/server/index';
 import type { MediaTransport } from '../../../src/core/schemas';
+import { quietLogger } from '../../setup/quiet-logger';
 
 /**
  * Which transport a hosted room will need, known before the create call answers so its SDK downloads early:
@@ -22,6 +23,7 @@ function proxy(roomTransport?: MediaTransport, opts: { old?: boolean } = {}) {
     upstream: { baseUrl: 'http://service.invalid', apiKey: 'k' },
     sessionSecret: SECRET,
     roomTransport,
+    logger: quietLogger(),
   });
   const paths: string[] = [];
   const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {

@@ -92,7 +92,7 @@ export function createDailyTransport(deps: { createCallObject?: () => DailyCallL
   };
 
   const wire = (c: DailyCallLike) => {
-    const avatar = new AvatarIdentity();
+    const avatar = new AvatarIdentity({ firstSeen: true });
     const shown: Partial<Record<'audio' | 'video', MediaStreamTrack>> = {};
     listen<DailyAppMessageEvent>(c, 'app-message', (e) => {
       if (!avatar.accepts(e?.fromId)) return;

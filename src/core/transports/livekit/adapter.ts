@@ -100,7 +100,7 @@ export function createLiveKitTransport(deps: { createRoom?: () => RoomLike; reco
       if (!deps.createRoom) quietLiveKitLogs();
       await link?.close(new LiveAiError('transport_failed', 'a new connection replaced this one'));
       const policy = Object.freeze({ ...base, deadlineMs: o.reconnectDeadlineMs ?? base.deadlineMs });
-      const avatar = (avatarOf = new AvatarIdentity());
+      const avatar = (avatarOf = new AvatarIdentity({ expected: o.avatarIdentity }));
       const textStreams = {
         [TRANSCRIPTION_TOPIC]: transcriptionHandler(
           () => l.room?.room.localParticipant.identity,

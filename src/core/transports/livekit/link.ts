@@ -39,6 +39,13 @@ type LinkState = 'joining' | 'connected' | 'reconnecting' | 'closed';
 export const SDK_HEAL_MS = 20_000;
 
 /**
+ * How long the avatar may be out of the room (it left, or it is not back after our own reconnect) while the room is
+ * connected before the adapter reports `avatarLeft`, ms. Long enough for an avatar that rejoins (after a LiveKit
+ * restart it joins the restarted server as we do).
+ */
+export const AVATAR_GONE_MS = 20_000;
+
+/**
  * Routes one LiveKit data message: only messages on `eventTopic` are service events; others are ignored
  * (returns null). Events and invalid messages go to `emit`; `onEvent` runs before each event is emitted and drops it by returning
  * false (a sender that turned out not to be the avatar). Returns what was emitted.
@@ -75,6 +82,9 @@ export class LiveKitLink {
   /** Who was last heard speaking (the avatar, the user), to report only changes. */
   private readonly heard = { avatar: false, user: false };
   private healTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The avatar has been in the room during this connection (so its absence now means it left). */
+  private avatarWasHere = false;
+  private goneTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly s: LinkSetup) {
     this.outage = new OutageClock(s.policy.deadlineMs, () => this.giveUp(this.lastReason));
@@ -162,6 +172,7 @@ export class LiveKitLink {
     this.ending = true;
     this.state = 'closed';
     clearTimeout(this.healTimer);
+    clearTimeout(this.goneTimer);
     this.outage.end();
     this.rejoining?.abort();
     this.outbox.failAll(error);
@@ -208,7 +219,28 @@ export class LiveKitLink {
           if (now[who] !== this.heard[who]) bus.emit('speaking', { who, speaking: (this.heard[who] = now[who]) });
       },
       micTrack: (track) => bus.emit('micTrack', { track }),
+      present: (identity) => {
+        if (identity !== this.s.avatar.current) return;
+        this.avatarWasHere = true;
+        clearTimeout(this.goneTimer);
+      },
+      left: (identity) => identity === this.s.avatar.current && this.watchAvatarGone(),
     };
+  }
+
+  /**
+   * The avatar that was in the room is not (it left, or it is not back after our reconnect): `avatarLeft` once it has
+   * been away AVATAR_GONE_MS with the room connected. Our own outage stops the clock; connecting again restarts it.
+   */
+  private watchAvatarGone(): void {
+    clearTimeout(this.goneTimer);
+    const who = this.s.avatar.current;
+    if (!this.avatarWasHere || !who || this.state !== 'connected') return;
+    if (this.room?.room.remoteParticipants?.has(who)) return;
+    this.goneTimer = setTimeout(() => {
+      if (this.state !== 'connected' || this.s.avatar.current !== who || this.room?.room.remoteParticipants?.has(who)) return;
+      this.s.bus.emit('avatarLeft', { identity: who });
+    }, AVATAR_GONE_MS);
   }
 
   /**
@@ -218,6 +250,7 @@ export class LiveKitLink {
   private trouble(): void {
     if (this.state === 'closed' || !this.outage.begin()) return;
     this.state = 'reconnecting';
+    clearTimeout(this.goneTimer);
     this.s.bus.emit('connection', 'reconnecting');
     clearTimeout(this.healTimer);
     if (!this.rejoining && SDK_HEAL_MS < this.s.policy.deadlineMs) {
@@ -251,6 +284,7 @@ export class LiveKitLink {
     this.state = 'connected';
     this.s.bus.emit('connection', 'connected');
     this.outbox.kick();
+    this.watchAvatarGone();
   }
 
   /** A fresh Room per attempt, backoff + jitter, until success, the outage deadline, or our leave. */

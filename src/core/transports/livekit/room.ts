@@ -36,6 +36,8 @@ interface Participant {
   identity: string;
   trackPublications?: Map<string, unknown>;
   attributes?: Record<string, string>;
+  /** LiveKit's participant kind (4: an agent), as its server-minted token says. */
+  kind?: number;
 }
 
 /** The part of a livekit-client text stream reader the adapter uses: its header and its chunks as they arrive. */
@@ -66,6 +68,10 @@ export interface RoomHooks {
   speakers(identities: ReadonlySet<string>): void;
   /** Our published microphone track appeared (or went away). */
   micTrack(track: MediaStreamTrack | null): void;
+  /** A participant is in the room (joined, listed, published, sent a message). */
+  present(identity: string): void;
+  /** A participant left the room. */
+  left(identity: string): void;
 }
 
 /** The part of a livekit-client remote track the adapter reads: its receiver's statistics and jitter buffer. */
@@ -73,7 +79,7 @@ type StatsSource = { getRTCStatsReport?(): Promise<RTCStatsReport | undefined>; 
 /** The part of a livekit-client local track publication the adapter reads. */
 type LocalPublication = { source?: string; track?: { mediaStreamTrack?: MediaStreamTrack } };
 
-type Who = { identity?: string; attributes?: Record<string, string> } | undefined;
+type Who = { identity?: string; attributes?: Record<string, string>; kind?: number } | undefined;
 
 /** The session option `jitterBufferTargetMs`: a jitter buffer target in ms, or `'auto'` (the default). */
 export type JitterBufferTargetOption = number | 'auto';
@@ -209,7 +215,10 @@ export class RoomSession {
     const setShown = (ms: number | null) =>
       [this.shown.video, this.shown.audio].forEach((t) => t && setJitterBufferTarget(this.sources.get(t), ms));
     this.jitterBuffer = target === 'auto' ? new AdaptiveJitterBuffer(setShown) : target;
-    this.listen(RoomEvent.DataReceived, (payload: Uint8Array, from: Who, _kind: unknown, topic?: string) => {
+    // A message can come before its sender's participant is known here (livekit-client then gives none): its
+    // identity, as the server stamped it, is then the sixth argument (recent livekit-client); without it, dropped.
+    this.listen(RoomEvent.DataReceived, (payload: Uint8Array, p: Who, _kind: unknown, topic?: string, _e?: unknown, id?: string) => {
+      const from: Who = p ?? (typeof id === 'string' && id ? { identity: id } : undefined);
       this.see(from);
       if (this.avatar.accepts(from?.identity)) this.hooks.data(payload, from?.identity, topic);
     });
@@ -221,6 +230,7 @@ export class RoomSession {
       if (!p?.identity) return;
       this.reachable.delete(p.identity);
       this.tracks.delete(p.identity);
+      this.hooks.left(p.identity);
     });
     this.listen(RoomEvent.ActiveSpeakersChanged, (speakers: Who[]) =>
       this.hooks.speakers(new Set(speakers.map((p) => p?.identity ?? '').filter(Boolean))),
@@ -304,7 +314,8 @@ export class RoomSession {
     // The agent's state: from the agent the avatar publishes for, or (while that is not known) whoever carries it.
     const state = p?.attributes?.[ATTRIBUTE_AGENT_STATE];
     if (state && (this.avatar.agent ?? p?.identity) === p?.identity) this.hooks.agentState(state);
-    if (!this.avatar.see(p?.identity, p?.attributes)) return;
+    if (p?.identity) this.hooks.present(p.identity);
+    if (!this.avatar.see(p)) return;
     const mine = this.tracks.get(this.avatar.current ?? '') ?? {};
     for (const kind of ['video', 'audio'] as const) this.show(kind, mine[kind] ?? null);
   }
