@@ -23,7 +23,7 @@ const { renders, counted } = vi.hoisted(() => {
 });
 vi.mock('../../../src/components/widget/AvatarWidgetView', counted('AvatarWidgetView'));
 vi.mock('../../../src/components/stage/AvatarStage', counted('AvatarStage'));
-vi.mock('../../../src/components/controls/ControlBar', counted('ControlBar'));
+vi.mock('../../../src/components/widget/CallControls', counted('CallControls'));
 vi.mock('../../../src/components/transcript/TranscriptPanel', counted('TranscriptPanel'));
 vi.mock('../../../src/components/controls/ChatInput', counted('ChatInput'));
 
@@ -50,13 +50,14 @@ it('from click to first frame, the widget re-renders its parts only for what the
   await act(async () => session.transport.emitTrack('video', fakeVideoTrack()));
 
   expect(connection).toEqual(['connecting', 'connected']); // the room really went through its steps
-  // The frame: once for the click (creating) and once for active. The transcript and the chat only once, for what
-  // they show themselves: a phase change of the frame does not re-render them.
+  // The frame: once for the click (creating) and once for active. The conversation and the chat appear with the
+  // call (there is no empty box before it): the transcript renders once, the chat once more when it enables at
+  // active; a phase change of the frame does not re-render them.
   expect(renders.AvatarWidgetView).toBe(2);
   expect(renders.TranscriptPanel).toBe(1);
-  expect(renders.ChatInput).toBe(1);
-  // The controls appear with the call and enable at active; the room connecting does not re-render them.
-  expect(renders.ControlBar).toBe(2);
+  expect(renders.ChatInput).toBe(2);
+  // The controls appear with the call (Cancel) and change at active; the room connecting does not re-render them.
+  expect(renders.CallControls).toBe(2);
   // The stage: creating, active, the first video track. Not for the create answer (session id, transport, image):
   // nothing it shows changes then, and the session's image is not a poster during a fast connect.
   expect(renders.AvatarStage).toBe(3);
