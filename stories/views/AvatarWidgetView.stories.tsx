@@ -127,7 +127,7 @@ export const InlineActive: Story = {
 
 export const InlineEnded: Story = {
   args: { variant: 'inline', phase: 'ended' },
-  play: async ({ canvas }) => expect(canvas.getByRole('button', { name: 'Start again' })).toBeVisible(),
+  play: async ({ canvas }) => expect(canvas.getByText('Call ended')).toBeVisible(),
 };
 
 export const Dark: Story = {
