@@ -106,6 +106,8 @@ describe.each(MEDIA_ENGINES)('drop-in widget on a real LiveKit room in %s (issue
     expect(requested.filter((u) => /zod|core\/validation|control-commands|transcript-merge|chroma-key/.test(u))).toEqual([]);
 
     // The image swapper: a URL typed in, previewed and applied; the service confirms and the video turns green.
+    // "Change look" is under "More options".
+    await page.byRole('button', 'More options').click();
     await page.clickText('Change look');
     await page.byRole('textbox', 'Image URL').fill(greenUrl);
     await page.byRole('button', 'Preview').click();
