@@ -134,7 +134,8 @@ export const ChangeLook: Story = {
 
 /** The browser blocked the avatar's sound: one button, with an icon, under the face. */
 export const SoundBlocked: Story = {
-  ...liveStory('speaking'),
+  // No audio track reaches the session here (one that plays would clear the block).
+  ...liveStory('thinking'),
   loaders: live({ media: { ...initialMediaState(), connection: 'connected', audioBlocked: true } }),
 };
 

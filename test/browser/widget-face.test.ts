@@ -215,11 +215,21 @@ describe('the widget over video, measured from pixels (Chromium)', () => {
         end.setEnd(text, text.textContent!.length);
         const last = end.getBoundingClientRect();
         const controls = document.querySelector('.liveai-widget__controls')!.getBoundingClientRect();
-        return { mouthBottom, top: box.top, bottom: box.bottom, lastTop: last.top, lastBottom: last.bottom, controlsTop: controls.top };
+        return {
+          mouthBottom,
+          top: box.top,
+          bottom: box.bottom,
+          lastTop: last.top,
+          lastBottom: last.bottom,
+          controlsTop: controls.top,
+          rolled: line.hasAttribute('data-rolled'),
+        };
       });
       expect(geometry.top).toBeGreaterThan(geometry.mouthBottom);
       expect(geometry.bottom).toBeLessThanOrEqual(geometry.controlsTop);
-      // The reply's last word is inside the caption's visible box: the end shows, the start rolled away.
+      // The reply's last word is inside the caption's visible box: the end shows, the start rolled away (and a fade
+      // at the top says so).
+      expect(geometry.rolled).toBe(true);
       expect(geometry.lastTop).toBeGreaterThanOrEqual(geometry.top);
       expect(geometry.lastBottom).toBeLessThanOrEqual(geometry.bottom + 1);
     } finally {
