@@ -5,10 +5,12 @@
 // headless Debian Chromium (playwright-core, no browser download) at 360 and 1280 px, light and dark, English and
 // Arabic; crops each to the widget; and lays them out, labelled, as one PNG per width:
 //   test-results/contact-sheet/sheet-360.png, sheet-1280.png   (plus every single shot beside them)
-// With --docs it also writes the small pictures docs/components.md and the README show (docs/images/*.png).
+// With --docs it also writes the small pictures docs/components.md and the README show (docs/images/*.jpg, JPEG so
+// they stay small in the repository).
 //
-// Usage: node scripts/contact-sheet.mjs [--prebuilt] [--docs] [--only <story-id part>]
+// Usage: node scripts/contact-sheet.mjs [--prebuilt] [--docs] [--only <story-id part>] [--reuse]
 //   --prebuilt  use storybook-static/ as it is (else it is built first: `storybook build`, about a minute)
+//   --reuse     lay out the shots already in test-results/contact-sheet/ instead of taking them again
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -53,21 +55,22 @@ const WIDTHS = [360, 1280];
 const HEIGHT = { 360: 740, 1280: 860 };
 /** The pictures of the docs: [state, width, theme, lang, file]. */
 const DOC_SHOTS = [
-  ['idle', 360, 'light', 'en', 'widget-idle.png'],
-  ['waiting', 360, 'light', 'en', 'widget-waiting.png'],
-  ['speaking', 360, 'light', 'en', 'widget-speaking.png'],
-  ['listening', 360, 'dark', 'en', 'widget-listening-dark.png'],
-  ['mic-blocked', 360, 'light', 'en', 'widget-mic-blocked.png'],
-  ['more-options', 360, 'dark', 'en', 'widget-more-options.png'],
-  ['ended', 360, 'light', 'en', 'widget-ended.png'],
-  ['error-dead-end', 360, 'dark', 'en', 'widget-error.png'],
-  ['launcher', 360, 'light', 'en', 'widget-launcher.png'],
-  ['speaking', 360, 'dark', 'ar', 'widget-speaking-ar.png'],
+  ['idle', 360, 'light', 'en', 'widget-idle.jpg'],
+  ['waiting', 360, 'light', 'en', 'widget-waiting.jpg'],
+  ['speaking', 360, 'light', 'en', 'widget-speaking.jpg'],
+  ['listening', 360, 'dark', 'en', 'widget-listening-dark.jpg'],
+  ['mic-blocked', 360, 'light', 'en', 'widget-mic-blocked.jpg'],
+  ['more-options', 360, 'dark', 'en', 'widget-more-options.jpg'],
+  ['ended', 360, 'light', 'en', 'widget-ended.jpg'],
+  ['error-dead-end', 360, 'dark', 'en', 'widget-error.jpg'],
+  ['launcher', 360, 'light', 'en', 'widget-launcher.jpg'],
+  ['speaking', 360, 'dark', 'ar', 'widget-speaking-ar.jpg'],
 ];
 
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml' };
 
-if (!args.includes('--prebuilt') || !existsSync(join(STATIC, 'index.json'))) {
+const reuse = args.includes('--reuse');
+if (!reuse && (!args.includes('--prebuilt') || !existsSync(join(STATIC, 'index.json')))) {
   console.log('building storybook-static/ …');
   execFileSync('npx', ['storybook', 'build', '-o', STATIC, '--quiet'], { cwd: ROOT, stdio: 'ignore' });
 }
@@ -118,6 +121,13 @@ async function shoot(page, state, width, theme, lang) {
 const shots = new Map();
 for (const width of WIDTHS) {
   for (const look of LOOKS) {
+    if (reuse) {
+      for (const state of STATES) {
+        const name = `${state}.${width}.${look.theme}.${look.lang}.png`;
+        shots.set(name, readFileSync(join(OUT, name)));
+      }
+      continue;
+    }
     const ctx = await browser.newContext({ viewport: { width, height: HEIGHT[width] }, reducedMotion: 'reduce' });
     await ctx.addInitScript(HOOK);
     const page = await ctx.newPage();
@@ -161,24 +171,26 @@ for (const width of WIDTHS) await sheet(width);
 
 if (args.includes('--docs')) {
   mkdirSync(DOCS, { recursive: true });
-  // Small for the repository: the panel at its own size, drawn at device scale 1.
+  const ctx = await browser.newContext({ viewport: { width: 1600, height: 800 } });
+  const page = await ctx.newPage();
+  /** Lays PNG shots side by side on white and saves them as one JPEG (small for the repository), `width` px each. */
+  const jpeg = async (pngs, file, width) => {
+    await page.setContent(
+      `<body style="margin:0;display:inline-flex;gap:4px;background:#fff">${pngs
+        .map((p) => `<img style="width:${width}px" src="data:image/png;base64,${p.toString('base64')}">`)
+        .join('')}</body>`,
+    );
+    await page.evaluate(() => Promise.all([...document.images].map((i) => i.decode())));
+    await page.locator('body').screenshot({ path: join(DOCS, file), type: 'jpeg', quality: 82 });
+  };
   for (const [state, width, theme, lang, file] of DOC_SHOTS) {
     const png = shots.get(`${state}.${width}.${theme}.${lang}.png`);
-    if (png) writeFileSync(join(DOCS, file), png);
+    if (png) await jpeg([png], file, png.readUInt32BE(16));
   }
   // The README's picture: four moments side by side.
   const row = ['idle', 'waiting', 'speaking', 'ended'].map((s) => shots.get(`${s}.360.light.en.png`)).filter(Boolean);
-  if (row.length) {
-    const ctx = await browser.newContext({ viewport: { width: 4 * 372, height: 600 } });
-    const page = await ctx.newPage();
-    await page.setContent(
-      `<body style="margin:0;display:flex;gap:4px;background:#fff">${row
-        .map((p) => `<img style="width:368px" src="data:image/png;base64,${p.toString('base64')}">`)
-        .join('')}</body>`,
-    );
-    await page.screenshot({ path: join(DOCS, 'widget-hero.png'), fullPage: true });
-    await ctx.close();
-  }
+  if (row.length) await jpeg(row, 'widget-hero.jpg', 300);
+  await ctx.close();
   console.log(`docs pictures in ${DOCS}`);
 }
 await browser.close();
