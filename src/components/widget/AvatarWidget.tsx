@@ -13,17 +13,12 @@ import { AvatarSessionProvider, useAvatarSession } from '../../react';
 import { useSessionState } from '../../react/session';
 import { AvatarStage, chromaKeyId } from '../stage/AvatarStage';
 import { AvatarWidgetView, type WidgetState } from './AvatarWidgetView';
-import { ChatInput } from '../controls/ChatInput';
-import { CallControls } from './CallControls';
 import { LiveCaptions, MicNotice, openMicWithCall, type MicProblem } from './call-parts';
-import { ImageSwapper } from '../images/ImageSwapper';
-import { LookSheet } from './LookSheet';
 import { TranscriptPanel } from '../transcript/TranscriptPanel';
 import { useDeadline } from '../stage/clock';
 import type { ChromaKeyOptions } from '../stage/chroma-key';
 import { MessagesProvider, useMessages } from '../i18n/context';
 import type { MessagesOverride } from '../i18n/messages';
-import { ConnectionHint } from './ConnectionHint';
 
 /**
  * What `onEnd` receives: why, the cost in credits (null when unknown) and the session id.
@@ -200,6 +195,20 @@ function warnMissing(proxyUrl: string | undefined, agentId: string | undefined):
   console.warn(`<AvatarWidget/> renders nothing: give it ${missing} (where createAvatarProxy is mounted, and the agent), or a session.`);
 }
 
+/** The parts of a running call (controls, chat, connection hint): one chunk, fetched before or at the Start click. */
+const loadCallUi = () => import('./call-ui');
+const CallControls = lazy(() => loadCallUi().then((m) => ({ default: m.CallControls })));
+const ChatInput = lazy(() => loadCallUi().then((m) => ({ default: m.ChatInput })));
+const ConnectionHint = lazy(() => loadCallUi().then((m) => ({ default: m.ConnectionHint })));
+/** Warms up what a call needs: the session's own downloads and the call's parts. */
+const prefetchCall = (session: AvatarSession) => () => {
+  session.prefetch();
+  void loadCallUi().catch(() => undefined);
+};
+
+/** "Change look" and its image swapper download the first time a visitor opens it. */
+const LookPanel = lazy(() => import('./LookPanel'));
+
 /** The pre-join step downloads only when a widget with `preJoin` shows it. */
 const PreJoin = lazy(() => import('../devices/PreJoin').then((m) => ({ default: m.PreJoin })));
 
@@ -249,6 +258,7 @@ function AvatarWidgetBody(p: AvatarWidgetProps) {
   const start = () => {
     setMicProblem(null);
     if (microphone && !p.preJoin) openMicWithCall(session, setMicProblem);
+    void loadCallUi().catch(() => undefined);
     void session.start().catch(() => undefined);
   };
   // The chat shows on the visitor's demand, or by itself when typing is the way to talk.
@@ -258,11 +268,18 @@ function AvatarWidgetBody(p: AvatarWidgetProps) {
     if (!running) setChatWanted(false);
   }, [running]);
   const [lookOpen, setLookOpen] = useState(false);
+  // Once opened, the sheet stays mounted (hidden) for the call, so closing it can put focus back.
+  const [lookUsed, setLookUsed] = useState(false);
   useEffect(() => {
     if (phase !== 'active') setLookOpen(false);
   }, [phase]);
   // Mounted with the live call only: while the call connects it would add a render of the frame for nothing.
-  const hint = p.showConnectionHint !== false && phase === 'active' ? <ConnectionHint /> : undefined;
+  const hint =
+    p.showConnectionHint !== false && phase === 'active' ? (
+      <Suspense fallback={null}>
+        <ConnectionHint />
+      </Suspense>
+    ) : undefined;
 
   const caption = (p.transcriptMode ?? (variant === 'inline' ? 'conversation' : 'caption')) === 'caption';
   // The parts read the session themselves, so they are made once per change of their own props: a phase change
@@ -286,6 +303,7 @@ function AvatarWidgetBody(p: AvatarWidgetProps) {
           showCost={showCost}
           chromaKey={chromaKey ? (JSON.parse(chromaKey) as ChromaKeyOptions) : undefined}
           onStart={startRef.current}
+          onPrefetch={prefetchCall(session)}
           onRetry={startRef.current}
           onRestart={startRef.current}
         >
@@ -293,19 +311,32 @@ function AvatarWidgetBody(p: AvatarWidgetProps) {
         </AvatarStage>
       ),
       transcript: caption ? undefined : <TranscriptPanel agentLabel={title} />,
-      chat: <ChatInput />,
+      chat: (
+        <Suspense fallback={null}>
+          <ChatInput />
+        </Suspense>
+      ),
     }),
-    [imageUrl, previewSrc, title, stageLabel, showCost, caption, chromaKey],
+    [imageUrl, previewSrc, title, stageLabel, showCost, caption, chromaKey, session],
   );
   // Made again only when what it shows changes: the controls read the call's phase themselves.
   const controls = useMemo(
     () => (
-      <CallControls
-        microphone={microphone}
-        chatOpen={chatOpen}
-        onChatOpenChange={chatAlways ? undefined : setChatWanted}
-        onChangeLook={imageSwapper ? () => setLookOpen(true) : undefined}
-      />
+      <Suspense fallback={null}>
+        <CallControls
+          microphone={microphone}
+          chatOpen={chatOpen}
+          onChatOpenChange={chatAlways ? undefined : setChatWanted}
+          onChangeLook={
+            imageSwapper
+              ? () => {
+                  setLookUsed(true);
+                  setLookOpen(true);
+                }
+              : undefined
+          }
+        />
+      </Suspense>
     ),
     [microphone, chatOpen, chatAlways, imageSwapper],
   );
@@ -316,7 +347,7 @@ function AvatarWidgetBody(p: AvatarWidgetProps) {
       variant={variant}
       state={state}
       onStateChange={setState}
-      onPrefetch={session.prefetch}
+      onPrefetch={prefetchCall(session)}
       theme={p.theme ?? 'auto'}
       phase={phase}
       title={title}
@@ -344,10 +375,10 @@ function AvatarWidgetBody(p: AvatarWidgetProps) {
       }
       transcript={phase === 'idle' ? undefined : parts.transcript}
       extra={
-        imageSwapper ? (
-          <LookSheet open={lookOpen} onClose={() => setLookOpen(false)}>
-            <ImageSwapper />
-          </LookSheet>
+        imageSwapper && lookUsed ? (
+          <Suspense fallback={null}>
+            <LookPanel open={lookOpen} onClose={() => setLookOpen(false)} />
+          </Suspense>
         ) : undefined
       }
       chat={chatOpen || (!caption && running) ? parts.chat : undefined}

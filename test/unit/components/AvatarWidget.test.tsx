@@ -54,7 +54,7 @@ describe('AvatarWidget', () => {
     // Live with the microphone on; the chat one tap away.
     await waitFor(() => expect(within(panel).getByRole('button', { name: 'Microphone' })).toHaveAttribute('aria-pressed', 'true'));
     await userEvent.click(within(panel).getByRole('button', { name: 'Chat' }));
-    expect(within(panel).getByRole('textbox')).toBeEnabled();
+    expect(await within(panel).findByRole('textbox')).toBeEnabled();
     act(() => session.transport.emitEvent({ type: 'agent_transcription', transcription: 'Hello there' }));
     expect(await within(panel).findByText('Hello there')).toBeInTheDocument();
     expect(onTranscript).toHaveBeenCalledWith(expect.objectContaining({ role: 'agent', text: 'Hello there' }));
