@@ -37,6 +37,12 @@ const LONG_REPLY = {
 };
 const QUESTION = { en: 'What can you do for me?', ar: 'ماذا يمكنك أن تفعل من أجلي؟' };
 
+/** Clicks the control named by `data-control` once it is there (the call's controls come in their own chunk). */
+const press = async (root: HTMLElement, control: string) => {
+  await waitFor(() => expect(root.querySelector(`[data-control="${control}"]`)).not.toBeNull(), { timeout: 5000 });
+  (root.querySelector(`[data-control="${control}"]`) as HTMLButtonElement).click();
+};
+
 /** The live picture (a real video track), the agent in `state`, and the latest words. */
 const liveStory = (state: 'listening' | 'thinking' | 'speaking', extra?: Story['play']): Story => ({
   loaders: live(),
@@ -84,7 +90,7 @@ export const Speaking: Story = liveStory('speaking');
 
 /** The chat opened from its toggle, over the video above the controls. */
 export const ChatOpen: Story = liveStory('listening', async ({ canvasElement }) => {
-  (canvasElement.querySelector('[data-control="chat"]') as HTMLButtonElement).click();
+  await press(canvasElement, 'chat');
   await waitFor(() => expect(canvasElement.querySelector('.liveai-chat__field')).not.toBeNull());
 });
 
@@ -115,7 +121,7 @@ export const MicBlocked: Story = {
 /** "More options" open: speaker, volume, devices, "Stay connected", "Change look". */
 export const MoreOptions: Story = {
   ...liveStory('listening', async ({ canvasElement }) => {
-    (canvasElement.querySelector('[data-control="more"]') as HTMLButtonElement).click();
+    await press(canvasElement, 'more');
     await waitFor(() => expect(canvasElement.querySelector('[data-control="keep-alive"]')).not.toBeNull());
   }),
   args: { imageSwapper: true },
@@ -124,9 +130,8 @@ export const MoreOptions: Story = {
 /** "Change look" open: a sheet over the lower part of the video; the face stays in view. */
 export const ChangeLook: Story = {
   ...liveStory('listening', async ({ canvasElement }) => {
-    (canvasElement.querySelector('[data-control="more"]') as HTMLButtonElement).click();
-    await waitFor(() => expect(canvasElement.querySelector('[data-control="change-look"]')).not.toBeNull());
-    (canvasElement.querySelector('[data-control="change-look"]') as HTMLButtonElement).click();
+    await press(canvasElement, 'more');
+    await press(canvasElement, 'change-look');
     await waitFor(() => expect(canvasElement.querySelector('.liveai-widget__sheet:not([hidden])')).not.toBeNull());
   }),
   args: { imageSwapper: true },

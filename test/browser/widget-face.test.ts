@@ -242,6 +242,8 @@ describe('the widget over video, measured from pixels (Chromium)', () => {
     try {
       await live(page);
       expect(await page.evaluate(() => matchMedia('(pointer: coarse)').matches)).toBe(true);
+      // The story opened "More options"; open it with a tap where it is not (yet) open.
+      if (!(await page.locator('.liveai-menu').count())) await page.locator('[data-control="more"]').tap();
       await page.waitForSelector('.liveai-menu [data-control="keep-alive"]');
       const sizes = await page.evaluate(() =>
         [...document.querySelectorAll('.liveai-widget button, .liveai-widget select, .liveai-widget input')].map((e) => {
