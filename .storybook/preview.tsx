@@ -1,13 +1,27 @@
 import type { Decorator, Preview } from '@storybook/react-vite';
+import { MessagesProvider, type MessagesOverride } from '../src/components';
+import { ar } from '../src/components/i18n/ar';
 import '../src/components/styles/index.css';
 import './preview.css';
 
-/** Wraps every story in a themed page; the toolbar switches light / dark / auto. */
-const withTheme: Decorator = (Story, ctx) => (
-  <div className="sb-liveai" data-theme={ctx.globals.theme ?? 'light'}>
-    <Story />
-  </div>
-);
+/** Right to left with English words (`dir: rtl`), so play functions still find their English names. */
+const RTL_ENGLISH: MessagesOverride = { dir: 'rtl' };
+
+/**
+ * Wraps every story in a themed page; the toolbar switches light / dark / auto, the direction (ltr / rtl: mirrored,
+ * English words) and the language (Arabic: the real right-to-left catalogue, for looking at the widget).
+ */
+const withTheme: Decorator = (Story, ctx) => {
+  const lang = ctx.globals.lang === 'ar' ? ar : ctx.globals.dir === 'rtl' ? RTL_ENGLISH : null;
+  const dir = lang?.dir ?? 'ltr';
+  return (
+    <div className="sb-liveai" data-theme={ctx.globals.theme ?? 'light'} dir={dir} lang={lang === ar ? 'ar' : 'en'}>
+      <MessagesProvider messages={lang}>
+        <Story />
+      </MessagesProvider>
+    </div>
+  );
+};
 
 const preview: Preview = {
   decorators: [withTheme],
@@ -16,8 +30,16 @@ const preview: Preview = {
       description: 'liveai theme (data-theme)',
       toolbar: { title: 'Theme', icon: 'mirror', items: ['light', 'dark', 'auto'], dynamicTitle: true },
     },
+    dir: {
+      description: 'Writing direction (English words, mirrored layout)',
+      toolbar: { title: 'Direction', icon: 'transfer', items: ['ltr', 'rtl'], dynamicTitle: true },
+    },
+    lang: {
+      description: 'Language of the components',
+      toolbar: { title: 'Language', icon: 'globe', items: ['en', 'ar'], dynamicTitle: true },
+    },
   },
-  initialGlobals: { theme: 'light' },
+  initialGlobals: { theme: 'light', dir: 'ltr', lang: 'en' },
   parameters: {
     layout: 'fullscreen',
     controls: { expanded: true, matchers: { color: /(background|color)$/i } },

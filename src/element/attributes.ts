@@ -8,7 +8,7 @@ import { HEX_COLOR } from '../components/stage/AvatarStage';
  * the call), `max-duration-ms` (positive integer), `minimize-keeps-call` (boolean), `image-swapper` (boolean),
  * `transport` (rtc-a|rtc-b: the kind of room the proxy hands out, so its SDK is fetched before Start is clicked),
  * `chroma-key` (makes the avatar's backdrop transparent: empty for green, or the backdrop colour as `#rrggbb`),
- * `show-cost` (`false` hides the credit cost line on the ended screen), `lang` (the language of every string a visitor
+ * `show-cost` (`true` shows the cost in credits on the ended screen), `lang` (the language of every string a visitor
  * sees: `en`, `es`, `fr`, `de`, `ja`, `ar`; another language falls back to English) and `dir` (`rtl` lays the widget
  * out right to left; Arabic does by itself), `pre-join` (boolean: a microphone check with a level meter and the
  * microphone and speaker selects before the first call) and `show-connection-hint` (`false` hides "Your connection is
@@ -80,7 +80,7 @@ export function propsFromAttributes(el: Element): AvatarWidgetProps {
     imageSwapper: el.hasAttribute('image-swapper'),
     minimizeKeepsCall: el.hasAttribute('minimize-keeps-call'),
     options: attr('transport') ? { transport: attr('transport') as 'rtc-a' | 'rtc-b' } : undefined,
-    showCost: attr('show-cost') !== 'false',
+    showCost: attr('show-cost') === 'true',
     preJoin: el.hasAttribute('pre-join'),
     showConnectionHint: attr('show-connection-hint') !== 'false',
     chromaKey: el.hasAttribute('chroma-key') ? (attr('chroma-key')?.trim() ? { color: attr('chroma-key')!.trim() } : true) : undefined,

@@ -73,7 +73,7 @@ export const AudioBlocked: Story = {
       }),
     }),
   ],
-  play: async ({ canvas }) => expect(canvas.getByRole('button', { name: 'Tap to unmute' })).toBeVisible(),
+  play: async ({ canvas }) => expect(canvas.getByRole('button', { name: 'Turn on sound' })).toBeVisible(),
 };
 
 export const Failed: Story = {

@@ -12,7 +12,6 @@ const meta = {
     variant: 'floating',
     theme: 'auto',
     title: 'Ada',
-    minimizedEndMs: 30_000,
     imageSwapper: false,
     onPhaseChange: fn(),
     onTranscript: fn(),
@@ -30,6 +29,8 @@ const meta = {
     imageUrl: { control: 'text' },
     maxDurationMs: { control: 'number' },
     minimizedEndMs: { control: 'number' },
+    microphone: { control: 'boolean' },
+    showCost: { control: 'boolean' },
     transcriptMode: { control: 'inline-radio', options: ['caption', 'conversation'] },
     imageSwapper: { control: 'boolean' },
     proxyUrl: { control: 'text' },
@@ -44,8 +45,9 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-/** The whole flow against the fake proxy: open, start, queue, live, chat, transcript, end with the cost. */
+/** The whole flow against the fake proxy, typed (a text-only widget): open, start, queue, live, chat, transcript. */
 export const FullCall: Story = {
+  args: { microphone: false },
   play: async ({ canvas, args, loaded, userEvent }) => {
     const { session } = loaded as Loaded;
     await userEvent.click(canvas.getByRole('button', { name: /Talk to Ada/ }));
@@ -79,11 +81,11 @@ export const QueuedColdStart: Story = {
       session: storySession({ phase: 'queued', sessionStatus: 'QUEUED', startedAt: Date.now() - 26_000, queuedAt: Date.now() - 25_000 }),
     }),
   ],
-  play: async ({ canvas }) => expect(canvas.getByText(/More traffic than usual…/)).toBeVisible(),
+  play: async ({ canvas }) => expect(canvas.getByText(/More traffic than usual: up to/)).toBeVisible(),
 };
 
 export const InlineLive: Story = {
-  args: { variant: 'inline', imageSwapper: true },
+  args: { variant: 'inline', imageSwapper: true, microphone: false },
   loaders: [
     async () => ({
       session: storySession({
@@ -97,7 +99,9 @@ export const InlineLive: Story = {
   ],
   play: async ({ canvas }) => {
     await expect(canvas.getByRole('log')).toHaveTextContent('what you can do');
-    await expect(canvas.getByText('Change look')).toBeVisible();
+    // "Change look" is one of the less used controls, under "More options".
+    (canvas.getByRole('button', { name: 'More options' }) as HTMLButtonElement).click();
+    await expect(await canvas.findByText('Change look')).toBeVisible();
   },
 };
 
@@ -107,15 +111,16 @@ export const MaxDurationCountdown: Story = {
   play: async ({ canvas }) => expect(canvas.getByRole('timer')).toHaveTextContent(/Call ends in 0:[12]\d/),
 };
 
+/** `minimizedEndMs`: the operator limits minimized calls; Minimize and the launcher say so. */
 export const MinimizedDuringCall: Story = {
-  args: { initialState: 'active' },
+  args: { initialState: 'active', minimizedEndMs: 30_000 },
   loaders: [async () => ({ session: storySession({ phase: 'active', sessionStatus: 'ACTIVE', activeAt: Date.now() }) })],
   play: async ({ canvas, userEvent }) => {
     // Said before it happens: the label and the tooltip.
     const minimize = canvas.getByRole('button', { name: 'Minimize (the call ends if it stays minimized for 30 s)' });
     await expect(minimize).toHaveAttribute('title', 'Minimize (the call ends if it stays minimized for 30 s)');
     await userEvent.click(minimize);
-    await expect(canvas.getByRole('button', { name: /Call ends in 0:(30|29) · Open/ })).toBeVisible();
+    await expect(canvas.getByRole('button', { name: /Call ends in 0:(31|30|29) · Open/ })).toBeVisible();
   },
 };
 
@@ -129,8 +134,9 @@ export const MinimizeKeepsCall: Story = {
   },
 };
 
+/** `showCost`: the ended screen says what the call cost (for internal tools; visitors do not see it by default). */
 export const Ended: Story = {
-  args: { variant: 'inline' },
+  args: { variant: 'inline', showCost: true },
   loaders: [
     async () => ({
       session: storySession({ phase: 'ended', sessionStatus: 'COMPLETED', cost: 2.5, endReason: 'user', transcript: sampleTranscript }),

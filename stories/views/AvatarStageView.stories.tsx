@@ -106,7 +106,7 @@ export const Queued: Story = {
 
 export const QueuedColdStart: Story = {
   args: { phase: 'queued', queue: { elapsedMs: 48_000, estimateMs: 150_000, progress: 0.32, slow: true } },
-  play: async ({ canvas }) => expect(canvas.getByRole('status')).toHaveTextContent('More traffic than usual…'),
+  play: async ({ canvas }) => expect(canvas.getByRole('status')).toHaveTextContent(/More traffic than usual: up to/),
 };
 
 export const Connecting: Story = {
@@ -159,7 +159,7 @@ export const ActiveWithCaptions: Story = {
 export const AudioBlocked: Story = {
   args: { phase: 'active', audioBlocked: true },
   play: async ({ canvas, args, userEvent }) => {
-    await userEvent.click(canvas.getByRole('button', { name: 'Tap to unmute' }));
+    await userEvent.click(canvas.getByRole('button', { name: 'Turn on sound' }));
     await expect(args.onUnblockAudio).toHaveBeenCalledOnce();
   },
 };
@@ -172,7 +172,8 @@ export const Ending: Story = {
 export const Ended: Story = {
   args: { phase: 'ended', cost: 1.25, endReason: 'user' },
   play: async ({ canvas, args, userEvent }) => {
-    await expect(canvas.getByRole('status')).toHaveTextContent('This call used 1.25 credits.');
+    // Visitors see no cost (showCost is off by default).
+    await expect(canvas.getByRole('status')).not.toHaveTextContent(/credit/);
     await userEvent.click(canvas.getByRole('button', { name: 'Start again' }));
     await expect(args.onRestart).toHaveBeenCalledOnce();
   },

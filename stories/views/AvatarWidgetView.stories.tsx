@@ -107,7 +107,7 @@ export const FloatingQueued: Story = {
 };
 
 export const FloatingActive: Story = {
-  play: async ({ canvas }) => expect(canvas.getByText('Live')).toBeVisible(),
+  play: async ({ canvas }) => expect(canvas.getByRole('button', { name: 'End' })).toBeVisible(),
 };
 
 export const MaxDurationCountdown: Story = {
@@ -127,7 +127,7 @@ export const InlineActive: Story = {
 
 export const InlineEnded: Story = {
   args: { variant: 'inline', phase: 'ended' },
-  play: async ({ canvas }) => expect(canvas.getByText(/0.75 credits/)).toBeVisible(),
+  play: async ({ canvas }) => expect(canvas.getByText('Call ended')).toBeVisible(),
 };
 
 export const Dark: Story = {

@@ -30,11 +30,11 @@ export const Calling: Story = {
   play: async ({ canvas }) => expect(canvas.getByText('Calling…')).toBeVisible(),
 };
 export const WarmStart: Story = {
-  play: async ({ canvas }) => expect(canvas.getByRole('status')).toHaveTextContent('Usually ready in a few seconds.'),
+  play: async ({ canvas }) => expect(canvas.getByRole('status')).toHaveTextContent('usually a few seconds'),
 };
 export const MoreTrafficThanUsual: Story = {
   args: { elapsedMs: 21_000, estimateMs: 150_000, progress: 0.14, slow: true },
-  play: async ({ canvas }) => expect(canvas.getByRole('status')).toHaveTextContent('More traffic than usual…'),
+  play: async ({ canvas }) => expect(canvas.getByRole('status')).toHaveTextContent('More traffic than usual: up to 2:30'),
 };
 export const LongerThanEstimate: Story = {
   args: { elapsedMs: 160_000, estimateMs: 150_000, progress: 0.99, slow: true },

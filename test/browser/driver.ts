@@ -47,6 +47,8 @@ export interface TestPage {
   screenshot(shot?: Shot): Promise<Buffer>;
   /** Emulates the system's colour scheme (Chromium only: puppeteer-core cannot do it over WebDriver BiDi). */
   colorScheme(scheme: 'light' | 'dark'): Promise<void>;
+  /** Presses a key on whatever has focus, as a visitor would (Tab moves focus on through the page). */
+  press(key: 'Tab' | 'Escape' | 'Enter'): Promise<void>;
   /** Uncaught exceptions of the page, as text. */
   readonly pageErrors: string[];
   /** Every URL the page requested. */
@@ -128,6 +130,7 @@ function playwrightPage(page: PwPage): TestPage {
     engine: 'chromium',
     ...log.lists,
     goto: async (url) => void (await page.goto(url)),
+    press: (key) => page.keyboard.press(key),
     evaluate: ((fn: (a?: unknown) => unknown, arg?: unknown) => page.evaluate(fn, arg)) as TestPage['evaluate'],
     waitForFunction: async (fn, timeout = 30_000) => void (await page.waitForFunction(fn, null, { timeout })),
     byRole(role, name) {
@@ -264,6 +267,7 @@ function puppeteerPage(page: PpPage): TestPage {
     engine: 'firefox',
     ...log.lists,
     goto: async (url) => void (await page.goto(url)),
+    press: (key) => page.keyboard.press(key),
     evaluate: ((fn: (a?: unknown) => unknown, arg?: unknown) => page.evaluate(fn, arg)) as TestPage['evaluate'],
     waitForFunction: async (fn, timeout = 30_000) => void (await page.waitForFunction(fn, { timeout, polling: 100 })),
     byRole(role, name) {

@@ -168,6 +168,8 @@ describe.each(MEDIA_ENGINES)('<liveai-avatar> on a plain HTML page in %s (issues
     // mute/unmute and mic: the getters and the widget's own buttons agree; the other element is untouched.
     const pressed = (id: string, label: string) =>
       call(page, id, `el.shadowRoot.querySelector('[aria-label="${label}"]')?.getAttribute('aria-pressed')`);
+    // The speaker is under "More options".
+    await call(page, 'ada', `el.shadowRoot.querySelector('[data-control="more"]').click()`);
     await call(page, 'ada', 'el.mute()');
     expect(await call(page, 'ada', 'el.muted')).toBe(true);
     await expect.poll(() => pressed('ada', 'Mute speaker')).toBe('true');

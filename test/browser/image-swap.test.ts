@@ -111,6 +111,7 @@ describe('image swap end to end on rtc-a (issue 5)', () => {
 
     // 1. The user picks a 1600×1200 photo (over the inline limit) with the swapper's file input.
     expect(red.length).toBeGreaterThan(INLINE_IMAGE_LIMIT_BYTES);
+    await page.getByRole('button', { name: 'More options' }).click();
     await page.getByText('Change look').click();
     await page.locator('.liveai-images input[type=file]').setInputFiles({ name: 'sunset.jpg', mimeType: 'image/jpeg', buffer: red });
     // The preview shows the prepared image: exactly 368×560.

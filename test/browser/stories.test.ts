@@ -9,8 +9,9 @@ import { CHROMIUM_BASE_ARGS } from '../../scripts/chromium.mjs';
 
 /**
  * Every Storybook story in real Chromium: its play function finishes without error, the canvas is not
- * blank, axe-core finds 0 violations, and screenshots are saved for review:
- * test-results/stories/<id>.1600.png (1600 px wide, light theme) and <id>.320.png (320 px wide, dark theme).
+ * blank, axe-core finds 0 violations in both themes and both directions, and screenshots are saved for review:
+ * test-results/stories/<id>.1600.png (1600 px wide, light theme, left to right) and <id>.320.png (320 px wide, dark
+ * theme, right to left: the layout mirrored, the words English so the play functions find them).
  * Builds storybook-static/ first unless LIVEAI_STORYBOOK_PREBUILT=1. "Live" stories (real proxy) are skipped.
  * LIVEAI_STORIES=<text> runs only the stories whose id contains it (e.g. `avatarwidget`) while reviewing.
  */
@@ -60,17 +61,17 @@ type Lai = { finished: { storyId: string; status: string } | null; errors: unkno
  * Shows one story in an already loaded preview (switching through the preview channel is much faster
  * than reloading the 1 MB preview per story), waits for its play function to finish, and checks it.
  */
-async function showStory(page: Page, id: string, theme: 'light' | 'dark') {
+async function showStory(page: Page, id: string, theme: 'light' | 'dark', dir: 'ltr' | 'rtl') {
   await page.evaluate(
-    ([storyId, t]) => {
+    ([storyId, t, d]) => {
       const w = window as unknown as { __lai: Lai; __STORYBOOK_ADDONS_CHANNEL__: { emit(e: string, p: unknown): void } };
       w.__lai.finished = null;
       w.__lai.errors = [];
       w.__lai.pageErrors = [];
-      w.__STORYBOOK_ADDONS_CHANNEL__.emit('updateGlobals', { globals: { theme: t } });
+      w.__STORYBOOK_ADDONS_CHANNEL__.emit('updateGlobals', { globals: { theme: t, dir: d } });
       w.__STORYBOOK_ADDONS_CHANNEL__.emit('setCurrentStory', { storyId, viewMode: 'story' });
     },
-    [id, theme] as const,
+    [id, theme, dir] as const,
   );
   await page.waitForFunction((storyId) => (window as unknown as { __lai: Lai }).__lai.finished?.storyId === storyId, id, {
     timeout: 30_000,
@@ -96,7 +97,7 @@ async function showStory(page: Page, id: string, theme: 'light' | 'dark') {
     const r = await axe.run('#storybook-root', { resultTypes: ['violations'] });
     return r.violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => `${JSON.stringify(n.target)} ${n.failureSummary}`) }));
   });
-  expect(violations, `axe violations of ${id} (${theme})`).toEqual([]);
+  expect(violations, `axe violations of ${id} (${theme}, ${dir})`).toEqual([]);
   await page.screenshot({ path: join(SHOTS, theme === 'light' ? `${id}.1600.png` : `${id}.320.png`), fullPage: true });
 }
 
@@ -141,8 +142,8 @@ describe('stories', () => {
   it('has stories', () => expect(stories.length).toBeGreaterThan(0));
   for (const story of stories) {
     it(story.id, async () => {
-      await showStory(wide, story.id, 'light');
-      await showStory(narrow, story.id, 'dark');
+      await showStory(wide, story.id, 'light', 'ltr');
+      await showStory(narrow, story.id, 'dark', 'rtl');
     });
   }
 });

@@ -106,6 +106,8 @@ describe.each(MEDIA_ENGINES)('drop-in widget on a real LiveKit room in %s (issue
     expect(requested.filter((u) => /zod|core\/validation|control-commands|transcript-merge|chroma-key/.test(u))).toEqual([]);
 
     // The image swapper: a URL typed in, previewed and applied; the service confirms and the video turns green.
+    // "Change look" is under "More options".
+    await page.byRole('button', 'More options').click();
     await page.clickText('Change look');
     await page.byRole('textbox', 'Image URL').fill(greenUrl);
     await page.byRole('button', 'Preview').click();
@@ -122,12 +124,13 @@ describe.each(MEDIA_ENGINES)('drop-in widget on a real LiveKit room in %s (issue
       .toBe(true);
     await page.screenshot({ path: `${shots}/new-look.png`, fullPage: true });
 
-    // Ending gives COMPLETED with a cost, shown to the user.
+    // Ending gives COMPLETED with a cost: the page's onEnd gets it; the visitor sees "Call ended", not the cost.
     await page.byRole('button', /^End/).click();
     await page.waitForFunction(() => (window as unknown as { __liveai: Probe }).__liveai.ended !== null);
     const ended = (await probe(page)).ended!;
     expect(typeof ended.cost).toBe('number');
-    await expect.poll(() => page.countText(/This call used/)).toBe(1);
+    await expect.poll(() => page.countText('Call ended')).toBe(1);
+    expect(await page.countText(/credit/)).toBe(0);
     await page.screenshot({ path: `${shots}/ended.png`, fullPage: true });
 
     const list = await fetch(`${env.stack.emulatorUrl}/liveai/sessions`, { headers: { 'X-API-Key': API_KEY } }).then((r) => r.json());

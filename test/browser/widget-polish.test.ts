@@ -75,15 +75,10 @@ describe('the drop-in widget, polished (issue 28)', () => {
       await page.setViewportSize({ width, height: 900 });
       await page.goto(`${env.stack.baseUrl}/test/browser/pages/widget-polish.html?theme=${theme}`);
       await page.locator('.liveai-stage').waitFor();
-      // First impression: the picture and the name before the call.
+      // First impression: the picture and the name over it; no chat field, no controls before the call.
       expect(await page.locator('.liveai-stage__poster').count()).toBe(1);
-      expect(await page.locator('.liveai-stage__name').textContent()).toBe('Ada');
-      // The empty chat field is as tall as its button (its placeholder does not wrap).
-      const [field, send] = await Promise.all([
-        page.locator('.liveai-chat__field').boundingBox(),
-        page.getByRole('button', { name: 'Send' }).boundingBox(),
-      ]);
-      expect(field!.height).toBeLessThanOrEqual(send!.height + 1);
+      expect(await page.locator('.liveai-widget__title').textContent()).toBe('Ada');
+      expect(await page.locator('.liveai-chat__field, .liveai-dock').count()).toBe(0);
       expect(await axeViolations(page)).toEqual([]);
 
       await tabTo(page, /Start call/);
@@ -106,22 +101,27 @@ describe('the drop-in widget, polished (issue 28)', () => {
       await shot('3-live-replied');
       expect(await axeViolations(page)).toEqual([]);
 
-      // The mic toggle keeps focus while its change is pending, and after.
+      // The microphone opened with the call; its toggle keeps focus while its change is pending, and after.
+      expect(await page.locator('[data-control="mic"]').getAttribute('aria-pressed')).toBe('true');
       await tabTo(page, /^button:Microphone/);
       await page.keyboard.press('Enter');
       expect((await focused(page)).what).toBe('button:Microphone');
-      await page.waitForFunction(() => document.querySelector('[data-control="mic"]')?.getAttribute('aria-pressed') === 'true');
+      await page.waitForFunction(() => document.querySelector('[data-control="mic"]')?.getAttribute('aria-pressed') === 'false');
       await expect.poll(() => focused(page)).toEqual({ what: 'button:Microphone', ring: true });
 
-      // "Change look" opens a sheet: the widget keeps its height; Escape puts focus back on the button.
+      // "Change look", under "More options", opens a sheet: the widget keeps its height; Escape puts focus back on
+      // "More options".
       const before = await widgetHeight(page);
-      await tabTo(page, /Change look/, true);
+      await tabTo(page, /More options/);
+      await page.keyboard.press('Enter');
+      // Past the speaker, the devices (as many as the machine has) and "Stay connected" to "Change look".
+      await page.locator('[data-control="change-look"]').focus();
       await page.keyboard.press('Enter');
       await expect.poll(() => focused(page)).toMatchObject({ what: 'h3:Change look' });
       expect(await widgetHeight(page)).toBe(before);
       await shot('4-change-look');
       await page.keyboard.press('Escape');
-      await expect.poll(() => focused(page)).toEqual({ what: 'button:Change look', ring: true });
+      await expect.poll(() => focused(page)).toEqual({ what: 'button:More options', ring: true });
 
       // End → "Start again", ringed.
       await tabTo(page, /^button:End/);
@@ -203,13 +203,11 @@ describe('the drop-in widget, polished (issue 28)', () => {
       await page.setViewportSize({ width: 360, height: 900 });
       await page.goto(`${env.stack.baseUrl}/test/browser/pages/widget-polish.html?slowCreate=9500&createStatus=504`);
       await page.getByRole('button', { name: 'Start call' }).click();
-      const time = page.locator('.liveai-queue__time span').first();
+      const time = page.locator('.liveai-queue__clock');
       await expect.poll(() => time.textContent(), { timeout: 5000 }).toBe('0:02');
       // While the service has not answered the create call, no cold start is promised.
       expect(await page.locator('.liveai-queue').textContent()).not.toContain('2:30');
-      await expect
-        .poll(() => page.locator('.liveai-queue__note').textContent(), { timeout: 10_000 })
-        .toBe('Still waiting for the avatar service to answer…');
+      await expect.poll(() => page.locator('.liveai-queue__note').textContent(), { timeout: 10_000 }).toBe('taking longer than usual');
       await page.screenshot({ path: join(SHOTS, '360-light-slow-create.png'), fullPage: true });
       await waitPhase(page, 'error', 15_000);
       const alert = page.getByRole('alert');

@@ -18,32 +18,32 @@ export interface QueueProgressViewProps {
   estimateMs: number;
   /** 0..1. */
   progress: number;
-  /** True after 20 s: shows "More traffic than usual…". */
+  /** True after 20 s queued (a cold start): the note says "More traffic than usual: up to 2:30". */
   slow: boolean;
   className?: string;
 }
 
-/** After this long without the service's answer to the create call, the view says it is still waiting, ms. */
+/** After this long without the service's answer to the create call, the note says it takes longer than usual, ms. */
 export const SLOW_CREATE_MS = 8000;
 
 /**
- * Cold-start progress: a progress bar, the time since the click and the estimate; after 20 s queued the "more
- * traffic" message (QUEUED lasts seconds, or up to 2.5 min on a cold start). While the call is being created
- * (`creating`: the service has not answered yet, which normally takes a second or two) it promises no cold start:
- * it says "usually a few seconds", and after 8 s that it is still waiting for the avatar service. Pure view.
+ * Cold-start progress: a headline, a progress bar and one line with the time since the click and one honest note:
+ * "usually a few seconds" while the wait is as usual; once queued for 20 s (`slow`: a cold start), "More traffic than
+ * usual: up to 2:30" with the estimate of the whole wait; past the estimate (or the create call unanswered after 8 s),
+ * "taking longer than usual". The note is a polite live region, so screen readers hear
+ * it when it changes, not every tick of the clock. Pure view.
  * @public
  */
 export function QueueProgressView({ phase = 'queued', elapsedMs, estimateMs, progress, slow, className }: QueueProgressViewProps) {
   const m = useMessages();
   const pct = Math.round(Math.min(1, Math.max(0, progress)) * 100);
   const creating = phase === 'creating';
-  const slowCreate = creating && elapsedMs > SLOW_CREATE_MS;
-  const over = creating ? slowCreate : elapsedMs > estimateMs;
+  const late = creating ? elapsedMs > SLOW_CREATE_MS : elapsedMs > estimateMs;
   const headline = phase === 'creating' ? m.creating : phase === 'connecting' ? m.connecting : m.queued;
-  const note = slowCreate ? m.stillWaiting : slow ? m.moreTraffic : m.usuallyReady;
+  const note = late ? m.takingLonger : slow && !creating ? m.busyUpTo(formatClock(estimateMs, m.locale)) : m.usuallySeconds;
   const elapsed = formatClock(elapsedMs, m.locale);
   return (
-    <div className={cx('liveai-queue', className)} data-phase={phase} data-slow={slow || slowCreate || undefined}>
+    <div className={cx('liveai-queue', className)} data-phase={phase} data-slow={slow || late || undefined}>
       <p className="liveai-queue__headline">{headline}</p>
       <div
         className="liveai-queue__bar"
@@ -57,11 +57,11 @@ export function QueueProgressView({ phase = 'queued', elapsedMs, estimateMs, pro
         <div className="liveai-queue__fill" style={{ width: `${pct}%` }} />
       </div>
       <p className="liveai-queue__time">
-        <span>{elapsed}</span>
-        <span>{over ? m.takingLonger : creating ? m.usuallySeconds : m.upTo(formatClock(estimateMs, m.locale))}</span>
-      </p>
-      <p className="liveai-queue__note" role="status">
-        {note}
+        <span className="liveai-queue__clock">{elapsed}</span>
+        <span aria-hidden="true"> · </span>
+        <span className="liveai-queue__note" role="status">
+          {note}
+        </span>
       </p>
     </div>
   );

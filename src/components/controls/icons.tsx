@@ -11,6 +11,9 @@ const PATHS = {
   chat: 'M4 5h16v11H9l-5 4z',
   send: 'M4 12l16-8-6 16-3-7z',
   image: 'M4 5h16v14H4zM4 16l5-5 4 4 3-3 4 4M15 9h.01',
+  alert: 'M12 8v5M12 16.5v.01M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18z',
+  more: 'M5 11a1 1 0 1 0 0 2 1 1 0 0 0 0-2zM12 11a1 1 0 1 0 0 2 1 1 0 0 0 0-2zM19 11a1 1 0 1 0 0 2 1 1 0 0 0 0-2z',
+  check: 'M5 12l5 5 9-10',
 } as const;
 
 export type IconName = keyof typeof PATHS;

@@ -185,6 +185,20 @@ export interface Messages {
   connectionUnstable: string;
   /** Closes a hint. */
   dismiss: string;
+
+  // ---- The widget's call controls over the video (AvatarWidget) ----
+  /** Stops a call that is still starting. */
+  cancel: string;
+  /** The toggle that shows or hides the chat field during a call. */
+  chat: string;
+  /** The button that opens the less used call options (speaker, devices, "Stay connected", "Change look"). */
+  moreOptions: string;
+  /** The wait's note once it takes longer than usual: "More traffic than usual: up to 2:30". */
+  busyUpTo: (clock: string) => string;
+  /** The call runs without a microphone because the browser blocked it: the visitor can type. */
+  micBlocked: string;
+  /** The call runs without a microphone because none could be opened: the visitor can type. */
+  micUnavailable: string;
 }
 
 /**
@@ -238,7 +252,7 @@ export const en: Messages = {
   avatar: 'Avatar',
   videoOf: (name) => `${name} video`,
   startCall: 'Start call',
-  tapToUnmute: 'Tap to unmute',
+  tapToUnmute: 'Turn on sound',
   stopSpeaking: 'Stop talking',
   startAgain: 'Start again',
   tryAgain: 'Try again',
@@ -385,6 +399,12 @@ export const en: Messages = {
   joinWithoutMic: 'Join without microphone',
   connectionUnstable: 'Your connection is unstable: the video and sound may stutter.',
   dismiss: 'Dismiss',
+  cancel: 'Cancel',
+  chat: 'Chat',
+  moreOptions: 'More options',
+  busyUpTo: (clock) => `More traffic than usual: up to ${clock}`,
+  micBlocked: 'Microphone blocked. Type to talk, or allow it in your browser.',
+  micUnavailable: 'No microphone available. Type to talk.',
 };
 
 /**

@@ -77,6 +77,8 @@ export function ImageSwapperView({ onSubmit, prepare, status = 'idle', error, di
       <form className="liveai-images__url" onSubmit={(e) => (e.preventDefault(), pick.pickUrl(url))}>
         <input
           type="url"
+          // An address reads left to right in every language.
+          dir="ltr"
           className="liveai-input"
           aria-label={m.imageUrl}
           placeholder="https://…"

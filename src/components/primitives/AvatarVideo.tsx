@@ -56,7 +56,9 @@ export function useFirstFrame(video: RefObject<HTMLVideoElement | null>, track: 
  * The one place a video track is bound to a `<video>`: muted, `autoplay`, `playsinline` (iOS Safari plays it inline
  * and without a tap), bound in the commit that renders the track (before paint, so decoding starts without waiting a
  * frame) and, with `watchTrack`, the moment the track changes, as a bare `track.attach()` would. A replaced track is
- * shown at once; no track empties the video. Used by {@link AvatarVideo} and the styled stage.
+ * shown at once; no track empties the video. It is a picture, not a control: no browser controls, no tab stop, no
+ * picture-in-picture button (`disablePictureInPicture`, and `inert`, so Firefox's "Pop out this video" toggle is not
+ * focusable either). Used by {@link AvatarVideo} and the styled stage.
  */
 export const TrackVideo = forwardRef<HTMLVideoElement, TrackVideoProps>(function TrackVideo({ track, watchTrack, ...rest }, ref) {
   const own = useRef<HTMLVideoElement | null>(null);
@@ -68,12 +70,14 @@ export const TrackVideo = forwardRef<HTMLVideoElement, TrackVideoProps>(function
   const setRef = useCallback(
     (el: HTMLVideoElement | null) => {
       own.current = el;
+      // Set on the element: React 18 does not know the attribute.
+      if (el) el.inert = true;
       if (typeof ref === 'function') ref(el);
       else if (ref) ref.current = el;
     },
     [ref],
   );
-  return <video {...rest} ref={setRef} muted autoPlay playsInline />;
+  return <video tabIndex={-1} disablePictureInPicture {...rest} ref={setRef} controls={false} muted autoPlay playsInline />;
 });
 
 /**

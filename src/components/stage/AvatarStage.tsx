@@ -1,15 +1,16 @@
-import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { useEffect, useRef, useState, type CSSProperties, type ReactNode, type RefObject } from 'react';
 import type { AgentStateName, EndReason, Phase } from '../../core/index';
 import { isWaiting } from '../../core/internal';
 import { TrackVideo, useFirstFrame, useSessionVideoTrack } from '../primitives/AvatarVideo';
 import { AudioUnlockButton } from '../primitives/AvatarAudio';
 import { QueueProgressView, type QueueProgressViewProps } from '../controls/QueueProgress';
+import { Icon } from '../controls/icons';
 import { useMessages } from '../i18n/context';
 import { cx, explainError, formatCredits, type ErrorLike } from '../format';
 import { expiresAtMs, TimeLimitCountdown, timeLimitReached, useCallClock } from './clock';
 import type { ChromaKey, ChromaKeyOptions } from './chroma-key';
 import { useShallow } from 'zustand/react/shallow';
-import { useAvatarSession } from '../../react';
+import { useAudioBands, useAvatarSession } from '../../react';
 import { useSessionState } from '../../react/session';
 
 /**
@@ -67,7 +68,10 @@ export interface StageOverlayProps {
   onRestart?: (() => void) | undefined;
   /** The avatar's name, shown over its picture before the call. */
   name?: string | undefined;
-  /** Show what the call cost on the ended screen (default true). */
+  /**
+   * Show what the call cost on the ended screen (default false: the cost is the operator's business, not the
+   * visitor's; turn it on for an internal tool).
+   */
   showCost?: boolean | undefined;
 }
 
@@ -101,7 +105,7 @@ export function StageOverlay({
   onRetry,
   onRestart,
   name,
-  showCost = true,
+  showCost = false,
 }: StageOverlayProps) {
   const m = useMessages();
   if (phase === 'idle') {
@@ -125,12 +129,12 @@ export function StageOverlay({
   if (phase === 'ended') {
     const ended = endReason && (m.endReasons as Partial<Record<EndReason, string>>)[endReason];
     return (
-      <div className="liveai-stage__message" role="status">
+      <div className="liveai-stage__message" role="status" data-tone="ended">
         <p className="liveai-stage__title">{m.callEnded}</p>
         {timeLimitReached ? <p>{m.timeLimitReached}</p> : ended && <p>{ended}</p>}
         {showCost && <p>{cost == null ? m.costPending : m.costUsed(formatCredits(cost, m))}</p>}
         {onRestart && (
-          <button type="button" className="liveai-button" onClick={onRestart}>
+          <button type="button" className="liveai-button liveai-button--primary" onClick={onRestart}>
             {m.startAgain}
           </button>
         )}
@@ -140,10 +144,15 @@ export function StageOverlay({
   if (phase === 'error') {
     const e = explainError(error ?? {}, m);
     return (
-      <div className="liveai-stage__message" role="alert">
-        {/* A sentence and one action (none when retrying cannot help); the technical detail goes to onError and the
-            console, not to the visitor. */}
-        <p className="liveai-stage__title">{e.title}</p>
+      <div className="liveai-stage__message" role="alert" data-tone="error">
+        {/* An icon, a sentence and one action (none when retrying cannot help); the technical detail goes to onError
+            and the console, not to the visitor. */}
+        <p className="liveai-stage__title">
+          <span className="liveai-stage__icon">
+            <Icon name="alert" />
+          </span>
+          <span>{e.title}</span>
+        </p>
         {e.hint && <p>{e.hint}</p>}
         {onRetry && e.retryable && (
           <button type="button" className="liveai-button liveai-button--primary" onClick={onRetry}>
@@ -203,8 +212,14 @@ export interface AvatarStageViewProps extends StageOverlayProps {
    * avatar's voice says it.
    */
   agentState?: AgentStateName | null | undefined;
-  /** Show the agent's state on the stage (default true); `false` leaves out the ring and its announcements. */
+  /** Show the agent's state on the stage (default true); `false` leaves out the ring, the label and the announcements. */
   showAgentState?: boolean | undefined;
+  /**
+   * Drawn in the agent's state label before its word, e.g. bars that follow the voice (the connected `AvatarStage`
+   * gives live bars: the avatar's voice while it speaks, the visitor's microphone while it listens). Default: three
+   * bars at rest, animated by CSS.
+   */
+  agentMeter?: ReactNode;
 }
 
 /** A CSS hex colour, `#rgb` or `#rrggbb`: the chroma key's `color`, and what `<liveai-avatar chroma-key>` accepts. */
@@ -350,18 +365,35 @@ export function AvatarStageView(props: AvatarStageViewProps) {
           playsInline
           preload="auto"
           aria-hidden="true"
+          tabIndex={-1}
+          disablePictureInPicture
+          ref={(el) => void (el && (el.inert = true))}
         />
       )}
       <TrackVideo className="liveai-stage__video" ref={video} track={videoTrack} watchTrack={props.watchVideoTrack} aria-hidden="true" />
       {props.chromaKey && <canvas className="liveai-stage__canvas" ref={canvas} aria-hidden="true" />}
       {hint && <span className="liveai-stage__agent" aria-hidden="true" />}
+      {agentState && agentState !== 'idle' && (
+        // Seen at a glance; screen readers get the settled state from the announcer below instead.
+        <span className="liveai-stage__state" data-state={agentState} aria-hidden="true">
+          {props.agentMeter ?? (
+            <span className="liveai-meter">
+              <i />
+              <i />
+              <i />
+            </span>
+          )}
+          <span>{m.agentStates[agentState]}</span>
+        </span>
+      )}
       {overlay && <div className="liveai-stage__overlay">{overlay}</div>}
       <AudioUnlockButton
         blocked={!!blocked}
         onUnblock={props.onUnblockAudio}
         className="liveai-button liveai-button--primary liveai-stage__unmute"
       >
-        {m.tapToUnmute}
+        <Icon name="speaker" />
+        <span>{m.tapToUnmute}</span>
       </AudioUnlockButton>
       {phase === 'active' && props.expiresAt != null && <TimeLimitCountdown expiresAt={props.expiresAt} />}
       {hint && <AgentStateAnnouncer state={agentState ?? null} />}
@@ -430,9 +462,25 @@ export function AvatarStage(props: AvatarStageProps) {
       onUnblockAudio={() => void session.unblockAudio().catch(() => undefined)}
       watchVideoTrack={watchVideoTrack}
       agentState={agentState}
+      agentMeter={agentState === 'speaking' || agentState === 'listening' ? <AgentMeter state={agentState} /> : undefined}
       {...props}
       imageUrl={sessionImage ?? props.imageUrl}
     />
+  );
+}
+
+/**
+ * Three bars in the agent's state label that follow a voice: the avatar's while it speaks, the visitor's microphone
+ * while it listens (so the visitor sees they are heard). Only this re-renders with the level, not the stage.
+ */
+function AgentMeter({ state }: { state: 'speaking' | 'listening' }) {
+  const bands = useAudioBands(state === 'speaking' ? 'avatar' : 'microphone', 3);
+  return (
+    <span className="liveai-meter" data-live="">
+      {[0, 1, 2].map((i) => (
+        <i key={i} style={{ '--liveai-level': bands[i] ?? 0 } as CSSProperties} />
+      ))}
+    </span>
   );
 }
 

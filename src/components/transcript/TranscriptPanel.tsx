@@ -1,8 +1,11 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { TranscriptLine } from '../../core/index';
 import { cx } from '../format';
 import { useMessages } from '../i18n/context';
 import { useTranscript } from '../../react';
+
+/** A layout effect in the browser, a plain effect during server rendering (where React warns about the former). */
+const useBeforePaint = typeof document === 'undefined' ? useEffect : useLayoutEffect;
 
 /** Distance from the bottom, px, under which the list counts as "at the bottom". */
 const SLACK_PX = 24;
@@ -70,11 +73,21 @@ export function TranscriptPanelView(props: TranscriptPanelViewProps) {
   const last = lines[lines.length - 1];
   const scroll = useStickToBottom<HTMLDivElement>(last?.id);
   const who = (l: TranscriptLine) => (l.role === 'user' ? userLabel : agentLabel);
+  // A caption longer than its box keeps its newest words; `data-rolled` says its start rolled away (a fade shows it).
+  const line = useRef<HTMLParagraphElement>(null);
+  const [rolled, setRolled] = useState(false);
+  const shown = mode === 'caption' ? last?.text : undefined;
+  useBeforePaint(() => {
+    const el = line.current;
+    const text = el?.lastElementChild;
+    // The words overflow at the top (the box keeps its end), where scrollHeight does not count them.
+    setRolled(!!el && !!text && text.getBoundingClientRect().top < el.getBoundingClientRect().top - 1);
+  }, [shown]);
   if (mode === 'caption') {
     return (
       <div className={cx('liveai-captions', className)} role="status" aria-live="polite" aria-label={label} data-mode="caption">
         {last && (
-          <p className="liveai-captions__line" data-role={last.role} key={last.id}>
+          <p className="liveai-captions__line" data-role={last.role} key={last.id} ref={line} data-rolled={rolled || undefined}>
             <span className="liveai-visually-hidden">{who(last)}: </span>
             <bdi dir="auto">{last.text}</bdi>
           </p>

@@ -13,16 +13,12 @@ import { AvatarSessionProvider, useAvatarSession } from '../../react';
 import { useSessionState } from '../../react/session';
 import { AvatarStage, chromaKeyId } from '../stage/AvatarStage';
 import { AvatarWidgetView, type WidgetState } from './AvatarWidgetView';
-import { ChatInput } from '../controls/ChatInput';
-import { ControlBar } from '../controls/ControlBar';
-import { ImageSwapper } from '../images/ImageSwapper';
-import { LookSheet } from './LookSheet';
+import { LiveCaptions, MicNotice, openMicWithCall, type MicProblem } from './call-parts';
 import { TranscriptPanel } from '../transcript/TranscriptPanel';
 import { useDeadline } from '../stage/clock';
 import type { ChromaKeyOptions } from '../stage/chroma-key';
 import { MessagesProvider, useMessages } from '../i18n/context';
 import type { MessagesOverride } from '../i18n/messages';
-import { ConnectionHint } from './ConnectionHint';
 
 /**
  * What `onEnd` receives: why, the cost in credits (null when unknown) and the session id.
@@ -113,10 +109,20 @@ export interface AvatarWidgetProps extends WidgetCallbacks {
   previewSrc?: string;
   /** Ends the call this long after it became active, ms; a countdown shows in the last 30 s. */
   maxDurationMs?: number;
-  /** A call minimized (or hidden) this long is ended, ms (default 30000). The Minimize button says so during a call. */
+  /**
+   * A limit for minimized calls, ms: a call minimized this long is ended, and the Minimize button and the launcher
+   * say so. Default none: minimizing keeps the call, as a phone call goes on when you switch apps. A widget hidden
+   * (`state="hidden"`: nothing on screen to come back to) ends its call after this long, or 30000 ms by default.
+   */
   minimizedEndMs?: number;
-  /** Minimizing keeps the call going (default false: a call minimized for `minimizedEndMs` is ended). Hidden still ends it. */
+  /** Minimizing keeps the call even when `minimizedEndMs` is set (that limit then applies to `hidden` only). */
   minimizeKeepsCall?: boolean;
+  /**
+   * Open the microphone when the call starts (default true): the Start click is the gesture the browser's permission
+   * prompt follows, and the visitor can talk at once. Refused or missing, the call goes on with the chat open and a
+   * line that says so. `false` makes a text-only widget: no microphone is asked for, the chat shows from the start.
+   */
+  microphone?: boolean;
   /** Default: floating → `caption` over the video, inline → `conversation` beside it. */
   transcriptMode?: 'caption' | 'conversation';
   /** Show the "Change look" image swapper (default false). */
@@ -139,7 +145,7 @@ export interface AvatarWidgetProps extends WidgetCallbacks {
    * ms round trip or ≥ 50 ms jitter) and goes after two good ones.
    */
   showConnectionHint?: boolean;
-  /** Show what the call cost (credits) on the ended screen (default true). */
+  /** Show what the call cost (credits) on the ended screen (default false: visitors do not see the operator's costs). */
   showCost?: boolean;
   /**
    * The language of every string a visitor sees: a translation (e.g. `es` from `liveai-kit/messages`) or a partial
@@ -153,10 +159,13 @@ export interface AvatarWidgetProps extends WidgetCallbacks {
 }
 
 /**
- * The drop-in widget: start → queue progress → live avatar with transcript, chat and controls → end with
- * the cost. Creates its own session (one store per widget, so several widgets stay independent) unless
- * `session` is given. Ends 30 s after being minimized during a call (unless `minimizeKeepsCall`); ends at
- * `maxDurationMs`. Keyboard focus stays on a sensible control through every state change.
+ * The drop-in widget: the avatar's face edge to edge, with its name and Minimize over the top and the call controls
+ * over the bottom. Start opens the call and the microphone together; while it starts, one line with the clock and
+ * Cancel; live, a label says what the agent does (Listening, Thinking…, Speaking) and captions show its latest words;
+ * the chat, speaker, devices, "Stay connected" and "Change look" are one tap away; the ended and error screens offer
+ * only what can help. Creates its own session (one store per widget, so several widgets stay independent) unless
+ * `session` is given. Minimizing keeps the call (unless `minimizedEndMs` sets a limit); ends at `maxDurationMs`.
+ * Escape minimizes the floating panel; keyboard focus stays on a sensible control through every state change.
  * @public
  */
 export function AvatarWidget(props: AvatarWidgetProps) {
@@ -186,12 +195,29 @@ function warnMissing(proxyUrl: string | undefined, agentId: string | undefined):
   console.warn(`<AvatarWidget/> renders nothing: give it ${missing} (where createAvatarProxy is mounted, and the agent), or a session.`);
 }
 
+/** The parts of a running call (controls, chat, connection hint): one chunk, fetched before or at the Start click. */
+const loadCallUi = () => import('./call-ui');
+const CallControls = lazy(() => loadCallUi().then((m) => ({ default: m.CallControls })));
+const ChatInput = lazy(() => loadCallUi().then((m) => ({ default: m.ChatInput })));
+const ConnectionHint = lazy(() => loadCallUi().then((m) => ({ default: m.ConnectionHint })));
+/** Warms up what a call needs: the session's own downloads and the call's parts. */
+const prefetchCall = (session: AvatarSession) => () => {
+  session.prefetch();
+  void loadCallUi().catch(() => undefined);
+};
+
+/** "Change look" and its image swapper download the first time a visitor opens it. */
+const LookPanel = lazy(() => import('./LookPanel'));
+
 /** The pre-join step downloads only when a widget with `preJoin` shows it. */
 const PreJoin = lazy(() => import('../devices/PreJoin').then((m) => ({ default: m.PreJoin })));
 
 /** Inside the provider: state, timers (minimized end, max duration), callbacks, and the composed parts. */
 function AvatarWidgetBody(p: AvatarWidgetProps) {
   const session = useAvatarSession();
+  // The Start handler the stage gets: one function for the widget's life, calling the latest `start`.
+  const startRef = useRef(() => startLatest.current());
+  const startLatest = useRef(() => undefined as void);
   // Only what the frame shows: the room's progress during connect does not re-render the whole widget.
   const phase = useSessionState((s) => s.phase);
   const activeAt = useSessionState((s) => s.activeAt);
@@ -208,12 +234,14 @@ function AvatarWidgetBody(p: AvatarWidgetProps) {
   const { onSession } = p;
   useEffect(() => onSession?.(session), [session, onSession]);
 
-  // Minimized with `minimizeKeepsCall`, the call goes on; hidden (nothing on screen) always counts as away.
-  const away = (p.minimizeKeepsCall ? state === 'hidden' : state !== 'active') && isRunning(phase);
+  // Minimized, the call goes on unless the operator set a limit; hidden (nothing on screen) always counts as away.
+  const limit = p.minimizeKeepsCall ? null : (p.minimizedEndMs ?? null);
+  const away = isRunning(phase) && (state === 'hidden' || (state === 'minimized' && limit !== null));
   const [awaySince, setAwaySince] = useState<number | null>(null);
   useEffect(() => setAwaySince(away ? Date.now() : null), [away]);
   const endCall = () => void session.end('user').catch(() => undefined);
-  const minimizedEndMs = useDeadline(awaySince === null ? null : awaySince + (p.minimizedEndMs ?? 30_000), endCall);
+  const awayMs = state === 'hidden' ? (p.minimizedEndMs ?? 30_000) : (limit ?? 0);
+  const minimizedEndMs = useDeadline(awaySince === null ? null : awaySince + awayMs, endCall);
   const maxDeadline = phase === 'active' && activeAt !== null && p.maxDurationMs ? activeAt + p.maxDurationMs : null;
   const remainingMs = useDeadline(maxDeadline, endCall, 30_000);
 
@@ -224,14 +252,42 @@ function AvatarWidgetBody(p: AvatarWidgetProps) {
     setJoined(true);
     void session.start().catch(() => undefined); // the error shows from the store
   };
+  // The microphone opens with the call (unless text-only, or the pre-join step chose already).
+  const microphone = p.microphone !== false;
+  const [micProblem, setMicProblem] = useState<MicProblem>(null);
+  const start = () => {
+    setMicProblem(null);
+    if (microphone && !p.preJoin) openMicWithCall(session, setMicProblem);
+    void loadCallUi().catch(() => undefined);
+    void session.start().catch(() => undefined);
+  };
+  // The chat shows on the visitor's demand, or by itself when typing is the way to talk.
+  const [chatWanted, setChatWanted] = useState(false);
+  const running = isRunning(phase);
+  useEffect(() => {
+    if (!running) setChatWanted(false);
+  }, [running]);
+  const [lookOpen, setLookOpen] = useState(false);
+  // Once opened, the sheet stays mounted (hidden) for the call, so closing it can put focus back.
+  const [lookUsed, setLookUsed] = useState(false);
+  useEffect(() => {
+    if (phase !== 'active') setLookOpen(false);
+  }, [phase]);
   // Mounted with the live call only: while the call connects it would add a render of the frame for nothing.
-  const hint = p.showConnectionHint !== false && phase === 'active' ? <ConnectionHint /> : undefined;
+  const hint =
+    p.showConnectionHint !== false && phase === 'active' ? (
+      <Suspense fallback={null}>
+        <ConnectionHint />
+      </Suspense>
+    ) : undefined;
 
   const caption = (p.transcriptMode ?? (variant === 'inline' ? 'conversation' : 'caption')) === 'caption';
   // The parts read the session themselves, so they are made once per change of their own props: a phase change
   // (several while a call connects) re-renders the frame only, not the stage, transcript, chat and controls again.
   const { imageUrl, imageSwapper, previewSrc } = p;
-  const showCost = p.showCost ?? true;
+  const showCost = p.showCost ?? false;
+  const chatAlways = !caption || !microphone || micProblem !== null;
+  const chatOpen = phase === 'active' && (chatAlways || chatWanted);
   const stageLabel = m.videoOf(title);
   // One key per set of options, so an inline `chromaKey={{…}}` does not re-make the parts on every render.
   const chromaKey = chromaKeyId(p.chromaKey);
@@ -241,38 +297,65 @@ function AvatarWidgetBody(p: AvatarWidgetProps) {
         <AvatarStage
           imageUrl={imageUrl}
           previewSrc={previewSrc}
-          name={title}
+          // The header says the name; over the picture only when there is none (with its first letter).
+          name={imageUrl ? undefined : title}
           label={stageLabel}
           showCost={showCost}
           chromaKey={chromaKey ? (JSON.parse(chromaKey) as ChromaKeyOptions) : undefined}
+          onStart={startRef.current}
+          onPrefetch={prefetchCall(session)}
+          onRetry={startRef.current}
+          onRestart={startRef.current}
         >
-          {caption && <TranscriptPanel mode="caption" agentLabel={title} />}
+          {caption && <LiveCaptions agentLabel={title} />}
         </AvatarStage>
       ),
       transcript: caption ? undefined : <TranscriptPanel agentLabel={title} />,
-      extra: imageSwapper ? (
-        <LookSheet>
-          <ImageSwapper />
-        </LookSheet>
-      ) : undefined,
-      chat: <ChatInput />,
-      controls: <ControlBar />,
+      chat: (
+        <Suspense fallback={null}>
+          <ChatInput />
+        </Suspense>
+      ),
     }),
-    [imageUrl, previewSrc, title, stageLabel, showCost, caption, imageSwapper, chromaKey],
+    [imageUrl, previewSrc, title, stageLabel, showCost, caption, chromaKey, session],
   );
+  // Made again only when what it shows changes: the controls read the call's phase themselves.
+  const controls = useMemo(
+    () => (
+      <Suspense fallback={null}>
+        <CallControls
+          microphone={microphone}
+          chatOpen={chatOpen}
+          onChatOpenChange={chatAlways ? undefined : setChatWanted}
+          onChangeLook={
+            imageSwapper
+              ? () => {
+                  setLookUsed(true);
+                  setLookOpen(true);
+                }
+              : undefined
+          }
+        />
+      </Suspense>
+    ),
+    [microphone, chatOpen, chatAlways, imageSwapper],
+  );
+  startLatest.current = start;
+  const micNotice = micProblem && running ? <MicNotice problem={micProblem} /> : null;
   return (
     <AvatarWidgetView
       variant={variant}
       state={state}
       onStateChange={setState}
-      onPrefetch={session.prefetch}
+      onPrefetch={prefetchCall(session)}
       theme={p.theme ?? 'auto'}
       phase={phase}
       title={title}
       className={p.className}
       remainingMs={remainingMs}
       minimizedEndMs={minimizedEndMs}
-      minimizeEndsCallAfterMs={p.minimizeKeepsCall ? null : (p.minimizedEndMs ?? 30_000)}
+      minimizeEndsCallAfterMs={limit}
+      imageUrl={imageUrl}
       stage={
         preJoin ? (
           <Suspense fallback={<div className="liveai-prejoin" />}>
@@ -282,11 +365,24 @@ function AvatarWidgetBody(p: AvatarWidgetProps) {
           parts.stage
         )
       }
-      hint={hint}
-      transcript={parts.transcript}
-      extra={parts.extra}
-      chat={parts.chat}
-      controls={parts.controls}
+      hint={
+        hint || micNotice ? (
+          <>
+            {micNotice}
+            {hint}
+          </>
+        ) : undefined
+      }
+      transcript={phase === 'idle' ? undefined : parts.transcript}
+      extra={
+        imageSwapper && lookUsed ? (
+          <Suspense fallback={null}>
+            <LookPanel open={lookOpen} onClose={() => setLookOpen(false)} />
+          </Suspense>
+        ) : undefined
+      }
+      chat={chatOpen || (!caption && running) ? parts.chat : undefined}
+      controls={controls}
     />
   );
 }

@@ -27,17 +27,22 @@ export interface AvatarWidgetViewProps {
   theme?: 'light' | 'dark' | 'auto';
   phase: Phase;
   title?: string;
+  /** The avatar's picture: shown in the launcher, so the minimized widget shows who is there. */
+  imageUrl?: string | null | undefined;
+  /** The avatar, filling the panel edge to edge; the header and the call controls float over it. */
   stage: ReactNode;
   transcript?: ReactNode;
+  /** The chat field, under the video (give it only while it should show). */
   chat?: ReactNode;
+  /** The call controls, floating over the bottom of the video; shown only while a call runs. */
   controls?: ReactNode;
-  /** A line under the header (e.g. the "connection unstable" hint). */
+  /** A line over the top of the video, under the header (e.g. the "connection unstable" hint): it moves nothing. */
   hint?: ReactNode;
-  /** Extra panel content (e.g. the image swapper). */
+  /** Extra panel content (e.g. the "Change look" sheet). */
   extra?: ReactNode;
   /** Remaining ms of `maxDurationMs`; a countdown shows in the last 30 s. */
   remainingMs?: number | null;
-  /** Remaining ms before a minimized call ends (30 s after minimizing). */
+  /** Remaining ms before a minimized call ends (when the operator set a limit). */
   minimizedEndMs?: number | null;
   /**
    * How long a call may stay minimized before it is ended, ms: the Minimize button says so during a call (label and
@@ -48,7 +53,9 @@ export interface AvatarWidgetViewProps {
 }
 
 /**
- * The drop-in widget's frame: launcher when minimized, panel when active, countdowns. Pure view.
+ * The drop-in widget's frame: the launcher (the avatar's face and name) when minimized; when open, a panel that is
+ * the avatar, with the name and Minimize over its top and the call controls over its bottom, the chat and the
+ * conversation under it (or beside it when wide). Escape minimizes the floating panel. Pure view.
  * @public
  */
 export function AvatarWidgetView(p: AvatarWidgetViewProps) {
@@ -82,8 +89,10 @@ export function AvatarWidgetView(p: AvatarWidgetViewProps) {
           data-in-call={running || undefined}
           data-ending={ending || undefined}
         >
-          <Icon name="chat" />
-          <span>
+          <span className="liveai-launcher__face" aria-hidden="true">
+            {p.imageUrl ? <img src={p.imageUrl} alt="" decoding="async" /> : <Icon name="chat" />}
+          </span>
+          <span className="liveai-launcher__text">
             {ending ? m.minimizedEnds(formatClock(p.minimizedEndMs!, m.locale)) : running ? m.inCallWith(title) : m.talkTo(title)}
           </span>
         </button>
@@ -93,47 +102,59 @@ export function AvatarWidgetView(p: AvatarWidgetViewProps) {
   const showCountdown = p.remainingMs != null && p.remainingMs <= 30_000 && phase === 'active';
   const endsAfter = running && p.minimizeEndsCallAfterMs != null ? Math.round(p.minimizeEndsCallAfterMs / 1000) : null;
   const minimizeLabel = endsAfter === null ? m.minimize : m.minimizeEndsCall(formatNumber(endsAfter, m));
+  // Floating without a conversation log, the chat floats over the video too (above the controls): opening it moves
+  // nothing. Otherwise it sits under the conversation.
+  const chatOver = variant === 'floating' && !p.transcript;
+  const side = p.transcript || (!chatOver && p.chat);
   return (
-    <div {...root}>
+    <div
+      {...root}
+      data-running={running || undefined}
+      data-chat={(chatOver && !!p.chat) || undefined}
+      onKeyDown={(e) => {
+        // Escape minimizes the floating panel (an open menu or sheet inside handles its own Escape first).
+        if (e.key !== 'Escape' || variant !== 'floating' || e.defaultPrevented) return;
+        e.preventDefault();
+        p.onStateChange?.('minimized');
+      }}
+    >
       <section className="liveai-widget__panel" aria-label={title}>
-        <header className="liveai-widget__header">
-          <h2 className="liveai-widget__title" tabIndex={-1}>
-            {title}
-          </h2>
-          {showCountdown ? (
-            <p className="liveai-widget__countdown" role="timer" aria-label={m.timeLeft}>
-              {m.callEndsIn(formatClock(p.remainingMs!, m.locale))}
-            </p>
-          ) : (
-            phase === 'active' && <span className="liveai-widget__live">{m.live}</span>
-          )}
-          <button
-            type="button"
-            className="liveai-button liveai-button--icon liveai-button--ghost"
-            aria-label={minimizeLabel}
-            title={minimizeLabel}
-            aria-expanded="true"
-            data-control="minimize"
-            data-ends-call={endsAfter !== null || undefined}
-            onClick={() => p.onStateChange?.('minimized')}
-          >
-            <Icon name="minimize" />
-          </button>
-        </header>
-        {p.hint}
-        <div className="liveai-widget__body">
-          <div className="liveai-widget__main">{p.stage}</div>
-          <div className="liveai-widget__side">
-            {p.transcript}
-            {p.extra}
-            {p.chat}
-            {p.controls && (
-              // Kept in the layout before and after a call (hidden, not removed), so nothing below it moves.
-              <div className="liveai-widget__controls" data-hidden={!running || undefined}>
-                {p.controls}
-              </div>
-            )}
+        <div className="liveai-widget__body" data-side={side ? '' : undefined}>
+          <div className="liveai-widget__main">
+            <header className="liveai-widget__header">
+              <h2 className="liveai-widget__title" tabIndex={-1}>
+                {title}
+              </h2>
+              {showCountdown && (
+                <p className="liveai-widget__countdown" role="timer" aria-label={m.timeLeft}>
+                  {m.callEndsIn(formatClock(p.remainingMs!, m.locale))}
+                </p>
+              )}
+              <button
+                type="button"
+                className="liveai-button liveai-button--icon liveai-button--ghost"
+                aria-label={minimizeLabel}
+                title={minimizeLabel}
+                aria-expanded="true"
+                data-control="minimize"
+                data-ends-call={endsAfter !== null || undefined}
+                onClick={() => p.onStateChange?.('minimized')}
+              >
+                <Icon name="minimize" />
+              </button>
+            </header>
+            {p.hint}
+            {p.stage}
+            {chatOver && p.chat && <div className="liveai-widget__chat">{p.chat}</div>}
+            {p.controls && running && <div className="liveai-widget__controls">{p.controls}</div>}
           </div>
+          {side && (
+            <div className="liveai-widget__side">
+              {p.transcript}
+              {!chatOver && p.chat}
+            </div>
+          )}
+          {p.extra}
         </div>
       </section>
     </div>
@@ -210,9 +231,16 @@ function useFocusKeeper(root: RefObject<HTMLElement | null>, phase: Phase, state
     };
     const onOut = (e: FocusEvent) => {
       const to = e.relatedTarget as Node | null;
+      const from = e.target as HTMLElement;
       if (to && !el.contains(to)) inside.current = false;
-      // Focus falling to nothing (its control was removed or disabled): put it back once the DOM settled.
-      else if (!to) setTimeout(() => rescue.current(false), 0);
+      // Focus falling to nothing because its control was removed, disabled or hidden: put it back once the DOM
+      // settled. A control still there lost it because the visitor moved on (Tab past the last control, another
+      // window): focus is theirs, not pulled back.
+      else if (!to)
+        setTimeout(() => {
+          if (from.isConnected && !(from as HTMLButtonElement).disabled && shown(from)) inside.current = false;
+          else rescue.current(false);
+        }, 0);
     };
     const onDown = (e: PointerEvent) => {
       keyboard.current = false;

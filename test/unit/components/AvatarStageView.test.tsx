@@ -35,12 +35,12 @@ describe('AvatarStage', () => {
     expect(screen.getByText(/More traffic than usual/)).toBeInTheDocument();
   });
 
-  it('active + audio blocked: "Tap to unmute" calls onUnblockAudio', async () => {
+  it('active + audio blocked: "Turn on sound" calls onUnblockAudio', async () => {
     const onUnblockAudio = vi.fn();
     vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
     render(<AvatarStageView phase="active" audioBlocked onUnblockAudio={onUnblockAudio} />);
     expect(region()).toHaveAttribute('data-audio-blocked', 'true');
-    await userEvent.click(screen.getByRole('button', { name: 'Tap to unmute' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Turn on sound' }));
     expect(onUnblockAudio).toHaveBeenCalledOnce();
   });
 
@@ -52,7 +52,7 @@ describe('AvatarStage', () => {
     expect((container.querySelector('video')!.srcObject as unknown as FakeStream).getTracks()).toEqual([video]);
     expect(container.querySelector('video')!.muted).toBe(true);
     expect(container.querySelector('audio')).toBeNull();
-    expect(screen.queryByRole('button', { name: 'Tap to unmute' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Turn on sound' })).toBeNull();
   });
 
   it('keeps "Connecting…" over the poster until the video has a frame of the track, then shows the video', () => {
@@ -77,9 +77,11 @@ describe('AvatarStage', () => {
     expect(screen.getByText('Connecting…')).toBeInTheDocument();
   });
 
-  it('ended: shows the cost in credits and offers to start again', async () => {
+  it('ended: says why, offers to start again, and shows no cost to visitors unless asked', async () => {
     const onRestart = vi.fn();
-    render(<AvatarStageView phase="ended" cost={1.25} endReason="idle_timeout" onRestart={onRestart} />);
+    const { rerender } = render(<AvatarStageView phase="ended" cost={1.25} endReason="idle_timeout" onRestart={onRestart} />);
+    expect(screen.getByRole('status').textContent).not.toMatch(/credit|cost/);
+    rerender(<AvatarStageView phase="ended" cost={1.25} endReason="idle_timeout" onRestart={onRestart} showCost />);
     expect(screen.getByRole('status')).toHaveTextContent('This call used 1.25 credits.');
     expect(screen.getByText(/period of inactivity/)).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Start again' }));

@@ -1,13 +1,29 @@
 import './cleanup';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AvatarWidget } from '../../../src/components';
 import type { Phase } from '../../../src/core/session/types';
 import { createFakeProxy, createTestSession, FakeTransport, fakeTransportLoader } from '../../../src/testing';
 
+/** A browser's microphone: `getUserMedia` answers with a stream of one track, or refuses with `refuse` (a DOMException name). */
+function stubMicrophone(refuse?: string) {
+  const stop = vi.fn();
+  const getUserMedia = vi.fn(async () => {
+    if (refuse) throw Object.assign(new Error(refuse), { name: refuse });
+    return { getTracks: () => [{ stop }] } as unknown as MediaStream;
+  });
+  Object.defineProperty(navigator, 'mediaDevices', { value: { getUserMedia }, configurable: true });
+  return { getUserMedia, stop };
+}
+
 describe('AvatarWidget', () => {
-  it('start → live avatar with chat → end, reporting phases, transcript, image changes and the cost', async () => {
+  afterEach(() => {
+    delete (navigator as { mediaDevices?: unknown }).mediaDevices;
+  });
+
+  it('start → live avatar with chat → end, reporting phases, transcript, image changes and the end', async () => {
+    stubMicrophone();
     const session = createTestSession();
     const phases: Phase[] = [];
     const onTranscript = vi.fn();
@@ -25,12 +41,20 @@ describe('AvatarWidget', () => {
     );
     await userEvent.click(screen.getByRole('button', { name: /Talk to Ada/ }));
     const panel = screen.getByRole('region', { name: 'Ada' });
-    expect(within(panel).getByRole('textbox')).toBeDisabled();
+    // Before a call: no chat field, no controls; one action.
+    expect(within(panel).queryByRole('textbox')).toBeNull();
+    expect(
+      within(panel)
+        .getAllByRole('button')
+        .map((b) => b.getAttribute('aria-label') ?? b.textContent),
+    ).toEqual(['Minimize', 'Start call']);
     await userEvent.click(within(panel).getByRole('button', { name: 'Start call' }));
     await waitFor(() => expect(session.store.getState().phase).toBe('queued'));
     session.proxy.setStatus(session.store.getState().sessionId!, 'ACTIVE');
-    await waitFor(() => expect(within(panel).getByRole('textbox')).toBeEnabled());
-    expect(within(panel).getByText('Live')).toBeInTheDocument();
+    // Live with the microphone on; the chat one tap away.
+    await waitFor(() => expect(within(panel).getByRole('button', { name: 'Microphone' })).toHaveAttribute('aria-pressed', 'true'));
+    await userEvent.click(within(panel).getByRole('button', { name: 'Chat' }));
+    expect(await within(panel).findByRole('textbox')).toBeEnabled();
     act(() => session.transport.emitEvent({ type: 'agent_transcription', transcription: 'Hello there' }));
     expect(await within(panel).findByText('Hello there')).toBeInTheDocument();
     expect(onTranscript).toHaveBeenCalledWith(expect.objectContaining({ role: 'agent', text: 'Hello there' }));
@@ -39,7 +63,76 @@ describe('AvatarWidget', () => {
     await userEvent.click(within(panel).getByRole('button', { name: 'End' }));
     await waitFor(() => expect(onEnd).toHaveBeenCalledWith({ reason: 'user', cost: 1.25, sessionId: expect.any(String) }));
     expect(phases).toEqual(['creating', 'queued', 'active', 'ending', 'ended']);
-    expect(within(panel).getByText(/1.25 credits/)).toBeInTheDocument();
+    // The captions went with the call; visitors see no cost.
+    expect(within(panel).queryByText('Hello there')).toBeNull();
+    expect(within(panel).getByRole('status')).toHaveTextContent('Call ended');
+    expect(panel.textContent).not.toMatch(/credit/);
+  });
+
+  it('opens the microphone with the call: asked inside the Start click, on once the call is live', async () => {
+    const mic = stubMicrophone();
+    const session = createTestSession();
+    render(<AvatarWidget session={session} initialState="active" />);
+    await userEvent.click(screen.getByRole('button', { name: 'Start call' }));
+    // The permission prompt follows the click itself, not the end of a wait.
+    expect(mic.getUserMedia).toHaveBeenCalledWith({ audio: true });
+    await waitFor(() => expect(mic.stop).toHaveBeenCalled());
+    expect(session.transport.micEnabled).toBe(false);
+    session.proxy.setStatus(session.store.getState().sessionId!, 'ACTIVE');
+    await waitFor(() => expect(session.transport.micEnabled).toBe(true));
+    expect(screen.getByRole('button', { name: 'Microphone' })).toHaveAttribute('aria-pressed', 'true');
+  });
+
+  it('a refused microphone leaves a working text chat and says so', async () => {
+    stubMicrophone('NotAllowedError');
+    const session = createTestSession();
+    render(<AvatarWidget session={session} initialState="active" />);
+    await userEvent.click(screen.getByRole('button', { name: 'Start call' }));
+    await waitFor(() => expect(session.store.getState().phase).toBe('queued'));
+    session.proxy.setStatus(session.store.getState().sessionId!, 'ACTIVE');
+    await waitFor(() => expect(session.store.getState().phase).toBe('active'));
+    expect(await screen.findByText('Microphone blocked. Type to talk, or allow it in your browser.')).toBeInTheDocument();
+    expect(session.transport.micEnabled).toBe(false);
+    await userEvent.type(screen.getByRole('textbox'), 'Hi{Enter}');
+    await waitFor(() => expect(session.transport.sentMessages).toContainEqual(expect.objectContaining({ event: 'chat-msg' })));
+  });
+
+  it('microphone={false}: a text-only widget asks for no microphone and shows the chat', async () => {
+    const mic = stubMicrophone();
+    const session = createTestSession();
+    render(<AvatarWidget session={session} initialState="active" microphone={false} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Start call' }));
+    session.proxy.setStatus((await waitFor(() => session.store.getState().sessionId!))!, 'ACTIVE');
+    await waitFor(() => expect(screen.getByRole('textbox')).toBeEnabled());
+    expect(mic.getUserMedia).not.toHaveBeenCalled();
+    expect(screen.queryByRole('button', { name: 'Microphone' })).toBeNull();
+    expect(screen.queryByText(/Microphone blocked|No microphone/)).toBeNull();
+  });
+
+  it('while the avatar starts, one action: Cancel, which ends the call', async () => {
+    stubMicrophone();
+    const session = createTestSession();
+    render(<AvatarWidget session={session} initialState="active" />);
+    await userEvent.click(screen.getByRole('button', { name: 'Start call' }));
+    await waitFor(() => expect(session.store.getState().phase).toBe('queued'));
+    const controls = screen.getByRole('group', { name: 'Call controls' });
+    expect(
+      within(controls)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Cancel']);
+    await userEvent.click(within(controls).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(session.store.getState().phase).toBe('ended'));
+  });
+
+  it('minimizing keeps the call by default: no countdown, the launcher says the call goes on', async () => {
+    const session = createTestSession({ initialState: { phase: 'active', activeAt: Date.now() } });
+    render(<AvatarWidget session={session} initialState="active" title="Ada" />);
+    // Minimize says nothing about ending the call, and the launcher counts nothing down.
+    await userEvent.click(screen.getByRole('button', { name: 'Minimize' }));
+    expect(screen.getByRole('button', { name: 'In call with Ada · Open' })).toHaveAttribute('data-in-call');
+    expect(screen.getByRole('button', { name: 'In call with Ada · Open' })).not.toHaveAttribute('data-ending');
+    expect(session.store.getState().phase).toBe('active');
   });
 
   it('ends a call that stays minimized, showing when on the launcher', async () => {
@@ -101,8 +194,8 @@ describe('AvatarWidget', () => {
     }
   });
 
-  it('inline variant shows the conversation beside the video; hidden renders nothing', () => {
-    const session = createTestSession();
+  it('inline variant shows the conversation beside the video once a call started; hidden renders nothing', () => {
+    const session = createTestSession({ initialState: { phase: 'active', activeAt: Date.now() } });
     const { rerender, container } = render(<AvatarWidget session={session} variant="inline" theme="dark" />);
     expect(screen.getByRole('log')).toBeInTheDocument();
     expect(container.firstChild).toHaveAttribute('data-theme', 'dark');

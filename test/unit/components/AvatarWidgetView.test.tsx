@@ -30,8 +30,8 @@ describe('AvatarWidgetView', () => {
     expect(root).toHaveAttribute('data-variant', 'inline');
     expect(root).toHaveAttribute('data-theme', 'dark');
     expect(root).toHaveAttribute('data-phase', 'active');
-    expect(screen.getByRole('region', { name: 'Ada' })).toHaveTextContent('STAGELOGCHATCONTROLS');
-    expect(screen.getByText('Live')).toBeInTheDocument();
+    // The controls float over the stage; the conversation and the chat beside it.
+    expect(screen.getByRole('region', { name: 'Ada' })).toHaveTextContent('STAGECONTROLSLOGCHAT');
     await userEvent.click(screen.getByRole('button', { name: 'Minimize' }));
     expect(onStateChange).toHaveBeenCalledWith('minimized');
   });
@@ -41,6 +41,35 @@ describe('AvatarWidgetView', () => {
     expect(screen.queryByRole('timer')).toBeNull();
     rerender(<AvatarWidgetView state="active" phase="active" remainingMs={12_500} {...slots} />);
     expect(screen.getByRole('timer')).toHaveTextContent('Call ends in 0:13');
+  });
+
+  it('before and after a call: only the stage, no controls and no empty rows under it', () => {
+    for (const phase of ['idle', 'ended', 'error'] as const) {
+      const { unmount } = render(
+        <AvatarWidgetView state="active" phase={phase} title="Ada" stage={<div>STAGE</div>} controls={<div>CONTROLS</div>} />,
+      );
+      expect(screen.getByRole('region', { name: 'Ada' })).toHaveTextContent('AdaSTAGE');
+      expect(document.querySelector('.liveai-widget__controls, .liveai-widget__side')).toBeNull();
+      unmount();
+    }
+  });
+
+  it('the launcher shows the avatar’s face', () => {
+    render(<AvatarWidgetView state="minimized" phase="idle" title="Ada" imageUrl="https://x.test/ada.png" {...slots} />);
+    expect(screen.getByRole('button', { name: 'Talk to Ada' }).querySelector('img')).toHaveAttribute('src', 'https://x.test/ada.png');
+  });
+
+  it('Escape minimizes the floating panel, not an inline one', async () => {
+    const onStateChange = vi.fn();
+    const { rerender } = render(<AvatarWidgetView state="active" phase="active" title="Ada" onStateChange={onStateChange} {...slots} />);
+    screen.getByRole('button', { name: 'Minimize' }).focus();
+    await userEvent.keyboard('{Escape}');
+    expect(onStateChange).toHaveBeenCalledWith('minimized');
+    onStateChange.mockClear();
+    rerender(<AvatarWidgetView state="active" phase="active" variant="inline" title="Ada" onStateChange={onStateChange} {...slots} />);
+    screen.getByRole('button', { name: 'Minimize' }).focus();
+    await userEvent.keyboard('{Escape}');
+    expect(onStateChange).not.toHaveBeenCalled();
   });
 
   it('hidden renders nothing', () => {

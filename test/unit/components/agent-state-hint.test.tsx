@@ -42,6 +42,21 @@ describe('the agent state on the stage', () => {
     vi.unstubAllGlobals();
   });
 
+  it('a visible label says the state in a word (not idle), in the catalogue language', () => {
+    const { update, container } = liveStage({ agentState: 'listening' });
+    const label = () => container.querySelector('.liveai-stage__state');
+    expect(label()).toHaveTextContent('Listening');
+    expect(label()).toHaveAttribute('data-state', 'listening');
+    update({ agentState: 'thinking' });
+    expect(label()).toHaveTextContent('Thinking…');
+    update({ agentState: 'speaking', agentMeter: <span>BARS</span> });
+    expect(label()).toHaveTextContent('BARSSpeaking');
+    update({ agentState: 'idle' });
+    expect(label()).toBeNull();
+    update({ agentState: 'speaking', showAgentState: false });
+    expect(label()).toBeNull();
+  });
+
   it('the ring follows the state on the live picture only', () => {
     const { update, container } = liveStage({ agentState: 'listening' });
     expect(region()).toHaveAttribute('data-agent-state', 'listening');

@@ -32,7 +32,7 @@ describe('connected components', () => {
     withSession(
       session,
       <>
-        <AvatarStage />
+        <AvatarStage showCost />
         <QueueProgress />
         <ControlBar />
       </>,
@@ -49,12 +49,12 @@ describe('connected components', () => {
     expect(screen.getByRole('status')).toHaveTextContent('This call used 1.25 credits.');
   });
 
-  it('AvatarStage shows "Tap to unmute" from the store and calls unblockAudio', async () => {
+  it('AvatarStage shows "Turn on sound" from the store and calls unblockAudio', async () => {
     const session = createTestSession({ initialState: { phase: 'active', media: { audioBlocked: true } as never } });
     let unblocked = 0;
     session.unblockAudio = async () => void unblocked++;
     withSession(session, <AvatarStage />);
-    await userEvent.click(screen.getByRole('button', { name: 'Tap to unmute' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Turn on sound' }));
     expect(unblocked).toBe(1);
   });
 

@@ -24,7 +24,11 @@ describe('nextHint (hysteresis)', () => {
 });
 
 describe('AvatarWidget connection hint', () => {
-  beforeEach(() => vi.useFakeTimers());
+  beforeEach(async () => {
+    // The call's parts come in their own chunk, fetched before a call goes live (here: before the test's clock stops).
+    await import('../../../src/components/widget/call-ui');
+    vi.useFakeTimers();
+  });
   afterEach(() => vi.useRealTimers());
 
   /** One sample of `useCallStats` (every 2 s): a fresh stats object, as a real getStats() answers. */

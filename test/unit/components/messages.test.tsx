@@ -82,7 +82,7 @@ describe('message catalogue', () => {
         <AvatarWidgetView
           state="active"
           phase="active"
-          stage={<AvatarStageView phase="ended" cost={2} />}
+          stage={<AvatarStageView phase="ended" cost={2} showCost />}
           controls={<ControlBarView micEnabled speakerMuted={false} volume={1} onEnd={() => undefined} />}
         />
       </MessagesProvider>,

@@ -100,13 +100,17 @@ describe('<liveai-avatar>', () => {
     await waitFor(() => expect(widget(el)).toHaveAttribute('dir', 'rtl'));
   });
 
-  it('show-cost="false" hides the cost line on the ended screen', async () => {
-    const { el, proxy } = make({ 'agent-id': 'a', 'proxy-url': 'http://proxy.fake.test', inline: '', 'show-cost': 'false' });
-    el.start().catch(() => undefined);
-    await activate(el, proxy);
-    await ticking(el.end());
-    await waitFor(() => expect(shadow(el).textContent).toContain('Call ended'));
-    expect(shadow(el).textContent).not.toMatch(/credit|cost/i);
+  it('visitors see no cost by default; show-cost="true" shows it on the ended screen', async () => {
+    for (const shown of [false, true]) {
+      const attrs = { 'agent-id': 'a', 'proxy-url': 'http://proxy.fake.test', inline: '', ...(shown ? { 'show-cost': 'true' } : {}) };
+      const { el, proxy } = make(attrs);
+      el.start().catch(() => undefined);
+      await activate(el, proxy);
+      await ticking(el.end());
+      await waitFor(() => expect(shadow(el).textContent).toContain('Call ended'));
+      if (shown) await waitFor(() => expect(shadow(el).textContent).toContain('1.25 credits'));
+      else expect(shadow(el).textContent).not.toMatch(/credit|cost/i);
+    }
   });
 
   it('initial-state: minimized shows the launcher; hidden renders nothing', async () => {
@@ -154,6 +158,7 @@ describe('<liveai-avatar>', () => {
     expect(el.isMicOn()).toBe(false);
     el.mute();
     expect(el.isMuted()).toBe(true);
+    button(el, /More options/)!.click(); // the speaker is one of the less used controls
     await waitFor(() => expect(button(el, /Mute speaker/)).toHaveAttribute('aria-pressed', 'true'));
     el.unmute();
     expect(el.isMuted()).toBe(false);

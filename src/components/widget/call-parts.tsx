@@ -1,0 +1,62 @@
+import type { AvatarSession } from '../../core/index';
+import { isRunning } from '../../core/index';
+import { useSessionState } from '../../react/session';
+import { Icon } from '../controls/icons';
+import { useMessages } from '../i18n/context';
+import { TranscriptPanel } from '../transcript/TranscriptPanel';
+
+/** Why a call runs without the microphone: the browser (or the visitor) refused it, or none could be opened. */
+export type MicProblem = 'blocked' | 'unavailable' | null;
+
+/**
+ * Opens the microphone with the call. Called inside the Start click, so the browser's permission prompt follows the
+ * visitor's own gesture; the call starts at the same time (it does not wait for the answer). Once allowed, the
+ * probe's track is stopped and the microphone is switched on when the call is live (the session publishes it then);
+ * refused or missing, `onProblem` says why and the call goes on without it.
+ */
+export function openMicWithCall(session: AvatarSession, onProblem: (problem: MicProblem) => void): void {
+  const media = typeof navigator === 'undefined' ? undefined : navigator.mediaDevices;
+  if (!media?.getUserMedia) return onProblem('unavailable');
+  media.getUserMedia({ audio: true }).then(
+    (stream) => {
+      for (const track of stream.getTracks()) track.stop();
+      whenLive(session, () => {
+        if (!session.store.getState().media.micEnabled) void session.setMicEnabled(true).catch(() => onProblem('unavailable'));
+      });
+    },
+    (e: unknown) => {
+      const name = (e as { name?: string } | null)?.name;
+      onProblem(name === 'NotAllowedError' || name === 'SecurityError' ? 'blocked' : 'unavailable');
+    },
+  );
+}
+
+/** Runs `then` once the session is active; never if the call ends or fails first. */
+function whenLive(session: AvatarSession, then: () => void): void {
+  const phase = session.store.getState().phase;
+  if (phase === 'active') return then();
+  if (!isRunning(phase)) return;
+  const off = session.store.subscribe((s) => {
+    if (s.phase === 'active') {
+      off();
+      then();
+    } else if (!isRunning(s.phase)) off();
+  });
+}
+
+/** A line over the video while the call runs without the microphone: why, and that typing works. */
+export function MicNotice({ problem }: { problem: Exclude<MicProblem, null> }) {
+  const m = useMessages();
+  return (
+    <div className="liveai-widget__hint" role="status" data-shown="" data-kind="mic">
+      <Icon name="micOff" />
+      <span className="liveai-widget__hint-text">{problem === 'blocked' ? m.micBlocked : m.micUnavailable}</span>
+    </div>
+  );
+}
+
+/** The captions over the video: the latest words while the call is live, gone once it ends. */
+export function LiveCaptions({ agentLabel }: { agentLabel: string }) {
+  const live = useSessionState((s) => s.phase === 'active');
+  return live ? <TranscriptPanel mode="caption" agentLabel={agentLabel} limit={1} /> : null;
+}
