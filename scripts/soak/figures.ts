@@ -29,12 +29,12 @@ interface Input {
 
 export type Interval = ReturnType<typeof medianInterval>;
 
-const WINDOW_MS = 10_000;
 /** A fault's effects are counted from its start until this long after its repair, ms. */
 export const FAULT_TAIL_MS = 30_000;
 const failed = (q: RequestRecord) => q.status === -1 || q.status >= 500;
 
 export function computeFigures(r: Input) {
+  const WINDOW_MS = r.profile.name === 'short' ? 5_000 : 10_000;
   const steadyFrom = r.loadStart + r.profile.rampS * 1000;
   const quiet = (t: number) =>
     t >= steadyFrom && t <= r.loadEnd && !r.faults.some((f) => t >= f.startedAt - 1000 && t <= f.repairedAt + 20_000);
@@ -48,17 +48,19 @@ export function computeFigures(r: Input) {
   const creates = r.requests.filter((q) => q.route === 'create');
   const perWindow = (pred: (q: RequestRecord) => boolean) =>
     windows.map((w) => creates.filter((q) => inWin(q, w) && pred(q)).length / (WINDOW_MS / 1000));
+  const owner = (q: RequestRecord) => q.status === 503 && /^This site /.test(q.detail ?? '');
+  const other = (q: RequestRecord) => q.status !== 201 && q.status !== 429 && !owner(q);
   const admissions = {
     admitted: medianInterval(perWindow((q) => q.status === 201)),
     refusedClient: medianInterval(perWindow((q) => q.status === 429)),
-    refusedOwner: medianInterval(perWindow((q) => q.status === 503)),
-    failed: medianInterval(perWindow((q) => q.status !== 201 && q.status !== 429 && q.status !== 503)),
+    refusedOwner: medianInterval(perWindow(owner)),
+    failed: medianInterval(perWindow(other)),
     totals: {
       visitors: r.visitors.length,
       created: creates.filter((q) => q.status === 201).length,
       refusedClient: creates.filter((q) => q.status === 429).length,
-      refusedOwner: creates.filter((q) => q.status === 503).length,
-      failed: creates.filter((q) => q.status !== 201 && q.status !== 429 && q.status !== 503).length,
+      refusedOwner: creates.filter(owner).length,
+      failed: creates.filter(other).length,
       requests: r.requests.length,
     },
   };
@@ -145,12 +147,13 @@ export function computeFigures(r: Input) {
   // Each fault's effect: requests that failed (network, 5xx) from its start to FAULT_TAIL_MS after its repair, the
   // visitors that saw one, creates refused with 503 meanwhile, and the time from the repair to the last failure.
   const faults = r.faults.map((f) => {
-    const inFault = r.requests.filter((q) => q.t >= f.startedAt && q.t <= f.repairedAt + FAULT_TAIL_MS);
+    // Requests answered (or broken) from the fault's start to FAULT_TAIL_MS after its repair.
+    const inFault = r.requests.filter((q) => q.t + q.ms >= f.startedAt && q.t + q.ms <= f.repairedAt + FAULT_TAIL_MS);
     const bad = inFault.filter(failed);
     const byStatus: Record<string, number> = {};
     for (const q of bad)
       byStatus[q.status === -1 ? 'network' : String(q.status)] = (byStatus[q.status === -1 ? 'network' : String(q.status)] ?? 0) + 1;
-    const afterRepair = bad.filter((q) => q.t >= f.repairedAt);
+    const afterRepair = bad.filter((q) => q.t + q.ms >= f.repairedAt);
     const lastBad = afterRepair.length > 0 ? Math.max(...afterRepair.map((q) => q.t + q.ms)) : f.repairedAt;
     const firstOk = r.requests.filter((q) => q.route === 'create' && q.status === 201 && q.t >= f.repairedAt).map((q) => q.t + q.ms);
     const createdDuring = r.sessions.filter((s) => {

@@ -70,7 +70,8 @@ export class NodeChild {
     return this.log;
   }
 
-  stats(): Promise<ChildStats | null> {
+  /** CPU, memory, handles and counters; `gc` runs a full GC first (for the idle baseline and after the run). */
+  stats(gc = false): Promise<ChildStats | null> {
     const proc = this.proc;
     if (!proc || proc.exitCode !== null || proc.signalCode !== null || !proc.connected) return Promise.resolve(null);
     return new Promise((resolve) => {
@@ -79,7 +80,7 @@ export class NodeChild {
         clearTimeout(t);
         resolve(m as ChildStats);
       });
-      proc.send('stats');
+      proc.send(gc ? 'stats-gc' : 'stats');
     });
   }
 

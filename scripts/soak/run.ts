@@ -7,7 +7,7 @@
 // `npm run soak` is the full profile (about 15 minutes) and rewrites docs/reliability.md; the short profile (about
 // 2.5 minutes) is what test/soak/soak.test.ts runs in `npm test`.
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createClient } from 'redis';
@@ -66,7 +66,7 @@ export const PROFILES: Record<SoakProfile['name'], SoakProfile> = {
   full: {
     name: 'full',
     loadS: 600,
-    rampS: 60,
+    rampS: 40,
     arrivalsPerS: 14,
     visitors: sdkVisitors({ meanStayMs: 75_000, maxStayMs: 240_000 }),
     busyShare: 0.08,
@@ -82,22 +82,22 @@ export const PROFILES: Record<SoakProfile['name'], SoakProfile> = {
       tokenTtlSeconds: 120,
     },
     faults: [
-      { kind: 'proxy-kill', at: 90, for: 5 },
-      { kind: 'redis-pause', at: 140, for: 5 },
-      { kind: 'service-5xx', at: 190, for: 10 },
-      { kind: 'service-slow', at: 240, for: 15 },
-      { kind: 'service-timeout', at: 290, for: 8 },
-      { kind: 'service-drop', at: 340, for: 8 },
-      { kind: 'redis-kill-persist', at: 390, for: 3 },
-      { kind: 'clock-skew', at: 430, for: 40 },
-      { kind: 'redis-kill-wipe', at: 500, for: 3 },
+      { kind: 'proxy-kill', at: 100, for: 5 },
+      { kind: 'redis-pause', at: 150, for: 5 },
+      { kind: 'service-5xx', at: 200, for: 10 },
+      { kind: 'service-slow', at: 250, for: 15 },
+      { kind: 'service-timeout', at: 305, for: 8 },
+      { kind: 'service-drop', at: 355, for: 8 },
+      { kind: 'clock-skew', at: 400, for: 40 },
+      { kind: 'redis-kill-persist', at: 480, for: 3 },
+      { kind: 'redis-kill-wipe', at: 530, for: 3 },
     ],
     probeSessions: 50,
   },
   short: {
     name: 'short',
-    loadS: 95,
-    rampS: 10,
+    loadS: 100,
+    rampS: 8,
     arrivalsPerS: 8,
     visitors: sdkVisitors({ meanStayMs: 20_000, maxStayMs: 60_000 }),
     busyShare: 0.1,
@@ -113,15 +113,15 @@ export const PROFILES: Record<SoakProfile['name'], SoakProfile> = {
       tokenTtlSeconds: 60,
     },
     faults: [
-      { kind: 'proxy-kill', at: 12, for: 3 },
-      { kind: 'redis-pause', at: 19, for: 3 },
-      { kind: 'service-5xx', at: 25, for: 4 },
-      { kind: 'service-slow', at: 31, for: 4 },
-      { kind: 'service-timeout', at: 37, for: 5 },
-      { kind: 'service-drop', at: 45, for: 4 },
-      { kind: 'redis-kill-persist', at: 52, for: 2 },
-      { kind: 'clock-skew', at: 57, for: 8 },
-      { kind: 'redis-kill-wipe', at: 68, for: 2 },
+      { kind: 'proxy-kill', at: 40, for: 3 },
+      { kind: 'redis-pause', at: 46, for: 3 },
+      { kind: 'service-5xx', at: 52, for: 4 },
+      { kind: 'service-slow', at: 58, for: 4 },
+      { kind: 'service-timeout', at: 64, for: 5 },
+      { kind: 'service-drop', at: 72, for: 4 },
+      { kind: 'clock-skew', at: 78, for: 6 },
+      { kind: 'redis-kill-persist', at: 86, for: 2 },
+      { kind: 'redis-kill-wipe', at: 92, for: 2 },
     ],
     probeSessions: 20,
   },
@@ -204,7 +204,8 @@ export async function runSoak(profile: SoakProfile, say: (line: string) => void 
     }),
   );
   const children: NodeChild[] = [service, ...proxies];
-  const statsOf = async () => Object.fromEntries(await Promise.all(children.map(async (c) => [c.name, await c.stats()] as const)));
+  const statsOf = async (gc = false) =>
+    Object.fromEntries(await Promise.all(children.map(async (c) => [c.name, await c.stats(gc)] as const)));
   const rc = createClient({ url: redis.url, socket: { reconnectStrategy: (n: number) => Math.min(50 * (n + 1), 500) } });
   rc.on('error', () => {});
   await rc.connect();
@@ -214,7 +215,7 @@ export async function runSoak(profile: SoakProfile, say: (line: string) => void 
   // Warm-up, then the idle baseline of memory and handles.
   await probeOps(traffic, proxies, redis, rc, 5, 'warm');
   await sleep(1000);
-  const baseline = await statsOf();
+  const baseline = await statsOf(true);
   const probe = await probeOps(traffic, proxies, redis, rc, profile.probeSessions, 'probe');
   note(`redis probe: ${JSON.stringify(Object.fromEntries(Object.entries(probe.ops).map(([k, v]) => [k, v.proxy])))}`);
 
@@ -281,7 +282,7 @@ export async function runSoak(profile: SoakProfile, say: (line: string) => void 
   await sampler;
   // Memory and handles once the run is over: idle, after a GC, as at the baseline.
   await sleep(3000);
-  const after = await statsOf();
+  const after = await statsOf(true);
   const loadAfter = loadavg();
   const stderr = Object.fromEntries(children.map((c) => [c.name, c.stderr()]));
   await rc.quit().catch(() => {});
@@ -308,9 +309,12 @@ export async function runSoak(profile: SoakProfile, say: (line: string) => void 
     log,
     stderr,
   };
-  const invariants = checkInvariants(base);
-  const figures = computeFigures(base);
-  return { ...base, invariants, figures };
+  return recompute(base);
+}
+
+/** The invariants and figures of a run's raw result. */
+export function recompute(base: Omit<SoakResult, 'invariants' | 'figures'>): SoakResult {
+  return { ...base, invariants: checkInvariants(base), figures: computeFigures(base) };
 }
 
 /** Every session the service holds, from its own records (`GET /__emulator/sessions`). */
@@ -451,7 +455,9 @@ async function main() {
   };
   const profile = PROFILES[(opt('profile') ?? 'full') as SoakProfile['name']];
   if (!profile) throw new Error('--profile is full or short');
-  const result = await runSoak(profile);
+  const from = opt('from');
+  // `--from FILE`: the invariants, figures and report again from the raw result of an earlier `--json FILE`.
+  const result: SoakResult = from ? recompute(JSON.parse(readFileSync(from, 'utf8')) as SoakResult) : await runSoak(profile);
   const json = opt('json');
   if (json) writeFileSync(json, JSON.stringify(result));
   const { renderReport } = await import('./report');

@@ -39,8 +39,8 @@ front.keepAliveTimeout = 5000;
 front.listen(config.port, '127.0.0.1', () => process.stdout.write(`READY http://127.0.0.1:${config.port}\n`));
 
 process.on('message', (m: unknown) => {
-  if (m !== 'stats') return;
-  (globalThis as { gc?: () => void }).gc?.();
+  if (m !== 'stats' && m !== 'stats-gc') return;
+  if (m === 'stats-gc') (globalThis as { gc?: () => void }).gc?.();
   const handles: Record<string, number> = {};
   for (const r of process.getActiveResourcesInfo()) handles[r] = (handles[r] ?? 0) + 1;
   process.send?.({ cpu: process.cpuUsage(), mem: process.memoryUsage(), handles, calls: Object.fromEntries(calls), now: Date.now() });
