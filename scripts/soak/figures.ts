@@ -36,8 +36,14 @@ const failed = (q: RequestRecord) => q.status === -1 || q.status >= 500;
 export function computeFigures(r: Input) {
   const WINDOW_MS = r.profile.name === 'short' ? 5_000 : 10_000;
   const steadyFrom = r.loadStart + r.profile.rampS * 1000;
+  // When the proxies did not recover from a Redis restart (the invariant says so), what follows it is no steady state.
+  const restarts = r.faults.filter((f) => f.kind === 'redis-kill-persist' || f.kind === 'redis-kill-wipe');
+  const stuckAfter = restarts.find((f) =>
+    r.requests.some((q) => q.status === 503 && /store/.test(q.detail ?? '') && q.t + q.ms > f.repairedAt + 15_000),
+  );
+  const steadyTo = Math.min(r.loadEnd, stuckAfter ? stuckAfter.startedAt : Infinity);
   const quiet = (t: number) =>
-    t >= steadyFrom && t <= r.loadEnd && !r.faults.some((f) => t >= f.startedAt - 1000 && t <= f.repairedAt + 20_000);
+    t >= steadyFrom && t <= steadyTo && !r.faults.some((f) => t >= f.startedAt - 1000 && t <= f.repairedAt + 20_000);
   const windows: [number, number][] = [];
   for (let a = steadyFrom; a + WINDOW_MS <= r.loadEnd; a += WINDOW_MS) windows.push([a, a + WINDOW_MS]);
   const quietWindows = windows.filter(([a, b]) => quiet(a) && quiet(b));
@@ -210,7 +216,7 @@ export function computeFigures(r: Input) {
   };
   return {
     headline,
-    windows: { steady: windows.length, quiet: quietWindows.length },
+    windows: { steady: windows.length, quiet: quietWindows.length, cutAtRedisRestart: stuckAfter !== undefined },
     admissions,
     held,
     latency,
