@@ -170,7 +170,11 @@ Totals: ${F.admissions.totals.visitors} visitors, ${F.admissions.totals.created}
 refused for the client's limits and ${F.admissions.totals.refusedOwner} for the owner's ceilings, ${F.admissions.totals.failed} failed, ${F.admissions.totals.requests} requests;
 ${r.sessions.length} sessions at the service (the Redis probe's included). Requests that failed outside the faults: ${F.quietFailures}.
 
-**Latency** at the proxy, as the visitors saw it (loopback, through the balancer model), per route; p50 and p99 per window:
+${
+  r.capacity
+    ? `**The service alone** (scripts/soak/service-capacity.ts, media off, in one process, after the soak): ${r.capacity.sessions} sessions created at once (50 in flight) at ${r.capacity.createdPerS} a second, each read once at ${r.capacity.readPerS} a second and ended at ${r.capacity.endedPerS} a second; ${r.capacity.heapPerRunningSessionKB} KB of heap per running session, one timer each (its idle timeout: ${r.capacity.timersWhileRunning} while they ran, ${r.capacity.timersAfter} after). Its per-session timers and memory do not limit it at these counts.\n\n`
+    : ''
+}**Latency** at the proxy, as the visitors saw it (loopback, through the balancer model), per route; p50 and p99 per window:
 
 | route | p50 | p99 | requests (quiet windows) |
 |---|---|---|---|

@@ -14,6 +14,7 @@ import { createClient } from 'redis';
 import { runFault, type FaultLog, type FaultStep } from './faults';
 import { checkInvariants, type ServiceSession } from './invariants';
 import { computeFigures, type Sample } from './figures';
+import { serviceCapacity, type ServiceCapacity } from './service-capacity';
 import { freePort, proxyChild, RedisProc, serviceChild, type ChildStats, type NodeChild } from './procs';
 import { clock, runVisitor, Traffic, type VisitorRecord, type VisitorSettings } from './visitors';
 
@@ -147,6 +148,8 @@ export interface SoakResult {
   stderr: Record<string, string>;
   invariants: ReturnType<typeof checkInvariants>;
   figures: ReturnType<typeof computeFigures>;
+  /** The service alone holding many sessions at once (`--capacity N`; scripts/soak/service-capacity.ts). */
+  capacity?: ServiceCapacity;
 }
 
 /** Redis round trips per proxy operation, from the proxies' own count and from Redis's `INFO commandstats`. */
@@ -458,6 +461,8 @@ async function main() {
   const from = opt('from');
   // `--from FILE`: the invariants, figures and report again from the raw result of an earlier `--json FILE`.
   const result: SoakResult = from ? recompute(JSON.parse(readFileSync(from, 'utf8')) as SoakResult) : await runSoak(profile);
+  const capacity = opt('capacity');
+  if (capacity) result.capacity = await serviceCapacity(Number(capacity));
   const json = opt('json');
   if (json) writeFileSync(json, JSON.stringify(result));
   const { renderReport } = await import('./report');
