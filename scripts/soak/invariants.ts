@@ -170,8 +170,9 @@ export function checkInvariants(r: Input): Invariant[] {
   const restarts = r.faults.filter((f) => f.kind === 'redis-kill-persist' || f.kind === 'redis-kill-wipe');
   const storeDown = (q: RequestRecord) => q.status === 503 && /store/.test(q.detail ?? '');
   const afterRestart = (q: RequestRecord) => storeDown(q) && restarts.some((f) => q.t + q.ms > f.repairedAt + RECOVERY_MS);
-  // A request fails when its answer (or the broken connection) comes: a request sent just before a kill fails with it.
-  const bad = fivexx.filter((q) => !ownerCeiling(q) && !afterRestart(q) && (q.status === 500 || !inFault(q.t + q.ms)));
+  // A fault's failure may be sent during it (a cold restarted instance answers late) or answered during it (a request
+  // sent just before a kill breaks with it).
+  const bad = fivexx.filter((q) => !ownerCeiling(q) && !afterRestart(q) && (q.status === 500 || !(inFault(q.t) || inFault(q.t + q.ms))));
   const byStatus = new Map<string, number>();
   for (const q of fivexx) {
     const k = q.status === -1 ? 'network' : ownerCeiling(q) ? '503 owner ceiling' : String(q.status);

@@ -91,7 +91,9 @@ const server = createServer((req, res) => {
   served += 1;
   handle(req, res);
 });
-server.keepAliveTimeout = 5000;
+server.keepAliveTimeout = 30_000;
+// Longer than the balancer's idle time (4 s), so it never reuses a socket this server is closing: that race would
+// fail a request (UND_ERR_SOCKET) for a reason no proxy has.
 server.listen(config.port, '127.0.0.1', () => {
   process.stdout.write(`READY http://127.0.0.1:${config.port}${BASE}\n`);
 });

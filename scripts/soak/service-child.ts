@@ -35,7 +35,9 @@ const front = createServer((req, res) => {
   calls.set(route, (calls.get(route) ?? 0) + 1);
   emulator.app(req, res);
 });
-front.keepAliveTimeout = 5000;
+front.keepAliveTimeout = 30_000;
+// Longer than the balancer's idle time (4 s), so it never reuses a socket this server is closing: that race would
+// fail a request (UND_ERR_SOCKET) for a reason no proxy has.
 front.listen(config.port, '127.0.0.1', () => process.stdout.write(`READY http://127.0.0.1:${config.port}\n`));
 
 process.on('message', (m: unknown) => {
