@@ -141,7 +141,9 @@ export function computeFigures(r: Input) {
     const x = a.stats.service;
     const y = b.stats.service;
     if (!x?.calls || !y?.calls) continue;
-    const calls = (s: ChildStats, k: string) => (k === 'all' ? Object.values(s.calls!).reduce((p, q) => p + q, 0) : (s.calls![k] ?? 0));
+    // 'all': the service's own routes only (not the soak's chat deliveries to /__emulator).
+    const calls = (s: ChildStats, k: string) =>
+      k === 'all' ? Object.entries(s.calls!).reduce((p, [route, n]) => p + (route === 'other' ? 0 : n), 0) : (s.calls![k] ?? 0);
     const total = calls(y, 'all') - calls(x, 'all');
     if (total >= 20) serviceCpu.push((cpuUs(y) - cpuUs(x)) / total);
     const liveMinutes = ((liveAt(x.now) + liveAt(y.now)) / 2) * ((y.now - x.now) / 60_000);
@@ -149,6 +151,19 @@ export function computeFigures(r: Input) {
     for (const k of [...callRoutes, 'all']) perSessionMin[k]!.push((calls(y, k) - calls(x, k)) / liveMinutes);
   }
   const serviceCalls = Object.fromEntries(Object.entries(perSessionMin).map(([k, xs]) => [k, medianInterval(xs)]));
+  // Requests the visitors sent the proxies per running session per minute, by route, over the same samples.
+  const proxyRoutes = ['status', 'token', 'keep-alive', 'control', 'create', 'end', 'end-beacon'];
+  const proxyPer: Record<string, number[]> = Object.fromEntries([...proxyRoutes, 'all'].map((k) => [k, []]));
+  for (const [a, b] of pairs) {
+    const x = a.stats.service;
+    const y = b.stats.service;
+    if (!x || !y) continue;
+    const liveMinutes = ((liveAt(x.now) + liveAt(y.now)) / 2) * ((b.t - a.t) / 60_000);
+    if (liveMinutes <= 0) continue;
+    const sent = r.requests.filter((q) => q.t >= a.t && q.t < b.t);
+    for (const k of [...proxyRoutes, 'all']) proxyPer[k]!.push(sent.filter((q) => k === 'all' || q.route === k).length / liveMinutes);
+  }
+  const proxyRequests = Object.fromEntries(Object.entries(proxyPer).map(([k, xs]) => [k, medianInterval(xs)]));
 
   // Each fault's effect: requests that failed (network, 5xx) from its start to FAULT_TAIL_MS after its repair, the
   // visitors that saw one, creates refused with 503 meanwhile, and the time from the repair to the last failure.
@@ -224,6 +239,7 @@ export function computeFigures(r: Input) {
     cpu,
     serviceCpuUsPerCall: medianInterval(serviceCpu),
     serviceCalls,
+    proxyRequests,
     redis: r.probe,
     faults,
     quietFailures,

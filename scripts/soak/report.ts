@@ -29,14 +29,8 @@ export function renderReport(r: SoakResult): string {
   const rt = (op: string) => sum(probe[op]?.proxy ?? {});
 
   // Scale on paper, from the measured figures. Requests per running session per minute at the proxy, by kind.
-  const liveMed = F.held.liveSessions.median;
-  const perRoute = (route: string) => F.latency[route]?.count ?? 0;
-  const quietMinutes = (F.windows.quiet * (P.name === 'short' ? 5 : 10)) / 60;
-  const perSessionMin = (route: string) => (quietMinutes > 0 && liveMed > 0 ? perRoute(route) / quietMinutes / liveMed : NaN);
-  const proxyPerMin = ['status', 'token', 'keep-alive', 'control', 'create', 'end', 'end-beacon'].reduce(
-    (a, k) => a + (Number.isFinite(perSessionMin(k)) ? perSessionMin(k) : 0),
-    0,
-  );
+  const perSessionMin = (route: string) => F.proxyRequests[route]?.median ?? NaN;
+  const proxyPerMin = perSessionMin('all');
   const serviceMeasured = F.serviceCalls.all?.median ?? NaN;
   const N = 10_000;
   const proxyRps = (N * proxyPerMin) / 60;
@@ -48,7 +42,10 @@ export function renderReport(r: SoakResult): string {
       perSessionMin('token') * rt('renew') +
       perSessionMin('create') * rt('create') +
       (perSessionMin('end') + perSessionMin('end-beacon')) * rt('end')) /
-    Math.max(1e-9, proxyPerMin);
+    Math.max(
+      1e-9,
+      ['status', 'keep-alive', 'control', 'token', 'create', 'end', 'end-beacon'].reduce((a, k) => a + perSessionMin(k), 0),
+    );
   const redisOps = proxyRps * redisPerReq;
   const cores = (proxyRps * cpuUs) / 1e6;
   // CPU time per request grows with the machine's load (other jobs share the cores and caches); the service's own
@@ -189,6 +186,11 @@ session-minutes the service ran meanwhile:
 |---|---|
 ${calls}
 
+**Requests at the proxies per running session per minute**, as the visitors sent them, over the same samples:
+${Object.entries(F.proxyRequests)
+  .map(([k, v]) => `${k} ${iv(v, 2)}`)
+  .join('; ')}.
+
 **Redis round trips per operation**, measured before the load: ${r.probe.n} sessions created one at a time, each then
 polled, sent one control event, renewed and ended; the proxies' own count of the commands they sent (a Lua script is
 one round trip) and Redis's \`INFO commandstats\` deltas over the same steps (a script's own commands are counted
@@ -207,8 +209,11 @@ ${mem}
 
 ## Faults
 
-Each fault from its start to ${FAULT_TAIL_MS / 1000} s after its repair (in the short profile the faults follow each
-other within seconds, so their windows overlap and a later fault's failures count in the earlier ones too): the requests made meanwhile and those that failed (a broken
+Each fault from its start to ${FAULT_TAIL_MS / 1000} s after its repair${
+    P.name === 'short'
+      ? " (in the short profile the faults follow each other within seconds, so their windows overlap and a later fault's failures count in the earlier ones too)"
+      : ''
+  }: the requests made meanwhile and those that failed (a broken
 connection, 502, 504, 503 for an unreachable store; 503 for the owner's ceilings and 429 are not failures), the
 visitors that saw a failure, the time from the repair to the last failure, the time from the repair to the first
 session created, and the sessions the service created during the fault.
@@ -271,6 +276,7 @@ sees ${f(serviceRps)} calls a second long before the proxies or Redis are busy. 
 maximum length and answers its own \`end_reason\`); keep-alive only where sessions are meant to stay idle; and, on the
 proxy's side, a short-lived shared cache of status answers (not built). The next is the proxies' CPU, which grows
 linearly and spreads over instances; Redis is far behind.
+
 Run it yourself: \`npm run soak\` (this profile, about ${Math.round(r.durationS / 60)} minutes; rewrites this file), \`npx tsx scripts/soak/run.ts --profile short\`
 (about 2.5 minutes, the same checks; \`--json FILE\` keeps the raw result). The short profile runs in \`npm test\` as
 test/soak/soak.test.ts, with the invariants as assertions.
