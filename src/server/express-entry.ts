@@ -7,3 +7,4 @@
  */
 export { createAvatarProxy } from './adapters/express/router';
 export type { AvatarProxyOptions, OwnerLimitOptions, ProxyAction, RateLimitOptions, SessionLimitOptions } from './options';
+export type { WaitUntil } from './platform';

@@ -1,5 +1,6 @@
 /**
- * liveai-kit/server: the companion proxy. Node only. It keeps the API key and the LiveKit
+ * liveai-kit/server: the companion proxy. It imports and runs on Node, Bun, Deno, Cloudflare Workers and Vercel's
+ * Node and Edge runtimes (`createAvatarHandler`; the Express router needs Node). It keeps the API key and the LiveKit
  * secret on your server, gives each browser a client token bound to its session, validates every body with
  * the core schemas before the service is called, and answers only JSON (`{detail}` on errors).
  *
@@ -9,7 +10,7 @@ import { createAvatarProxy as createExpressRouter } from './adapters/express/rou
 import type { AvatarProxyOptions } from './options';
 import type { ExpressMiddleware, NodeRequest } from './peer-types';
 export { createServiceClient, type ServiceClient, type ServiceClientOptions, type ServiceCallOptions } from './service/client';
-export { createAvatarHandler, type AvatarHandlerOptions, type PlatformInfo } from './adapters/fetch/handler';
+export { createAvatarHandler, type AvatarHandler, type AvatarHandlerOptions, type PlatformInfo } from './adapters/fetch/handler';
 export {
   memoryStore,
   type ProxyStore,
@@ -17,8 +18,18 @@ export {
   type LedgerEntry,
   type ReserveLimits,
   type ReserveRefusal,
+  type ReserveResult,
+  type FoundSession,
+  FOUND_CLIENT,
 } from './limits/store';
 export { redisStore, type RedisStoreOptions, type RedisSendCommand } from './limits/redis-store';
+export {
+  durableObjectStore,
+  ProxyStoreObject,
+  type DurableObjectNamespaceLike,
+  type DurableObjectStoreOptions,
+} from './limits/durable-object-store';
+export type { WaitUntil } from './platform';
 export type { AvatarProxyOptions, MaybePromise, OwnerLimitOptions, ProxyAction, RateLimitOptions, SessionLimitOptions } from './options';
 export { issueClientToken, type ClientTokenOptions } from './session/attach';
 export { REDACT_PATHS } from './logging';

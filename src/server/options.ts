@@ -4,6 +4,7 @@ import type { Store } from './peer-types';
 import { LiveAiError } from '../core/index';
 import { formatZodError, type ProviderLabelsInput } from '../core/internal';
 import type { ProxyStore } from './limits/store';
+import type { WaitUntil } from './platform';
 import { secretProblem } from './secret';
 
 /**
@@ -32,6 +33,12 @@ export interface RateLimitOptions {
   /** Requests per session id per window on the session routes (default 120). */
   perSession?: number;
   /**
+   * Requests with a missing, malformed, expired or foreign client token per client per window on the session
+   * routes (default 30). They are refused (401/403) before their body is read; past this many, the client's
+   * refused requests answer 429 with `Retry-After`. Requests with a valid token never count.
+   */
+  invalidTokens?: number;
+  /**
    * Counter store shared by several proxy instances (e.g. a Redis store for express-rate-limit).
    * One instance serves both limits (their keys differ); a factory gets one store per limit.
    * Default: an in-memory store per proxy.
@@ -53,7 +60,10 @@ export interface SessionLimitOptions {
    * The create answer tells the browser when that is (`session_expires_at`).
    */
   maxDurationMs?: number;
-  /** Sessions (and rooms) a client may create per `createWindowMs` (default 30). */
+  /**
+   * Sessions (and rooms) a client may create in any `createWindowMs` (default 30; a sliding window). A create the
+   * service refuses (4xx) does not count.
+   */
   createsPerWindow?: number;
   /** Window of `createsPerWindow`, in ms (default 3600000 = 1 hour). */
   createWindowMs?: number;
@@ -66,9 +76,16 @@ export interface SessionLimitOptions {
  * @public
  */
 export interface OwnerLimitOptions {
-  /** Sessions (and rooms) running at once across all clients (default 10). */
+  /**
+   * Sessions (and rooms) running at once across all clients (default 10). Counted from the service's own list of
+   * the account's running sessions whenever the proxy's store does not know them (a new process, a lost store):
+   * until that count succeeds, creates are refused with 503 and `Retry-After`.
+   */
   maxConcurrent?: number;
-  /** Sessions (and rooms) started per `createWindowMs` across all clients (default 100). */
+  /**
+   * Sessions (and rooms) started in any `createWindowMs` across all clients (default 100; a sliding window, so no
+   * window boundary lets twice as many through). A create the service refuses (4xx) does not count.
+   */
   createsPerWindow?: number;
   /** Window of `createsPerWindow`, in ms (default 3600000 = 1 hour). */
   createWindowMs?: number;
@@ -78,6 +95,13 @@ export interface OwnerLimitOptions {
    * Needs `sessionLimits` (without a maximum length a session's minutes are unbounded).
    */
   minutesPerDay?: number;
+  /**
+   * End the running sessions the proxy finds at the service without having counted them (after a restart or a
+   * lost store, or started with the same API key elsewhere) once `sessionLimits.maxDurationMs` have passed since
+   * their `created_at` (default false: they are only counted under `maxConcurrent`). Leave it off when other
+   * systems (e.g. an agent server) start sessions with this API key.
+   */
+  endFoundSessions?: boolean;
 }
 
 /**
@@ -129,7 +153,9 @@ export interface AvatarProxyOptions<Req> {
    * `rtc_b_properties.rtc_b_url` of a `websocket-rtc-b` one): host names (`'acme.daily.co'`: any https room
    * there), room URLs (`'https://acme.daily.co/live-show'`), or a function `(roomUrl, req) => boolean`.
    * Default: none — a create that names a room is refused with 403 `{detail}`, so nobody can send your paid
-   * avatar into a room of theirs.
+   * avatar into a room of theirs. A room URL not already in its normal form (a user name or password, a
+   * backslash, `.` or `..` segments, a percent-encoded `/`, `\` or `.`, white space, an upper-case host) is
+   * refused with 400 `{detail}` before any rule or function sees it, so the service gets the URL that was checked.
    */
   dailyRooms?: readonly string[] | ((roomUrl: string, req: Req) => MaybePromise<boolean>);
   /** Your app's authorization for each action (e.g. check a login cookie). false → 403. Default: allow. */
@@ -198,6 +224,16 @@ export interface AvatarProxyOptions<Req> {
    * Default: this process's memory. Give `redisStore(...)` so several proxy instances enforce one limit.
    */
   store?: ProxyStore;
+  /**
+   * Where functions stop once they have answered (Vercel, Netlify, AWS Lambda, Cloudflare Workers, Deno Deploy):
+   * the platform's way to finish work after the response, e.g. `waitUntil` from `@vercel/functions` or `after`
+   * from `next/server`. The proxy hands it the work the browser does not wait for: ending a session whose create
+   * was answered after the browser left or after the time limit, and freeing its place. On Cloudflare Workers pass
+   * the request's context instead: `handler(request, ctx)`. On Vercel, without it, the proxy uses the request
+   * context Vercel's runtime provides (as `@vercel/functions` does). Without any of these on such a platform, the
+   * first request logs a warning naming this option. Not needed on a long-lived server.
+   */
+  waitUntil?: WaitUntil;
 }
 
 const fn = <T>(name: string) => z.custom<T>((v) => typeof v === 'function', { message: `${name} must be a function` });
@@ -258,6 +294,7 @@ const OptionsSchema = z.object({
         windowMs: z.number().int().min(1).optional(),
         perIp: z.number().int().min(1).optional(),
         perSession: z.number().int().min(1).optional(),
+        invalidTokens: z.number().int().min(1).optional(),
         store: z.custom<RateLimitOptions['store']>(isStore, { message: 'must be an express-rate-limit Store or a factory' }).optional(),
       }),
     ])
@@ -299,12 +336,14 @@ const OptionsSchema = z.object({
         createsPerWindow: z.number().int().min(1).optional(),
         createWindowMs: z.number().int().min(1000).optional(),
         minutesPerDay: z.number().int().min(1).optional(),
+        endFoundSessions: z.boolean().optional(),
       }),
     ])
     .optional(),
   ipv6Subnet: z.union([z.literal(false), z.number().int().min(8).max(128)], { error: 'must be a prefix length 8–128 or false' }).optional(),
   clientKey: fn('clientKey').optional(),
   roomTransport: z.enum(['rtc-a', 'rtc-b'], { error: 'must be rtc-a or rtc-b' }).optional(),
+  waitUntil: fn<WaitUntil>('waitUntil').optional(),
   store: z
     .custom<ProxyStore>((v) => typeof v === 'object' && v !== null && 'ledger' in v && 'limitStore' in v, {
       message: 'must be a store from memoryStore() or redisStore()',
@@ -316,7 +355,7 @@ const OptionsSchema = z.object({
 export interface ResolvedOptions<Req> extends AvatarProxyOptions<Req> {
   secretKey: Uint8Array;
   tokenTtlSeconds: number;
-  limits: { windowMs: number; perIp: number; perSession: number; store: RateLimitOptions['store'] } | false;
+  limits: (Required<Omit<RateLimitOptions, 'store'>> & { store: RateLimitOptions['store'] }) | false;
   sessionCaps: Required<SessionLimitOptions> | false;
   /** Undefined fields are off; `false` when the owner's ceilings are off. */
   ownerCaps: (Required<Omit<OwnerLimitOptions, 'minutesPerDay'>> & Pick<OwnerLimitOptions, 'minutesPerDay'>) | false;
@@ -335,6 +374,7 @@ export const DEFAULT_OWNER_LIMITS: Required<Omit<OwnerLimitOptions, 'minutesPerD
   maxConcurrent: 10,
   createsPerWindow: 100,
   createWindowMs: 3600_000,
+  endFoundSessions: false,
 };
 
 /**
@@ -356,7 +396,13 @@ export function resolveOptions<Req>(raw: AvatarProxyOptions<Req>, factory: strin
     limits:
       rl === false
         ? false
-        : { windowMs: rl?.windowMs ?? 60_000, perIp: rl?.perIp ?? 20, perSession: rl?.perSession ?? 120, store: rl?.store },
+        : {
+            windowMs: rl?.windowMs ?? 60_000,
+            perIp: rl?.perIp ?? 20,
+            perSession: rl?.perSession ?? 120,
+            invalidTokens: rl?.invalidTokens ?? 30,
+            store: rl?.store,
+          },
   };
 }
 

@@ -1,7 +1,29 @@
-import { createRequire } from 'node:module';
 import { LiveAiError } from '../core/index';
 
-const requireFrom = createRequire(import.meta.url);
+/** Node's `require` as this module would see it; what `nodeRequire` returns. */
+export type NodeRequire = ((id: string) => unknown) & { resolve(id: string): string };
+
+let requireFrom: NodeRequire | null | undefined;
+
+/**
+ * Node's `require`, relative to this module, made on first use, or undefined on a runtime without Node's module
+ * loader (Cloudflare Workers, Vercel Edge, a browser). Nothing Node-only runs when this module is imported, so
+ * `liveai-kit/server` imports everywhere; `process.getBuiltinModule` exists on Node (>= 22.3), Deno and Bun.
+ */
+export function nodeRequire(): NodeRequire | undefined {
+  if (requireFrom === undefined) {
+    requireFrom = null;
+    try {
+      const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+      const mod = proc?.getBuiltinModule?.('node:module') as { createRequire?: (from: string) => NodeRequire } | undefined;
+      const here: unknown = import.meta.url;
+      if (mod?.createRequire && typeof here === 'string') requireFrom = mod.createRequire(here);
+    } catch {
+      requireFrom = null;
+    }
+  }
+  return requireFrom ?? undefined;
+}
 
 /** An optional package a proxy needs for the options it was given, and what for. */
 export interface PeerNeed {
@@ -9,10 +31,15 @@ export interface PeerNeed {
   why: string;
 }
 
-/** True when `name` can be resolved from this package (it is installed where Node or the bundler will look). */
+/**
+ * True when `name` can be resolved from this package (it is installed where Node or the bundler will look). Also
+ * true where no module loader can tell (a bundled Worker): a missing package then fails where it is imported.
+ */
 export function installed(name: string): boolean {
+  const req = nodeRequire();
+  if (!req) return true;
   try {
-    requireFrom.resolve(name);
+    req.resolve(name);
     return true;
   } catch {
     return false;
@@ -58,7 +85,9 @@ export function assertPeers(usedBy: string, needs: PeerNeed[]): void {
  */
 export function loadPeer<T>(name: string, usedBy: string): T {
   try {
-    return requireFrom(name) as T;
+    const req = nodeRequire();
+    if (!req) throw new Error('this runtime has no require() (Node, Deno or Bun has)');
+    return req(name) as T;
   } catch (cause) {
     throw new LiveAiError('missing_peer', `${usedBy} needs the package "${name}": npm install ${name}`, { cause });
   }

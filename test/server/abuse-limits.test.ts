@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import express from 'express';
 import pino from 'pino';
 import { ipKeyGenerator } from 'express-rate-limit';
@@ -14,11 +14,12 @@ import { ALICE, listen, proxyOptions, startEmulator, type Emulator } from './hel
 let emulator: Emulator;
 const closers: (() => Promise<void>)[] = [];
 
-beforeAll(async () => {
+// A fresh service per test: the owner's ceilings count every running session of the account at the service.
+beforeEach(async () => {
   emulator = await startEmulator(5);
 });
-afterAll(async () => {
-  for (const c of closers) await c();
+afterEach(async () => {
+  for (const c of closers.splice(0)) await c();
   await emulator.close();
 });
 

@@ -94,7 +94,7 @@ describe('spending limits (on by default)', () => {
 
   it('reset-idle-timeout cannot keep a session forever: the proxy ends it at its maximum length and says why', async () => {
     const { logger, wait } = capturingLogger();
-    const app = proxyApp(withDefaults({ sessionLimits: { maxDurationMs: 1000 }, logger }));
+    const app = proxyApp(withDefaults({ sessionLimits: { maxDurationMs: 3000 }, logger }));
     const res = await start(app);
     expect(res.status).toBe(201);
     const s = res.body;

@@ -7,6 +7,7 @@ import WebSocket from 'ws';
 import { createEmulator } from '../../src/emulator/index';
 import { createAvatarProxy, type AvatarProxyOptions } from '../../src/server/index';
 import { createSealer } from '../../src/server/session/handle';
+import { createServiceClient } from '../../src/server/service/client';
 
 /** Built-in emulator seed (docs/emulator.md): alice owns agent-demo, bob agent-bob, broke has 0 credits. */
 export const ALICE = 'dev-key-alice';
@@ -147,4 +148,18 @@ export async function startRedis(port?: number): Promise<{ proc: ChildProcess; u
     proc.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${out.slice(-500)}`)));
   });
   return { proc, url: `redis://127.0.0.1:${port}`, port };
+}
+
+/**
+ * Ends every running session of `apiKey`'s account at the service (through its own API): the owner's ceiling
+ * counts them all, so a test that checks it starts from none.
+ */
+export async function endRunning(emulatorUrl: string, apiKey = ALICE): Promise<void> {
+  const service = createServiceClient({ baseUrl: emulatorUrl, apiKey });
+  for (let page = 1; ; page++) {
+    const { sessions, pagination } = await service.listSessions({ page, limit: 100 });
+    for (const s of sessions)
+      if (s.session_status === 'QUEUED' || s.session_status === 'ACTIVE') await service.control(s.session_id, { event: 'terminate' });
+    if (!pagination.has_more) return;
+  }
 }

@@ -2,9 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import fc from 'fast-check';
 import { createClient } from 'redis';
+import { Miniflare } from 'miniflare';
 import { createAvatarHandler, redisStore, type ProxyStore } from '../../src/server/index';
 import { createServiceClient } from '../../src/server/service/client';
-import { ALICE, LIVEKIT, SECRET, serviceId, startEmulator, startRedis, type Emulator } from './helpers';
+import { ALICE, endRunning, LIVEKIT, SECRET, serviceId, startEmulator, startRedis, type Emulator } from './helpers';
+import { bundle, type WorkerFetcher } from './runtimes/bundle';
 
 /**
  * Property: whatever valid and hostile clients do around a session (token-less floods, another session's
@@ -49,34 +51,55 @@ const act: fc.Arbitrary<Act> = fc.oneof(
 /** Redis paused (SIGSTOP) or resumed between the requests. */
 const redisFault: fc.Arbitrary<Act> = fc.record({ kind: fc.constant('redis' as const), signal: fc.constantFrom('SIGSTOP', 'SIGCONT') });
 
+/** The limits of the proxy under test. */
+// The owner's create window is not what this property is about, and it counts the creates the service lists for
+// the last hour (the whole file's runs share one service): it is set out of the way.
+const LIMITS = {
+  rateLimit: { perIp: 5, perSession: 3 },
+  sessionLimits: { maxConcurrent: 2, createsPerWindow: 4 },
+  ownerLimits: { maxConcurrent: 10, createsPerWindow: 100_000, createWindowMs: 3_600_000 },
+};
+
+/** One request from the client at `ip` to a fresh proxy's `/api${path}`. */
+type Send = (path: string, init: RequestInit, ip: string) => Promise<Response>;
+
 /**
  * Runs the property; with `redis`, the proxy keeps its counters in a real redis-server that the acts pause and
- * resume, and the service's answers while Redis is paused may also be 503.
+ * resume, and the service's answers while Redis is paused may also be 503. `proxy` makes a fresh proxy per run
+ * (default: the Fetch handler in this process).
  */
-async function ownerCanEnd(acts: fc.Arbitrary<Act[]>, numRuns: number, redis?: { store: () => ProxyStore; proc: ChildProcess }) {
+async function ownerCanEnd(
+  acts: fc.Arbitrary<Act[]>,
+  numRuns: number,
+  redis?: { store: () => ProxyStore; proc: ChildProcess },
+  proxy?: (run: number) => Send,
+) {
   let runs = 0;
   await fc.assert(
     fc.asyncProperty(acts, fc.boolean(), async (acts, byBeacon) => {
       redis?.proc.kill('SIGCONT');
       runs += 1;
-      const handler = createAvatarHandler({
-        ...(redis ? { store: redis.store() } : {}),
-        basePath: '/api',
-        upstream: { baseUrl: emulator.url, apiKey: ALICE },
-        sessionSecret: SECRET,
-        livekit: LIVEKIT,
-        rateLimit: { perIp: 5, perSession: 3 },
-        sessionLimits: { maxConcurrent: 2, createsPerWindow: 4 },
-      });
-      const send = (path: string, init: RequestInit, ip: string) =>
-        handler(new Request(`https://proxy.example/api${path}`, init), { remoteAddress: ip });
+      // The owner's ceiling counts every running session of the account: each run starts from none.
+      await endRunning(emulator.url);
+      const handler = proxy
+        ? undefined
+        : createAvatarHandler({
+            ...(redis ? { store: redis.store() } : {}),
+            basePath: '/api',
+            upstream: { baseUrl: emulator.url, apiKey: ALICE },
+            sessionSecret: SECRET,
+            livekit: LIVEKIT,
+            ...LIMITS,
+          });
+      const send: Send =
+        proxy?.(runs) ?? ((path, init, ip) => handler!(new Request(`https://proxy.example/api${path}`, init), { remoteAddress: ip }));
       const json = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
         method: 'POST',
         headers: { 'content-type': 'application/json', ...headers },
         body: JSON.stringify(body),
       });
       const created = await send('/sessions', json({ agent_id: 'agent-demo', transport_type: 'rtc-a' }), OWNER_IP);
-      expect(created.status).toBe(201);
+      expect(created.status, await created.clone().text()).toBe(201);
       const owner = (await created.json()) as { session_id: string; client_token: string };
       const others: string[] = [];
       const id = owner.session_id;
@@ -137,6 +160,29 @@ describe('the owner can always end their own session (property)', () => {
   it('holds for any mix of valid and hostile clients', async () => {
     const runs = await ownerCanEnd(fc.array(act, { minLength: 1, maxLength: 40 }), 40);
     console.log(`owner-can-end: ${runs} runs of up to 40 mixed requests, the owner's /end always 200`);
+  });
+
+  it('holds on Cloudflare Workers (the Fetch handler bundled as a Worker, in workerd)', async () => {
+    // The worker of test/server/runtimes: the same secret, LiveKit credentials and limits; the client address is
+    // the platform's CF-Connecting-IP; `x-test-proxy` gives each run a fresh proxy inside the one Worker.
+    const mf = new Miniflare({
+      modules: true,
+      script: await bundle('test/server/runtimes/proxy-worker.ts'),
+      compatibilityDate: '2025-09-01',
+      bindings: { SERVICE_URL: emulator.url, OPTIONS: JSON.stringify(LIMITS) },
+    });
+    try {
+      const worker = (await mf.getWorker()) as unknown as WorkerFetcher;
+      const runs = await ownerCanEnd(fc.array(act, { minLength: 1, maxLength: 40 }), 15, undefined, (run) => (path, init, ip) => {
+        const headers = new Headers(init.headers);
+        headers.set('cf-connecting-ip', ip);
+        headers.set('x-test-proxy', `run-${run}`);
+        return worker.fetch(`https://proxy.example/api${path}`, { ...init, headers });
+      });
+      console.log(`owner-can-end on workerd: ${runs} runs of up to 40 mixed requests, the owner's /end always 200`);
+    } finally {
+      await mf.dispose();
+    }
   });
 
   const hasRedis = spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;

@@ -4,7 +4,7 @@ import { createClient } from 'redis';
 import pino from 'pino';
 import request from 'supertest';
 import { redisStore } from '../../src/server/index';
-import { ALICE, proxyApp, proxyOptions, startEmulator, startRedis, waitFor, type Emulator } from './helpers';
+import { ALICE, endRunning, proxyApp, proxyOptions, startEmulator, startRedis, waitFor, type Emulator } from './helpers';
 
 /**
  * Several proxy instances, one limit: two proxies share a real `redis-server` (started here on a free loopback
@@ -70,6 +70,7 @@ describe.skipIf(!hasRedis)('redisStore: several proxy instances, one limit', () 
   });
 
   it("two instances, one ceiling for the owner: the third client's create is 503 on either instance", async () => {
+    await endRunning(emulator.url);
     const { a, b } = twoInstances({ trustProxy: ['loopback'], sessionLimits: {}, ownerLimits: { maxConcurrent: 2 } });
     const as = (app: typeof a, ip: string) => start(app).set('x-forwarded-for', ip);
     const first = await as(a, '198.51.100.1');

@@ -1,74 +1,51 @@
-import { createHash } from 'node:crypto';
-import { BlockList, isIP } from 'node:net';
 import { Address6 } from 'ip-address';
+import proxyaddr from 'proxy-addr';
+import { AddressList as BlockList, isIP, sha256Hex } from './ip-match';
 import { LiveAiError } from '../../core/index';
 import type { ProxyLog } from '../logging';
 
-/** Named groups of addresses accepted in a `trustProxy` list. */
-const NAMED: Record<string, [string, number, 'ipv4' | 'ipv6'][]> = {
-  loopback: [
-    ['127.0.0.0', 8, 'ipv4'],
-    ['::1', 128, 'ipv6'],
-  ],
-  private: [
-    ['10.0.0.0', 8, 'ipv4'],
-    ['172.16.0.0', 12, 'ipv4'],
-    ['192.168.0.0', 16, 'ipv4'],
-    ['fc00::', 7, 'ipv6'],
-  ],
-  linklocal: [
-    ['169.254.0.0', 16, 'ipv4'],
-    ['fe80::', 10, 'ipv6'],
-  ],
-};
+/** Named groups of addresses accepted in a `trustProxy` list (proxy-addr's names; `private` is its `uniquelocal`). */
+const NAMED: Record<string, string> = { loopback: 'loopback', private: 'uniquelocal', linklocal: 'linklocal' };
 
 /** `(peer, forwardedFor)` → client address, or undefined when neither gives one. */
 export type ClientAddress = (peer: string | undefined, forwardedFor: string | null | undefined) => string | undefined;
 
 /**
  * Builds the rule that finds the client's address from the TCP peer and `X-Forwarded-For`, per `trustProxy`
- * (see the option's docs). Uses Node's `BlockList` for subnets.
+ * (see the option's docs). The walk from the peer back along `X-Forwarded-For` is proxy-addr's (the one Express
+ * uses), over entries normalised first (see {@link normalAddress}), so a trusted proxy that writes `ip:port` or
+ * another spelling of an address is read as that address.
  * @throws LiveAiError `invalid_request` for an entry that is neither an address, a CIDR subnet nor a group name.
  */
 export function clientAddress(trust: false | number | readonly string[] | undefined): ClientAddress {
   if (trust === undefined || trust === false || trust === 0) return (peer) => normal(peer);
-  if (typeof trust === 'number') {
-    return (peer, xff) => {
-      const hops = [...entries(xff)];
-      // The nearest of the `trust` proxies is the peer (when the platform tells it); each appended one entry.
-      const at = hops.length - trust;
-      if (peer !== undefined) hops.push(peer);
-      return entry(hops[Math.max(0, at)]);
-    };
-  }
-  const list = new BlockList();
-  for (const raw of trust) {
-    const named = NAMED[raw.toLowerCase()];
-    if (named) for (const [a, p, t] of named) list.addSubnet(a, p, t);
-    else {
-      const [addr = '', prefix] = raw.split('/');
-      const type = isIP(addr);
-      if (type === 0 || (prefix !== undefined && !/^\d{1,3}$/.test(prefix))) {
-        throw new LiveAiError(
-          'invalid_request',
-          `trustProxy: ${JSON.stringify(raw.slice(0, 60))} is not an address, a CIDR subnet or loopback/private/linklocal`,
-        );
-      }
-      const family = type === 4 ? 'ipv4' : 'ipv6';
-      if (prefix === undefined) list.addAddress(addr, family);
-      else list.addSubnet(addr, Number(prefix), family);
-    }
-  }
-  const trusted = (a: string) => {
-    const type = isIP(a);
-    return type !== 0 && list.check(a, type === 4 ? 'ipv4' : 'ipv6');
-  };
+  // A number: the nearest `trust` hops (the peer first) are proxies, each having appended one entry.
+  const trusted = typeof trust === 'number' ? (_a: string, i: number) => i < trust : compileTrust(trust);
   return (peer, xff) => {
-    const hops = [...entries(xff)];
-    let at = normal(peer);
-    while (at !== undefined && trusted(at) && hops.length > 0) at = entry(hops.pop());
-    return at;
+    const hops = entries(xff).map((e) => normal(e) ?? e);
+    const req = { socket: { remoteAddress: normal(peer) }, headers: { 'x-forwarded-for': hops.join(', ') } };
+    const picked = proxyaddr(req as never, trusted);
+    return picked === undefined ? undefined : entry(picked);
   };
+}
+
+/** proxy-addr's trust function for a `trustProxy` list. @throws LiveAiError naming the first bad entry. */
+function compileTrust(list: readonly string[]): (addr: string, i: number) => boolean {
+  const names = list.map((raw) => {
+    const name = NAMED[raw.toLowerCase()] ?? raw;
+    try {
+      proxyaddr.compile(name);
+      return name;
+    } catch {
+      throw new LiveAiError(
+        'invalid_request',
+        `trustProxy: ${JSON.stringify(raw.slice(0, 60))} is not an address, a CIDR subnet or loopback/private/linklocal`,
+      );
+    }
+  });
+  const compiled = proxyaddr.compile(names);
+  // The peer is unknown (undefined) when the platform does not say it: never a trusted proxy.
+  return (addr, i) => addr !== undefined && compiled(addr, i);
 }
 
 /** A forwarded entry the rule picked: its address, or 400 when a proxy wrote something that is not one. */
@@ -88,31 +65,33 @@ function entries(xff: string | null | undefined): string[] {
     .filter(Boolean);
 }
 
+const V4_PORT = /^(\d{1,3}(?:\.\d{1,3}){3}):(\d{1,5})$/;
+const V6_BRACKETS = /^\[([^\]]+)\](?::(\d{1,5}))?$/;
+
 /**
- * One address as proxies write it, normalised: `1.2.3.4`, `1.2.3.4:5678`, `2001:db8::1`, `[2001:db8::1]:443`,
- * `::ffff:1.2.3.4` (IPv4-mapped IPv6 is IPv4) → the bare address; anything that is not an address → undefined
- * (so it can never pick a bucket). A port is read with the WHATWG URL parser, and only when the text is exactly
- * `address:port` (no shorthand like `1.2.3`).
+ * One address as proxies write it, in one spelling: `1.2.3.4`, `1.2.3.4:5678`, `2001:db8::1`,
+ * `[2001:db8::1]:443`, `[2001:DB8:0::1]`, `fe80::1%eth0` → the bare address, IPv6 in its canonical form (lower
+ * case, shortest, no zone id), IPv4-mapped IPv6 (`::ffff:1.2.3.4`, `::ffff:102:304`) as IPv4; anything that is not
+ * an address → undefined (so it can never pick a bucket).
  */
 export function normalAddress(a: string | undefined): string | undefined {
   if (a === undefined) return undefined;
   let v = a.trim();
-  if (isIP(v) === 0) {
-    let url: URL | undefined;
-    try {
-      url = new URL(`http://${v}`);
-    } catch {
-      return undefined;
-    }
-    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-    if (url.port === '' || isIP(host) === 0 || `${url.hostname}:${url.port}`.toLowerCase() !== v.toLowerCase()) return undefined;
-    v = host;
+  const hostOnly = V4_PORT.exec(v) ?? V6_BRACKETS.exec(v);
+  if (hostOnly) {
+    if (hostOnly[2] !== undefined && Number(hostOnly[2]) > 65535) return undefined;
+    v = hostOnly[1]!;
   }
-  if (isIP(v) === 6) {
-    const six = new Address6(v);
-    if (six.isMapped4()) return six.to4().correctForm();
+  const type = isIP(v);
+  if (type === 4) return v;
+  if (type !== 6) return undefined;
+  let six: Address6;
+  try {
+    six = new Address6(v);
+  } catch {
+    return undefined;
   }
-  return v;
+  return six.isMapped4() ? six.to4().correctForm() : six.correctForm();
 }
 const normal = normalAddress;
 
@@ -126,6 +105,16 @@ export function addressKey(address: string, ipv6Subnet: number | false = DEFAULT
   return new Address6(`${address}/${ipv6Subnet}`).networkForm();
 }
 
+/** Loopback and private subnets: a peer there that sends `X-Forwarded-For` is probably a reverse proxy. */
+const LOCAL: [string, number, 'ipv4' | 'ipv6'][] = [
+  ['127.0.0.0', 8, 'ipv4'],
+  ['::1', 128, 'ipv6'],
+  ['10.0.0.0', 8, 'ipv4'],
+  ['172.16.0.0', 12, 'ipv4'],
+  ['192.168.0.0', 16, 'ipv4'],
+  ['fc00::', 7, 'ipv6'],
+];
+
 /** IPv6 clients are grouped by this prefix length by default (see `ipv6Subnet`). */
 export const DEFAULT_IPV6_SUBNET = 64;
 
@@ -137,7 +126,7 @@ export const DEFAULT_IPV6_SUBNET = 64;
 export function forwardedWarning(trust: false | number | readonly string[] | undefined, warn: (obj: object, msg: string) => void) {
   if (trust !== undefined && trust !== false && trust !== 0) return () => {};
   const local = new BlockList();
-  for (const group of ['loopback', 'private']) for (const [a, p, t] of NAMED[group]!) local.addSubnet(a, p, t);
+  for (const [a, p, t] of LOCAL) local.addSubnet(a, p, t);
   let warned = false;
   return (peer: string | undefined, xff: string | null | undefined) => {
     if (warned || !xff) return;
@@ -220,7 +209,7 @@ export function clientIdentity<Req>(o: ClientIdentityOptions<Req>, log: ProxyLog
     if (o.clientKey) {
       const user = await o.clientKey(req);
       if (typeof user === 'string' && user !== '') {
-        return `user:${user.length > 128 ? createHash('sha256').update(user).digest('hex') : user}`;
+        return `user:${user.length > 128 ? await sha256Hex(user) : user}`;
       }
     }
     let ip: string | undefined;

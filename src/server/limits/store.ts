@@ -18,7 +18,7 @@ export interface LedgerEntry {
 export interface ReserveLimits {
   /** Sessions the client may have running at once. */
   maxConcurrent: number;
-  /** Sessions the client may start per `createWindowMs`. */
+  /** Sessions the client may start in any `createWindowMs` (a sliding window). */
   createsPerWindow: number;
   createWindowMs: number;
   /** Owner-wide ceilings (all clients together); each undefined when off. */
@@ -33,28 +33,69 @@ export interface ReserveLimits {
 }
 
 /**
- * Which limit refused a reservation. `client_*` → 429 for that client; `owner_*` → 503 for everyone.
+ * Which limit refused a reservation. `client_*` → 429 for that client; `owner_*` → 503 for everyone;
+ * `uncounted` → the store does not know what runs (it is new, or lost its data): the proxy counts the running
+ * sessions at the service ({@link SessionLedger.rebuild}) before it admits a create.
  * @public
  */
-export type ReserveRefusal = 'client_running' | 'client_creates' | 'owner_running' | 'owner_creates' | 'owner_minutes';
+export type ReserveRefusal = 'client_running' | 'client_creates' | 'owner_running' | 'owner_creates' | 'owner_minutes' | 'uncounted';
+
+/**
+ * What {@link SessionLedger.reserve} answers: `'ok'`, or the limit that refused and, for the create windows, in how
+ * many ms the oldest create leaves the window.
+ * @public
+ */
+export type ReserveResult = 'ok' | { refused: ReserveRefusal; retryAfterMs?: number };
+
+/**
+ * A running session found at the service that the ledger did not hold, as entered by {@link SessionLedger.rebuild}.
+ * @public
+ */
+export interface FoundSession {
+  sessionId: string;
+  /** When its place under the owner's ceiling lapses unless counted again, ms since epoch. */
+  expiresAt: number;
+  /** When the proxy ends it (ms since epoch), or -1: only counted, never ended by the proxy. */
+  endAt: number;
+}
+
+/**
+ * The ledger's client of the sessions found running at the service (their browser is not known).
+ * @public
+ */
+export const FOUND_CLIENT = '~service';
 
 /**
  * The proxy's shared state besides rate counters: which sessions each client (and the owner, all clients
- * together) has running, what they started per window, when each session must end, and which have ended (so their
- * tokens only read status). Each method is one atomic step (one Redis round trip in `redisStore`), safe with
- * several proxy instances on one store.
+ * together) has running, what they started in the last create window (a sliding window: no window boundary lets
+ * twice the budget through), when each session must end, and which have ended (so their tokens only read
+ * status). Each method is one atomic step (one Redis round trip in `redisStore`), safe with several proxy
+ * instances on one store.
  * @public
  */
 export interface SessionLedger {
   /**
    * Checks every limit and, when all allow it, adds `member` to the client's and the owner's running sets (until
-   * `expiresAt`, ms since epoch) and counts one create. Resolves `'ok'` or the limit that refused.
+   * `expiresAt`, ms since epoch) and to the create windows. With an owner-wide running ceiling, refuses
+   * `uncounted` until {@link SessionLedger.rebuild} has run on this store's data.
    */
-  reserve(client: string, member: string, expiresAt: number, limits: ReserveLimits): Promise<'ok' | ReserveRefusal>;
+  reserve(client: string, member: string, expiresAt: number, limits: ReserveLimits): Promise<ReserveResult>;
   /** Turns reservation `from` into session `to` (running until `expiresAt`) and schedules its end at `endAt` (none when negative). */
   commit(client: string, from: string, to: string, expiresAt: number, endAt: number): Promise<void>;
   /** Drops `member` from the running sets and its deadline (a failed create, or a session found over). */
   release(client: string, member: string): Promise<void>;
+  /**
+   * A create the service refused: drops the reservation `member` (made at `reservedAt`, ms since epoch) like
+   * `release`, and gives back what it counted: its place in both create windows and the `minutesCharge` it was
+   * charged. Does nothing once the reservation is gone (so it never gives back twice).
+   */
+  refund(client: string, member: string, reservedAt: number, minutesCharge: number): Promise<void>;
+  /**
+   * Counts sessions found running at the service that the ledger did not hold (under {@link FOUND_CLIENT}),
+   * adds `creates` (ms since epoch of each session the service lists, recent ones) to the owner's create window of
+   * `createWindowMs` when the store had lost its count, and marks the store counted.
+   */
+  rebuild(found: FoundSession[], creates: number[], createWindowMs: number): Promise<void>;
   /** The client's unexpired members. */
   members(client: string): Promise<string[]>;
   /** Every client's unexpired members, as entries (for the owner-wide cap). */
@@ -65,17 +106,12 @@ export interface SessionLedger {
    */
   due(now: number, leaseMs: number): Promise<LedgerEntry[]>;
   /**
-   * Marks a session ended for `ttlMs` with why (`ended`, `max_duration`, `orphaned`) and, when `client` is known,
-   * frees its slot and drops its deadline.
+   * Marks a session ended for `ttlMs` with why (`ended`, `max_duration`, `orphaned`) and frees a place it holds as
+   * a found session; when `client` is known, also frees its slot and drops its deadline.
    */
   finish(sessionId: string, reason: string, ttlMs: number, client?: string): Promise<void>;
   /** Why the session ended, or undefined while it may still run. */
   endedReason(sessionId: string): Promise<string | undefined>;
-}
-
-/** Index of the fixed window of `windowMs` that holds `now`, and ms until it ends. */
-export function windowOf(now: number, windowMs: number): { index: number; leftMs: number } {
-  return { index: Math.floor(now / windowMs), leftMs: windowMs - (now % windowMs) };
 }
 
 /** The UTC day of `now` (`2026-11-26`) and ms until it ends. */
@@ -107,9 +143,13 @@ export function memoryStore(): ProxyStore {
 function memoryLedger(): SessionLedger {
   const running = new Map<string, Map<string, number>>();
   const all = new Map<string, number>();
+  /** Sliding create windows: key → member → when it was counted (ms since epoch). */
+  const logs = new Map<string, Map<string, number>>();
   const counts = new Map<string, { n: number; until: number }>();
   const deadlines = new Map<string, { entry: LedgerEntry; at: number }>();
   const ended = new Map<string, { reason: string; until: number }>();
+  /** False until the running sessions were counted at the service (a new process knows nothing). */
+  let counted = false;
   const live = (client: string) => {
     const set = running.get(client) ?? new Map<string, number>();
     const now = Date.now();
@@ -122,6 +162,25 @@ function memoryLedger(): SessionLedger {
     for (const [m, exp] of all) if (exp <= now) all.delete(m);
     return all;
   };
+  /** The members of window `key` counted in the last `windowMs`. */
+  const log = (key: string, windowMs: number) => {
+    const l = logs.get(key) ?? new Map<string, number>();
+    const from = Date.now() - windowMs;
+    for (const [m, at] of l) if (at <= from) l.delete(m);
+    if (l.size === 0) {
+      logs.delete(key);
+      spans.delete(key);
+    }
+    return l;
+  };
+  const spans = new Map<string, number>();
+  const logAdd = (key: string, windowMs: number, member: string, at: number) => {
+    if (logs.size > 50_000) for (const [k] of logs) log(k, spans.get(k) ?? windowMs);
+    spans.set(key, windowMs);
+    logs.set(key, log(key, windowMs).set(member, at));
+  };
+  /** Ms until the oldest member of a full window leaves it. */
+  const waitOf = (l: Map<string, number>, windowMs: number) => Math.max(1, Math.min(...l.values()) + windowMs - Date.now());
   const count = (key: string) => {
     const c = counts.get(key);
     if (c && c.until <= Date.now()) counts.delete(key);
@@ -130,51 +189,70 @@ function memoryLedger(): SessionLedger {
   const add = (key: string, n: number, ttlMs: number) => {
     const now = Date.now();
     if (counts.size > 50_000) for (const [k, v] of counts) if (v.until <= now) counts.delete(k);
-    counts.set(key, { n: count(key) + n, until: now + ttlMs });
+    const n0 = count(key);
+    counts.set(key, { n: Math.max(0, n0 + n), until: counts.get(key)?.until ?? now + ttlMs });
   };
   const key = (e: LedgerEntry) => ownerMember(e.client, e.sessionId);
   const release = (client: string, member: string) => {
-    live(client).delete(member);
+    const had = live(client).delete(member);
     all.delete(ownerMember(client, member));
     deadlines.delete(key({ client, sessionId: member }));
+    return had;
+  };
+  const commit = (client: string, from: string, to: string, expiresAt: number, endAt: number) => {
+    const set = live(client);
+    set.delete(from);
+    set.set(to, expiresAt);
+    running.set(client, set);
+    all.delete(ownerMember(client, from));
+    all.set(ownerMember(client, to), expiresAt);
+    const entry = { client, sessionId: to };
+    if (endAt >= 0) deadlines.set(key(entry), { entry, at: endAt });
   };
   return {
     async reserve(client, member, expiresAt, limits) {
       const now = Date.now();
       const set = live(client);
       if (set.has(member)) return 'ok';
-      const w = windowOf(now, limits.createWindowMs);
-      const mine = `creates:${client}:${w.index}`;
+      const mine = log(`creates:${client}`, limits.createWindowMs);
       const o = limits.owner;
-      const ow = o ? windowOf(now, o.createWindowMs) : undefined;
+      const ours = o ? log('creates-all', o.createWindowMs) : undefined;
       const d = dayOf(now);
-      if (set.size >= limits.maxConcurrent) return 'client_running';
-      if (count(mine) >= limits.createsPerWindow) return 'client_creates';
-      if (o?.maxConcurrent !== undefined && liveAll().size >= o.maxConcurrent) return 'owner_running';
-      if (o?.createsPerWindow !== undefined && count(`creates-all:${ow!.index}`) >= o.createsPerWindow) return 'owner_creates';
-      if (o?.minutesPerDay !== undefined && count(`minutes:${d.day}`) + o.minutesCharge > o.minutesPerDay) return 'owner_minutes';
+      if (o?.maxConcurrent !== undefined && !counted) return { refused: 'uncounted' };
+      if (set.size >= limits.maxConcurrent) return { refused: 'client_running' };
+      if (mine.size >= limits.createsPerWindow) return { refused: 'client_creates', retryAfterMs: waitOf(mine, limits.createWindowMs) };
+      if (o?.maxConcurrent !== undefined && liveAll().size >= o.maxConcurrent) return { refused: 'owner_running' };
+      if (o?.createsPerWindow !== undefined && ours!.size >= o.createsPerWindow)
+        return { refused: 'owner_creates', retryAfterMs: waitOf(ours!, o.createWindowMs) };
+      if (o?.minutesPerDay !== undefined && count(`minutes:${d.day}`) + o.minutesCharge > o.minutesPerDay)
+        return { refused: 'owner_minutes', retryAfterMs: d.leftMs };
       set.set(member, expiresAt);
       running.set(client, set);
       // Sessions that ended on their own leave their entry until it expires: prune now and then.
       if (all.size > 10_000) liveAll();
       all.set(ownerMember(client, member), expiresAt);
-      add(mine, 1, w.leftMs);
-      if (o) add(`creates-all:${ow!.index}`, 1, ow!.leftMs);
+      // A window whose limit is off (an attach's) counts nothing.
+      if (limits.createsPerWindow < Number.MAX_SAFE_INTEGER) logAdd(`creates:${client}`, limits.createWindowMs, member, now);
+      if (o?.createsPerWindow !== undefined) logAdd('creates-all', o.createWindowMs, member, now);
       if (o?.minutesPerDay !== undefined) add(`minutes:${d.day}`, o.minutesCharge, d.leftMs);
       return 'ok';
     },
     async commit(client, from, to, expiresAt, endAt) {
-      const set = live(client);
-      set.delete(from);
-      set.set(to, expiresAt);
-      running.set(client, set);
-      all.delete(ownerMember(client, from));
-      all.set(ownerMember(client, to), expiresAt);
-      const entry = { client, sessionId: to };
-      if (endAt >= 0) deadlines.set(key(entry), { entry, at: endAt });
+      commit(client, from, to, expiresAt, endAt);
     },
     async release(client, member) {
       release(client, member);
+    },
+    async refund(client, member, reservedAt, minutesCharge) {
+      if (!release(client, member)) return;
+      logs.get(`creates:${client}`)?.delete(member);
+      logs.get('creates-all')?.delete(member);
+      if (minutesCharge > 0) add(`minutes:${dayOf(reservedAt).day}`, -minutesCharge, 1);
+    },
+    async rebuild(found, creates, createWindowMs) {
+      for (const f of found) commit(FOUND_CLIENT, f.sessionId, f.sessionId, f.expiresAt, f.endAt);
+      if (!counted) creates.forEach((at, i) => logAdd('creates-all', createWindowMs, `found:${i}:${at}`, at));
+      counted = true;
     },
     async members(client) {
       return [...live(client).keys()];
@@ -200,6 +278,7 @@ function memoryLedger(): SessionLedger {
       const now = Date.now();
       if (ended.size > 50_000) for (const [k, v] of ended) if (v.until <= now) ended.delete(k);
       ended.set(sessionId, { reason, until: now + ttlMs });
+      release(FOUND_CLIENT, sessionId);
       if (client !== undefined) release(client, sessionId);
     },
     async endedReason(sessionId) {

@@ -2,7 +2,7 @@ import { type ControlEventPolicy, LiveAiError, MAX_PAGINATION_OFFSET } from '../
 import { CreateRoomRequestSchema, PaginationQuerySchema } from '../../core/validation';
 import { serviceClientOver, type ServiceClient } from '../service/client';
 import { createClientTokens, type ClientTokens } from '../session/client-token';
-import { proxyLogger, type ProxyLog } from '../logging';
+import { proxyLogger, secretsOf, type ProxyLog } from '../logging';
 import { resolveOptions, type AvatarProxyOptions, type ProxyAction, type ResolvedOptions } from '../options';
 import { followsAgents } from '../session/browser-fields';
 import { createSessionAction, type Upload } from '../session/create';
@@ -10,12 +10,13 @@ import { parseBody } from './validate';
 import { createGuard, type Guard } from '../limits/guard';
 import { checkSite, ORIGIN_GUARDED, type RequestSite } from './site';
 import { createSpawner, LATE_GRACE_MS, type Spawner } from '../session/spawn';
-import { sessionAction } from '../session/actions';
+import { sessionAction, verifySessionToken } from '../session/actions';
 import { cappedFetchJson, createUpstreamExchange, createUpstreamFetch, openPool } from '../service/upstream-fetch';
 import { transportOfRoomUrl } from '../../shared/room-url';
 import { createTransportHint, type TransportHint } from './transport-hint';
 import { createSealer, type Sealer } from '../session/handle';
 import { dailyRoomAllowed } from '../session/daily-rooms';
+import { createBackground, platformWarnings, type Background, type WaitUntil } from '../platform';
 
 export type { Upload };
 
@@ -40,6 +41,8 @@ export interface ProxyCall<Req> {
   site?: RequestSite;
   /** True once the browser has gone away (a session created then is ended by the proxy). */
   gone?: () => boolean;
+  /** The request's own `waitUntil` (Cloudflare's `ctx.waitUntil`); the `waitUntil` option otherwise. */
+  waitUntil?: WaitUntil;
   /**
    * Set by adapters that relay WebSockets: the browser's address (on this proxy) for the service's
    * `websocket_address` of session `handle`. Without it, WebSocket transports are refused (400).
@@ -65,6 +68,12 @@ export interface ProxyCore<Req> {
   transportHint: TransportHint;
   /** Seals and opens session handles and relay tickets. */
   sealer: Sealer;
+  /** Checks a session route's client token as the route itself does (the adapters check it before reading a body). */
+  verifyToken(token: string | undefined, handle: string): Promise<{ attached: boolean }>;
+  /** Runs work the browser does not wait for, through the request's or the option's `waitUntil`. */
+  background: Background;
+  /** Notes a request (with its own `waitUntil`, if any): the first one without any, where needed, logs a warning. */
+  seen(waitUntil: WaitUntil | undefined): void;
   handle(call: ProxyCall<Req>): Promise<ProxyReply>;
 }
 
@@ -109,7 +118,7 @@ export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: stri
     providerLabels: options.providerLabels,
   };
   const upstream = serviceClientOver(clientOptions, pool ? createUpstreamExchange(pool) : cappedFetchJson);
-  const log = proxyLogger(options.logger);
+  const log = proxyLogger(options.logger, secretsOf(options));
   // Ending sessions and checking on them may wait longer than a browser's call: they run in the background.
   const cleanup = serviceClientOver(
     {
@@ -121,13 +130,20 @@ export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: stri
     },
     cappedFetchJson,
   );
-  const guard = createGuard(options, cleanup, log);
+  const background = createBackground(options.waitUntil, log);
+  const warnings = platformWarnings(log, {
+    factory,
+    store: options.store !== undefined,
+    limits: options.sessionCaps !== false || options.ownerCaps !== false,
+    waitUntil: options.waitUntil !== undefined,
+  });
+  const guard = createGuard(options, cleanup, log, background);
   const ctx: ActionContext<Req> = {
     options,
     upstream,
     tokens: createClientTokens(options.secretKey, options.tokenTtlSeconds),
     guard,
-    spawner: createSpawner(options, guard, log, upstreamFetch),
+    spawner: createSpawner(options, guard, log, upstreamFetch, background),
     log,
     transportHint: createTransportHint(options.roomTransport, log),
     async allow(call) {
@@ -154,7 +170,21 @@ export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: stri
     },
   };
   const { transportHint, sealer } = ctx;
-  return { options, log, guard, transportHint, sealer, logsRequests: options.logger !== undefined, handle: (call) => handle(ctx, call) };
+  return {
+    options,
+    log,
+    guard,
+    transportHint,
+    sealer,
+    verifyToken: (token, handle) => verifySessionToken(ctx, token, handle),
+    background,
+    seen: warnings.request,
+    logsRequests: options.logger !== undefined,
+    handle: (call) => {
+      warnings.request(call.waitUntil);
+      return handle(ctx, call);
+    },
+  };
 }
 
 async function handle<Req>(ctx: ActionContext<Req>, call: ProxyCall<Req>): Promise<ProxyReply> {
@@ -166,8 +196,9 @@ async function handle<Req>(ctx: ActionContext<Req>, call: ProxyCall<Req>): Promi
       const body = parseBody(CreateRoomRequestSchema, call.body);
       await ctx.agentAllowed(body.agent_id, call.req);
       const room = await ctx.spawner.spawn(call, (up) => up.createRoom(body, o));
-      const handle = await ctx.sealer.handle({ sessionId: room.session_id, startedAt: Date.now() });
-      const issued = await ctx.tokens.issue(handle);
+      const endsAt = room.session_expires_at ? Date.parse(room.session_expires_at) : undefined;
+      const handle = await ctx.sealer.handle({ sessionId: room.session_id, startedAt: Date.now(), endsAt });
+      const issued = await ctx.tokens.issue(handle, false, endsAt);
       const transport = transportOfRoomUrl(room.room_url) ?? 'rtc-b';
       ctx.transportHint.learn(transport);
       const { room_url, token, image_url, session_expires_at } = room;

@@ -90,9 +90,6 @@ function clientSafe(status: number): WireError {
   return { status: s, detail, code, upstream: true, unexpected: false };
 }
 
-/** The service's text for the log: cut to 300 characters, anything that looks like a token or key blanked. */
-export const redactDetail = (text: string): string => text.slice(0, 300).replace(/[A-Za-z0-9_\-]{24,}(\.[A-Za-z0-9_\-]+)*/g, '[redacted]');
-
 const mine = (status: number, detail: string): WireError => ({
   status,
   detail,
@@ -102,13 +99,16 @@ const mine = (status: number, detail: string): WireError => ({
 });
 const up = (status: number, code: string, detail: string): WireError => ({ status, detail, code, upstream: true, unexpected: false });
 
-/** Logs a failed request: a warning for the service's failures, an error for bugs; never bodies or secrets. */
+/**
+ * Logs a failed request: a warning for the service's failures (with the service's own text), an error for bugs;
+ * never bodies. The proxy's logger blanks secrets and tokens in every field and cuts long texts.
+ */
 export function logFailure(log: ProxyLog, err: unknown, requestId: string, w: WireError): void {
   const fields = { reqId: requestId, status: w.status, code: w.code };
   if (w.unexpected)
     log.error({ ...fields, err: err instanceof Error ? { name: err.name, message: err.message } : String(err) }, 'avatar proxy error');
   else if (w.upstream) {
-    const upstream = err instanceof LiveAiError ? { upstreamStatus: err.status, upstreamDetail: redactDetail(err.detail) } : {};
+    const upstream = err instanceof LiveAiError ? { upstreamStatus: err.status, upstreamDetail: err.detail } : {};
     log.warn({ ...fields, ...upstream }, 'avatar service failed');
   }
 }

@@ -1,8 +1,6 @@
-import { createRequire } from 'node:module';
 import type * as Undici from 'undici';
 import { fetchJson, parseJson, type FetchJsonOptions, type FetchedJson } from '../../shared/fetch-json';
-
-const requireFrom = createRequire(import.meta.url);
+import { nodeRequire } from '../peers';
 
 /** Idle keep-alive sockets to the service are closed after this many ms (the service may hint shorter). */
 const KEEP_ALIVE_MS = 10_000;
@@ -51,12 +49,18 @@ export type UpstreamPool = { origin: string; pool: Undici.Pool };
 /**
  * One keep-alive undici `Pool` for the service's origin, shared by every call a proxy makes to the service (see
  * `createUpstreamFetch` and `createUpstreamExchange`). Undefined when the optional peer `undici` (≥ 7) is not
- * installed: the proxy then uses the global `fetch`.
+ * installed, or the runtime cannot load it (Cloudflare Workers, Vercel Edge): the proxy then uses the global `fetch`.
  */
 export function openPool(baseUrl: string): UpstreamPool | undefined {
   let undici: typeof Undici;
+  // Node only: Bun and Deno answer `require('undici')` with shims that lack parts of undici 7's dispatch API.
+  const versions = (globalThis as { process?: { versions?: Record<string, string | undefined> } }).process?.versions;
+  if (!versions?.node || versions.bun || 'Deno' in globalThis) return undefined;
   try {
-    undici = requireFrom('undici') as typeof Undici;
+    const req = nodeRequire();
+    if (!req) return undefined;
+    undici = req('undici') as typeof Undici;
+    if (typeof undici.Pool !== 'function') return undefined;
   } catch {
     return undefined;
   }

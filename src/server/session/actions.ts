@@ -12,6 +12,8 @@ import { bearerToken } from './client-token';
 import type { ActionContext, ProxyCall, ProxyReply } from '../proxy/core';
 import { parseBody } from '../proxy/validate';
 import { controlEventOf } from './control-event';
+import type { HandleContents } from './handle';
+import type { ResolvedOptions } from '../options';
 
 const MAX_ID_CHARS = 256;
 // Control characters are never part of a session id.
@@ -30,19 +32,34 @@ export async function sessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCal
   const o = { requestId: call.requestId };
   let token = bearerToken(call.authorization);
   if (call.action === 'end' && token === undefined) token = endBodyToken(call.body);
-  const { attached } = await ctx.tokens.verify(token, handle);
+  const { attached } = await verifySessionToken(ctx, token, handle);
+  let deadline: number | undefined;
   // The browser holds the handle; the service's session id never leaves the server.
-  const { sessionId: id, startedAt } = await ctx.sealer.open(handle);
+  const contents = await ctx.sealer.open(handle);
+  const { sessionId: id } = contents;
+  // The deadline travels in the handle, so it holds whatever the store remembers (a restart, a lost store).
+  deadline = deadlineOf(contents, ctx.options.sessionCaps);
+  const overdue = deadline !== undefined && deadline <= Date.now();
   // Only requests with a valid token count against the session's budget, and /end is never limited,
   // so nobody can use up the owner's budget and stop them from ending their session.
   if (call.action !== 'end') await ctx.guard.sessionHit(id);
   // `/end` always reaches the service: a store fault only costs it the "already ended" shortcut.
-  const endedReason = await ctx.guard.endedReason(id).catch((e: unknown) => {
-    if (call.action === 'end') return undefined;
+  let endedReason = await ctx.guard.endedReason(id).catch((e: unknown) => {
+    if (call.action === 'end' || overdue) return undefined;
     throw e;
   });
+  if (overdue && endedReason === undefined) {
+    // Past its deadline and not known as ended: end it at the service now (the store may have lost it).
+    // A failure is logged by the guard; the next call (or the sweep) tries again, and this one is refused anyway.
+    endedReason = await ctx.guard.endSession(id, 'max_duration', call.requestId, call.client).then(
+      () => 'max_duration',
+      () => undefined,
+    );
+  }
+  if (overdue && call.action !== 'getSession' && call.action !== 'end') throw pastDeadline();
   if (endedReason !== undefined && call.action !== 'getSession' && call.action !== 'end') throw sessionEnded();
-  if (attached && endedReason === undefined && call.action !== 'end') await ctx.guard.adopt(id, startedAt, call.requestId, call.client);
+  if (attached && endedReason === undefined && call.action !== 'end' && deadline !== undefined)
+    await ctx.guard.adopt(id, deadline, call.requestId, call.client);
   await ctx.allow(call);
   switch (call.action) {
     case 'getSession': {
@@ -57,7 +74,7 @@ export async function sessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCal
         await ctx.guard.ended(id, 'ended', call.client);
         throw sessionEnded();
       }
-      return { status: 200, body: await ctx.tokens.issue(handle, attached) };
+      return { status: 200, body: await ctx.tokens.issue(handle, attached, deadline) };
     }
     case 'control': {
       const b = call.body as { event?: unknown; image_base64?: unknown } | undefined;
@@ -95,6 +112,42 @@ export async function sessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCal
   }
 }
 
+/**
+ * Checks a session route's client token (see `ClientTokens.verify`). A token's expiry is capped at the session's
+ * deadline, so one that was valid until then still proves its holder: past the deadline it passes here, and the
+ * route tells why the session is over (403) rather than that the token expired (401).
+ * @throws LiveAiError 401 `invalid_api_key` (missing, invalid, or expired before the deadline), 403 `forbidden`.
+ */
+export async function verifySessionToken<Req>(
+  ctx: Pick<ActionContext<Req>, 'tokens' | 'sealer' | 'options'>,
+  token: string | undefined,
+  handle: string,
+): Promise<{ attached: boolean }> {
+  try {
+    return await ctx.tokens.verify(token, handle);
+  } catch (e) {
+    const expired = token !== undefined && e instanceof LiveAiError && e.status === 401;
+    const contents = expired ? await ctx.sealer.open(handle).catch(() => undefined) : undefined;
+    const deadline = contents && deadlineOf(contents, ctx.options.sessionCaps);
+    if (deadline === undefined || deadline > Date.now()) throw e;
+    return ctx.tokens.verify(token, handle, deadline - 1000);
+  }
+}
+
+/**
+ * When the session behind a handle must end (ms since epoch): the deadline sealed at its create or attach, or
+ * its start plus the maximum length when that is sooner (or the handle has none); undefined without either.
+ */
+export function deadlineOf(contents: HandleContents, caps: ResolvedOptions<unknown>['sessionCaps']): number | undefined {
+  const byOptions = caps ? contents.startedAt + caps.maxDurationMs : undefined;
+  if (contents.endsAt === undefined) return byOptions;
+  return byOptions === undefined ? contents.endsAt : Math.min(contents.endsAt, byOptions);
+}
+
+const pastDeadline = () =>
+  new LiveAiError('forbidden', 'This session reached its maximum length and has ended; its token can only read its status', {
+    status: 403,
+  });
 const sessionEnded = () => new LiveAiError('forbidden', 'This session has ended; its token can only read its status', { status: 403 });
 
 /** One control event, checked against its own schema for a precise `detail`, with the proxy's policy for it. */

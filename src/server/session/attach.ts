@@ -1,6 +1,7 @@
 import { LiveAiError } from '../../core/index';
 import { createClientTokens } from './client-token';
 import { createSealer } from './handle';
+import { DEFAULT_SESSION_LIMITS } from '../options';
 
 /**
  * Options of {@link issueClientToken}: the same `sessionSecret` (and `tokenTtlSeconds`) as your proxy's.
@@ -11,6 +12,12 @@ export interface ClientTokenOptions {
   sessionSecret: string | Uint8Array;
   /** Lifetime in seconds (default 900; 60 s to 1 day). The browser renews it through the proxy. */
   tokenTtlSeconds?: number;
+  /**
+   * Longest life of the attached session from this call, in ms (default 1800000 = 30 min, the proxy's default
+   * `sessionLimits.maxDurationMs`). Sealed into the handle: the proxy ends the session at this deadline or at
+   * its own `maxDurationMs` from this call, whichever comes first, and no client token outlives it.
+   */
+  maxDurationMs?: number;
 }
 
 /**
@@ -22,10 +29,12 @@ export interface ClientTokenOptions {
  *
  * The proxy treats an attached session like one it created: on the browser's first call it counts against that
  * browser's running-session cap (`sessionLimits.maxConcurrent`, 429 when full), and it is ended by the proxy
- * (control `terminate`) once `sessionLimits.maxDurationMs` have passed since this call. Calling again for the same
- * session starts a new handle, and a new maximum length.
+ * (control `terminate`) once `maxDurationMs` (or the proxy's `sessionLimits.maxDurationMs`, when shorter) have
+ * passed since this call; past that, every call but a status read is refused with 403 `{detail}`, whatever the
+ * proxy's store remembers. Calling again for the same session starts a new handle, and a new maximum length.
  * @returns `{session_id, client_token, expires_at}` (`expires_at` ISO 8601, UTC, of the token).
- * @throws LiveAiError `invalid_request` for a secret under 32 bytes, a TTL out of range or an empty `sessionId`.
+ * @throws LiveAiError `invalid_request` for a secret under 32 bytes, a TTL or `maxDurationMs` out of range, or an
+ *   empty `sessionId`.
  * @public
  */
 export async function issueClientToken(
@@ -40,6 +49,10 @@ export async function issueClientToken(
     throw new LiveAiError('invalid_request', 'tokenTtlSeconds must be an integer from 60 to 86400');
   if (typeof sessionId !== 'string' || sessionId.length === 0)
     throw new LiveAiError('invalid_request', 'sessionId must be a non-empty string');
-  const handle = await createSealer(secret).handle({ sessionId, startedAt: Date.now() });
-  return { session_id: handle, ...(await createClientTokens(secret, ttl).issue(handle, true)) };
+  const maxMs = options.maxDurationMs ?? DEFAULT_SESSION_LIMITS.maxDurationMs;
+  if (!Number.isInteger(maxMs) || maxMs < 1000) throw new LiveAiError('invalid_request', 'maxDurationMs must be an integer ≥ 1000');
+  const startedAt = Date.now();
+  const endsAt = startedAt + maxMs;
+  const handle = await createSealer(secret).handle({ sessionId, startedAt, endsAt });
+  return { session_id: handle, ...(await createClientTokens(secret, ttl).issue(handle, true, endsAt)) };
 }

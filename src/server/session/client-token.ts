@@ -12,14 +12,18 @@ const MAX_TOKEN_CHARS = 4096;
  * (made by `issueClientToken`), which the proxy enters in its ledger on first use.
  */
 export interface ClientTokens {
-  /** Signs a token for `handle`, valid `tokenTtlSeconds`. Returns it and its expiry (ISO 8601, UTC). */
-  issue(handle: string, attached?: boolean): Promise<{ client_token: string; expires_at: string }>;
   /**
-   * Checks that `token` is ours, unexpired, and bound to `handle`; tells whether it is an attach token.
+   * Signs a token for `handle`, valid `tokenTtlSeconds` but never past `notAfter` (the session's deadline, ms since
+   * epoch). Returns it and its expiry (ISO 8601, UTC).
+   */
+  issue(handle: string, attached?: boolean, notAfter?: number): Promise<{ client_token: string; expires_at: string }>;
+  /**
+   * Checks that `token` is ours, unexpired (at `at`, ms since epoch; default now), and bound to `handle`; tells
+   * whether it is an attach token.
    * @throws LiveAiError `invalid_api_key` (401) when missing, malformed, tampered or expired;
    *   `forbidden` (403) when valid but issued for another session.
    */
-  verify(token: string | undefined, handle: string): Promise<{ attached: boolean }>;
+  verify(token: string | undefined, handle: string, at?: number): Promise<{ attached: boolean }>;
 }
 
 /** Verified tokens kept in memory (token → {sub, exp in s}); a browser polls with the same token. */
@@ -44,12 +48,13 @@ export function createClientTokens(secretBytes: Uint8Array, ttlSeconds: number):
     verified.set(token, claims);
   };
   /** Claims of a valid token, from the cache or by verifying it. @throws 401 when invalid or expired. */
-  async function claimsOf(token: string): Promise<Claims> {
+  async function claimsOf(token: string, at: number): Promise<Claims> {
     const known = verified.get(token);
-    if (known && known.exp * 1000 > Date.now()) return known;
-    verified.delete(token);
+    if (known && known.exp * 1000 > at) return known;
+    if (known && known.exp * 1000 <= Date.now()) verified.delete(token);
     try {
       const { payload } = await jwtVerify(token, await key(), {
+        currentDate: new Date(at),
         algorithms: ['HS256'],
         issuer: ISSUER,
         audience: AUDIENCE,
@@ -63,9 +68,9 @@ export function createClientTokens(secretBytes: Uint8Array, ttlSeconds: number):
     }
   }
   return {
-    async issue(handle, attached = false) {
+    async issue(handle, attached = false, notAfter) {
       const now = Math.floor(Date.now() / 1000);
-      const exp = now + ttlSeconds;
+      const exp = Math.min(now + ttlSeconds, notAfter === undefined ? Infinity : Math.floor(notAfter / 1000));
       const client_token = await new SignJWT(attached ? { att: true } : {})
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(handle)
@@ -76,12 +81,12 @@ export function createClientTokens(secretBytes: Uint8Array, ttlSeconds: number):
         .sign(await key());
       return { client_token, expires_at: new Date(exp * 1000).toISOString() };
     },
-    async verify(token, handle) {
+    async verify(token, handle, at = Date.now()) {
       if (!token) {
         throw new LiveAiError('invalid_api_key', 'Missing client token: send Authorization: Bearer <client_token>', { status: 401 });
       }
       if (token.length > MAX_TOKEN_CHARS) throw invalid();
-      const claims = await claimsOf(token);
+      const claims = await claimsOf(token, at);
       if (claims.sub !== handle) {
         throw new LiveAiError('forbidden', 'This client token belongs to another session', { status: 403 });
       }

@@ -72,8 +72,10 @@ export async function createSessionAction<Req>(ctx: ActionContext<Req>, call: Pr
   const session = await ctx.spawner.spawn(call, (up) =>
     up.createSession(image ? formData(body, image) : body, { requestId: call.requestId }),
   );
-  const handle = await ctx.sealer.handle({ sessionId: session.session_id, startedAt: Date.now() });
-  const issued = await ctx.tokens.issue(handle);
+  // The deadline is sealed into the handle and caps every client token, so it holds whatever the store remembers.
+  const endsAt = session.session_expires_at ? Date.parse(session.session_expires_at) : undefined;
+  const handle = await ctx.sealer.handle({ sessionId: session.session_id, startedAt: Date.now(), endsAt });
+  const issued = await ctx.tokens.issue(handle, false, endsAt);
   const ends = session.session_expires_at ? { session_expires_at: session.session_expires_at } : {};
   const relayed = session.websocket_address && call.relay ? await call.relay(handle, session.websocket_address) : undefined;
   return {

@@ -7,6 +7,11 @@ export interface HandleContents {
   sessionId: string;
   /** When the session's maximum length starts to count, ms since epoch (its create, or its attach). */
   startedAt: number;
+  /**
+   * When the session must end, ms since epoch, fixed at its create or attach (a later option change cannot move
+   * it later); absent when no maximum length applied then.
+   */
+  endsAt?: number;
 }
 
 /** Longest handle or relay ticket we try to open, in characters; real handles are ~170. */
@@ -59,15 +64,16 @@ export function createSealer(secret: Uint8Array): Sealer {
     }
   }
   return {
-    handle: ({ sessionId, startedAt }) => seal('handle', { s: sessionId, t: startedAt }),
+    handle: ({ sessionId, startedAt, endsAt }) =>
+      seal('handle', { s: sessionId, t: startedAt, ...(endsAt !== undefined ? { e: endsAt } : {}) }),
     async open(handle) {
       const known = opened.get(handle);
       if (known) return known;
-      const v = (await unseal('handle', handle)) as { s?: unknown; t?: unknown } | undefined;
-      if (typeof v?.s !== 'string' || typeof v.t !== 'number') {
+      const v = (await unseal('handle', handle)) as { s?: unknown; t?: unknown; e?: unknown } | undefined;
+      if (typeof v?.s !== 'string' || typeof v.t !== 'number' || (v.e !== undefined && typeof v.e !== 'number')) {
         throw new LiveAiError('invalid_request', 'Invalid session id', { status: 400 });
       }
-      const contents = { sessionId: v.s, startedAt: v.t };
+      const contents: HandleContents = { sessionId: v.s, startedAt: v.t, ...(typeof v.e === 'number' ? { endsAt: v.e } : {}) };
       if (opened.size >= CACHE_MAX) opened.delete(opened.keys().next().value as string);
       opened.set(handle, contents);
       return contents;

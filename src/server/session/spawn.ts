@@ -5,6 +5,7 @@ import type { Guard } from '../limits/guard';
 import { ClientUnknown } from '../limits/client-ip';
 import type { ProxyLog } from '../logging';
 import type { ResolvedOptions } from '../options';
+import type { Background, WaitUntil } from '../platform';
 
 /** How long after answering the browser 504 the proxy still waits for the service's create answer, ms. */
 export const LATE_GRACE_MS = 60_000;
@@ -17,6 +18,8 @@ export interface SpawnCall {
   client?: string;
   /** True once the browser went away (closed the connection or aborted the request). */
   gone?: () => boolean;
+  /** The request's own `waitUntil` (Cloudflare's `ctx.waitUntil`), for work that outlives the answer. */
+  waitUntil?: WaitUntil;
 }
 
 /** Runs the service's create calls so that no session it creates is left without an owner. */
@@ -34,8 +37,17 @@ export interface Spawner {
   ): Promise<T & { session_expires_at?: string }>;
 }
 
-/** @param upstreamFetch the proxy's `fetch` to the service (its keep-alive pool); default the global `fetch`. */
-export function createSpawner<Req>(options: ResolvedOptions<Req>, guard: Guard, log: ProxyLog, upstreamFetch?: typeof fetch): Spawner {
+/**
+ * @param upstreamFetch the proxy's `fetch` to the service (its keep-alive pool); default the global `fetch`.
+ * @param background runs the work the browser does not wait for (see `createBackground`).
+ */
+export function createSpawner<Req>(
+  options: ResolvedOptions<Req>,
+  guard: Guard,
+  log: ProxyLog,
+  upstreamFetch: typeof fetch | undefined,
+  background: Background,
+): Spawner {
   const timeoutMs = options.upstream.timeoutMs ?? 15_000;
   const base = upstreamFetch ?? ((...a: Parameters<typeof fetch>) => fetch(...a));
   const rawBodies = new Map<string, string>();
@@ -61,7 +73,7 @@ export function createSpawner<Req>(options: ResolvedOptions<Req>, guard: Guard, 
   );
   const orphan = (sessionId: string, why: string, call: SpawnCall) => {
     log.warn({ reqId: call.requestId, sessionId, why }, 'avatar session never reached the browser');
-    void guard.endSession(sessionId, 'orphaned', call.requestId, call.client).catch(() => {});
+    return guard.endSession(sessionId, 'orphaned', call.requestId, call.client).catch(() => {});
   };
 
   return {
@@ -72,7 +84,30 @@ export function createSpawner<Req>(options: ResolvedOptions<Req>, guard: Guard, 
       // Without per-client limits the client may be unknown: the owner's ceilings still count the session.
       const slot = await guard.reserve(call.client ?? '-', call.requestId);
       let late = false;
+      let orphaned = false;
       const pending = start(upstream);
+      // What becomes of the service's answer is decided here, whether or not the browser is still waiting for it: a
+      // session the browser will never hear of (it went away, the answer came after the time limit, or the answer
+      // could not be read but names the id) is ended. Attached before the browser's own wait, so it runs first, and
+      // handed to `waitUntil` from the start: on platforms that stop a function after its response (or when the
+      // browser leaves), this is what keeps the end running.
+      const fate = pending.then(
+        async (s) => {
+          rawBodies.delete(call.requestId);
+          if (!late && !call.gone?.()) return;
+          orphaned = true;
+          await orphan(s.session_id, late ? 'answered after the time limit' : 'browser went away', call);
+        },
+        async (err: unknown) => {
+          const id = SESSION_ID.exec(rawBodies.get(call.requestId) ?? '')?.[1];
+          rawBodies.delete(call.requestId);
+          if (id !== undefined) return orphan(id, late ? 'unreadable answer after the time limit' : 'unreadable answer', call);
+          // A late refusal (4xx) made no session; only a silent service leaves one we cannot know.
+          if (!late || (err instanceof LiveAiError && err.status !== undefined && err.status < 500)) return;
+          log.error({ reqId: call.requestId }, 'avatar service never answered a create call; a session it made (if any) cannot be ended');
+        },
+      );
+      background(fate, call.waitUntil);
       let timer: ReturnType<typeof setTimeout> | undefined;
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
@@ -84,35 +119,18 @@ export function createSpawner<Req>(options: ResolvedOptions<Req>, guard: Guard, 
       try {
         created = await Promise.race([pending, timeout]);
       } catch (e) {
-        if (late) {
-          pending.then(
-            (s) => orphan(s.session_id, 'answered after the time limit', call),
-            (err: unknown) => {
-              const id = SESSION_ID.exec(rawBodies.get(call.requestId) ?? '')?.[1];
-              rawBodies.delete(call.requestId);
-              if (id !== undefined) return orphan(id, 'unreadable answer after the time limit', call);
-              // A late refusal (4xx) made no session; only a silent service leaves one we cannot know.
-              if (err instanceof LiveAiError && err.status !== undefined && err.status < 500) return;
-              log.error(
-                { reqId: call.requestId },
-                'avatar service never answered a create call; a session it made (if any) cannot be ended',
-              );
-            },
-          );
-        } else {
-          const id = SESSION_ID.exec(rawBodies.get(call.requestId) ?? '')?.[1];
-          if (id !== undefined) orphan(id, 'unreadable answer', call);
-        }
-        if (!late) rawBodies.delete(call.requestId);
-        void guard.failed(slot).catch(() => {});
+        // A refusal (4xx) made no session: the create gives back its place in the create windows too. A time-out
+        // (408) or an aborted call (499) may have made one: those keep their place.
+        const status = e instanceof LiveAiError ? e.status : undefined;
+        const refused = !late && status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 499;
+        background(guard.failed(slot, refused), call.waitUntil);
         throw e;
       } finally {
         clearTimeout(timer);
       }
-      rawBodies.delete(call.requestId);
-      if (call.gone?.()) {
-        orphan(created.session_id, 'browser went away', call);
-        void guard.failed(slot).catch(() => {});
+      // Decided by `fate`, which ran first: the browser went away before the answer.
+      if (orphaned) {
+        background(guard.failed(slot), call.waitUntil);
         throw new LiveAiError('aborted', 'The request was aborted', { status: 499 });
       }
       try {

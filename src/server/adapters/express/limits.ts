@@ -2,14 +2,19 @@ import type { Request, RequestHandler, Response } from 'express';
 import type * as RateLimitNs from 'express-rate-limit';
 import type { ProxyCore } from '../../proxy/core';
 import { loadPeer } from '../../peers';
+import { createLimiter } from '../fetch/limiter';
+import type { FailureLimiter } from '../../proxy/token-gate';
 
 /**
  * The per-client express-rate-limit middleware of the create and admin routes (the client address comes from
- * `trustProxy`), 429 `{detail}` with `Retry-After` and `RateLimit` headers (draft-7). The per-session limit
- * runs in the core, after the token check.
- * Pass-through when `rateLimit: false`.
+ * `trustProxy`), 429 `{detail}` with `Retry-After` and `RateLimit` headers (draft-7), and the per-client count of
+ * requests with an invalid client token (the token gate's). The per-session limit runs in the core, after the
+ * token check. Pass-through (and no count) when `rateLimit: false`.
  */
-export function limiters(core: ProxyCore<Request>, clientOf: (req: Request) => Promise<string>): { perIp: RequestHandler } {
+export function limiters(
+  core: ProxyCore<Request>,
+  clientOf: (req: Request) => Promise<string>,
+): { perIp: RequestHandler; invalidTokens?: FailureLimiter } {
   const limits = core.options.limits;
   const pass: RequestHandler = (_req, _res, next) => next();
   if (limits === false) return { perIp: pass };
@@ -38,6 +43,12 @@ export function limiters(core: ProxyCore<Request>, clientOf: (req: Request) => P
       },
     };
   };
+  // Requests with an invalid client token, per client: counted by the token gate, before any body is read. Its keys
+  // (`token:<client>`) differ from the request limit's, so it may share that limit's store.
+  const invalidTokens = createLimiter(storeFor('ip') ?? new mod.MemoryStore(), limits.windowMs, limits.invalidTokens);
   // The client's key (see the clientKey, trustProxy and ipv6Subnet options); a client it cannot tell apart is refused.
-  return { perIp: rateLimit({ ...common('ip', limits.perIp), keyGenerator: async (req: Request) => `ip:${await clientOf(req)}` }) };
+  return {
+    perIp: rateLimit({ ...common('ip', limits.perIp), keyGenerator: async (req: Request) => `ip:${await clientOf(req)}` }),
+    invalidTokens,
+  };
 }

@@ -17,6 +17,7 @@ import { clientIdentity } from '../../limits/client-ip';
 import { RateLimited } from '../../limits/guard';
 import { corsHeaders, originAllowed, PREFLIGHT_HEADERS } from '../../proxy/site';
 import { matchRoute } from '../../proxy/routes';
+import { createTokenGate } from '../../proxy/token-gate';
 
 type Express = typeof ExpressNs & { default?: typeof ExpressNs };
 type Locals = { requestId: string; started: number };
@@ -56,20 +57,31 @@ export function createAvatarProxy(options: AvatarProxyOptions<Request>): Router 
     }
     return key;
   };
-  const { perIp } = limiters(core, clientOf);
+  const { perIp, invalidTokens } = limiters(core, clientOf);
   const sessionBody: RequestHandler = (req, res, next) =>
     req.is('multipart/form-data') ? multipart(req, res, next) : json(req, res, next);
+  // A session route's client token is checked before its body is read (a refused request's body is never
+  // buffered); refusals count per client (rateLimit.invalidTokens).
+  const gate = createTokenGate(core.verifyToken, invalidTokens);
+  const tokenFirst =
+    (action: ProxyAction): RequestHandler =>
+    (req, _res, next) => {
+      const sessionId = typeof req.params.id === 'string' ? req.params.id : undefined;
+      gate({ action, sessionId, authorization: req.headers.authorization, client: () => clientOf(req) }).then(() => next(), next);
+    };
+  // The body of /end holds at most a client token.
+  const endJson = express.json({ limit: '16kb' });
 
   const chains: Record<ProxyAction, RequestHandler[]> = {
     createRoom: [perIp, json],
     listRooms: [perIp],
     createSession: [perIp, sessionBody],
     listSessions: [perIp],
-    getSession: [],
-    control: [json],
-    leaveMeeting: [json],
-    end: [json, text],
-    renewToken: [],
+    getSession: [tokenFirst('getSession')],
+    control: [tokenFirst('control'), json],
+    leaveMeeting: [tokenFirst('leaveMeeting'), json],
+    end: [tokenFirst('end'), endJson, text],
+    renewToken: [tokenFirst('renewToken')],
   };
   const caps = core.options.sessionCaps;
   const relay = installed('ws')

@@ -10,6 +10,19 @@ import { checkSite, type OriginRule } from '../../proxy/site';
 
 /** Largest message relayed, bytes (2 s of PCM16 mono 16 kHz); bigger ones close the browser's socket with 1009. */
 export const MAX_RELAY_FRAME_BYTES = 64 * 1024;
+/**
+ * Most bytes the relay holds for one side of a relayed WebSocket: messages it took from one side and the other
+ * side's connection has not accepted yet (ws's `bufferedAmount`). A side that stops reading for this long (1 MiB
+ * is about 32 s of PCM16 mono 16 kHz) ends the relay: see {@link RELAY_OVERFLOW_CLOSE_CODE}.
+ */
+export const MAX_RELAY_BUFFERED_BYTES = 1024 * 1024;
+/**
+ * The close code (1013, "try again later") the relay closes a socket with when the other side stopped reading
+ * and {@link MAX_RELAY_BUFFERED_BYTES} would be passed; the other side is dropped. Its reason says which side:
+ * `Relay buffer full: the avatar service is not reading` (to the browser) or
+ * `Relay buffer full: the browser is not reading` (to the service).
+ */
+export const RELAY_OVERFLOW_CLOSE_CODE = 1013;
 /** How long the service gets to accept the relayed socket, ms. */
 const UPSTREAM_OPEN_MS = 10_000;
 /** A relay address stays usable this long past the session's maximum length, ms. */
@@ -43,9 +56,10 @@ export interface RelayDeps {
  * session secret and names the service's address, so any proxy instance with the same secret can relay it.
  * On upgrade the relay checks the page's origin (the `allowedOrigins` policy), the ticket and its expiry, and
  * that the session has not ended, then opens the service's socket and passes messages both ways (binary stays
- * binary), closing each side when the other closes. Refusals are HTTP answers with `{detail}`: 403 (origin,
- * ticket), 404 (path), 409 (session ended), 502 (the service refused or could not be reached; its status when
- * it answered 4xx).
+ * binary), closing each side when the other closes. At most {@link MAX_RELAY_BUFFERED_BYTES} wait for each side:
+ * when a side stops reading, it is dropped and the other is closed with {@link RELAY_OVERFLOW_CLOSE_CODE}.
+ * Refusals are HTTP answers with `{detail}`: 403 (origin, ticket), 404 (path), 409 (session ended), 502 (the
+ * service refused or could not be reached; its status when it answered 4xx).
  */
 export function createWsRelay(deps: RelayDeps): {
   /** The browser's address for `upstreamAddress`; installs the upgrade listener on `server` (once per server). */
@@ -122,12 +136,24 @@ export function createWsRelay(deps: RelayDeps): {
 }
 
 function pipe(browser: WsNs.WebSocket, upstream: WsNs.WebSocket, OPEN: number): void {
-  const forward = (to: WsNs.WebSocket) => (data: WsNs.RawData, isBinary: boolean) => {
-    if (to.readyState === OPEN) to.send(data, { binary: isBinary });
+  // Set once the relay ends the pair itself: the closes that follow must not overwrite its close code.
+  let overflowed = false;
+  /** Sends to `to` unless that would hold more than the limit for it; then drops `to` and closes `from`. */
+  const forward = (from: WsNs.WebSocket, to: WsNs.WebSocket, reason: string) => (data: WsNs.RawData, isBinary: boolean) => {
+    if (to.readyState !== OPEN) return;
+    if (to.bufferedAmount + byteLength(data) > MAX_RELAY_BUFFERED_BYTES) {
+      if (overflowed) return;
+      overflowed = true;
+      to.terminate();
+      if (from.readyState === OPEN) from.close(RELAY_OVERFLOW_CLOSE_CODE, reason);
+      return;
+    }
+    to.send(data, { binary: isBinary });
   };
-  browser.on('message', forward(upstream));
-  upstream.on('message', forward(browser));
+  browser.on('message', forward(browser, upstream, 'Relay buffer full: the avatar service is not reading'));
+  upstream.on('message', forward(upstream, browser, 'Relay buffer full: the browser is not reading'));
   const closeOther = (other: WsNs.WebSocket) => (code: number, reason: Buffer) => {
+    if (overflowed) return;
     if (other.readyState === OPEN) other.close(sendable(code), reason);
     else other.terminate();
   };
@@ -136,6 +162,9 @@ function pipe(browser: WsNs.WebSocket, upstream: WsNs.WebSocket, OPEN: number): 
   browser.on('error', () => upstream.terminate());
   upstream.on('error', () => browser.terminate());
 }
+
+const byteLength = (data: WsNs.RawData): number =>
+  Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : data instanceof ArrayBuffer ? data.byteLength : data.length;
 
 /** A close code that may be sent in a close frame (1005/1006/1015 and unassigned ones only describe a closure). */
 const sendable = (code: number) =>

@@ -12,7 +12,7 @@ const MULTIPART_SLACK_BYTES = 128 * 1024;
 
 /**
  * Reads and parses a Fetch `Request` body by its content type, never buffering more than its limit:
- * JSON (≤ 2 MB), `text/plain` for `/end` (≤ 16 KB), multipart for `POST /sessions` (image ≤ 4 MB).
+ * JSON (≤ 2 MB; ≤ 16 KB for `/end`), `text/plain` for `/end` (≤ 16 KB), multipart for `POST /sessions` (image ≤ 4 MB).
  * Other types leave the body unread (the route then answers 400).
  * @throws LiveAiError 400 (invalid JSON, malformed multipart, unexpected or repeated part), 413 (too large),
  *   415 (image type, a `Content-Encoding` other than identity, a charset other than UTF-8).
@@ -25,7 +25,9 @@ export async function readBody(request: Request, action: ProxyAction): Promise<P
     return { multipart: await parseMultipart(bytes, request.headers.get('content-type')!) };
   }
   if (type === 'application/json' || type.endsWith('+json')) {
-    const text = decode(await readLimited(request, JSON_LIMIT_BYTES, 'The body is too large'));
+    // The body of /end holds at most a client token: its limit is the text one.
+    const limit = action === 'end' ? TEXT_LIMIT_BYTES : JSON_LIMIT_BYTES;
+    const text = decode(await readLimited(request, limit, 'The body is too large'));
     if (text.trim() === '') return {};
     try {
       return { body: JSON.parse(text) };

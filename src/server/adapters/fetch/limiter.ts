@@ -3,10 +3,13 @@ import type { Store, IncrementResponse, Options } from 'express-rate-limit';
 type Hit = { count: number; resetAt: number };
 
 /**
- * Fixed-window in-memory counter with the express-rate-limit `Store` shape (used when no store is given).
- * Every call costs O(1) whatever the number of keys: counters live in two generations of maps (as in
+ * Fixed-window in-memory counter with the express-rate-limit `Store` shape, for the Fetch handler when no store is
+ * given. Every call costs O(1) whatever the number of keys: counters live in two generations of maps (as in
  * express-rate-limit's own MemoryStore); once per window the older generation is dropped whole and the newer
  * becomes the older, so a counter is kept at most two windows, never scanned.
+ * Why not express-rate-limit's `MemoryStore` (which the Express router uses): that package declares `express` as a
+ * required peer, so making it a dependency of the Fetch handler would make npm install Express into Next.js, Bun
+ * or Deno apps that never use it. Any express-rate-limit `Store` can still be given as `rateLimit.store`.
  */
 export class WindowStore implements Store {
   private windowMs = 60_000;
