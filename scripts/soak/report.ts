@@ -216,7 +216,10 @@ Each fault from its start to ${FAULT_TAIL_MS / 1000} s after its repair${
   }: the requests made meanwhile and those that failed (a broken
 connection, 502, 504, 503 for an unreachable store; 503 for the owner's ceilings and 429 are not failures), the
 visitors that saw a failure, the time from the repair to the last failure, the time from the repair to the first
-session created, and the sessions the service created during the fault.
+session created, and the sessions the service created during the fault. For the killed instance, "held" runs until
+the restarted process listens again: the wait before the restart plus its start-up (TypeScript through tsx) on this
+loaded machine; the balancer sends its share to the other instance meanwhile, and the restarted one gets its full
+share at once, while its code is still cold.
 
 | fault | at (UTC) | held | requests failed | visitors affected | recovered after repair | first create after repair | sessions created during |
 |---|---|---|---|---|---|---|---|
