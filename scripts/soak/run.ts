@@ -207,6 +207,15 @@ export async function runSoak(profile: SoakProfile, say: (line: string) => void 
     }),
   );
   const children: NodeChild[] = [service, ...proxies];
+  // Interrupted (Ctrl-C, a CI time-out): take the processes down with the run, not leave them running.
+  const killAll = () => {
+    for (const c of children) c.proc?.kill('SIGKILL');
+    redis.proc?.kill('SIGKILL');
+  };
+  process.once('exit', killAll);
+  const onSignal = () => process.exit(130);
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   const statsOf = async (gc = false) =>
     Object.fromEntries(await Promise.all(children.map(async (c) => [c.name, await c.stats(gc)] as const)));
   const rc = createClient({ url: redis.url, socket: { reconnectStrategy: (n: number) => Math.min(50 * (n + 1), 500) } });
@@ -293,6 +302,9 @@ export async function runSoak(profile: SoakProfile, say: (line: string) => void 
   await Promise.all(children.map((c) => c.kill('SIGTERM')));
   await redis.kill();
   redis.cleanup();
+  process.off('exit', killAll);
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
 
   const base: Omit<SoakResult, 'invariants' | 'figures'> = {
     profile,
