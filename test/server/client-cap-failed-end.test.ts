@@ -43,7 +43,7 @@ describe('the per-client cap while an end fails', () => {
     // The service drops every connection: the sweep's terminate at the maximum length fails.
     emulator.state.setFaults({ dropRate: 1 });
     const before = counting.paths.length;
-    await waitFor(() => (counting.paths.slice(before).some((p) => p.endsWith('/control')) ? true : undefined), 20_000);
+    await waitFor(async () => (counting.paths.slice(before).some((p) => p.endsWith('/control')) ? true : undefined), 20_000);
     emulator.state.setFaults({ dropRate: 0 });
     expect(emulator.state.session(firstId)?.session_status).toBe('ACTIVE');
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { createClient } from 'redis';
-import { createAvatarHandler, redisStore } from '../../src/server/index';
+import { createAvatarHandler, redisStore, type AvatarProxyOptions } from '../../src/server/index';
 import { listen, proxyApp, proxyOptions, startEmulator, startRedis, type Emulator } from './helpers';
 
 /**
@@ -78,10 +78,11 @@ describe.skipIf(!hasRedis)('the Redis store after Redis forgot its scripts', () 
   });
 
   it.fails('createAvatarHandler: status reads work again at once', async () => {
-    const handler = createAvatarHandler({
-      ...proxyOptions(emulator.url, { store: store('restart-fetch:'), rateLimit: { windowMs: 60_000, perIp: 20, perSession: 120 } }),
-      basePath: '/api/avatar',
+    const options = proxyOptions(emulator.url, {
+      store: store('restart-fetch:'),
+      rateLimit: { windowMs: 60_000, perIp: 20, perSession: 120 },
     });
+    const handler = createAvatarHandler({ ...(options as AvatarProxyOptions<never>), basePath: '/api/avatar' } as never);
     const platform = { remoteAddress: '127.0.0.9' };
     const first = await handler(
       new Request('http://127.0.0.1/api/avatar/rooms', { method: 'POST', headers: json, body: JSON.stringify({ agent_id: 'agent-demo' }) }),
