@@ -31,7 +31,8 @@ export type Interval = ReturnType<typeof medianInterval>;
 
 /** A fault's effects are counted from its start until this long after its repair, ms. */
 export const FAULT_TAIL_MS = 30_000;
-const failed = (q: RequestRecord) => q.status === -1 || q.status >= 500;
+/** A failed request: a broken connection or a 5xx, but not a 503 for the owner's ceilings (a busy site). */
+const failed = (q: RequestRecord) => (q.status === -1 || q.status >= 500) && !(q.status === 503 && /^This site /.test(q.detail ?? ''));
 
 export function computeFigures(r: Input) {
   const WINDOW_MS = r.profile.name === 'short' ? 5_000 : 10_000;
