@@ -7,6 +7,8 @@ import react from '@vitejs/plugin-react';
  * - unit: core, react, components, element — jsdom + Testing Library;
  * - server: proxy and emulator over HTTP (supertest, real emulator), property tests;
  * - browser: real LiveKit + real Chromium + emulator; needs the network namespace (scripts/test.mjs);
+ * - soak: a short soak (scripts/soak): simulated visitors against two proxies on one Redis with faults; invariants
+ *   asserted (about 3 minutes, one file, alone);
  * - consumer: the packed tarballs installed into fresh apps (Next.js, Vite, TypeScript nodenext, npx).
  */
 export default defineConfig({
@@ -43,6 +45,17 @@ export default defineConfig({
           fileParallelism: false,
           globalSetup: ['test/browser/global-setup.ts'],
           setupFiles: ['test/setup/quiet-rtc-node.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'soak',
+          environment: 'node',
+          include: ['test/soak/**/*.test.ts'],
+          testTimeout: 600_000,
+          hookTimeout: 600_000,
+          fileParallelism: false,
         },
       },
       {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every tier — unit, server (proxy + emulator + property tests, Redis store), browser (real LiveKit + real
-// Chromium and Firefox + emulator, WebKitGTK for what needs no WebRTC, and the first-run test), consumer (packed
+// Chromium and Firefox + emulator, WebKitGTK for what needs no WebRTC, and the first-run test), soak (a short run of
+// scripts/soak: visitors, two proxies, Redis and faults, its invariants asserted), consumer (packed
 // packages in fresh apps) — inside a private network namespace.
 // Everything a tier needs is found or installed FIRST, on the host side: Chromium and redis-server (with apt-get when
 // root), the LiveKit server (scripts/livekit.mjs). When something cannot be installed it stops at once with the one command
@@ -84,7 +85,7 @@ if (needsBrowser) {
   }
 }
 if (
-  (all || projects.includes('server')) &&
+  (all || projects.includes('server') || projects.includes('soak')) &&
   spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status !== 0 &&
   !aptInstall(['redis-server'])
 ) {
@@ -144,9 +145,9 @@ if (needsMedia) {
 const ns = probeNamespace();
 if (!ns.ok) {
   console.log(
-    `test: no network namespace here (${ns.reason}): running the tiers without media (unit, server, consumer) on the host's loopback; the media tiers (browser, emulator media) need one — run as root, or the container with --cap-add SYS_ADMIN.`,
+    `test: no network namespace here (${ns.reason}): running the tiers without media (unit, server, soak, consumer) on the host's loopback; the media tiers (browser, emulator media) need one — run as root, or the container with --cap-add SYS_ADMIN.`,
   );
-  const keep = all ? ['unit', 'server', 'consumer'] : projects.filter((p) => p !== 'browser');
+  const keep = all ? ['unit', 'server', 'soak', 'consumer'] : projects.filter((p) => p !== 'browser');
   args = [
     ...args.filter((a, i) => a !== '--project' && args[i - 1] !== '--project' && !a.startsWith('--project=')),
     ...keep.flatMap((p) => ['--project', p]),

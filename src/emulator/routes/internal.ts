@@ -95,6 +95,7 @@ const MeetingBotSchema = z.strictObject({
   outcome: z.enum(['left', 'failed', 'not_configured', 'timeout']).default('left'),
 });
 const CreditsSchema = z.strictObject({ credits: z.number().finite() });
+const ListQuerySchema = z.strictObject({ after: z.coerce.number().int().min(0).optional() });
 
 /**
  * Test and control routes under `/__emulator` (docs/emulator.md): faults, session inspection, event log,
@@ -122,6 +123,13 @@ export function internalRouter(ctx: EmulatorContext): Router {
     if (!account) throw httpError(404, 'account not found');
     account.credits = parse(CreditsSchema, objectBody(req)).credits;
     res.json({ api_key: account.apiKey, credits: account.credits });
+  });
+  r.get('/sessions', (req, res) => {
+    // Every session and hosted room this process still keeps (see `keepFinishedSessions`), oldest first, of every
+    // account: what a soak or load test checks its invariants against. `after`: only those created after that `seq`.
+    const after = parse(ListQuerySchema, req.query).after ?? 0;
+    const sessions = [...ctx.store.sessions.values()].filter((rec) => rec.seq > after).sort((a, b) => a.seq - b.seq);
+    res.json({ sessions: sessions.map((rec) => ({ seq: rec.seq, ...sessionView(ctx, rec) })) });
   });
   r.get('/sessions/:id', (req, res) => void res.json(sessionView(ctx, session(req.params.id))));
   r.get('/sessions/:id/events', (req, res) => void res.json({ events: session(req.params.id).events }));
