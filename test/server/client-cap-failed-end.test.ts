@@ -2,10 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countingFetch, listen, proxyApp, proxyOptions, serviceId, startEmulator, waitFor, type Emulator } from './helpers';
 
 /**
- * A client's running-session cap must hold while the proxy cannot end a session. Found by the soak (issue 42): the
- * sweep sets a session's "ended" lock before it sends `terminate`; when the service cannot be reached that end fails
- * and the session keeps running, but the next create of the same client, refused for its cap, frees the places of
- * sessions whose lock is set without asking the service, so the client got a fourth session while three ran.
+ * A client's running-session cap must hold while the proxy cannot end a session. Found by the soak: the sweep set a
+ * session's "ended" lock before it sent `terminate`; when the service could not be reached that end failed and the
+ * session kept running, but the next create of the same client, refused for its cap, freed the places of sessions
+ * whose lock was set without asking the service, so the client got one session more than its cap. The lock is now
+ * written only once the service has ended the session.
  */
 let emulator: Emulator;
 let proxy: Awaited<ReturnType<typeof listen>>;
@@ -35,8 +36,7 @@ const create = () =>
   });
 
 describe('the per-client cap while an end fails', () => {
-  // Fails until the proxy frees a place only once the service says the session is over (see the issue 42 report).
-  it.fails('refuses a second session while the first still runs because its end failed', async () => {
+  it('refuses a second session while the first still runs because its end failed', async () => {
     const first = await create();
     expect(first.status).toBe(201);
     const firstId = await serviceId(((await first.json()) as { session_id: string }).session_id);

@@ -157,11 +157,10 @@ export function createGuard<Req>(
    * session running. A store fault after it is logged; a due deadline then comes back after its lease.
    */
   async function endSession(sessionId: string, reason: string, requestId: string, client?: string) {
-    // The ended lock first, when the store can, so the session's token stops controlling it at once.
-    const locked = await ledger.finish(sessionId, reason, ENDED_TTL_MS).then(
-      () => true,
-      () => false,
-    );
+    // The service first, and the ended mark (which frees the session's place) only once it is over there: a mark
+    // written before a terminate that failed would free the place of a session still running, letting its client
+    // start one more than its cap. Its token cannot control it meanwhile: past its deadline, the deadline sealed in
+    // its handle refuses that, whatever the store holds.
     try {
       await upstream.control(sessionId, { event: 'terminate' }, { requestId });
       log.warn({ reqId: requestId, sessionId, reason }, 'avatar proxy ended a session');
@@ -174,7 +173,7 @@ export function createGuard<Req>(
       // A session the service does not know (404) or already ended (409) is over; anything else is tried again.
       if (status !== 404 && status !== 409) throw e;
     }
-    if (!locked || client !== undefined) await ledger.finish(sessionId, reason, ENDED_TTL_MS, client);
+    await ledger.finish(sessionId, reason, ENDED_TTL_MS, client);
   }
 
   /** Every session the service lists for the account (paged), and whether the list reached its end. */

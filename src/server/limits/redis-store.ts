@@ -194,7 +194,10 @@ export function redisStore(options: RedisStoreOptions): ProxyStore {
         },
         (e: unknown) => {
           clearTimeout(timer);
-          reject(e instanceof StoreUnavailable ? e : new StoreUnavailable(e));
+          // NOSCRIPT (a restarted Redis forgot its scripts) goes through as it is: rate-limit-redis reloads its script
+          // on it. Wrapped, it would look like a store fault to it, and every limited route would answer 503 until
+          // the proxy restarted.
+          reject(e instanceof StoreUnavailable || isNoScript(e) ? e : new StoreUnavailable(e));
         },
       );
     });
@@ -330,3 +333,6 @@ function redisLedger(send: RedisSendCommand, prefix: string): SessionLedger {
     },
   };
 }
+
+/** A Redis `NOSCRIPT` reply: the script a command named by its hash is not loaded (yet, or any more). */
+const isNoScript = (e: unknown) => e instanceof Error && /^NOSCRIPT(?:\s|$)/.test(e.message);
