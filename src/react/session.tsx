@@ -99,20 +99,7 @@ export function useSessionState<T>(selector: (state: SessionState) => T): T {
 }
 
 /** The fields of the session state that `useSession` returns. */
-type LifecycleKey =
-  | 'phase'
-  | 'sessionId'
-  | 'sessionStatus'
-  | 'transport'
-  | 'cost'
-  | 'error'
-  | 'endReason'
-  | 'live'
-  | 'imageUrl'
-  | 'startedAt'
-  | 'queuedAt'
-  | 'activeAt';
-const LIFECYCLE: readonly LifecycleKey[] = [
+const LIFECYCLE = [
   'phase',
   'sessionId',
   'sessionStatus',
@@ -125,32 +112,15 @@ const LIFECYCLE: readonly LifecycleKey[] = [
   'startedAt',
   'queuedAt',
   'activeAt',
-];
+] as const;
+type LifecycleKey = (typeof LIFECYCLE)[number];
 
 /**
  * The session state's lifecycle fields (phase, session status, error, cost, times in ms since the epoch), one variant
  * per phase as in {@link SessionState}: checking `phase` narrows the others.
  * @public
  */
-export type SessionLifecycle = SessionState extends infer S
-  ? S extends SessionState
-    ? Pick<
-        S,
-        | 'phase'
-        | 'sessionId'
-        | 'sessionStatus'
-        | 'transport'
-        | 'cost'
-        | 'error'
-        | 'endReason'
-        | 'live'
-        | 'imageUrl'
-        | 'startedAt'
-        | 'queuedAt'
-        | 'activeAt'
-      >
-    : never
-  : never;
+export type SessionLifecycle = SessionState extends infer S ? (S extends SessionState ? Pick<S, LifecycleKey> : never) : never;
 
 const pick = (s: SessionState): SessionLifecycle => {
   const out: Record<string, unknown> = {};

@@ -1,7 +1,7 @@
 import type { CallStats } from '../../core/index';
 import { cx } from '../format';
 import { useMessages } from '../i18n/context';
-import { formatMs, formatPercent } from '../i18n/messages';
+import { describeConnection } from '../i18n/messages';
 import { useCallStats } from '../../react';
 import { useSessionState } from '../../react/session';
 
@@ -51,17 +51,7 @@ const FILLED: Record<ConnectionQualityLevel, number> = { excellent: 3, good: 2, 
  * @public
  */
 export function ConnectionQualityView({ quality, stats, className }: ConnectionQualityViewProps) {
-  const m = useMessages();
-  const numbers = stats
-    ? [
-        stats.rttMs === null ? null : m.roundTrip(formatMs(stats.rttMs, m)),
-        stats.packetLossPct === null ? null : m.packetLoss(formatPercent(stats.packetLossPct, m)),
-        stats.jitterMs === null ? null : m.jitter(formatMs(stats.jitterMs, m)),
-      ]
-        .filter(Boolean)
-        .join(', ')
-    : '';
-  const name = m.connectionQuality(m.quality[quality], numbers || null);
+  const name = describeConnection(quality, stats ?? null, useMessages());
   return (
     <span className={cx('liveai-quality', className)} data-quality={quality} role="img" aria-label={name} title={name}>
       {[1, 2, 3].map((n) => (

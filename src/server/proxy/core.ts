@@ -5,7 +5,7 @@ import { createClientTokens, type ClientTokens } from '../session/client-token';
 import { proxyLogger, secretsOf, type ProxyLog } from '../logging';
 import { resolveOptions, type AvatarProxyOptions, type ProxyAction, type ResolvedOptions } from '../options';
 import { followsAgents } from '../session/browser-fields';
-import { createSessionAction, type Upload } from '../session/create';
+import { createSessionAction, handOver, type Upload } from '../session/create';
 import { parseBody } from './validate';
 import { createGuard, type Guard } from '../limits/guard';
 import { checkSite, ORIGIN_GUARDED, type RequestSite } from './site';
@@ -213,16 +213,7 @@ async function handle<Req>(ctx: ActionContext<Req>, call: ProxyCall<Req>): Promi
       const body = parseBody(CreateRoomRequestSchema, call.body);
       await ctx.agentAllowed(body.agent_id, call.req);
       const room = await ctx.spawner.spawn(call, (up) => up.createRoom(body, o));
-      const endsAt = room.session_expires_at ? Date.parse(room.session_expires_at) : undefined;
-      const handle = await ctx.sealer.handle({ sessionId: room.session_id, startedAt: Date.now(), endsAt });
-      const issued = await ctx.tokens.issue(handle, false, endsAt);
-      await ctx.ops.created({
-        requestId: call.requestId,
-        sessionId: room.session_id,
-        agent: body.agent_id,
-        transport: 'room',
-        client: call.client,
-      });
+      const { handle, issued } = await handOver(ctx, call, room, body.agent_id, 'room');
       const transport = transportOfRoomUrl(room.room_url) ?? 'rtc-b';
       ctx.transportHint.learn(transport);
       const { room_url, token, image_url, session_expires_at } = room;

@@ -72,17 +72,7 @@ export async function createSessionAction<Req>(ctx: ActionContext<Req>, call: Pr
   const session = await ctx.spawner.spawn(call, (up) =>
     up.createSession(image ? formData(body, image) : body, { requestId: call.requestId }),
   );
-  // The deadline is sealed into the handle and caps every client token, so it holds whatever the store remembers.
-  const endsAt = session.session_expires_at ? Date.parse(session.session_expires_at) : undefined;
-  const handle = await ctx.sealer.handle({ sessionId: session.session_id, startedAt: Date.now(), endsAt });
-  const issued = await ctx.tokens.issue(handle, false, endsAt);
-  await ctx.ops.created({
-    requestId: call.requestId,
-    sessionId: session.session_id,
-    agent: fields.agent_id,
-    transport: fields.transport_type,
-    client: call.client,
-  });
+  const { handle, issued } = await handOver(ctx, call, session, fields.agent_id, fields.transport_type);
   const ends = session.session_expires_at ? { session_expires_at: session.session_expires_at } : {};
   const relayed = session.websocket_address && call.relay ? await call.relay(handle, session.websocket_address) : undefined;
   return {
@@ -141,3 +131,21 @@ function media(fields: ProxySessionRequest, session: Session, room: RoomTokens |
 }
 
 const bad = (detail: string) => new LiveAiError('invalid_request', detail, { status: 400 });
+
+/**
+ * What the browser gets for a session the service created: its handle (with the deadline sealed in, so it holds
+ * whatever the store remembers) and a client token capped at that deadline; the create is recorded for operators.
+ */
+export async function handOver<Req>(
+  ctx: ActionContext<Req>,
+  call: ProxyCall<Req>,
+  created: { session_id: string; session_expires_at?: string },
+  agent: string | undefined,
+  transport: string,
+) {
+  const endsAt = created.session_expires_at ? Date.parse(created.session_expires_at) : undefined;
+  const handle = await ctx.sealer.handle({ sessionId: created.session_id, startedAt: Date.now(), endsAt });
+  const issued = await ctx.tokens.issue(handle, false, endsAt);
+  await ctx.ops.created({ requestId: call.requestId, sessionId: created.session_id, agent, transport, client: call.client });
+  return { handle, issued };
+}
