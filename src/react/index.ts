@@ -10,6 +10,7 @@ export {
   useSession,
   type AvatarSessionProviderProps,
   type SessionLifecycle,
+  type SessionLifecycleKey,
   type UseSessionResult,
 } from './session';
 export { useAvatarEvents, type AvatarEventHandler } from './useAvatarEvents';

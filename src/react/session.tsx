@@ -113,14 +113,18 @@ const LIFECYCLE = [
   'queuedAt',
   'activeAt',
 ] as const;
-type LifecycleKey = (typeof LIFECYCLE)[number];
+/**
+ * The names of the session state's fields that {@link useSession} returns.
+ * @public
+ */
+export type SessionLifecycleKey = (typeof LIFECYCLE)[number];
 
 /**
  * The session state's lifecycle fields (phase, session status, error, cost, times in ms since the epoch), one variant
  * per phase as in {@link SessionState}: checking `phase` narrows the others.
  * @public
  */
-export type SessionLifecycle = SessionState extends infer S ? (S extends SessionState ? Pick<S, LifecycleKey> : never) : never;
+export type SessionLifecycle = SessionState extends infer S ? (S extends SessionState ? Pick<S, SessionLifecycleKey> : never) : never;
 
 const pick = (s: SessionState): SessionLifecycle => {
   const out: Record<string, unknown> = {};
