@@ -10,7 +10,6 @@ export {
   useSession,
   type AvatarSessionProviderProps,
   type SessionLifecycle,
-  type SessionLifecycleKey,
   type UseSessionResult,
 } from './session';
 export { useAvatarEvents, type AvatarEventHandler } from './useAvatarEvents';

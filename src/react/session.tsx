@@ -99,7 +99,20 @@ export function useSessionState<T>(selector: (state: SessionState) => T): T {
 }
 
 /** The fields of the session state that `useSession` returns. */
-const LIFECYCLE = [
+type LifecycleKey =
+  | 'phase'
+  | 'sessionId'
+  | 'sessionStatus'
+  | 'transport'
+  | 'cost'
+  | 'error'
+  | 'endReason'
+  | 'live'
+  | 'imageUrl'
+  | 'startedAt'
+  | 'queuedAt'
+  | 'activeAt';
+const LIFECYCLE: readonly LifecycleKey[] = [
   'phase',
   'sessionId',
   'sessionStatus',
@@ -112,19 +125,32 @@ const LIFECYCLE = [
   'startedAt',
   'queuedAt',
   'activeAt',
-] as const;
-/**
- * The names of the session state's fields that {@link useSession} returns.
- * @public
- */
-export type SessionLifecycleKey = (typeof LIFECYCLE)[number];
+];
 
 /**
  * The session state's lifecycle fields (phase, session status, error, cost, times in ms since the epoch), one variant
  * per phase as in {@link SessionState}: checking `phase` narrows the others.
  * @public
  */
-export type SessionLifecycle = SessionState extends infer S ? (S extends SessionState ? Pick<S, SessionLifecycleKey> : never) : never;
+export type SessionLifecycle = SessionState extends infer S
+  ? S extends SessionState
+    ? Pick<
+        S,
+        | 'phase'
+        | 'sessionId'
+        | 'sessionStatus'
+        | 'transport'
+        | 'cost'
+        | 'error'
+        | 'endReason'
+        | 'live'
+        | 'imageUrl'
+        | 'startedAt'
+        | 'queuedAt'
+        | 'activeAt'
+      >
+    : never
+  : never;
 
 const pick = (s: SessionState): SessionLifecycle => {
   const out: Record<string, unknown> = {};
