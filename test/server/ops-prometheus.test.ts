@@ -44,6 +44,8 @@ describe.skipIf(!present)('metrics scraped by Prometheus', () => {
         proxyOptions(emulator.url, {
           agents: ['agent-demo', 'agent-cartoon'],
           sessionLimits: { maxConcurrent: 2 },
+          // The longest idle timeout a browser may ask for (the second session asks for 3 s).
+          idleTimeoutSeconds: 300,
           metrics: { meterProvider: provider },
           logger: pino({ level: 'info' }, sink),
         }),

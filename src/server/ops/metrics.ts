@@ -1,4 +1,5 @@
 import type { ProxyEvent, ProxyEvents } from './events';
+import { nodeRequire } from '../peers';
 
 /**
  * Attributes of one measurement (OpenTelemetry's `Attributes`, the subset the proxy uses).
@@ -58,16 +59,16 @@ const CALL_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 3
 const OTEL_API = '@opentelemetry/api';
 
 /**
- * The global `MeterProvider` of `@opentelemetry/api`, or undefined when that optional package is not installed.
- * Loaded with a dynamic import hidden from bundlers (a build without it still works, and nothing Node-only runs
- * when the module loads).
+ * The global `MeterProvider` of `@opentelemetry/api`, or undefined when that optional package is not installed or
+ * the runtime has no module loader (Cloudflare Workers, Vercel Edge: pass `metrics: { meterProvider }` there).
+ * Loaded through Node's `require` (Node, Deno, Bun), so no bundler and no Worker sees an import it cannot resolve,
+ * and nothing Node-only runs when this module loads. OpenTelemetry keeps its global provider on `globalThis`, so
+ * the one an app registered through its ESM copy is the one found here.
  */
 async function globalProvider(): Promise<MeterProviderLike | undefined> {
   try {
-    const api = (await import(/* @vite-ignore */ /* webpackIgnore: true */ OTEL_API)) as {
-      metrics?: { getMeterProvider(): MeterProviderLike };
-    };
-    return api.metrics?.getMeterProvider();
+    const api = nodeRequire()?.(OTEL_API) as { metrics?: { getMeterProvider(): MeterProviderLike } } | undefined;
+    return api?.metrics?.getMeterProvider();
   } catch {
     return undefined;
   }
