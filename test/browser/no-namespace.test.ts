@@ -22,7 +22,7 @@ describe('no network namespace on this machine', () => {
       const lines = `${r.stdout}${r.stderr}`.split('\n');
       expect(lines.filter((l) => l.startsWith('test: no network namespace here ('))).toHaveLength(1);
       expect(lines.join('\n')).toMatch(
-        /running the tiers without media \(unit, server, consumer\) on the host's loopback; the media tiers .* need one — run as root, or the container with --cap-add SYS_ADMIN/,
+        /running the tiers without media \(unit, server, soak, consumer\) on the host's loopback; the media tiers .* need one — run as root, or the container with --cap-add SYS_ADMIN/,
       );
       expect(lines.join('\n')).toMatch(/\d+ passed, 0 failed/);
       expect(r.status).toBe(0);
