@@ -93,7 +93,7 @@ export const Creating: Story = {
 export const CreatingSlow: Story = {
   args: { phase: 'creating', queue: { elapsedMs: 9500, estimateMs: 150_000, progress: 0.17, slow: false } },
   play: async ({ canvas }) => {
-    await expect(canvas.getByRole('status')).toHaveTextContent('Still waiting for the avatar service to answer…');
+    await expect(canvas.getByRole('status')).toHaveTextContent('taking longer than usual');
     await expect(canvas.getByText('0:10')).toBeVisible();
     await expect(canvas.queryByText(/2:30/)).toBeNull();
   },
