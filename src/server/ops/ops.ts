@@ -96,6 +96,24 @@ export function createOps(o: OpsOptions): Ops {
   attachLogEvents(events, o.log);
   const base = o.store ?? memoryStore();
   const emit = (e: ProxyEvent) => events.emit(e);
+  /** One `service.call` event: the call's route (never its id), status (0 when none came) and time since `t0`. */
+  const serviceCall = (
+    headers: HeadersInit | undefined,
+    method: string,
+    url: string,
+    t0: number,
+    status: number,
+    error?: 'timeout' | 'network',
+  ) =>
+    emit({
+      name: 'service.call',
+      requestId: ridOf(headers),
+      method,
+      route: routeOf(url),
+      status,
+      ...(error ? { error } : {}),
+      ms: performance.now() - t0,
+    });
   const fault = (op: string) => (e: unknown) => {
     emit({ name: 'store.error', op, error: storeFault(e) });
     throw e;
@@ -196,28 +214,12 @@ export function createOps(o: OpsOptions): Ops {
         const method = init.method ?? 'GET';
         return exchange(url, init, opts).then(
           (res: FetchedJson) => {
-            emit({
-              name: 'service.call',
-              requestId: ridOf(init.headers),
-              method,
-              route: routeOf(url),
-              status: res.status,
-              ms: performance.now() - t0,
-            });
+            serviceCall(init.headers, method, url, t0, res.status);
             return res;
           },
           (e: unknown) => {
             if (!(e instanceof LiveAiError && e.code === 'aborted')) {
-              const error = e instanceof LiveAiError && e.code === 'timeout' ? 'timeout' : 'network';
-              emit({
-                name: 'service.call',
-                requestId: ridOf(init.headers),
-                method,
-                route: routeOf(url),
-                status: 0,
-                error,
-                ms: performance.now() - t0,
-              });
+              serviceCall(init.headers, method, url, t0, 0, e instanceof LiveAiError && e.code === 'timeout' ? 'timeout' : 'network');
             }
             throw e;
           },
@@ -232,28 +234,12 @@ export function createOps(o: OpsOptions): Ops {
         const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
         try {
           const res = await inner(input, init);
-          emit({
-            name: 'service.call',
-            requestId: ridOf(init?.headers),
-            method,
-            route: routeOf(url),
-            status: res.status,
-            ms: performance.now() - t0,
-          });
+          serviceCall(init?.headers, method, url, t0, res.status);
           return res;
         } catch (e) {
           const name = (e as { name?: string } | null)?.name;
           if (name !== 'AbortError' || !init?.signal?.aborted || init.signal.reason instanceof Error) {
-            const error = name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : 'network';
-            emit({
-              name: 'service.call',
-              requestId: ridOf(init?.headers),
-              method,
-              route: routeOf(url),
-              status: 0,
-              error,
-              ms: performance.now() - t0,
-            });
+            serviceCall(init?.headers, method, url, t0, 0, name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : 'network');
           }
           throw e;
         }
