@@ -62,6 +62,8 @@ export const HANDLE_SLACK = 6;
 const ms = (iso: string) => Date.parse(iso);
 /** The client address a visitor wrote into its session's prompt (`soak client=… visitor=…`); probes excluded. */
 const clientOf = (s: ServiceSession) => /client=(\S+)/.exec(s.demeanour.agentPrompt ?? '')?.[1];
+/** The visitor that created a session (its prompt's `visitor=…`). */
+const visitorOf = (s: ServiceSession) => /visitor=(\d+)/.exec(s.demeanour.agentPrompt ?? '')?.[1];
 
 /** The most sessions running at once among `intervals`, and when. */
 function peak(intervals: [number, number][]): { max: number; at: number } {
@@ -128,8 +130,19 @@ export function checkInvariants(r: Input): Invariant[] {
   for (const [c, iv] of byClient) {
     const p = peak(iv);
     clientMax = Math.max(clientMax, p.max);
-    if (p.max > L.clientMaxConcurrent) clientCases.push(`client ${c}: ${p.max} sessions running at ${rel(p.at)}`);
+    if (p.max > L.clientMaxConcurrent) {
+      // The client's sessions, for a look at what let the extra one in.
+      const mine = r.sessions
+        .filter((s) => clientOf(s) === c)
+        .map(
+          (s) =>
+            `${s.session_id.slice(0, 8)} visitor ${visitorOf(s) ?? '?'} ${rel(ms(s.created_at))}–${s.ended_at === null ? 'open' : rel(end(s))} (${s.end_reason ?? s.session_status})`,
+        );
+      clientCases.push(`client ${c}: ${p.max} sessions running at ${rel(p.at)}; its sessions: ${mine.join(', ')}`);
+    }
   }
+  if (clientCases.length > 0)
+    clientCases.push(`faults: ${r.faults.map((f) => `${f.kind} ${rel(ms(f.startedIso))}–${rel(ms(f.repairedIso))}`).join(', ')}`);
   out.push({
     name: `no client ran more than ${L.clientMaxConcurrent} sessions at once`,
     ok: clientCases.length === 0,

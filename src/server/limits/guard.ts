@@ -86,6 +86,13 @@ export interface Guard {
    */
   adopt(sessionId: string, endAt: number, requestId: string, client?: string): Promise<void>;
   /**
+   * Counts a running session the proxy created under `client` again (the client sealed in its handle), when the
+   * store does not hold it there (it lost its data, is new, or a count at the service found the session without
+   * knowing its browser): the browser's next call rebuilds its client's running-session count. `deadline`: its
+   * end, ms since epoch (the sweep ends it then). Never refuses; a store fault is logged and tried on the next call.
+   */
+  claim(sessionId: string, client: string, deadline: number | undefined): Promise<void>;
+  /**
    * Counts the account's running sessions at the service and brings the ledger in line (frees the places of
    * sessions that are over, counts running ones it did not hold). Runs at most one at a time.
    */
@@ -315,6 +322,18 @@ export function createGuard<Req>(
     return again;
   }
 
+  async function claim(sessionId: string, client: string, deadline: number | undefined) {
+    if (!caps && !owner) return;
+    // As `created` holds a session: until its deadline (and a little), or without one, for the owner-only slot.
+    const expires = caps && deadline !== undefined ? deadline + PENDING_SLACK_MS : Date.now() + OWNER_ONLY_SLOT_MS;
+    const endAt = caps && deadline !== undefined ? deadline : -1;
+    try {
+      if (await ledger.claim(client, sessionId, expires, endAt)) log.info({ sessionId }, 'avatar proxy counted a running session again');
+    } catch (e) {
+      log.warn({ sessionId, err: e instanceof Error ? e.message : String(e) }, 'avatar proxy could not count a running session again');
+    }
+  }
+
   const refusal = (got: Exclude<ReserveResult, 'ok'>, c: Caps | false): RateLimited => {
     const inS = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
     const wait = inS(got.retryAfterMs ?? RUNNING_RETRY_S * 1000);
@@ -377,8 +396,11 @@ export function createGuard<Req>(
       await ledger.finish(sessionId, reason, ENDED_TTL_MS, client);
     },
     endedReason: (sessionId) => ledger.endedReason(sessionId),
+    claim,
     async adopt(sessionId, endAt, requestId, client) {
-      if (!caps || adopted.has(sessionId)) return;
+      if (!caps) return;
+      // Counted by this instance already: counted again only if the store lost it meanwhile.
+      if (adopted.has(sessionId)) return claim(sessionId, client ?? `attached:${sessionId}`, endAt);
       if (endAt <= Date.now()) {
         await endSession(sessionId, 'max_duration', requestId, client);
         throw new LiveAiError('forbidden', 'This session has ended; its token can only read its status', { status: 403 });

@@ -112,6 +112,24 @@ if ARGV[5] ~= '' then
   redis.call('ZREM', KEYS[4], ARGV[6])
 end
 return 1`;
+// KEYS: run:client, run-all, deadlines, run:found, ended:id.
+// ARGV: now, session id, owner member, found owner member, expiresAt, endAt. Returns 1 when it counted the session again.
+const CLAIM = `local now = tonumber(ARGV[1])
+if redis.call('EXISTS', KEYS[5]) == 1 then return 0 end
+local held = tonumber(redis.call('ZSCORE', KEYS[1], ARGV[2]) or '0') > now
+local found = KEYS[4] ~= KEYS[1] and redis.call('ZREM', KEYS[4], ARGV[2]) == 1
+if found then
+  redis.call('ZREM', KEYS[2], ARGV[4])
+  redis.call('ZREM', KEYS[3], ARGV[4])
+end
+if held then return found and 1 or 0 end
+redis.call('ZADD', KEYS[1], ARGV[5], ARGV[2])
+redis.call('ZADD', KEYS[2], ARGV[5], ARGV[3])
+local keep = math.max(1, tonumber(ARGV[5]) - now) + 60000
+redis.call('PEXPIRE', KEYS[1], math.max(keep, redis.call('PTTL', KEYS[1])))
+redis.call('PEXPIRE', KEYS[2], math.max(keep, redis.call('PTTL', KEYS[2])))
+if tonumber(ARGV[6]) >= 0 then redis.call('ZADD', KEYS[3], ARGV[6], ARGV[3]) end
+return 1`;
 // KEYS: deadlines. ARGV: now, lease until
 const DUE = `local items = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, 50)
 for _, m in ipairs(items) do redis.call('ZADD', KEYS[1], ARGV[2], m) end
@@ -311,6 +329,19 @@ function redisLedger(send: RedisSendCommand, prefix: string): SessionLedger {
         ...found.flatMap((f) => [f.sessionId, ownerMember(FOUND_CLIENT, f.sessionId), f.expiresAt, f.endAt]),
         ...creates,
       );
+    },
+    async claim(client, sessionId, expiresAt, endAt) {
+      const out = await evalKeys(
+        CLAIM,
+        [run(client), all, deadlines, run(FOUND_CLIENT), ended(sessionId)],
+        Date.now(),
+        sessionId,
+        ownerMember(client, sessionId),
+        ownerMember(FOUND_CLIENT, sessionId),
+        expiresAt,
+        endAt,
+      );
+      return Number(out) === 1;
     },
     async members(client) {
       const key = run(client);

@@ -97,6 +97,14 @@ export interface SessionLedger {
    * `createWindowMs` when the store had lost its count, and marks the store counted.
    */
   rebuild(found: FoundSession[], creates: number[], createWindowMs: number): Promise<void>;
+  /**
+   * Counts running session `sessionId` under `client` again (the client its handle says it was counted under) when
+   * the ledger does not hold it there: after a lost store, in a new process, or after a count found it at the
+   * service (it then leaves {@link FOUND_CLIENT}: one place, not two). Holds it until `expiresAt` and schedules its
+   * end at `endAt` (none when negative). Never refuses (the session runs already) and does nothing for a session
+   * marked ended. One atomic step; true when it counted the session again.
+   */
+  claim(client: string, sessionId: string, expiresAt: number, endAt: number): Promise<boolean>;
   /** The client's unexpired members. */
   members(client: string): Promise<string[]>;
   /** Every client's unexpired members, as entries (for the owner-wide cap). */
@@ -256,6 +264,15 @@ function memoryLedger(): SessionLedger {
       for (const f of found) commit(FOUND_CLIENT, f.sessionId, f.sessionId, f.expiresAt, f.endAt);
       if (!counted) creates.forEach((at, i) => logAdd('creates-all', createWindowMs, `found:${i}:${at}`, at));
       counted = true;
+    },
+    async claim(client, sessionId, expiresAt, endAt) {
+      if ((ended.get(sessionId)?.until ?? 0) > Date.now()) return false;
+      const held = live(client).has(sessionId);
+      const found = client !== FOUND_CLIENT && live(FOUND_CLIENT).has(sessionId);
+      if (found) release(FOUND_CLIENT, sessionId);
+      if (held) return found;
+      commit(client, sessionId, sessionId, expiresAt, endAt);
+      return true;
     },
     async members(client) {
       return [...live(client).keys()];

@@ -39,6 +39,9 @@ export async function sessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCal
   // The deadline travels in the handle, so it holds whatever the store remembers (a restart, a lost store).
   const deadline = deadlineOf(contents, ctx.options.sessionCaps);
   const overdue = deadline !== undefined && deadline <= Date.now();
+  // The client the session was counted under at its create, sealed in its handle (the caller's address may have
+  // changed since); an attached session's handle has none: its browser is the caller.
+  const client = contents.client ?? call.client;
   // Only requests with a valid token count against the session's budget, and /end is never limited,
   // so nobody can use up the owner's budget and stop them from ending their session.
   if (call.action !== 'end') await ctx.guard.sessionHit(id);
@@ -50,7 +53,7 @@ export async function sessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCal
   if (overdue && endedReason === undefined) {
     // Past its deadline and not known as ended: end it at the service now (the store may have lost it).
     // A failure is logged by the guard; the next call (or the sweep) tries again, and this one is refused anyway.
-    endedReason = await ctx.guard.endSession(id, 'max_duration', call.requestId, call.client).then(
+    endedReason = await ctx.guard.endSession(id, 'max_duration', call.requestId, client).then(
       () => 'max_duration',
       () => undefined,
     );
@@ -59,12 +62,16 @@ export async function sessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCal
   if (endedReason !== undefined && call.action !== 'getSession' && call.action !== 'end') throw sessionEnded();
   if (attached && endedReason === undefined && call.action !== 'end' && deadline !== undefined)
     await ctx.guard.adopt(id, deadline, call.requestId, call.client);
+  // A store that lost the session (Redis wiped, a new process, or a count that found it at the service without
+  // knowing its browser) counts it under its client again: its running-session cap holds from this call on.
+  if (!attached && contents.client !== undefined && endedReason === undefined && !overdue && call.action !== 'end')
+    await ctx.guard.claim(id, contents.client, deadline);
   await ctx.allow(call);
   switch (call.action) {
     case 'getSession': {
       const status = await ctx.upstream.getSession(id, o);
       ctx.ops.status(id, contents.startedAt, status, endedReason, call.requestId);
-      if (endedReason === undefined && isFinalStatus(status.session_status)) await ctx.guard.ended(id, 'ended', call.client);
+      if (endedReason === undefined && isFinalStatus(status.session_status)) await ctx.guard.ended(id, 'ended', client);
       return { status: 200, body: endedReason === undefined || endedReason === 'ended' ? status : { ...status, end_reason: endedReason } };
     }
     case 'renewToken': {
@@ -72,7 +79,7 @@ export async function sessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCal
       const status = await ctx.upstream.getSession(id, o);
       ctx.ops.status(id, contents.startedAt, status, endedReason, call.requestId);
       if (isFinalStatus(status.session_status)) {
-        await ctx.guard.ended(id, 'ended', call.client);
+        await ctx.guard.ended(id, 'ended', client);
         throw sessionEnded();
       }
       return { status: 200, body: await ctx.tokens.issue(handle, attached, deadline) };
@@ -100,7 +107,7 @@ export async function sessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCal
       const answer = await ctx.upstream.control(id, { event: 'terminate' }, o);
       await ctx.ops.ended(id, 'user', call.requestId);
       await ctx.guard
-        .ended(id, 'ended', call.client)
+        .ended(id, 'ended', client)
         .catch((e: unknown) =>
           ctx.log.error(
             { reqId: call.requestId, sessionId: id, err: e instanceof Error ? e.message : String(e) },
