@@ -220,13 +220,26 @@ export function redisStore(options: RedisStoreOptions): ProxyStore {
       );
     });
   type Cluster = { key?: string; command: string[] };
+  // rate-limit-redis loads its scripts once, when the proxy starts, and keeps the answer: had that load failed (Redis
+  // unreachable or paused at that moment), every later rate-limited request would fail with it, 503 until the proxy
+  // restarted. A script's SHA is the SHA-1 of its text: answered here when Redis cannot, the first use of it gets
+  // NOSCRIPT, on which rate-limit-redis loads it again.
+  const limitSend = (command: string[], key?: string) =>
+    send(command, key).catch(async (e: unknown) => {
+      if (command[0]?.toUpperCase() === 'SCRIPT' && command[1]?.toUpperCase() === 'LOAD' && typeof command[2] === 'string')
+        return sha1Hex(command[2]);
+      throw e;
+    });
   const limitStore = (name: string): Store => {
     const common = { prefix: `${prefix}rl:${name}:` };
     try {
       // rate-limit-redis ≥ 4.2 names the key of each command, which a Redis Cluster needs.
-      return new mod.RedisStore({ ...common, sendCommandCluster: ({ key, command }: Cluster) => send(command, key) as Promise<never> });
+      return new mod.RedisStore({
+        ...common,
+        sendCommandCluster: ({ key, command }: Cluster) => limitSend(command, key) as Promise<never>,
+      });
     } catch {
-      return new mod.RedisStore({ ...common, sendCommand: (...args: string[]) => send(args) as Promise<never> });
+      return new mod.RedisStore({ ...common, sendCommand: (...args: string[]) => limitSend(args) as Promise<never> });
     }
   };
   return { limitStore, ledger: redisLedger(send, prefix), spend: redisSpendLedger(send, prefix) };
@@ -367,3 +380,9 @@ function redisLedger(send: RedisSendCommand, prefix: string): SessionLedger {
 
 /** A Redis `NOSCRIPT` reply: the script a command named by its hash is not loaded (yet, or any more). */
 const isNoScript = (e: unknown) => e instanceof Error && /^NOSCRIPT(?:\s|$)/.test(e.message);
+
+/** The SHA-1 of `text` in hex, as Redis names a script (WebCrypto: every runtime has it). */
+async function sha1Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-1', new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
