@@ -144,8 +144,15 @@ export function createGuard<Req>(
   const adopted = new Set<string>();
   // Without per-client limits, the owner's ceilings still count every session (the client's own are unbounded).
   const unbounded = { maxConcurrent: Number.MAX_SAFE_INTEGER, createsPerWindow: Number.MAX_SAFE_INTEGER, createWindowMs: 3600_000 };
-  const limitsOf = (c: Caps | false) => ({
-    ...(c ? { maxConcurrent: c.maxConcurrent, createsPerWindow: c.createsPerWindow, createWindowMs: c.createWindowMs } : unbounded),
+  const limitsOf = (c: Caps | false): ReserveLimits => ({
+    ...(c
+      ? {
+          maxConcurrent: c.maxConcurrent,
+          createsPerWindow: c.createsPerWindow,
+          createWindowMs: c.createWindowMs,
+          ...(c.minutesPerDay !== undefined ? { minutesPerDay: c.minutesPerDay, minutesCharge: Math.ceil(c.maxDurationMs / 60_000) } : {}),
+        }
+      : unbounded),
     ...(owner
       ? {
           owner: {
@@ -345,6 +352,8 @@ export function createGuard<Req>(
         );
       case 'client_creates':
         return new RateLimited(`Too many sessions started from this address; try again in ${wait} s`, wait);
+      case 'client_minutes':
+        return new RateLimited("This address has used today's avatar minutes; try again tomorrow (UTC)", inS(dayOf(Date.now()).leftMs));
       case 'owner_running':
         return new RateLimited(
           'This site is running as many avatar sessions as it allows; try again in a few minutes',
@@ -373,7 +382,9 @@ export function createGuard<Req>(
       const limits = limitsOf(caps);
       const got = await reserveCounted(client, member, at + pendingMs, limits);
       if (got !== 'ok') throw refused(refusal(got, caps), got.refused);
-      return { client, member, at, minutesCharge: limits.owner?.minutesPerDay !== undefined ? limits.owner.minutesCharge : 0 };
+      // The same charge (the maximum length) for the owner's and the client's daily budgets, where each is on.
+      const charged = limits.owner?.minutesPerDay !== undefined || limits.minutesPerDay !== undefined;
+      return { client, member, at, minutesCharge: charged && caps ? Math.ceil(caps.maxDurationMs / 60_000) : 0 };
     },
     async created(r, sessionId) {
       if (!r) return {};
@@ -411,9 +422,11 @@ export function createGuard<Req>(
       const who = client ?? `attached:${sessionId}`;
       const member = `${PENDING}attach:${crypto.randomUUID()}`;
       const all = limitsOf(caps);
-      const limits = {
+      const limits: ReserveLimits = {
         ...all,
         createsPerWindow: Number.MAX_SAFE_INTEGER,
+        minutesPerDay: undefined,
+        minutesCharge: 0,
         ...(all.owner ? { owner: { ...all.owner, createsPerWindow: undefined, minutesPerDay: undefined, minutesCharge: 0 } } : {}),
       };
       const expires = endAt + PENDING_SLACK_MS;

@@ -44,9 +44,10 @@ export class StoreUnavailable extends LiveAiError {
 }
 
 // Every key of the ledger carries the hash tag `{prefix}`, so every script's keys lie in one hash slot (Redis Cluster).
-// KEYS: run:client, run-all, creates:client, creates-all, minutes:day, counted
+// KEYS: run:client, run-all, creates:client, creates-all, minutes:day, counted, minutes:day:client
 // ARGV: now, member, owner member, expiresAt, max, creates max, creates window, owner max, owner creates max,
-//       owner creates window, minutes budget, minutes charge, minutes ttl, needs counted (each owner limit -1 when off)
+//       owner creates window, minutes budget, minutes charge, minutes ttl, needs counted, client minutes budget,
+//       client minutes charge (each owner limit and the client's minutes budget -1 when off)
 // The create windows are sliding: sorted sets of the reservations' members scored by when they were made (a window
 // whose limit is off, e.g. an attach's, counts nothing).
 const RESERVE = `local now = tonumber(ARGV[1])
@@ -63,6 +64,8 @@ local function wait(key, max, span)
 end
 local w = wait(KEYS[3], tonumber(ARGV[6]), tonumber(ARGV[7]))
 if w then return 'client_creates:' .. w end
+local mine = tonumber(redis.call('GET', KEYS[7]) or '0')
+if tonumber(ARGV[15]) >= 0 and mine + tonumber(ARGV[16]) > tonumber(ARGV[15]) then return 'client_minutes:' .. ARGV[13] end
 if tonumber(ARGV[8]) >= 0 and redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[8]) then return 'owner_running' end
 if tonumber(ARGV[9]) >= 0 then
   w = wait(KEYS[4], tonumber(ARGV[9]), tonumber(ARGV[10]))
@@ -86,6 +89,10 @@ end
 if tonumber(ARGV[11]) >= 0 then
   redis.call('INCRBY', KEYS[5], ARGV[12])
   redis.call('PEXPIRE', KEYS[5], ARGV[13])
+end
+if tonumber(ARGV[15]) >= 0 then
+  redis.call('INCRBY', KEYS[7], ARGV[16])
+  redis.call('PEXPIRE', KEYS[7], ARGV[13])
 end
 return 'ok'`;
 // KEYS: run:client, run-all, deadlines. ARGV: from, to, expiresAt, owner from, owner to, endAt, now
@@ -134,15 +141,18 @@ return 1`;
 const DUE = `local items = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, 50)
 for _, m in ipairs(items) do redis.call('ZADD', KEYS[1], ARGV[2], m) end
 return items`;
-// KEYS: run:client, run-all, deadlines, creates:client, creates-all, minutes:day. ARGV: member, owner member, charge
+// KEYS: run:client, run-all, deadlines, creates:client, creates-all, minutes:day, minutes:day:client.
+// ARGV: member, owner member, charge (given back to each budget that was charged: its counter exists)
 const REFUND = `local had = redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('ZREM', KEYS[2], ARGV[2])
 redis.call('ZREM', KEYS[3], ARGV[2])
 if had == 0 then return 0 end
 redis.call('ZREM', KEYS[4], ARGV[1])
 redis.call('ZREM', KEYS[5], ARGV[1])
-if tonumber(ARGV[3]) > 0 and redis.call('EXISTS', KEYS[6]) == 1 then
-  if redis.call('DECRBY', KEYS[6], ARGV[3]) <= 0 then redis.call('DEL', KEYS[6]) end
+for _, k in ipairs({ KEYS[6], KEYS[7] }) do
+  if tonumber(ARGV[3]) > 0 and redis.call('EXISTS', k) == 1 then
+    if redis.call('DECRBY', k, ARGV[3]) <= 0 then redis.call('DEL', k) end
+  end
 end
 return 1`;
 // KEYS: run:found, run-all, deadlines, creates-all, counted.
@@ -254,6 +264,7 @@ function redisLedger(send: RedisSendCommand, prefix: string): SessionLedger {
   const createsOf = (client: string) => `${tag}creates:${client}`;
   const createsAll = `${tag}creates-all`;
   const minutes = (at: number) => `${tag}minutes:${dayOf(at).day}`;
+  const minutesOf = (at: number, client: string) => `${tag}minutes:${dayOf(at).day}:${client}`;
   const evalKeys = (script: string, keys: string[], ...args: (string | number)[]) =>
     send(['EVAL', script, String(keys.length), ...keys, ...args.map(String)], keys[0]);
   const entries = (out: unknown): LedgerEntry[] =>
@@ -286,7 +297,7 @@ function redisLedger(send: RedisSendCommand, prefix: string): SessionLedger {
       const out = String(
         await evalKeys(
           RESERVE,
-          [run(client), all, createsOf(client), createsAll, minutes(now), `${tag}counted`],
+          [run(client), all, createsOf(client), createsAll, minutes(now), `${tag}counted`, minutesOf(now, client)],
           now,
           member,
           ownerMember(client, member),
@@ -301,6 +312,8 @@ function redisLedger(send: RedisSendCommand, prefix: string): SessionLedger {
           o?.minutesCharge ?? 0,
           d.leftMs,
           o?.maxConcurrent !== undefined ? 1 : 0,
+          limits.minutesPerDay ?? -1,
+          limits.minutesCharge ?? 0,
         ),
       );
       if (out === 'ok') return 'ok';
@@ -326,7 +339,7 @@ function redisLedger(send: RedisSendCommand, prefix: string): SessionLedger {
     async refund(client, member, reservedAt, minutesCharge) {
       await evalKeys(
         REFUND,
-        [run(client), all, deadlines, createsOf(client), createsAll, minutes(reservedAt)],
+        [run(client), all, deadlines, createsOf(client), createsAll, minutes(reservedAt), minutesOf(reservedAt, client)],
         member,
         ownerMember(client, member),
         minutesCharge,

@@ -22,6 +22,12 @@ export interface ReserveLimits {
   /** Sessions the client may start in any `createWindowMs` (a sliding window). */
   createsPerWindow: number;
   createWindowMs: number;
+  /**
+   * Session minutes the client may use per UTC day (undefined when off), and what this session is charged (its
+   * maximum length, in whole minutes).
+   */
+  minutesPerDay?: number;
+  minutesCharge?: number;
   /** Owner-wide ceilings (all clients together); each undefined when off. */
   owner?: {
     maxConcurrent?: number;
@@ -39,7 +45,8 @@ export interface ReserveLimits {
  * sessions at the service ({@link SessionLedger.rebuild}) before it admits a create.
  * @public
  */
-export type ReserveRefusal = 'client_running' | 'client_creates' | 'owner_running' | 'owner_creates' | 'owner_minutes' | 'uncounted';
+export type ReserveRefusal =
+  'client_running' | 'client_creates' | 'client_minutes' | 'owner_running' | 'owner_creates' | 'owner_minutes' | 'uncounted';
 
 /**
  * What {@link SessionLedger.reserve} answers: `'ok'`, or the limit that refused and, for the create windows, in how
@@ -88,7 +95,8 @@ export interface SessionLedger {
   /**
    * A create the service refused: drops the reservation `member` (made at `reservedAt`, ms since epoch) like
    * `release`, and gives back what it counted: its place in both create windows and the `minutesCharge` it was
-   * charged. Does nothing once the reservation is gone (so it never gives back twice).
+   * charged (to the owner's and the client's daily budgets, each where it was charged). Does nothing once the
+   * reservation is gone (so it never gives back twice).
    */
   refund(client: string, member: string, reservedAt: number, minutesCharge: number): Promise<void>;
   /**
@@ -232,6 +240,9 @@ function memoryLedger(): SessionLedger {
       if (o?.maxConcurrent !== undefined && !counted) return { refused: 'uncounted' };
       if (set.size >= limits.maxConcurrent) return { refused: 'client_running' };
       if (mine.size >= limits.createsPerWindow) return { refused: 'client_creates', retryAfterMs: waitOf(mine, limits.createWindowMs) };
+      const charge = limits.minutesCharge ?? 0;
+      if (limits.minutesPerDay !== undefined && count(`minutes:${d.day}:${client}`) + charge > limits.minutesPerDay)
+        return { refused: 'client_minutes', retryAfterMs: d.leftMs };
       if (o?.maxConcurrent !== undefined && liveAll().size >= o.maxConcurrent) return { refused: 'owner_running' };
       if (o?.createsPerWindow !== undefined && ours!.size >= o.createsPerWindow)
         return { refused: 'owner_creates', retryAfterMs: waitOf(ours!, o.createWindowMs) };
@@ -246,6 +257,7 @@ function memoryLedger(): SessionLedger {
       if (limits.createsPerWindow < Number.MAX_SAFE_INTEGER) logAdd(`creates:${client}`, limits.createWindowMs, member, now);
       if (o?.createsPerWindow !== undefined) logAdd('creates-all', o.createWindowMs, member, now);
       if (o?.minutesPerDay !== undefined) add(`minutes:${d.day}`, o.minutesCharge, d.leftMs);
+      if (limits.minutesPerDay !== undefined) add(`minutes:${d.day}:${client}`, charge, d.leftMs);
       return 'ok';
     },
     async commit(client, from, to, expiresAt, endAt) {
@@ -258,7 +270,9 @@ function memoryLedger(): SessionLedger {
       if (!release(client, member)) return;
       logs.get(`creates:${client}`)?.delete(member);
       logs.get('creates-all')?.delete(member);
-      if (minutesCharge > 0) add(`minutes:${dayOf(reservedAt).day}`, -minutesCharge, 1);
+      const day = dayOf(reservedAt).day;
+      // Each budget gives back only where it was charged (its counter exists).
+      for (const k of [`minutes:${day}`, `minutes:${day}:${client}`]) if (minutesCharge > 0 && count(k) > 0) add(k, -minutesCharge, 1);
     },
     async rebuild(found, creates, createWindowMs) {
       for (const f of found) commit(FOUND_CLIENT, f.sessionId, f.sessionId, f.expiresAt, f.endAt);
