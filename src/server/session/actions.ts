@@ -44,7 +44,8 @@ export async function sessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCal
   const client = contents.client ?? call.client;
   // Only requests with a valid token count against the session's budget, and /end is never limited,
   // so nobody can use up the owner's budget and stop them from ending their session.
-  if (call.action !== 'end') await ctx.guard.sessionHit(id);
+  // (The adapters count it before reading the body; then not again.)
+  if (call.action !== 'end' && !call.sessionCounted) await ctx.guard.sessionHit(id);
   // `/end` always reaches the service: a store fault only costs it the "already ended" shortcut.
   let endedReason = await ctx.guard.endedReason(id).catch((e: unknown) => {
     if (call.action === 'end' || overdue) return undefined;
