@@ -89,9 +89,10 @@ export interface Guard {
    * Counts a running session the proxy created under `client` again (the client sealed in its handle), when the
    * store does not hold it there (it lost its data, is new, or a count at the service found the session without
    * knowing its browser): the browser's next call rebuilds its client's running-session count. `deadline`: its
-   * end, ms since epoch (the sweep ends it then). Never refuses; a store fault is logged and tried on the next call.
+   * end, ms since epoch (the sweep ends it then). Never refuses. Returns why the session ended, or undefined while
+   * it may still run (as `endedReason`, in the same store step).
    */
-  claim(sessionId: string, client: string, deadline: number | undefined): Promise<void>;
+  claim(sessionId: string, client: string, deadline: number | undefined): Promise<string | undefined>;
   /**
    * Counts the account's running sessions at the service and brings the ledger in line (frees the places of
    * sessions that are over, counts running ones it did not hold). Runs at most one at a time.
@@ -329,16 +330,14 @@ export function createGuard<Req>(
     return again;
   }
 
-  async function claim(sessionId: string, client: string, deadline: number | undefined) {
-    if (!caps && !owner) return;
+  async function claim(sessionId: string, client: string, deadline: number | undefined): Promise<string | undefined> {
+    if (!caps && !owner) return ledger.endedReason(sessionId);
     // As `created` holds a session: until its deadline (and a little), or without one, for the owner-only slot.
     const expires = caps && deadline !== undefined ? deadline + PENDING_SLACK_MS : Date.now() + OWNER_ONLY_SLOT_MS;
     const endAt = caps && deadline !== undefined ? deadline : -1;
-    try {
-      if (await ledger.claim(client, sessionId, expires, endAt)) log.info({ sessionId }, 'avatar proxy counted a running session again');
-    } catch (e) {
-      log.warn({ sessionId, err: e instanceof Error ? e.message : String(e) }, 'avatar proxy could not count a running session again');
-    }
+    const got = await ledger.claim(client, sessionId, expires, endAt);
+    if (got.counted) log.info({ sessionId }, 'avatar proxy counted a running session again');
+    return got.ended;
   }
 
   const refusal = (got: Exclude<ReserveResult, 'ok'>, c: Caps | false): RateLimited => {
@@ -411,7 +410,10 @@ export function createGuard<Req>(
     async adopt(sessionId, endAt, requestId, client) {
       if (!caps) return;
       // Counted by this instance already: counted again only if the store lost it meanwhile.
-      if (adopted.has(sessionId)) return claim(sessionId, client ?? `attached:${sessionId}`, endAt);
+      if (adopted.has(sessionId)) {
+        await claim(sessionId, client ?? `attached:${sessionId}`, endAt);
+        return;
+      }
       if (endAt <= Date.now()) {
         await endSession(sessionId, 'max_duration', requestId, client);
         throw new LiveAiError('forbidden', 'This session has ended; its token can only read its status', { status: 403 });

@@ -120,9 +120,11 @@ if ARGV[5] ~= '' then
 end
 return 1`;
 // KEYS: run:client, run-all, deadlines, run:found, ended:id.
-// ARGV: now, session id, owner member, found owner member, expiresAt, endAt. Returns 1 when it counted the session again.
+// ARGV: now, session id, owner member, found owner member, expiresAt, endAt.
+// Returns 'ended:<reason>' for a session marked ended, else 1 when it counted the session again, 0 when it held it.
 const CLAIM = `local now = tonumber(ARGV[1])
-if redis.call('EXISTS', KEYS[5]) == 1 then return 0 end
+local reason = redis.call('GET', KEYS[5])
+if reason then return 'ended:' .. reason end
 local held = tonumber(redis.call('ZSCORE', KEYS[1], ARGV[2]) or '0') > now
 local found = KEYS[4] ~= KEYS[1] and redis.call('ZREM', KEYS[4], ARGV[2]) == 1
 if found then
@@ -367,7 +369,8 @@ function redisLedger(send: RedisSendCommand, prefix: string): SessionLedger {
         expiresAt,
         endAt,
       );
-      return Number(out) === 1;
+      const text = String(out);
+      return text.startsWith('ended:') ? { counted: false, ended: text.slice('ended:'.length) } : { counted: text === '1' };
     },
     async members(client) {
       const key = run(client);

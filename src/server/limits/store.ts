@@ -110,9 +110,10 @@ export interface SessionLedger {
    * the ledger does not hold it there: after a lost store, in a new process, or after a count found it at the
    * service (it then leaves {@link FOUND_CLIENT}: one place, not two). Holds it until `expiresAt` and schedules its
    * end at `endAt` (none when negative). Never refuses (the session runs already) and does nothing for a session
-   * marked ended. One atomic step; true when it counted the session again.
+   * marked ended. One atomic step (one Redis round trip, which also reads the ended mark: a status poll needs no
+   * other): `counted` when it counted the session again, `ended` the reason when it is marked ended.
    */
-  claim(client: string, sessionId: string, expiresAt: number, endAt: number): Promise<boolean>;
+  claim(client: string, sessionId: string, expiresAt: number, endAt: number): Promise<{ counted: boolean; ended?: string }>;
   /** The client's unexpired members. */
   members(client: string): Promise<string[]>;
   /** Every client's unexpired members, as entries (for the owner-wide cap). */
@@ -280,13 +281,14 @@ function memoryLedger(): SessionLedger {
       counted = true;
     },
     async claim(client, sessionId, expiresAt, endAt) {
-      if ((ended.get(sessionId)?.until ?? 0) > Date.now()) return false;
+      const e = ended.get(sessionId);
+      if (e && e.until > Date.now()) return { counted: false, ended: e.reason };
       const held = live(client).has(sessionId);
       const found = client !== FOUND_CLIENT && live(FOUND_CLIENT).has(sessionId);
       if (found) release(FOUND_CLIENT, sessionId);
-      if (held) return found;
+      if (held) return { counted: found };
       commit(client, sessionId, sessionId, expiresAt, endAt);
-      return true;
+      return { counted: true };
     },
     async members(client) {
       return [...live(client).keys()];

@@ -46,8 +46,12 @@ export async function sessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCal
   // so nobody can use up the owner's budget and stop them from ending their session.
   // (The adapters count it before reading the body; then not again.)
   if (call.action !== 'end' && !call.sessionCounted) await ctx.guard.sessionHit(id);
+  // A store that lost the session (Redis wiped, a new process, or a count that found it at the service without
+  // knowing its browser) counts it under its client again, in the same store step that reads whether it ended: its
+  // running-session cap holds from this call on. (An attached session is counted by `adopt` below.)
+  const claims = !attached && contents.client !== undefined && !overdue && call.action !== 'end';
   // `/end` always reaches the service: a store fault only costs it the "already ended" shortcut.
-  let endedReason = await ctx.guard.endedReason(id).catch((e: unknown) => {
+  let endedReason = await (claims ? ctx.guard.claim(id, contents.client!, deadline) : ctx.guard.endedReason(id)).catch((e: unknown) => {
     if (call.action === 'end' || overdue) return undefined;
     throw e;
   });
@@ -63,10 +67,6 @@ export async function sessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCal
   if (endedReason !== undefined && call.action !== 'getSession' && call.action !== 'end') throw sessionEnded();
   if (attached && endedReason === undefined && call.action !== 'end' && deadline !== undefined)
     await ctx.guard.adopt(id, deadline, call.requestId, call.client);
-  // A store that lost the session (Redis wiped, a new process, or a count that found it at the service without
-  // knowing its browser) counts it under its client again: its running-session cap holds from this call on.
-  if (!attached && contents.client !== undefined && endedReason === undefined && !overdue && call.action !== 'end')
-    await ctx.guard.claim(id, contents.client, deadline);
   await ctx.allow(call);
   switch (call.action) {
     case 'getSession': {
