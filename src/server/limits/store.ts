@@ -22,11 +22,9 @@ export interface ReserveLimits {
   /** Sessions the client may start in any `createWindowMs` (a sliding window). */
   createsPerWindow: number;
   createWindowMs: number;
-  /**
-   * Session minutes the client may use per UTC day (undefined when off), and what this session is charged (its
-   * maximum length, in whole minutes).
-   */
+  /** Session minutes the client may use per UTC day (undefined when off). */
   minutesPerDay?: number;
+  /** What this session is charged against the client's `minutesPerDay`: its maximum length, in whole minutes. */
   minutesCharge?: number;
   /** Owner-wide ceilings (all clients together); each undefined when off. */
   owner?: {
