@@ -44,6 +44,8 @@ export const ar: Messages = {
     remote: 'غادر الأفاتار المكالمة.',
     max_duration: 'بلغت هذه المكالمة حدّها الزمني.',
     network: 'انقطع الاتصال.',
+    completed: 'أنهى الأفاتار المكالمة.',
+    out_of_credits: 'نفد وقت المكالمات لدى هذا الأفاتار حاليًا.',
   },
   costPending: 'ستظهر التكلفة بعد قليل.',
   costUsed: (amount) => `استهلكت هذه المكالمة ${amount}.`,

@@ -36,6 +36,8 @@ export const de: Messages = {
     remote: 'Der Avatar hat den Anruf verlassen.',
     max_duration: 'Dieser Anruf hat sein Zeitlimit erreicht.',
     network: 'Die Verbindung ist abgebrochen.',
+    completed: 'Der Avatar hat den Anruf beendet.',
+    out_of_credits: 'Dieser Avatar hat im Moment keine Gesprächszeit mehr.',
   },
   costPending: 'Die Kosten erscheinen gleich.',
   costUsed: (credits) => `Dieser Anruf hat ${credits} verbraucht.`,

@@ -36,6 +36,8 @@ export const ja: Messages = {
     remote: 'アバターが通話から退出しました。',
     max_duration: 'この通話は制限時間に達しました。',
     network: '接続が切れました。',
+    completed: 'アバターが通話を終了しました。',
+    out_of_credits: 'このアバターは現在、通話時間が残っていません。',
   },
   costPending: '料金はまもなく表示されます。',
   costUsed: (credits) => `この通話で ${credits} を使用しました。`,

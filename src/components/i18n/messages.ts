@@ -35,8 +35,21 @@ export interface Messages {
   endingCall: string;
   callEnded: string;
   timeLimitReached: string;
-  /** Why the call ended, when the avatar's side ended it. */
-  endReasons: { idle_timeout: string; timed_out: string; failed: string; remote: string; max_duration: string; network: string };
+  /**
+   * Why the call ended, when the avatar's side ended it (the visitor's own end needs no reason): under "Call ended"
+   * for `idle_timeout`, `completed`, `remote` and `max_duration`; as the error screen's sentence for a call that was
+   * live and failed (`failed`), `timed_out`, `network` and `out_of_credits`.
+   */
+  endReasons: {
+    idle_timeout: string;
+    timed_out: string;
+    failed: string;
+    remote: string;
+    max_duration: string;
+    network: string;
+    completed: string;
+    out_of_credits: string;
+  };
   costPending: string;
   /** "This call used 1.25 credits." `credits` comes from {@link Messages.credits}. */
   costUsed: (credits: string) => string;
@@ -266,6 +279,8 @@ export const en: Messages = {
     remote: 'The avatar left the call.',
     max_duration: 'This call reached its time limit.',
     network: 'The connection was lost.',
+    completed: 'The avatar ended the call.',
+    out_of_credits: 'This avatar is out of call time for now.',
   },
   costPending: 'The cost will appear shortly.',
   costUsed: (credits) => `This call used ${credits}.`,

@@ -21,13 +21,17 @@ import { MessagesProvider, useMessages } from '../i18n/context';
 import type { MessagesOverride } from '../i18n/messages';
 
 /**
- * What `onEnd` receives: why, the cost in credits (null when unknown) and the session id.
+ * What `onEnd` receives, once per call whichever way it ended (phase `ended` or `error`): why (`reason`, e.g. `user`,
+ * `completed`, `out_of_credits`, `network`), the cost in credits (null when unknown), the session id (null when the
+ * call failed before the session was created) and, for a failure, the error (its `code` and `detail`).
  * @public
  */
 export interface WidgetEndInfo {
   reason: EndReason | null;
   cost: number | null;
   sessionId: string | null;
+  /** The error of a call that failed (phase `error`); null when it ended without one. */
+  error: LiveAiError | null;
 }
 
 /**
@@ -57,7 +61,8 @@ function useWidgetCallbacks(session: AvatarSession, callbacks: WidgetCallbacks):
       const c = cb.current;
       if (s.phase !== prev.phase) {
         c.onPhaseChange?.(s.phase);
-        if (s.phase === 'ended') c.onEnd?.({ reason: s.endReason, cost: s.cost, sessionId: s.sessionId });
+        if (s.phase === 'ended' || s.phase === 'error')
+          c.onEnd?.({ reason: s.endReason, cost: s.cost, sessionId: s.sessionId, error: s.phase === 'error' ? s.error : null });
       }
       if (s.transcript !== prev.transcript) {
         const last = prev.transcript[prev.transcript.length - 1]?.id ?? 0;

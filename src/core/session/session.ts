@@ -277,7 +277,9 @@ export class SessionEngine {
     return this.teardown({ reason, terminate: true });
   }
 
+  /** A failure: `out_of_credits` when the service refused the call for want of credits (402), else `reason`. */
   private fail(error: LiveAiError, reason: EndReason = 'failed'): void {
+    if (error.code === 'insufficient_funds') reason = 'out_of_credits';
     void this.teardown({ reason, terminate: true, error });
   }
 

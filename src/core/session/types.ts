@@ -32,9 +32,10 @@ export type EndReason =
   | 'completed' // the service reported COMPLETED on its own
   | 'timed_out' // TIMED_OUT
   | 'failed' // FAILED or a fatal error
-  | 'remote' // the avatar left the room mid-call (LiveKit) while the service still ran the session
+  | 'remote' // the avatar (or the agent it speaks for) left the room mid-call while the service still ran the session
   | 'max_duration' // the proxy ended it at its maximum length (its status answer's end_reason)
-  | 'network'; // the room was lost for good (the connection dropped and could not come back)
+  | 'network' // the room was lost for good (the connection dropped and could not come back)
+  | 'out_of_credits'; // the account behind the avatar has no credits: the service refused the call (402, insufficient_funds)
 
 /**
  * One transcript line; `id` is increasing per session.
