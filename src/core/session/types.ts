@@ -45,6 +45,13 @@ export interface TranscriptLine {
   id: number;
   role: 'user' | 'agent';
   text: string;
+  /**
+   * Agent lines while the avatar is saying them: the part of `text` said so far, whole words only (so never a
+   * broken character, emoji or right-to-left word); `''` until the avatar starts it. Absent once it said the line
+   * (and on user lines). A line cut by an interrupt keeps what was said. Show `spoken ?? text` for captions in step
+   * with the voice (`useTranscript({ paced: true })` does it). See `pacedCaptions`.
+   */
+  spoken?: string;
   /** Epoch ms when the line arrived. */
   at: number;
 }
@@ -306,6 +313,12 @@ export interface AvatarSessionOptions {
   endOnUnload?: boolean;
   /** Transcript lines kept in memory (default 200). */
   maxTranscriptLines?: number;
+  /**
+   * Reveal each agent line as the avatar speaks it, in the line's `spoken` (default true): word by word while the
+   * avatar speaks, at its measured speaking rate; whole when it stops, and after 4 s if it never starts. `false`
+   * leaves `spoken` out: lines show whole when they arrive, usually ahead of the voice.
+   */
+  pacedCaptions?: boolean;
   /** Publish the microphone when joining (default false). */
   micEnabled?: boolean;
   /**

@@ -55,6 +55,8 @@ describe('AvatarWidget', () => {
     await waitFor(() => expect(within(panel).getByRole('button', { name: 'Microphone' })).toHaveAttribute('aria-pressed', 'true'));
     await userEvent.click(within(panel).getByRole('button', { name: 'Chat' }));
     expect(await within(panel).findByRole('textbox')).toBeEnabled();
+    // The caption shows the agent's line as the avatar speaks it.
+    act(() => session.transport.emitRoom('speaking', { who: 'avatar', speaking: true }));
     act(() => session.transport.emitEvent({ type: 'agent_transcription', transcription: 'Hello there' }));
     expect(await within(panel).findByText('Hello there')).toBeInTheDocument();
     expect(onTranscript).toHaveBeenCalledWith(expect.objectContaining({ role: 'agent', text: 'Hello there' }));
