@@ -128,7 +128,9 @@ export class CaptionPacer {
       changed = true;
     }
     const out = this.apply(lines);
-    if (changed) this.schedule();
+    // Once the session has written them (right after this returns): a new line may start at once (the avatar
+    // speaking), and a line that grew may go on after its last word was shown.
+    if (changed || (this.timer === undefined && this.queue.length > 0)) queueMicrotask(() => this.schedule());
     return out;
   }
 

@@ -117,11 +117,23 @@ describe('CaptionPacer (issue 40.2)', () => {
     expect(cuts.filter((e) => e > text.indexOf('こ')).length).toBeGreaterThan(1);
   });
 
-  it('a line the avatar never starts shows whole after 4 s; user lines are never paced', () => {
+  it('a line that arrives while the avatar already speaks starts at once', async () => {
+    const t = setup();
+    pacers.push(t.pacer);
+    t.state('speaking', 'agent');
+    t.add(1, 'Arriving late, said already.');
+    await Promise.resolve();
+    expect(t.line().spoken).toBe('Arriving ');
+    vi.advanceTimersByTime(1000);
+    expect(t.line().spoken).toBe('Arriving late, said ');
+  });
+
+  it('a line the avatar never starts shows whole after 4 s; user lines are never paced', async () => {
     const t = setup();
     pacers.push(t.pacer);
     t.add(1, 'Nobody will say this out loud.');
     t.add(2, 'What the visitor typed', 'user');
+    await Promise.resolve();
     expect(t.line(2).spoken).toBeUndefined();
     vi.advanceTimersByTime(3999);
     expect(t.line().spoken).toBe('');
