@@ -183,6 +183,8 @@ export const ar: Messages = {
   chat: 'الدردشة',
   moreOptions: 'خيارات أخرى',
   busyUpTo: (clock) => `ازدحام أكثر من المعتاد: حتى ${clock}`,
+  listeningWhileWaiting: 'أستمع إليك: يمكنك البدء بالكلام بينما ينضمّ الأفاتار.',
+  talkOnceLive: 'يمكنك الكلام بمجرد أن يصبح الأفاتار مباشرًا.',
   micBlocked: 'الميكروفون محظور. اكتب للتحدث، أو اسمح به في المتصفح.',
   micUnavailable: 'لا يوجد ميكروفون متاح. اكتب للتحدث.',
 };

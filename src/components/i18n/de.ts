@@ -180,6 +180,8 @@ export const de: Messages = {
   chat: 'Chat',
   moreOptions: 'Weitere Optionen',
   busyUpTo: (clock) => `Mehr Andrang als üblich: bis zu ${clock}`,
+  listeningWhileWaiting: 'Ich höre zu: Sie können schon sprechen, während der Avatar kommt.',
+  talkOnceLive: 'Sie können sprechen, sobald der Avatar live ist.',
   micBlocked: 'Mikrofon blockiert. Schreiben Sie, oder erlauben Sie es im Browser.',
   micUnavailable: 'Kein Mikrofon verfügbar. Schreiben Sie stattdessen.',
 };

@@ -178,6 +178,8 @@ export const es: Messages = {
   chat: 'Chat',
   moreOptions: 'Más opciones',
   busyUpTo: (clock) => `Más tráfico de lo habitual: hasta ${clock}`,
+  listeningWhileWaiting: 'Escuchando: puedes empezar a hablar mientras llega el avatar.',
+  talkOnceLive: 'Podrás hablar en cuanto el avatar esté en directo.',
   micBlocked: 'Micrófono bloqueado. Escribe para hablar o permítelo en el navegador.',
   micUnavailable: 'No hay micrófono disponible. Escribe para hablar.',
 };

@@ -179,6 +179,8 @@ export const fr: Messages = {
   chat: 'Discussion',
   moreOptions: 'Plus d’options',
   busyUpTo: (clock) => `Plus de trafic que d’habitude : jusqu’à ${clock}`,
+  listeningWhileWaiting: 'À l’écoute : vous pouvez parler pendant que l’avatar arrive.',
+  talkOnceLive: 'Vous pourrez parler dès que l’avatar sera en direct.',
   micBlocked: 'Micro bloqué. Écrivez pour parler, ou autorisez-le dans le navigateur.',
   micUnavailable: 'Aucun micro disponible. Écrivez pour parler.',
 };

@@ -182,6 +182,8 @@ export const ja: Messages = {
   chat: 'チャット',
   moreOptions: 'その他のオプション',
   busyUpTo: (clock) => `混み合っています：最大 ${clock}`,
+  listeningWhileWaiting: '聞いています：アバターの準備中でも話し始められます。',
+  talkOnceLive: 'アバターが接続されたら話せます。',
   micBlocked: 'マイクがブロックされています。文字で話すか、ブラウザで許可してください。',
   micUnavailable: 'マイクが使えません。文字で話してください。',
 };

@@ -209,6 +209,10 @@ export interface Messages {
   /** The wait's note once it takes longer than usual: "More traffic than usual: up to 2:30". */
   busyUpTo: (clock: string) => string;
   /** The call runs without a microphone because the browser blocked it: the visitor can type. */
+  /** While the avatar is coming, in a LiveKit agent's room with the microphone on: what is said already reaches the agent. */
+  listeningWhileWaiting: string;
+  /** While the avatar is coming where the service's own agent answers: speech is heard once the avatar is live. */
+  talkOnceLive: string;
   micBlocked: string;
   /** The call runs without a microphone because none could be opened: the visitor can type. */
   micUnavailable: string;
@@ -418,6 +422,8 @@ export const en: Messages = {
   chat: 'Chat',
   moreOptions: 'More options',
   busyUpTo: (clock) => `More traffic than usual: up to ${clock}`,
+  listeningWhileWaiting: 'Listening: you can start talking while the avatar joins.',
+  talkOnceLive: 'You can talk once the avatar is live.',
   micBlocked: 'Microphone blocked. Type to talk, or allow it in your browser.',
   micUnavailable: 'No microphone available. Type to talk.',
 };

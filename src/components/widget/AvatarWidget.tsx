@@ -13,7 +13,7 @@ import { AvatarSessionProvider, useAvatarSession } from '../../react';
 import { useSessionState } from '../../react/session';
 import { AvatarStage, chromaKeyId } from '../stage/AvatarStage';
 import { AvatarWidgetView, type WidgetState } from './AvatarWidgetView';
-import { LiveCaptions, MicNotice, openMicWithCall, type MicProblem } from './call-parts';
+import { LiveCaptions, MicNotice, WaitingNotice, openMicWithCall, type MicProblem } from './call-parts';
 import { TranscriptPanel } from '../transcript/TranscriptPanel';
 import { useDeadline } from '../stage/clock';
 import type { ChromaKeyOptions } from '../stage/chroma-key';
@@ -313,6 +313,7 @@ function AvatarWidgetBody(p: AvatarWidgetProps) {
           onRestart={startRef.current}
         >
           {caption && <LiveCaptions agentLabel={title} />}
+          {microphone && <WaitingNotice session={session} />}
         </AvatarStage>
       ),
       transcript: caption ? undefined : <TranscriptPanel agentLabel={title} />,
@@ -322,7 +323,7 @@ function AvatarWidgetBody(p: AvatarWidgetProps) {
         </Suspense>
       ),
     }),
-    [imageUrl, previewSrc, title, stageLabel, showCost, caption, chromaKey, session],
+    [imageUrl, previewSrc, title, stageLabel, showCost, caption, chromaKey, session, microphone],
   );
   // Made again only when what it shows changes: the controls read the call's phase themselves.
   const controls = useMemo(

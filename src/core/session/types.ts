@@ -322,6 +322,13 @@ export interface AvatarSessionOptions {
   /** Publish the microphone when joining (default false). */
   micEnabled?: boolean;
   /**
+   * Attached sessions (a LiveKit agent's room) with the microphone on at the join: record it from the start of the
+   * join, before the room is connected, and hand the recording to the agent once it listens (livekit-client's
+   * pre-connect audio buffer, byte stream topic `lk.agent.pre-connect-audio-buffer`), so the visitor can talk at once
+   * and nothing is lost. Default true; the agent must read that topic (LiveKit Agents does).
+   */
+  preConnectAudio?: boolean;
+  /**
    * rtc-a: how long a dropped room connection (LiveKit restart, network loss) is retried before the session
    * fails with `transport_failed`, in ms (default 60000). See docs/core.md, "Reconnect".
    */
@@ -403,6 +410,13 @@ export interface AvatarSession {
   onError(handler: (error: LiveAiError) => void): () => void;
   /** The session handle from the proxy (ids, room URL, `websocket_address`), once created or attached; else null. */
   getClientSession(): ClientSession | null;
+  /**
+   * Whether the visitor can talk before the avatar is live: an attached session (a LiveKit agent's room) with the
+   * option `preConnectAudio` on. A microphone switched on before the start is then recorded from the join and its
+   * recording handed to the agent once it listens; UIs say "listening" while the avatar is coming. False for hosted
+   * rooms and created sessions: the service's own agent hears the visitor only once the avatar is live.
+   */
+  readonly preConnectAudio: boolean;
   /**
    * Creates (or attaches) and joins. A second call while a start is in flight returns the same promise:
    * one click, one paid session. Resolves when `active`.
