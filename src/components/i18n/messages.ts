@@ -208,11 +208,11 @@ export interface Messages {
   moreOptions: string;
   /** The wait's note once it takes longer than usual: "More traffic than usual: up to 2:30". */
   busyUpTo: (clock: string) => string;
-  /** The call runs without a microphone because the browser blocked it: the visitor can type. */
   /** While the avatar is coming, in a LiveKit agent's room with the microphone on: what is said already reaches the agent. */
   listeningWhileWaiting: string;
   /** While the avatar is coming where the service's own agent answers: speech is heard once the avatar is live. */
   talkOnceLive: string;
+  /** The call runs without a microphone because the browser blocked it: the visitor can type. */
   micBlocked: string;
   /** The call runs without a microphone because none could be opened: the visitor can type. */
   micUnavailable: string;
