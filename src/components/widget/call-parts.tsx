@@ -17,11 +17,13 @@ export type MicProblem = 'blocked' | 'unavailable' | null;
 export function openMicWithCall(session: AvatarSession, onProblem: (problem: MicProblem) => void): void {
   const media = typeof navigator === 'undefined' ? undefined : navigator.mediaDevices;
   if (!media?.getUserMedia) return onProblem('unavailable');
+  // A LiveKit agent's room: the wish is recorded before the call joins, so the join records the microphone from its
+  // start and hands it to the agent (pre-connect audio).
+  if (session.preConnectAudio) void session.setMicEnabled(true).catch(() => onProblem('unavailable'));
   media.getUserMedia({ audio: true }).then(
     (stream) => {
       for (const track of stream.getTracks()) track.stop();
-      // A LiveKit agent's room: on at once, recorded from the join and handed to the agent (pre-connect audio).
-      if (session.preConnectAudio) return void session.setMicEnabled(true).catch(() => onProblem('unavailable'));
+      if (session.preConnectAudio) return;
       whenLive(session, () => {
         if (!session.store.getState().media.micEnabled) void session.setMicEnabled(true).catch(() => onProblem('unavailable'));
       });

@@ -105,6 +105,18 @@ describe('AvatarWidget', () => {
     expect(onEnd).toHaveBeenCalledTimes(2);
   });
 
+  it('while the avatar is coming in a hosted room, the visitor reads when to talk (issue 40.1)', async () => {
+    stubMicrophone();
+    const session = createTestSession();
+    expect(session.preConnectAudio).toBe(false);
+    render(<AvatarWidget session={session} initialState="active" />);
+    await userEvent.click(screen.getByRole('button', { name: 'Start call' }));
+    expect(await screen.findByText('You can talk once the avatar is live.')).toBeInTheDocument();
+    session.proxy.setStatus(session.store.getState().sessionId!, 'ACTIVE');
+    await waitFor(() => expect(session.store.getState().phase).toBe('active'));
+    expect(screen.queryByText('You can talk once the avatar is live.')).toBeNull();
+  });
+
   it('opens the microphone with the call: asked inside the Start click, on once the call is live', async () => {
     const mic = stubMicrophone();
     const session = createTestSession();

@@ -267,10 +267,16 @@ export class RoomSession {
    */
   async join(url: string, token: string, preConnectMic?: { capture?: { deviceId: string }; micFailed: () => void }): Promise<void> {
     const mic = preConnectMic
-      ? this.room.localParticipant.setMicrophoneEnabled(true, preConnectMic.capture, { preConnectBuffer: true }).then(
-          () => undefined,
-          () => preConnectMic.micFailed(),
-        )
+      ? // livekit-client 2.x reads `preConnectBuffer` from the capture options (merged over its publish defaults),
+        // its docs from the publish options: both are given.
+        this.room.localParticipant
+          .setMicrophoneEnabled(true, { ...preConnectMic.capture, preConnectBuffer: true } as { deviceId: string }, {
+            preConnectBuffer: true,
+          })
+          .then(
+            () => undefined,
+            () => preConnectMic.micFailed(),
+          )
       : undefined;
     await this.room.connect(url, token);
     await mic;
