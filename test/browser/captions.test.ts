@@ -27,6 +27,62 @@ const env = useBrowserStack({ queueMs: 200, providerLabels: 'rtc-a=livekit,rtc-b
 const probe = (page: Page) => page.evaluate(() => (window as unknown as { __captions: Probe }).__captions);
 const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
 
+/**
+ * The caption's record against the avatar's audio in the page: from the first audible sample after `from` to the
+ * last, when the caption first showed `whole` complete, and the partial captions before it.
+ */
+function timeline(p: Probe, from: number, whole: string) {
+  const audible = p.audio.filter((a) => a.t >= from && a.level > 0.02);
+  const [first, last] = [audible[0]?.t ?? Number.NaN, audible.at(-1)?.t ?? Number.NaN];
+  const shown = p.captions.filter((c) => c.t >= from - 5000 && c.shown);
+  const complete = shown.find((c) => norm(c.shown) === whole);
+  const partial = shown.filter((c) => complete && c.t < complete.t && norm(c.shown) !== whole && whole.startsWith(norm(c.shown)));
+  return { audible: audible.length, first, last, complete: complete?.t ?? Number.NaN, partial, shown };
+}
+
+describe('captions keep in step with the voice in a hosted room (issue 40.2)', () => {
+  it("the service's own agent answers a chat: its line arrives whole, the caption shows it as the avatar says it", async () => {
+    const page = await env.context.newPage();
+    await page.setViewportSize({ width: 360, height: 760 });
+    const pageErrors: string[] = [];
+    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    await page.goto(`${env.stack.baseUrl}/test/browser/pages/captions.html`);
+    await page.getByRole('button', { name: 'Start call' }).click();
+    await page.waitForFunction(() => (window as unknown as { __captions: Probe }).__captions.phases.includes('active'), null, {
+      timeout: 60_000,
+    });
+    await expect.poll(async () => (await page.evaluate(inboundStatsScript)).framesDecoded, { timeout: 30_000 }).toBeGreaterThan(0);
+    const asked = Date.now();
+    await page.evaluate(() =>
+      (window as unknown as { __session: { sendChat(t: string): Promise<void> } }).__session.sendChat('Hello avatar, how are you?'),
+    );
+    // The service's line (the whole reply, in one agent_transcription event), as the store holds it.
+    const handle = await page.waitForFunction(
+      () => (window as unknown as { __captions: Probe }).__captions.lines.find((l) => l.role === 'agent')?.text,
+      null,
+      { timeout: 20_000 },
+    );
+    const whole = norm(String(await handle.jsonValue()));
+    await page.waitForFunction(
+      (w) => (window as unknown as { __captions: Probe }).__captions.captions.some((c) => c.shown.replace(/\s+/g, ' ').trim() === w),
+      whole,
+      { timeout: 60_000 },
+    );
+    const t = timeline(await probe(page), asked, whole);
+    console.log(
+      `captions hosted: audio ${t.first - asked}..${t.last - asked} ms after the chat; ${t.partial.length} partial captions; ` +
+        `complete at ${t.complete - asked} ms`,
+    );
+    expect(t.audible).toBeGreaterThan(10);
+    // Not complete before most of the reply was heard (the line arrived whole, before the voice), and shown word by
+    // word before that.
+    expect(t.complete).toBeGreaterThan(t.first + (t.last - t.first) / 2);
+    expect(t.partial.filter((c) => c.t >= t.first).length).toBeGreaterThan(3);
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  });
+});
+
 describe.skipIf(!agentAppInstalled())('captions keep in step with the voice (issue 40.2)', () => {
   const running: { agent: AgentProcess | null } = { agent: null };
   afterAll(async () => {

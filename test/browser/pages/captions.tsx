@@ -1,6 +1,7 @@
 // Test page (issue 40.2): the drop-in widget attached to a LiveKit Agents room in which the published avatar plugin
 // drives the local avatar, to watch its captions keep in step with the voice. The attach session
-// ({session_id, client_token, room_url, token}) comes in the URL hash as JSON; `?lang=ar` shows the widget in Arabic.
+// ({session_id, client_token, room_url, token}) comes in the URL hash as JSON (none: a hosted room of the local
+// service); `?lang=ar` shows the widget in Arabic.
 // Records every caption the visitor sees (its text on screen, and the whole line screen readers get) and the avatar
 // audio level the page receives; read through window.__captions.
 import '../../../src/core/transports/livekit';
@@ -26,8 +27,14 @@ export interface CaptionsProbe {
 const probe: CaptionsProbe = { phases: [], captions: [], audio: [], states: [], lines: [] };
 (window as unknown as { __captions: CaptionsProbe }).__captions = probe;
 
-const attach = JSON.parse(decodeURIComponent(location.hash.slice(1))) as ClientSession;
-const session = createAvatarSession({ proxyUrl: '/api/avatar', flow: { kind: 'attach', session: attach }, transport: 'rtc-a' });
+// Without a hash: a hosted room of the local service's own agent (it answers a chat with a line and speech).
+const attach = location.hash.length > 1 ? (JSON.parse(decodeURIComponent(location.hash.slice(1))) as ClientSession) : null;
+const session = createAvatarSession(
+  attach
+    ? { proxyUrl: '/api/avatar', flow: { kind: 'attach', session: attach }, transport: 'rtc-a' }
+    : { proxyUrl: '/api/avatar', flow: { kind: 'room', agentId: 'agent-demo' } },
+);
+(window as unknown as { __session: typeof session }).__session = session;
 session.store.subscribe((s, prev) => {
   if (s.phase !== prev.phase) probe.phases.push(s.phase);
   if (s.agentState !== prev.agentState) probe.states.push({ t: Date.now(), state: s.agentState.state, source: s.agentState.source });
@@ -35,7 +42,7 @@ session.store.subscribe((s, prev) => {
 });
 
 new MutationObserver(() => {
-  const shown = document.querySelector('.liveai-captions__line')?.textContent ?? '';
+  const shown = document.querySelector('.liveai-captions__line bdi')?.textContent ?? '';
   const whole = document.querySelector('.liveai-captions .liveai-visually-hidden bdi')?.textContent ?? '';
   const last = probe.captions.at(-1);
   if (last?.shown !== shown || last.whole !== whole) probe.captions.push({ t: Date.now(), shown, whole });
