@@ -72,7 +72,8 @@ export interface LiveAiErrorDetail {
  * - `liveai-transcript`: `{id, role, text, at}` once per new transcript line (`role` `user` or `agent`, `at` epoch ms).
  * - `liveai-error`: `{code, detail, error}`, plus `attribute` for an invalid attribute.
  * - `liveai-image-change`: `{status, error?}` as an image change progresses.
- * - `liveai-ended`: `{reason, cost, sessionId}` when the session ended (cost in credits, null when unknown).
+ * - `liveai-ended`: `{reason, cost, sessionId, error}` when the session ended or failed (cost in credits, null when
+ *   unknown; `error` the `LiveAiError` of a call that failed, else null).
  * @public
  */
 export interface LiveAiAvatarEventMap {

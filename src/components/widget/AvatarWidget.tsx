@@ -40,7 +40,7 @@ export interface WidgetEndInfo {
  */
 export interface WidgetCallbacks {
   onPhaseChange?: (phase: Phase) => void;
-  /** Once per new transcript line. */
+  /** Once per new transcript line, as it arrived (without the paced `spoken`, which captions read from the store). */
   onTranscript?: (line: TranscriptLine) => void;
   /** Every error the session reports (fatal ones also move the phase to `error`). */
   onError?: (error: LiveAiError) => void;
@@ -66,7 +66,7 @@ function useWidgetCallbacks(session: AvatarSession, callbacks: WidgetCallbacks):
       }
       if (s.transcript !== prev.transcript) {
         const last = prev.transcript[prev.transcript.length - 1]?.id ?? 0;
-        for (const line of s.transcript) if (line.id > last) c.onTranscript?.(line);
+        for (const { spoken: _revealed, ...line } of s.transcript) if (line.id > last) c.onTranscript?.(line);
       }
       // A reset at start() replaces the idle object with another idle one: not a change the host cares about.
       if (s.image.status !== prev.image.status || s.image.error !== prev.image.error) c.onImageChange?.(s.image);

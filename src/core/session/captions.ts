@@ -121,6 +121,11 @@ export class CaptionPacer {
    */
   prepare(lines: TranscriptLine[]): TranscriptLine[] {
     let changed = false;
+    // Lines the bounded transcript dropped are no longer paced.
+    if (this.queue.length > 0) {
+      const present = new Set(lines.map((l) => l.id));
+      for (let i = this.queue.length - 1; i >= 0; i--) if (!present.has(this.queue[i]!.id)) this.queue.splice(i, 1);
+    }
     for (const l of lines) {
       if (l.role !== 'agent' || l.id <= this.lastSeen) continue;
       this.lastSeen = l.id;
@@ -223,9 +228,14 @@ export class CaptionPacer {
     if (!this.speakingNow) {
       if (p.shown === 0 && !this.quietTimer)
         this.timer = setTimeout(() => {
+          // Quiet that long: the lines waiting are not being voiced (an agent without a voice, muted audio), so
+          // every one not begun shows whole at once, not each after its own wait.
           this.timer = undefined;
-          p.shown = Number.POSITIVE_INFINITY;
-          p.done = true;
+          for (const q of this.queue) {
+            if (q.shown !== 0) continue;
+            q.shown = Number.POSITIVE_INFINITY;
+            q.done = true;
+          }
           this.write();
           this.schedule();
         }, this.maxWaitMs);
@@ -273,9 +283,11 @@ export class CaptionPacer {
    */
   private apply(lines: TranscriptLine[]): TranscriptLine[] {
     let out: TranscriptLine[] | null = null;
+    if (this.queue.length === 0) return lines;
+    const paced = new Map(this.queue.map((q) => [q.id, q]));
     for (let i = 0; i < lines.length; i++) {
       const l = lines[i]!;
-      const p = this.queue.find((q) => q.id === l.id);
+      const p = paced.get(l.id);
       if (!p) continue;
       const whole = p.shown === Number.POSITIVE_INFINITY;
       const spoken = whole ? undefined : prefix(l.text, p.shown);

@@ -141,6 +141,30 @@ describe('CaptionPacer (issue 40.2)', () => {
     expect(t.line().spoken).toBeUndefined();
   });
 
+  it('lines of an agent without a voice show together after 4 s of quiet, not 4 s each', async () => {
+    const t = setup();
+    pacers.push(t.pacer);
+    t.add(1, 'First of three lines.');
+    t.add(3, 'Second of three lines.');
+    t.add(5, 'Third of three lines.');
+    await Promise.resolve();
+    vi.advanceTimersByTime(4000);
+    expect([t.line(1).spoken, t.line(3).spoken, t.line(5).spoken]).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('lines the bounded transcript dropped are no longer paced', async () => {
+    let lines: TranscriptLine[] = [];
+    const pacer = new CaptionPacer({ lines: () => lines, write: (next) => void (lines = next) });
+    pacers.push(pacer);
+    lines = pacer.prepare([{ id: 1, role: 'agent', text: 'An old line.', at: Date.now() }]);
+    // The transcript keeps only its newest lines: line 1 is gone when line 2 comes.
+    lines = pacer.prepare([{ id: 2, role: 'agent', text: 'A new line.', at: Date.now() }]);
+    await Promise.resolve();
+    pacer.agentState({ state: 'speaking', since: Date.now(), source: 'derived' });
+    // What the avatar says now is line 2 (a dropped line 1 still queued ahead of it would hold it hidden).
+    expect(lines[0]!.spoken).toBe('A ');
+  });
+
   it('an interrupt freezes the line where the voice stopped', () => {
     const t = setup();
     pacers.push(t.pacer);

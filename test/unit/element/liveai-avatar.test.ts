@@ -165,7 +165,7 @@ describe('<liveai-avatar>', () => {
 
     await ticking(el.end());
     expect(el.phase).toBe('ended');
-    expect(events).toContainEqual({ type: 'liveai-ended', detail: { reason: 'user', cost: 1.25, sessionId: el.sessionId } });
+    expect(events).toContainEqual({ type: 'liveai-ended', detail: { error: null, reason: 'user', cost: 1.25, sessionId: el.sessionId } });
   });
 
   it('reports errors as liveai-error events with code and detail', async () => {
