@@ -101,6 +101,7 @@ export type {
   RunningSessionStatus,
   SessionFlow,
   SessionListItem,
+  SessionMetric,
   SessionState,
   SessionStateCommon,
   SessionStatus,

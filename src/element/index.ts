@@ -32,6 +32,7 @@ export type {
   Phase,
   ProxySessionRequest,
   SessionFlow,
+  SessionMetric,
   TranscriptLine,
   Transport,
   TransportEventMap,

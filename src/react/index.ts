@@ -67,6 +67,7 @@ export type {
   SessionCommands,
   SessionFlow,
   SessionListItem,
+  SessionMetric,
   SessionState,
   SessionStateCommon,
   SessionStatus,

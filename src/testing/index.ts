@@ -53,6 +53,7 @@ export type {
   SessionFlow,
   SessionList,
   SessionListItem,
+  SessionMetric,
   SessionState,
   SessionStateCommon,
   SessionStatus,
