@@ -9,7 +9,7 @@
 // CAP_SYS_ADMIN) the tiers without media run on the host's loopback and it says so; with CI=true that is a failure.
 // Extra arguments go to vitest, e.g. `npm test -- --project unit`.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { installLivekit } from './livekit.mjs';
 import { NETNS_RUN, isRoot, probeNamespace } from './netns.mjs';
@@ -167,6 +167,9 @@ if (needsBrowser && !existsSync('examples/livekit-agent/agent/node_modules')) {
 // removed once the run is over, whatever its outcome (test/consumer/apps.mjs).
 const consumer = all || projects.includes('consumer');
 const { removeConsumerDir } = consumer ? await import('../test/consumer/apps.mjs') : { removeConsumerDir: () => {} };
+// Ctrl-C reaches the child (prepare, vitest) too, as one process group: this process outlives it, so the removal
+// below still runs when a run is interrupted.
+if (consumer) process.on('SIGINT', () => {});
 if (consumer) {
   const prep = spawnSync(process.execPath, ['test/consumer/prepare.mjs'], { stdio: 'inherit' });
   if (prep.status !== 0) {
@@ -177,6 +180,7 @@ if (consumer) {
 
 const results = process.env.LIVEAI_TEST_RESULTS ?? 'test-results/vitest.json';
 mkdirSync(dirname(results), { recursive: true });
+rmSync(results, { force: true }); // a run that is interrupted must not report the last run's counts
 const vitest = ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${results}`, ...args];
 const cmd = ns.ok ? [NETNS_RUN, ...vitest] : vitest;
 const run = spawnSync(cmd[0], cmd.slice(1), { stdio: 'inherit', env: { ...process.env, CHROMIUM_PATH: chromium } });

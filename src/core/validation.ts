@@ -10,3 +10,5 @@
  */
 export * from './schemas';
 export { parseAvatarEventMessage, type ParsedMessage } from './events/read';
+/** The error the validators throw (its class is exported by `liveai-kit`). */
+export type { LiveAiError, LiveAiErrorOptions, ErrorCode, ErrorSource } from './errors';

@@ -13,8 +13,36 @@ import { createLiveAiAvatarClass } from './element-class';
 
 export { type LiveAiAvatarElement, type LiveAiAvatarEventMap, type LiveAiErrorDetail } from './element-class';
 /** The types the element's properties, methods and events use, so a page needs no other entry to name them. */
-export type { AvatarSessionOptions, ErrorCode, ImageChangeState, ImageInput, LiveAiError, Phase, TranscriptLine } from '../core/index';
-export type { MessagesOverride, WidgetEndInfo, WidgetState } from '../components';
+export type {
+  AppMessage,
+  AvatarEvent,
+  AvatarSessionOptions,
+  CallStats,
+  ClientSession,
+  ConnectionState,
+  ConnectOptions,
+  EndReason,
+  ErrorCode,
+  ErrorSource,
+  ImageChangeState,
+  ImageInput,
+  LiveAiError,
+  LiveAiErrorOptions,
+  MediaTransport,
+  Phase,
+  ProxySessionRequest,
+  SessionFlow,
+  SessionMetric,
+  TranscriptLine,
+  Transport,
+  TransportEventMap,
+  TransportEventName,
+  TransportFactory,
+  TransportLoader,
+  TransportModule,
+  TransportRegistry,
+} from '../core/index';
+export type { MessageGroupKey, Messages, MessagesOverride, PluralCategory, WidgetEndInfo, WidgetState } from '../components';
 
 /**
  * Registers `<liveai-avatar>` (or `tagName`) once. Returns true when this call defined it; false in Node,

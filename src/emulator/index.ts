@@ -27,6 +27,7 @@ export type { EmulatorSessionView } from './routes/internal';
 export type { Seed, SeedInput } from './seed';
 export type { LoggedEvent } from './store';
 export type { NeutralProvider, ProviderLabels, ProviderLabelsInput } from '../core/internal';
+export type { SessionStatus, TransportType } from '../core/index';
 export { BUILTIN_SEED, SeedSchema } from './seed';
 export { buildOpenApi, type OpenApiDocument } from './openapi';
 

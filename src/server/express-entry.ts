@@ -9,3 +9,8 @@ export { createAvatarProxy } from './adapters/express/router';
 export type { AvatarProxyOptions, OwnerLimitOptions, ProxyAction, RateLimitOptions, SessionLimitOptions } from './options';
 export type { WaitUntil } from './platform';
 export type { MetricsOptions, MeterProviderLike, MeterLike, InstrumentOptions, MetricAttributes } from './ops/metrics';
+export type { MaybePromise } from './options';
+export type { ProxyStore, SessionLedger, LedgerEntry, ReserveLimits, ReserveRefusal, ReserveResult, FoundSession } from './limits/store';
+export type { SpendLedger, SpendDay, SpendTotals, SpendSession, SpendEntry } from './ops/spend-ledger';
+export type { Logger, LogFn, Store, RateLimitInfo } from './peer-types';
+export type { NeutralProvider, ProviderLabels, ProviderLabelsInput } from '../core/internal';

@@ -40,6 +40,23 @@ export { REDACT_PATHS } from './logging';
 export { AVATAR_TOKEN_TTL_S, VIEWER_TOKEN_TTL_S } from './session/livekit';
 export type { NeutralProvider, ProviderLabels, ProviderLabelsInput } from '../core/internal';
 export type { ExpressMiddleware, LogFn, Logger, NodeRequest, RateLimitInfo, Store } from './peer-types';
+// The service's shapes the service client takes and returns (their schemas are in `liveai-kit/schemas`).
+export type {
+  ControlEvent,
+  ControlEventName,
+  ControlEventSchemaOf,
+  ControlResponse,
+  CreateRoomRequest,
+  CreateSessionRequest,
+  LeaveMeetingRequest,
+  LeaveMeetingResponse,
+  PaginationQuery,
+  Room,
+  RoomList,
+  Session,
+  SessionList,
+  SessionStatusResponse,
+} from '../core/index';
 
 /**
  * The companion proxy as an Express router: `app.use('/api/avatar', createAvatarProxy({...}))`. Routes, relative

@@ -4,7 +4,7 @@ import { LiveAiError, invalidRequest } from '../errors';
 import { decodedBase64Bytes, inlineImageTooLarge, isBase64 } from './plain';
 import { urlSchema } from './parts';
 
-export { stripDataUrl, isBase64, decodedBase64Bytes, inlineImageTooLarge } from './plain';
+export { inlineImageTooLarge } from './plain';
 
 const nonEmpty = (field: string) => v.pipe(v.string(), v.trim(), v.minLength(1, `${field} must not be empty`));
 

@@ -9,6 +9,7 @@ import { loadCallSchemas, loadOnce } from '../lazy';
 import type { AvatarEvent } from '../schemas';
 import { loadTransport as defaultLoader, prefetchTransport } from '../transports/choose';
 import { createAudioOutput, type AudioOutput } from './audio-output';
+import { watchMetrics } from './metrics';
 import type { SessionEngine } from './session';
 import { createSessionStore } from './store';
 import type {
@@ -109,6 +110,16 @@ export function sessionObject(options: AvatarSessionOptions, host: SessionHost, 
     ),
   );
   const withEngine = <T>(run: (s: SessionEngine) => Promise<T>): Promise<T> => (engine ? run(engine) : load().then(run));
+  const onMetric = options.onMetric;
+  const stopMetrics = onMetric
+    ? watchMetrics(host.store, (metric) => {
+        try {
+          onMetric(metric);
+        } catch (error) {
+          host.report(new LiveAiError('handler_error', `onMetric threw: ${String(error)}`, { cause: error }));
+        }
+      })
+    : () => {};
 
   const face: AvatarSession = {
     store: Object.freeze({
@@ -160,6 +171,7 @@ export function sessionObject(options: AvatarSessionOptions, host: SessionHost, 
     getCallStats: () => engine?.getCallStats() ?? Promise.resolve(null),
     unblockAudio: () => host.audio.unblock(),
     dispose: (o = {}) => {
+      stopMetrics();
       if (engine) return engine.dispose(o);
       if (disposed) return;
       disposed = o;

@@ -12,6 +12,9 @@ import type {
 import type { CallStats, ConnectionState, TransportLoader } from '../transports/types';
 import type { AgentState } from './agent-state';
 import type { TransportRegistry } from '../transports/choose';
+import type { SessionMetric } from './metrics';
+
+export type { SessionMetric, SessionMetricName } from './metrics';
 
 /**
  * Client phase, one value derived in core:
@@ -311,6 +314,13 @@ export interface AvatarSessionOptions {
   keepAliveMs?: number;
   /** End the session with sendBeacon on page unload (default true). */
   endOnUnload?: boolean;
+  /**
+   * Browser-side measurements of each call, for your own analytics: the cold start, the first video frame, each
+   * reconnect and each video freeze, with their durations in ms (see {@link SessionMetric}). Off unless given; nothing
+   * is sent anywhere but to this function. A handler that throws is reported as a `handler_error`.
+   * @beta
+   */
+  onMetric?: (metric: SessionMetric) => void;
   /** Transcript lines kept in memory (default 200). */
   maxTranscriptLines?: number;
   /**

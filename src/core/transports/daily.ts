@@ -12,6 +12,25 @@
  */
 import { registerTransport, type TransportModule } from './choose';
 
+// The types of this entry's transport object (`registerTransport` takes it; its `load` gives the adapter).
+export type {
+  AppMessage,
+  AvatarEvent,
+  CallStats,
+  ConnectionState,
+  ConnectOptions,
+  ErrorCode,
+  ErrorSource,
+  LiveAiError,
+  LiveAiErrorOptions,
+  MediaTransport,
+  Transport,
+  TransportEventMap,
+  TransportEventName,
+  TransportFactory,
+  TransportModule,
+} from '../index';
+
 /**
  * The Daily (`rtc-b`) transport; registered on import. Pass it to `registerTransport` again after a reset.
  * @public

@@ -12,6 +12,25 @@
  */
 import { registerTransport, type TransportModule } from './choose';
 
+// The types of this entry's transport object (`registerTransport` takes it; its `load` gives the adapter).
+export type {
+  AppMessage,
+  AvatarEvent,
+  CallStats,
+  ConnectionState,
+  ConnectOptions,
+  ErrorCode,
+  ErrorSource,
+  LiveAiError,
+  LiveAiErrorOptions,
+  MediaTransport,
+  Transport,
+  TransportEventMap,
+  TransportEventName,
+  TransportFactory,
+  TransportModule,
+} from '../index';
+
 /** How the LiveKit transport retries a dropped room (deadline and backoff, ms); override per session with `reconnectDeadlineMs`. */
 export { DEFAULT_RECONNECT_POLICY, type ReconnectPolicy } from './livekit/policy';
 

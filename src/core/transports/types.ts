@@ -37,7 +37,8 @@ export interface TransportEventMap {
   micTrack: { track: MediaStreamTrack | null };
   /**
    * The avatar participant left the room mid-call and did not come back within the adapter's grace time (rtc-a:
-   * 20 000 ms while the room is connected), e.g. its process ended while the service still runs the session.
+   * 20 000 ms while the room is connected; rtc-b: none, Daily reports a participant left once it stopped waiting for
+   * it), e.g. its process ended while the service still runs the session.
    */
   avatarLeft: { identity: string };
 }

@@ -5,7 +5,7 @@ import '../../../src/core/transports/livekit';
 import '../../../src/core/transports/daily';
 import { createRoot } from 'react-dom/client';
 import { AvatarWidget } from '../../../src/components';
-import type { AvatarEvent } from '../../../src/core';
+import type { AvatarEvent, SessionMetric } from '../../../src/core';
 import type { Phase } from '../../../src/core/session/types';
 import '../../../src/components/styles/index.css';
 
@@ -35,6 +35,8 @@ export interface WidgetProbe {
    * (active without a track yet); the stage is then seen next when its frame shows.
    */
   overlayLeftAtReadyState: number | null;
+  /** What the session option `onMetric` reported, in order (metrics.test.ts). */
+  metrics: SessionMetric[];
 }
 const probe: WidgetProbe = {
   phases: [],
@@ -50,6 +52,7 @@ const probe: WidgetProbe = {
   firstFrameAt: null,
   overlayLeftAtReadyState: null,
   room: null,
+  metrics: [],
 };
 (window as unknown as { __liveai: WidgetProbe }).__liveai = probe;
 
@@ -84,6 +87,7 @@ createRoot(document.getElementById('root')!).render(
     title="Demo avatar"
     theme={(params.get('theme') as 'light' | 'dark' | null) ?? 'light'}
     imageSwapper={params.has('images')}
+    options={{ onMetric: (m) => probe.metrics.push(m) }}
     onSession={(s) => {
       s.on('*', (e) => probe.events.push(e));
       s.on('user_transcription', (e) => probe.heard.push(e.transcription));

@@ -1,6 +1,8 @@
+import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LiveAiError, type AvatarSessionOptions } from '../../../src/core';
 import { blobToText } from '../../../src/core/image/blob';
+import { createDailyTransport } from '../../../src/core/transports/daily/adapter';
 import { FakeTransport, createFakeProxy } from '../../../src/testing';
 import { fakeVideoTrack, harness, settle, until, type Harness, useFakeClock } from './helpers';
 
@@ -228,6 +230,28 @@ describe('abort, unload, idle', () => {
     expect(h!.session.store.getState().endReason).toBe('remote');
     expect(h!.proxy.callsTo('POST /sessions/:id/end')).toHaveLength(1);
     expect(h!.proxy.sessions.get('sess_1')!.ended).toBe(true);
+  });
+
+  it('rtc-b: the avatar leaving the Daily call ends the session with endReason remote too, and /end stops the billing', async () => {
+    const call = Object.assign(new EventEmitter(), {
+      join: async () => ({}),
+      leave: async () => {},
+      destroy: async () => {},
+      sendAppMessage: () => undefined,
+      setLocalAudio: () => undefined,
+      setInputDevicesAsync: async () => ({}),
+      setOutputDeviceAsync: async () => ({}),
+    });
+    h = harness({ loadTransport: async () => () => createDailyTransport({ createCallObject: () => call }) });
+    void settle(h.session.start());
+    await until(() => h!.session.store.getState().phase === 'queued', 'queued');
+    h.proxy.setStatus('sess_1', 'ACTIVE');
+    call.emit('app-message', { data: { type: 'bot_ready' }, fromId: 'avatar-sid' });
+    await until(() => h!.session.store.getState().phase === 'active', 'active');
+    call.emit('participant-left', { participant: { local: false, session_id: 'avatar-sid' } });
+    await until(() => h!.session.store.getState().phase === 'ended', 'ended');
+    expect(h.session.store.getState().endReason).toBe('remote');
+    expect(h.proxy.callsTo('POST /sessions/:id/end')).toHaveLength(1);
   });
 
   it('the avatar left because the service ended the session: the service’s word wins (completed, no /end)', async () => {

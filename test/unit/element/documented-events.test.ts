@@ -72,8 +72,12 @@ async function observe(): Promise<Map<string, object[]>> {
     loadTransport: fakeTransportLoader(new FakeTransport()),
     endOnUnload: false,
   };
+  // The widget shows the visitor a sentence and gives the developer the code and detail on the console: expected here.
+  const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
   document.body.append(other);
   await ticking(other.start().catch(() => undefined));
+  await waitFor(() => expect(warn).toHaveBeenCalledWith('liveai-kit: not_found: Agent not found'));
+  warn.mockRestore();
   for (const off of listeners) off();
   return seen;
 }

@@ -168,7 +168,8 @@ describe('<liveai-avatar>', () => {
     expect(events).toContainEqual({ type: 'liveai-ended', detail: { error: null, reason: 'user', cost: 1.25, sessionId: el.sessionId } });
   });
 
-  it('reports errors as liveai-error events with code and detail', async () => {
+  it('reports errors as liveai-error events with code and detail (and the code and detail on the console)', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const proxy = createFakeProxy({ agents: ['someone-else'] });
     const { el } = make({ 'agent-id': 'missing', 'proxy-url': 'http://proxy.fake.test' }, proxy);
     const errors: { code: string; detail: string }[] = [];
@@ -176,11 +177,16 @@ describe('<liveai-avatar>', () => {
     await expect(el.start()).rejects.toMatchObject({ code: 'not_found' });
     expect(errors[0]).toMatchObject({ code: 'not_found', detail: 'Agent not found' });
     expect(el.phase).toBe('error');
+    await waitFor(() => expect(warn).toHaveBeenCalledWith('liveai-kit: not_found: Agent not found'));
+    warn.mockRestore();
   });
 
-  it('start() without agent-id or proxy-url rejects with a clear error', async () => {
+  it('start() without agent-id or proxy-url rejects with a clear error (and says on the console what is missing)', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const { el } = make({ 'proxy-url': 'http://proxy.fake.test' });
     await expect(el.start()).rejects.toMatchObject({ code: 'invalid_request', detail: expect.stringContaining('agent-id') });
+    await waitFor(() => expect(warn).toHaveBeenCalledWith(expect.stringMatching(/renders nothing: give it agentId/)));
+    warn.mockRestore();
   });
 
   it('two elements on one page are independent', async () => {

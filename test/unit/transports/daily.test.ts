@@ -59,7 +59,17 @@ function setup() {
   const call = new FakeDailyCall();
   const t = createDailyTransport({ createCallObject: () => call });
   const log: { [K in keyof TransportEventMap]?: TransportEventMap[K][] } = {};
-  for (const k of ['event', 'invalidMessage', 'track', 'connection', 'disconnected', 'mic', 'speaking', 'micTrack'] as const) {
+  for (const k of [
+    'event',
+    'invalidMessage',
+    'track',
+    'connection',
+    'disconnected',
+    'mic',
+    'speaking',
+    'micTrack',
+    'avatarLeft',
+  ] as const) {
     (t.on as (k: string, h: (p: unknown) => void) => void)(k, (p) => void ((log[k] ??= []) as unknown[]).push(p));
   }
   return { call, t, log };
@@ -229,6 +239,18 @@ describe('rtc-b adapter (fake DailyCall)', () => {
     } finally {
       vi.unstubAllGlobals();
     }
+  });
+
+  it('the avatar leaving the call mid-call is avatarLeft (the session then ends as with LiveKit); anyone else leaving is not', async () => {
+    const { call, t, log } = setup();
+    await t.connect(opts);
+    const avatar = { local: false, session_id: 'avatar-sid' };
+    call.emit('app-message', { action: 'app-message', data: { type: 'bot_ready' }, fromId: avatar.session_id });
+    call.emit('participant-left', { action: 'participant-left', participant: { local: false, session_id: 'viewer-2' } });
+    expect(log.avatarLeft).toBeUndefined();
+    call.emit('participant-left', { action: 'participant-left', participant: avatar });
+    expect(log.avatarLeft).toEqual([{ identity: 'avatar-sid' }]);
+    expect(log.disconnected).toBeUndefined(); // we are still in the room: the session decides
   });
 
   it('an aborted signal cancels the join', async () => {

@@ -257,7 +257,7 @@ describe('LiveKit adapter (fake Room)', () => {
       { data: '{"event":"chat-msg","message":"yo","name":"me"}', options: { reliable: true, topic: 'liveai' } },
     ]);
 
-    room().emit(RoomEvent.Reconnecting);
+    room().emit(RoomEvent.SignalReconnecting);
     const during = t.sendAppMessage(chat('during'));
     await vi.advanceTimersByTimeAsync(20);
     expect(room().chats()).toEqual(['yo']); // not into a room that is still reconnecting
@@ -303,7 +303,7 @@ describe('LiveKit adapter (fake Room)', () => {
     const { rooms, room, t, log } = setup({ reconnect: { deadlineMs: 60_000 } });
     await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai' });
     room().avatarArrives();
-    room().emit(RoomEvent.Reconnecting); // … and then nothing: neither Reconnected nor Disconnected
+    room().emit(RoomEvent.SignalReconnecting); // … and then nothing: neither Reconnected nor Disconnected
     const queued = t.sendAppMessage(chat('typed during the outage'));
     await vi.advanceTimersByTimeAsync(SDK_HEAL_MS - 1);
     expect(rooms).toHaveLength(1); // livekit-client is given its time
@@ -332,11 +332,33 @@ describe('LiveKit adapter (fake Room)', () => {
     expect(log.connection).toEqual(['connecting', 'connected', 'reconnecting', 'connected']);
   });
 
+  it("livekit-client's full reconnect (Reconnecting) is not left to it: a fresh Room joins, and a chat typed then reaches the avatar", async () => {
+    // livekit-client 2.x says Reconnected after a full reconnect while its engine still reconnects (when it
+    // republished the microphone); data published then waits for a resume replay that never comes.
+    const { rooms, room, t, log } = setup({ reconnect: { deadlineMs: 60_000 } });
+    await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai', micEnabled: true });
+    room().avatarArrives();
+    room().emit(RoomEvent.SignalReconnecting); // a resume first (the server is down) …
+    room().emit(RoomEvent.Reconnecting); // … then livekit-client starts over as a new participant
+    const queued = t.sendAppMessage(chat('typed during the outage'));
+    await vi.waitFor(() => expect(rooms).toHaveLength(2));
+    expect(rooms[0]!.disconnects).toBe(1); // that Room is left, not left to finish
+    await vi.waitFor(() => expect(log.connection?.at(-1)).toBe('connected'));
+    expect(room().mic).toEqual([true]); // the microphone is published again on the fresh Room
+    room().avatarArrives();
+    await queued;
+    expect(room().chats()).toEqual(['typed during the outage']);
+    expect(rooms[0]!.chats()).toEqual([]);
+    rooms[0]!.emit(RoomEvent.Reconnected); // the old Room is not listened to any more
+    expect(log.connection).toEqual(['connecting', 'connected', 'reconnecting', 'connected']);
+    expect(log.disconnected).toBeUndefined();
+  });
+
   it('livekit-client giving up (no reason) is retried with backoff until the deadline, then transport_failed; queued chat is rejected', async () => {
     vi.setTimerTickMode('nextTimerAsync'); // the awaited waits below run to their end on the fake clock
     const { rooms, room, t, log } = setup({ failFrom: 1 });
     await t.connect({ url: 'wss://lk', token: 'tok', eventTopic: 'liveai' });
-    room().emit(RoomEvent.Reconnecting);
+    room().emit(RoomEvent.SignalReconnecting);
     const queued = t.sendAppMessage(chat('never'));
     room().emit(RoomEvent.Disconnected, undefined);
     await expect(queued).rejects.toMatchObject({ code: 'transport_failed' });
@@ -494,7 +516,7 @@ describe('LiveKit adapter (fake Room)', () => {
     await vi.advanceTimersByTimeAsync(AVATAR_GONE_MS * 2);
     expect(log.avatarLeft).toBeUndefined();
     leave();
-    room().emit(RoomEvent.Reconnecting); // our own outage stops the clock …
+    room().emit(RoomEvent.SignalReconnecting); // our own outage stops the clock …
     await vi.advanceTimersByTimeAsync(AVATAR_GONE_MS * 2);
     expect(log.avatarLeft).toBeUndefined();
     room().emit(RoomEvent.Reconnected); // … and connecting again restarts it
@@ -654,7 +676,7 @@ describe('LiveKit adapter (fake Room)', () => {
     const old = { kind: 'video', mediaStreamTrack: { id: 'old' } };
     const fresh = { kind: 'video', mediaStreamTrack: { id: 'new' } };
     room().avatarArrives(old);
-    room().emit(RoomEvent.Reconnecting);
+    room().emit(RoomEvent.SignalReconnecting);
     room().avatarArrives(fresh); // the republished track arrives first …
     room().emit(RoomEvent.TrackUnsubscribed, old, {}, AVATAR); // … then the old one is reported gone
     room().emit(RoomEvent.Reconnected);

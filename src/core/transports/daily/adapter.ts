@@ -69,7 +69,7 @@ const message = (e: unknown) => String((e as { errorMsg?: string; message?: stri
  * arrive as `app-message` data, its tracks as `track-started` / `track-stopped`; anyone else's messages and tracks are
  * ignored. `network-connection` interrupted →
  * `reconnecting`, connected → `connected`; `left-meeting` we did not ask for, or a fatal `error`, is
- * `transport_failed`. App messages go to everyone (`'*'`).
+ * `transport_failed`; the avatar's `participant-left` is `avatarLeft`. App messages go to everyone (`'*'`).
  * @param deps.createCallObject inject a call object (tests); default `Daily.createCallObject`.
  */
 export function createDailyTransport(deps: { createCallObject?: () => DailyCallLike } = {}): Transport {
@@ -128,6 +128,12 @@ export function createDailyTransport(deps: { createCallObject?: () => DailyCallL
       level('avatar', Math.max(0, ...Object.values(e?.participantsAudioLevel ?? {}))),
     );
     listen<{ audioLevel?: number }>(c, 'local-audio-level', (e) => level('user', e?.audioLevel ?? 0));
+    // The avatar left the call (daily-js's `participant-left`, sent once Daily gave up waiting for it). It cannot come
+    // back as the avatar: a participant that joins again is a new one, with a new `session_id`. So it is said at once.
+    listen<{ participant?: { session_id?: string; local?: boolean } | null }>(c, 'participant-left', (e) => {
+      const id = e?.participant?.session_id;
+      if (joined && id && !e?.participant?.local && id === avatar.current) bus.emit('avatarLeft', { identity: id });
+    });
     listen(c, 'left-meeting', () => lost('left-meeting', 'left the Daily room unexpectedly'));
     listen(c, 'error', (e) => lost('error', `Daily room error: ${message(e)}`));
   };

@@ -32,7 +32,7 @@ export interface LinkSetup {
 type LinkState = 'joining' | 'connected' | 'reconnecting' | 'closed';
 
 /**
- * How long livekit-client may heal a drop by itself (`Reconnecting` until `Reconnected` or `Disconnected`), ms. Past
+ * How long livekit-client may heal a drop by itself (`SignalReconnecting` until `Reconnected` or `Disconnected`), ms. Past
  * it the Room is left and a fresh one joins, as after a `Disconnected`: a resume that can no longer succeed must not
  * use up the whole reconnect deadline. It happens: after a LiveKit server crash the restarted server answers the
  * resume with a leave and closes the socket at once; Firefox then fires `close` without `open`, and livekit-client
@@ -216,6 +216,8 @@ export class LiveKitLink {
       track: (kind, track) => bus.emit('track', { kind, track }),
       reachable: () => this.outbox.kick(),
       trouble: () => this.trouble(),
+      // As after a recoverable `Disconnected`: a fresh Room, whose `connect()` resolves only once it can carry data.
+      restart: () => this.lost(undefined),
       back: () => this.back(),
       lost: (reason) => this.lost(reason),
       agentState: (state) => bus.emit('agentState', { state }),

@@ -56,8 +56,15 @@ export interface RoomHooks {
   track(kind: 'audio' | 'video', track: MediaStreamTrack | null): void;
   /** A participant became reachable (it published or subscribed a track, or sent a message). */
   reachable(): void;
-  /** livekit-client lost the connection and is healing it itself. */
+  /** livekit-client lost the signal connection and is resuming it itself. */
   trouble(): void;
+  /**
+   * livekit-client started a full reconnect (it rejoins as a new participant). It must not be left to finish it:
+   * livekit-client 2.x reports `Reconnected` while its engine is still reconnecting when it republished a local
+   * track (the microphone), and reliable data published then is kept for a resume replay that a full reconnect
+   * never makes, so chat messages typed then, and every later one the avatar receives out of order, are lost.
+   */
+  restart(): void;
   /** livekit-client healed the connection. */
   back(): void;
   /** The room is gone (LiveKit `DisconnectReason`, or undefined when livekit-client gave none). */
@@ -244,8 +251,12 @@ export class RoomSession {
       const track = kind === 'audioinput' && this.room.localParticipant.getTrackPublication?.('microphone')?.track?.mediaStreamTrack;
       if (track) this.hooks.micTrack(track);
     });
-    this.listen(RoomEvent.Reconnecting, () => this.joined && this.hooks.trouble());
+    // A resume (the signal connection broke; the peer connections and the participant are kept): livekit-client
+    // heals it itself.
     this.listen(RoomEvent.SignalReconnecting, () => this.joined && this.hooks.trouble());
+    // A full reconnect (livekit-client drops every participant and joins again as a new one; also when the
+    // browser went offline): the link joins a fresh Room instead, see `RoomHooks.restart`.
+    this.listen(RoomEvent.Reconnecting, () => this.joined && this.hooks.restart());
     this.listen(RoomEvent.Reconnected, () => {
       if (!this.joined) return;
       this.noteParticipants();
