@@ -1,0 +1,19 @@
+// Test instrument (issue 40.1): records every byte stream the page's livekit-client opens (its topic and destination
+// identities) on `window.__byteStreams`, so a test sees to whom livekit-client sent the pre-connect audio buffer.
+// Imported before the page itself. Test-only: the product never patches livekit-client.
+import { LocalParticipant } from 'livekit-client';
+
+/** One byte stream the page opened. */
+export interface ByteStreamRecord {
+  topic: string;
+  to: string[];
+  mimeType?: string;
+}
+const sent: ByteStreamRecord[] = [];
+(window as unknown as { __byteStreams: ByteStreamRecord[] }).__byteStreams = sent;
+
+const original = LocalParticipant.prototype.streamBytes;
+LocalParticipant.prototype.streamBytes = function (this: LocalParticipant, options) {
+  sent.push({ topic: options?.topic ?? '', to: options?.destinationIdentities ?? [], mimeType: options?.mimeType });
+  return original.call(this, options);
+};
