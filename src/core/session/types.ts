@@ -335,7 +335,9 @@ export interface AvatarSessionOptions {
    * Attached sessions (a LiveKit agent's room) with the microphone on at the join: record it from the start of the
    * join, before the room is connected, and hand the recording to the agent once it listens (livekit-client's
    * pre-connect audio buffer, byte stream topic `lk.agent.pre-connect-audio-buffer`), so the visitor can talk at once
-   * and nothing is lost. Default true; the agent must read that topic (LiveKit Agents does).
+   * and nothing is lost. The agent must read that topic (LiveKit Agents does). Default false: livekit-client 2.x
+   * hands the recording to the participant of kind `agent` that became active last, which in a room with an avatar
+   * is often the avatar, where it is lost; turn it on where your agent is the only participant of kind `agent`.
    */
   preConnectAudio?: boolean;
   /**

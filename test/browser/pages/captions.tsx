@@ -31,7 +31,13 @@ const probe: CaptionsProbe = { phases: [], captions: [], audio: [], states: [], 
 const attach = location.hash.length > 1 ? (JSON.parse(decodeURIComponent(location.hash.slice(1))) as ClientSession) : null;
 const session = createAvatarSession(
   attach
-    ? { proxyUrl: '/api/avatar', flow: { kind: 'attach', session: attach }, transport: 'rtc-a' }
+    ? {
+        proxyUrl: '/api/avatar',
+        flow: { kind: 'attach', session: attach },
+        transport: 'rtc-a',
+        // The pre-connect page (preconnect.tsx) turns livekit-client's pre-connect audio buffer on.
+        preConnectAudio: (window as unknown as { __preConnectAudio?: boolean }).__preConnectAudio === true,
+      }
     : { proxyUrl: '/api/avatar', flow: { kind: 'room', agentId: 'agent-demo' } },
 );
 (window as unknown as { __session: typeof session }).__session = session;

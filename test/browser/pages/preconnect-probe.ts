@@ -11,6 +11,8 @@ export interface ByteStreamRecord {
 }
 const sent: ByteStreamRecord[] = [];
 (window as unknown as { __byteStreams: ByteStreamRecord[] }).__byteStreams = sent;
+// The product leaves pre-connect audio off by default; this page turns it on (read by captions.tsx).
+(window as unknown as { __preConnectAudio: boolean }).__preConnectAudio = true;
 
 const original = LocalParticipant.prototype.streamBytes;
 LocalParticipant.prototype.streamBytes = function (this: LocalParticipant, options) {
