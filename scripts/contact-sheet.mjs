@@ -35,6 +35,7 @@ const STATES = [
   'listening',
   'thinking',
   'speaking',
+  'speaking-keyed',
   'chat-open',
   'mic-blocked',
   'more-options',

@@ -39,6 +39,19 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise((r) => server?.close(r)));
 
+/**
+ * Hooks Storybook's preview channel before the preview creates it: `window.__played` becomes `finished` once the story's
+ * play function has run to its end, or `failed` when it threw.
+ */
+const PLAYED = `(() => {
+  let ch;
+  Object.defineProperty(window, '__STORYBOOK_ADDONS_CHANNEL__', { configurable: true, get: () => ch, set: (v) => {
+    ch = v;
+    v.on('storyFinished', (e) => (window.__played = e.status === 'success' ? 'finished' : 'failed'));
+    v.on('playFunctionThrewException', () => (window.__played = 'failed'));
+  } });
+})();`;
+
 const story = (id: string, globals = 'theme:light') => `${base}/iframe.html?id=widget-states--${id}&viewMode=story&globals=${globals}`;
 
 /** What has focus, as a visitor would name it; `video` when it is the video or inside it. */
@@ -93,11 +106,14 @@ describe('the widget over video, measured from pixels (Chromium)', () => {
   });
   afterAll(() => browser?.close());
 
+  /** The story `id`, once its play function has finished (what it opens is open; nothing it does is still to come). */
   const open = async (id: string, width: number, height: number, theme = 'light', touch = false) => {
     const ctx = await browser.newContext({ viewport: { width, height }, reducedMotion: 'reduce', hasTouch: touch, isMobile: touch });
+    await ctx.addInitScript(PLAYED);
     const page = await ctx.newPage();
     await page.goto(story(id, `theme:${theme}`));
-    await page.waitForFunction(() => document.querySelector('.liveai-widget'));
+    const outcome = await page.waitForFunction(() => (window as unknown as { __played?: string }).__played, null, { timeout: 30_000 });
+    expect(await outcome.jsonValue(), `the play function of ${id}`).toBe('finished');
     return page;
   };
   const live = (page: Page) => page.waitForSelector('[data-has-video][data-agent-state]', { timeout: 15_000 });
@@ -174,6 +190,8 @@ describe('the widget over video, measured from pixels (Chromium)', () => {
   const TEXT_OVER_VIDEO: [story: string, selectors: string[]][] = [
     ['speaking', ['.liveai-widget__title', '.liveai-stage__state', '.liveai-captions__line']],
     ['listening', ['.liveai-stage__state']],
+    // Keyed: no scrim band over the picture; the name sits on its own pill over whatever the page shows.
+    ['speaking-keyed', ['.liveai-widget__title', '.liveai-stage__state', '.liveai-captions__line']],
     ['waiting', ['.liveai-queue__headline', '.liveai-queue__time']],
     ['waiting-long', ['.liveai-queue__time']],
     ['ended', ['.liveai-stage__message .liveai-stage__title']],
@@ -184,7 +202,7 @@ describe('the widget over video, measured from pixels (Chromium)', () => {
       it(`${theme}, ${id}: text over the video reaches 4.5:1 against every pixel behind it`, async () => {
         const page = await open(id, 360, 740, theme);
         try {
-          if (['speaking', 'listening'].includes(id)) await live(page);
+          if (['speaking', 'listening', 'speaking-keyed'].includes(id)) await live(page);
           for (const selector of selectors) {
             const ratio = await textContrast(page, selector);
             console.log(`contrast ${theme} ${id} ${selector}: ${ratio.toFixed(2)}:1`);
@@ -242,9 +260,8 @@ describe('the widget over video, measured from pixels (Chromium)', () => {
     try {
       await live(page);
       expect(await page.evaluate(() => matchMedia('(pointer: coarse)').matches)).toBe(true);
-      // The story opened "More options"; open it with a tap where it is not (yet) open.
-      if (!(await page.locator('.liveai-menu').count())) await page.locator('[data-control="more"]').tap();
-      await page.waitForSelector('.liveai-menu [data-control="keep-alive"]');
+      // The story's play function opened "More options" (and waited for its items) before `open` returned.
+      expect(await page.locator('.liveai-menu [data-control="keep-alive"]').count()).toBe(1);
       const sizes = await page.evaluate(() =>
         [...document.querySelectorAll('.liveai-widget button, .liveai-widget select, .liveai-widget input')].map((e) => {
           const r = e.getBoundingClientRect();
