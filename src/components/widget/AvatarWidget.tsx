@@ -15,6 +15,7 @@ import { AvatarStage, chromaKeyId } from '../stage/AvatarStage';
 import { AvatarWidgetView, type WidgetState } from './AvatarWidgetView';
 import { LiveCaptions, MicNotice, openMicWithCall, type MicProblem } from './call-parts';
 import { TranscriptPanel } from '../transcript/TranscriptPanel';
+import { useCurrentLook } from '../images/look';
 import { useDeadline } from '../stage/clock';
 import type { ChromaKeyOptions } from '../stage/chroma-key';
 import { MessagesProvider, useMessages } from '../i18n/context';
@@ -341,6 +342,8 @@ function AvatarWidgetBody(p: AvatarWidgetProps) {
     [microphone, chatOpen, chatAlways, imageSwapper],
   );
   startLatest.current = start;
+  // After "Change look", the launcher shows the look the avatar has now.
+  const look = useCurrentLook(session);
   const micNotice = micProblem && running ? <MicNotice problem={micProblem} /> : null;
   return (
     <AvatarWidgetView
@@ -355,7 +358,7 @@ function AvatarWidgetBody(p: AvatarWidgetProps) {
       remainingMs={remainingMs}
       minimizedEndMs={minimizedEndMs}
       minimizeEndsCallAfterMs={limit}
-      imageUrl={imageUrl}
+      imageUrl={look ?? imageUrl}
       stage={
         preJoin ? (
           <Suspense fallback={<div className="liveai-prejoin" />}>
