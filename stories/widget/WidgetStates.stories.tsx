@@ -3,7 +3,7 @@ import { expect, waitFor } from 'storybook/test';
 import { AvatarWidget } from '../../src/components';
 import { LiveAiError, type SessionState } from '../../src/core';
 import { sampleAvatarImage } from '../../src/testing';
-import { fakeAvatarTracks } from '../media';
+import { fakeAvatarTracks, fakeMicrophone } from '../media';
 import { storySession, type Loaded } from '../session';
 import { initialMediaState } from '../../src/core/session/store';
 
@@ -75,6 +75,15 @@ export const Launcher: Story = { args: { initialState: 'minimized' } };
 
 /** Open before a call: the face, the name, one Start. */
 export const Idle: Story = {};
+
+/** The pre-join step (`preJoin`): the microphone check floats over the avatar's picture; the face stays in view. */
+export const PreJoin: Story = {
+  args: { preJoin: true },
+  beforeEach: () => fakeMicrophone(),
+  play: async ({ canvasElement }) => {
+    await waitFor(() => expect(canvasElement.querySelector('.liveai-prejoin[data-status="ready"]')).not.toBeNull(), { timeout: 5000 });
+  },
+};
 
 /** Inline before a call: the picture and Start, no empty conversation box. */
 export const IdleInline: Story = { args: { variant: 'inline' } };

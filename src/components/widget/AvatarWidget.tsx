@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
   isRunning,
   type AvatarSession,
@@ -134,10 +134,10 @@ export interface AvatarWidgetProps extends WidgetCallbacks {
    */
   chromaKey?: boolean | ChromaKeyOptions;
   /**
-   * A step before the first call (default false): the widget asks for the microphone, shows its live level and the
-   * microphone and speaker selects (the choice is remembered in `localStorage`), then "Join call" starts the call with
-   * that microphone. Denied or missing, it explains why and offers "Try again" and "Join without microphone". The
-   * step's code downloads only when it shows.
+   * A step before the first call (default false): over the avatar's picture, in place of Start, the widget asks for
+   * the microphone, shows its live level and the microphone and speaker selects (the choice is remembered in
+   * `localStorage`), then "Join call" starts the call with that microphone. Denied or missing, it explains why and
+   * offers "Try again" and "Join without microphone". The step's code downloads only when it shows.
    */
   preJoin?: boolean;
   /**
@@ -246,13 +246,13 @@ function AvatarWidgetBody(p: AvatarWidgetProps) {
   const maxDeadline = phase === 'active' && activeAt !== null && p.maxDurationMs ? activeAt + p.maxDurationMs : null;
   const remainingMs = useDeadline(maxDeadline, endCall, 30_000);
 
-  // The pre-join step stands in for the stage (and its Start) until the visitor joins the first call.
+  // The pre-join step stands in for the stage's Start, over the avatar's picture, until the visitor joins the first call.
   const [joined, setJoined] = useState(false);
   const preJoin = !!p.preJoin && !joined && phase === 'idle';
-  const join = () => {
+  const join = useCallback(() => {
     setJoined(true);
     void session.start().catch(() => undefined); // the error shows from the store
-  };
+  }, [session]);
   // The microphone opens with the call (unless text-only, or the pre-join step chose already).
   const microphone = p.microphone !== false;
   const [micProblem, setMicProblem] = useState<MicProblem>(null);
@@ -303,12 +303,18 @@ function AvatarWidgetBody(p: AvatarWidgetProps) {
           label={stageLabel}
           showCost={showCost}
           chromaKey={chromaKey ? (JSON.parse(chromaKey) as ChromaKeyOptions) : undefined}
-          onStart={startRef.current}
+          // In the pre-join step, its "Join call" starts the call instead.
+          onStart={preJoin ? undefined : startRef.current}
           onPrefetch={prefetchCall(session)}
           onRetry={startRef.current}
           onRestart={startRef.current}
         >
           {caption && <LiveCaptions agentLabel={title} />}
+          {preJoin && (
+            <Suspense fallback={null}>
+              <PreJoin onJoin={join} />
+            </Suspense>
+          )}
         </AvatarStage>
       ),
       transcript: caption ? undefined : <TranscriptPanel agentLabel={title} />,
@@ -318,7 +324,7 @@ function AvatarWidgetBody(p: AvatarWidgetProps) {
         </Suspense>
       ),
     }),
-    [imageUrl, previewSrc, title, stageLabel, showCost, caption, chromaKey, session],
+    [imageUrl, previewSrc, title, stageLabel, showCost, caption, chromaKey, session, preJoin, join],
   );
   // Made again only when what it shows changes: the controls read the call's phase themselves.
   const controls = useMemo(
@@ -359,15 +365,7 @@ function AvatarWidgetBody(p: AvatarWidgetProps) {
       minimizedEndMs={minimizedEndMs}
       minimizeEndsCallAfterMs={limit}
       imageUrl={look ?? imageUrl}
-      stage={
-        preJoin ? (
-          <Suspense fallback={<div className="liveai-prejoin" />}>
-            <PreJoin onJoin={join} />
-          </Suspense>
-        ) : (
-          parts.stage
-        )
-      }
+      stage={parts.stage}
       hint={
         hint || micNotice ? (
           <>
