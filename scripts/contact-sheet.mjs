@@ -36,6 +36,7 @@ const STATES = [
   'listening',
   'thinking',
   'speaking',
+  'speaking-stop',
   'speaking-keyed',
   'chat-open',
   'mic-blocked',

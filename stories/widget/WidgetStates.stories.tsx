@@ -103,6 +103,9 @@ export const Thinking: Story = liveStory('thinking');
 /** Speaking a long reply: the captions show its latest words, low on the picture. */
 export const Speaking: Story = liveStory('speaking');
 
+/** Speaking where the agent can be interrupted (`stopSpeaking`): "Stop talking" across from the label. */
+export const SpeakingStop: Story = { ...liveStory('speaking'), args: { stopSpeaking: true } };
+
 /** The portrait on a solid green backdrop, as an avatar rendered for the chroma key is. */
 const GREEN_BACKDROP = sampleAvatarImage.replace('%235b6ee1', '%2300ff00').replace('%231d2240', '%2300ff00');
 

@@ -13,7 +13,7 @@ import { AvatarSessionProvider, useAvatarSession } from '../../react';
 import { useSessionState } from '../../react/session';
 import { AvatarStage, chromaKeyId } from '../stage/AvatarStage';
 import { AvatarWidgetView, type WidgetState } from './AvatarWidgetView';
-import { LiveCaptions, MicNotice, openMicWithCall, type MicProblem } from './call-parts';
+import { LiveCaptions, LiveStopTalking, MicNotice, openMicWithCall, type MicProblem } from './call-parts';
 import { TranscriptPanel } from '../transcript/TranscriptPanel';
 import { useCurrentLook } from '../images/look';
 import { useDeadline } from '../stage/clock';
@@ -148,6 +148,12 @@ export interface AvatarWidgetProps extends WidgetCallbacks {
   showConnectionHint?: boolean;
   /** Show what the call cost (credits) on the ended screen (default false: visitors do not see the operator's costs). */
   showCost?: boolean;
+  /**
+   * Show "Stop talking" over the video while the avatar speaks: it interrupts the reply (`session.interrupt()`).
+   * Interrupting needs a LiveKit room with an agent of yours (the `attach` flow); the service's hosted rooms offer
+   * none. Default: on when `options.flow` is `attach`, off otherwise (and for a given `session`).
+   */
+  stopSpeaking?: boolean;
   /**
    * The language of every string a visitor sees: a translation (e.g. `es` from `liveai-kit/messages`) or a partial
    * override of English (e.g. `{ startCall: 'Call Ava' }`). Numbers, clocks and credits follow its `locale`; with
@@ -287,6 +293,7 @@ function AvatarWidgetBody(p: AvatarWidgetProps) {
   // (several while a call connects) re-renders the frame only, not the stage, transcript, chat and controls again.
   const { imageUrl, imageSwapper, previewSrc } = p;
   const showCost = p.showCost ?? false;
+  const stopSpeaking = p.stopSpeaking ?? (!p.session && p.options?.flow?.kind === 'attach');
   const chatAlways = !caption || !microphone || micProblem !== null;
   const chatOpen = phase === 'active' && (chatAlways || chatWanted);
   const stageLabel = m.videoOf(title);
@@ -310,6 +317,7 @@ function AvatarWidgetBody(p: AvatarWidgetProps) {
           onRestart={startRef.current}
         >
           {caption && <LiveCaptions agentLabel={title} />}
+          {stopSpeaking && <LiveStopTalking />}
           {preJoin && (
             <Suspense fallback={null}>
               <PreJoin onJoin={join} />
@@ -324,7 +332,7 @@ function AvatarWidgetBody(p: AvatarWidgetProps) {
         </Suspense>
       ),
     }),
-    [imageUrl, previewSrc, title, stageLabel, showCost, caption, chromaKey, session, preJoin, join],
+    [imageUrl, previewSrc, title, stageLabel, showCost, caption, chromaKey, session, preJoin, join, stopSpeaking],
   );
   // Made again only when what it shows changes: the controls read the call's phase themselves.
   const controls = useMemo(
