@@ -306,4 +306,26 @@ describe('the widget over video, measured from pixels (Chromium)', () => {
       await page.context().close();
     }
   });
+
+  it('on a touch screen "Stop talking" (while the avatar speaks) is at least 44 px and covers no other control', async () => {
+    const page = await open('speaking-stop', 360, 740, 'light', true);
+    try {
+      await live(page);
+      const boxes = await page.evaluate(() =>
+        [...document.querySelectorAll('.liveai-widget button')].map((e) => {
+          const r = e.getBoundingClientRect();
+          return { what: e.textContent?.trim() || e.getAttribute('aria-label'), x: r.x, y: r.y, w: r.width, h: r.height };
+        }),
+      );
+      const stop = boxes.find((b) => b.what === 'Stop talking')!;
+      expect(stop, 'Stop talking shows while the avatar speaks').toBeDefined();
+      expect(Math.min(stop.w, stop.h)).toBeGreaterThanOrEqual(44);
+      for (const b of boxes.filter((o) => o !== stop)) {
+        const apart = b.x >= stop.x + stop.w || stop.x >= b.x + b.w || b.y >= stop.y + stop.h || stop.y >= b.y + b.h;
+        expect(apart, `Stop talking overlaps ${b.what}`).toBe(true);
+      }
+    } finally {
+      await page.context().close();
+    }
+  });
 });
