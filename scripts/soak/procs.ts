@@ -80,13 +80,19 @@ export class NodeChild {
         clearTimeout(t);
         resolve(m as ChildStats);
       });
-      proc.send(gc ? 'stats-gc' : 'stats');
+      // A child killed meanwhile (the proxy-kill fault) closes the channel: no stats, rather than an 'error' event
+      // that ends the soak.
+      proc.send(gc ? 'stats-gc' : 'stats', (err) => {
+        if (!err) return;
+        clearTimeout(t);
+        resolve(null);
+      });
     });
   }
 
   /** Sends an IPC message (e.g. `{skewMs}` to scripts/soak/skew.mjs). */
   send(message: unknown): void {
-    if (this.proc?.connected) this.proc.send(message as never);
+    if (this.proc?.connected) this.proc.send(message as never, () => {});
   }
 
   kill(signal: NodeJS.Signals): Promise<void> {

@@ -292,8 +292,10 @@ export async function runSoak(profile: SoakProfile, say: (line: string) => void 
   note(`drain over: ${sessions.filter((s) => s.ended_at === null).length} sessions still running at the service`);
   sampling = false;
   await sampler;
-  // Memory and handles once the run is over: idle, after a GC, as at the baseline.
-  await sleep(3000);
+  // Memory and handles once the run is over: idle, after a GC, as at the baseline. Idle means past the proxies'
+  // keep-alive to the service (10 s): the sweep's last ends (sessions it ends at their maximum length during the
+  // drain) leave sockets that close then by design, not leaks.
+  await sleep(11_000);
   const after = await statsOf(true);
   const loadAfter = loadavg();
   const stderr = Object.fromEntries(children.map((c) => [c.name, c.stderr()]));

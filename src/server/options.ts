@@ -77,6 +77,14 @@ export interface SessionLimitOptions {
   createsPerWindow?: number;
   /** Window of `createsPerWindow`, in ms (default 3600000 = 1 hour). */
   createWindowMs?: number;
+  /**
+   * Session minutes a client may use per UTC day (default: no budget). Like `ownerLimits.minutesPerDay`, each
+   * session is charged its maximum length (`maxDurationMs`, rounded up to whole minutes) when it starts, so the
+   * budget is never overrun; a create the service refuses (4xx) gives its minutes back. Over it: 429 `{detail}`
+   * with `Retry-After` until midnight UTC. Counted in the proxy's store, so instances sharing one (Redis) share
+   * each client's budget.
+   */
+  minutesPerDay?: number;
 }
 
 /**
@@ -342,6 +350,7 @@ const OptionsSchema = z.object({
         maxDurationMs: z.number().int().min(1000).optional(),
         createsPerWindow: z.number().int().min(1).optional(),
         createWindowMs: z.number().int().min(1000).optional(),
+        minutesPerDay: z.number().int().min(1).optional(),
       }),
     ])
     .optional(),
@@ -385,13 +394,14 @@ export interface ResolvedOptions<Req> extends AvatarProxyOptions<Req> {
   secretKey: Uint8Array;
   tokenTtlSeconds: number;
   limits: (Required<Omit<RateLimitOptions, 'store'>> & { store: RateLimitOptions['store'] }) | false;
-  sessionCaps: Required<SessionLimitOptions> | false;
+  /** `minutesPerDay` undefined when off. */
+  sessionCaps: (Required<Omit<SessionLimitOptions, 'minutesPerDay'>> & Pick<SessionLimitOptions, 'minutesPerDay'>) | false;
   /** Undefined fields are off; `false` when the owner's ceilings are off. */
   ownerCaps: (Required<Omit<OwnerLimitOptions, 'minutesPerDay'>> & Pick<OwnerLimitOptions, 'minutesPerDay'>) | false;
 }
 
 /** Defaults of {@link SessionLimitOptions}: room for a visitor with a couple of tabs, and a small site's budget. */
-export const DEFAULT_SESSION_LIMITS: Required<SessionLimitOptions> = {
+export const DEFAULT_SESSION_LIMITS: Required<Omit<SessionLimitOptions, 'minutesPerDay'>> = {
   maxConcurrent: 3,
   maxDurationMs: 30 * 60_000,
   createsPerWindow: 30,

@@ -106,3 +106,43 @@ describe.skipIf(!hasRedis)('the Redis store after Redis forgot its scripts', () 
     );
   });
 });
+
+describe.skipIf(!hasRedis)('the Redis store when Redis was unreachable as the proxy started', () => {
+  it('createAvatarHandler: once Redis answers, creates and status reads work (found by the soak)', async () => {
+    // The proxy starts while its Redis connection fails (Redis restarting or paused): the rate limits' script loads
+    // fail. Found by the soak: an instance restarted during a Redis pause answered 503 "cannot reach its store" to
+    // every rate-limited request until it was restarted again.
+    let down = true;
+    let loads = 0;
+    const flaky = redisStore({
+      prefix: 'start-down:',
+      sendCommand: (args) => {
+        if (args[0] === 'SCRIPT') loads += 1;
+        return down ? Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379')) : redis.sendCommand(args);
+      },
+    });
+    const options = proxyOptions(emulator.url, { store: flaky, rateLimit: { windowMs: 60_000, perIp: 20, perSession: 120 } });
+    const handler = createAvatarHandler({ ...(options as AvatarProxyOptions<never>), basePath: '/api/avatar' } as never);
+    const platform = { remoteAddress: '127.0.0.10' };
+    const room = () =>
+      handler(
+        new Request('http://127.0.0.1/api/avatar/rooms', {
+          method: 'POST',
+          headers: json,
+          body: JSON.stringify({ agent_id: 'agent-demo' }),
+        }),
+        platform,
+      );
+    // The first request starts the rate limits (their scripts load then); it fails closed while Redis is down.
+    expect((await room()).status).toBe(503);
+    expect(loads).toBeGreaterThan(0);
+    down = false;
+    const first = await room();
+    expect(first.status, await first.clone().text()).toBe(201);
+    const { session_id, client_token } = (await first.json()) as { session_id: string; client_token: string };
+    const auth = { authorization: `Bearer ${client_token}` };
+    const url = `http://127.0.0.1/api/avatar/sessions/${encodeURIComponent(session_id)}`;
+    expect((await handler(new Request(url, { headers: auth }), platform)).status).toBe(200);
+    await handler(new Request(`${url}/end`, { method: 'POST', headers: { ...json, ...auth }, body: '{}' }), platform);
+  });
+});

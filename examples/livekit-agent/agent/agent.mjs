@@ -10,7 +10,7 @@
 // Control: JSON lines on stdin — {"cmd":"say","text":"…"} | {"cmd":"interrupt"} | {"cmd":"quit"}.
 // RPC: `liveai.interrupt` (a visitor's "Stop talking") interrupts the reply, as the stdin command does.
 // Reports: lines `@@agent {json}` on stdout — ready, tts_first_frame, interrupting, playback_started, playback_finished,
-// said, user_audio (the user's microphone level, once per second while heard), user_mic (muted / live), error.
+// said, preconnect_buffer (a visitor's pre-connect audio: its bytes), user_audio (the user's microphone level, once per second while heard), user_mic (muted / live), error.
 import { createInterface } from 'node:readline';
 import { initializeLogger, voice } from '@livekit/agents';
 import { AvatarSession } from '@livekit/agents-plugin-lemonslice';
@@ -60,6 +60,21 @@ room.on(RoomEvent.TrackSubscribed, (track, _pub, participant) => {
       }
     }
   })().catch(() => {});
+});
+
+// What a visitor said while joining (livekit-client's pre-connect audio buffer, sent once the agent listens): report
+// its size. A production agent would feed it to its speech recognition before the live microphone.
+room.registerByteStreamHandler('lk.agent.pre-connect-audio-buffer', (reader, participant) => {
+  void reader.readAll().then(
+    (chunks) =>
+      report('preconnect_buffer', {
+        from: participant.identity,
+        bytes: chunks.reduce((n, c) => n + c.byteLength, 0),
+        mimeType: reader.info.mimeType,
+        trackId: reader.info.attributes?.trackId,
+      }),
+    (e) => report('error', { what: 'preconnect_buffer', message: String(e?.message ?? e) }),
+  );
 });
 
 // …and whether the user's microphone is muted (Mic off) or live again

@@ -41,7 +41,9 @@ export function DeviceSelectView({ kind, devices, value = '', onChange, label, d
   const m = useMessages();
   const id = useId();
   const listed = devices.filter((d) => !PSEUDO.has(d.deviceId));
-  const named = listed.length > 0 && listed.every((d) => d.label);
+  // No list yet (the browser has not answered): no hint, so the select does not change height when the named list
+  // arrives (it would shift the menu that holds it).
+  const named = devices.length === 0 || (listed.length > 0 && listed.every((d) => d.label));
   const numbered = kind === 'audioinput' ? m.microphoneN : m.speakerN;
   const selected = listed.some((d) => d.deviceId === value) ? value : '';
   return (

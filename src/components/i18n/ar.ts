@@ -44,6 +44,8 @@ export const ar: Messages = {
     remote: 'غادر الأفاتار المكالمة.',
     max_duration: 'بلغت هذه المكالمة حدّها الزمني.',
     network: 'انقطع الاتصال.',
+    completed: 'أنهى الأفاتار المكالمة.',
+    out_of_credits: 'نفد وقت المكالمات لدى هذا الأفاتار حاليًا.',
   },
   costPending: 'ستظهر التكلفة بعد قليل.',
   costUsed: (amount) => `استهلكت هذه المكالمة ${amount}.`,
@@ -181,6 +183,8 @@ export const ar: Messages = {
   chat: 'الدردشة',
   moreOptions: 'خيارات أخرى',
   busyUpTo: (clock) => `ازدحام أكثر من المعتاد: حتى ${clock}`,
+  listeningWhileWaiting: 'أستمع إليك: يمكنك البدء بالكلام بينما ينضمّ الأفاتار.',
+  talkOnceLive: 'يمكنك الكلام بمجرد أن يصبح الأفاتار مباشرًا.',
   micBlocked: 'الميكروفون محظور. اكتب للتحدث، أو اسمح به في المتصفح.',
   micUnavailable: 'لا يوجد ميكروفون متاح. اكتب للتحدث.',
 };

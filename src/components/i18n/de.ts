@@ -36,6 +36,8 @@ export const de: Messages = {
     remote: 'Der Avatar hat den Anruf verlassen.',
     max_duration: 'Dieser Anruf hat sein Zeitlimit erreicht.',
     network: 'Die Verbindung ist abgebrochen.',
+    completed: 'Der Avatar hat den Anruf beendet.',
+    out_of_credits: 'Dieser Avatar hat im Moment keine Gesprächszeit mehr.',
   },
   costPending: 'Die Kosten erscheinen gleich.',
   costUsed: (credits) => `Dieser Anruf hat ${credits} verbraucht.`,
@@ -178,6 +180,8 @@ export const de: Messages = {
   chat: 'Chat',
   moreOptions: 'Weitere Optionen',
   busyUpTo: (clock) => `Mehr Andrang als üblich: bis zu ${clock}`,
+  listeningWhileWaiting: 'Ich höre zu: Sie können schon sprechen, während der Avatar kommt.',
+  talkOnceLive: 'Sie können sprechen, sobald der Avatar live ist.',
   micBlocked: 'Mikrofon blockiert. Schreiben Sie, oder erlauben Sie es im Browser.',
   micUnavailable: 'Kein Mikrofon verfügbar. Schreiben Sie stattdessen.',
 };

@@ -37,6 +37,8 @@ export const es: Messages = {
     remote: 'El avatar salió de la llamada.',
     max_duration: 'Esta llamada alcanzó su límite de tiempo.',
     network: 'Se perdió la conexión.',
+    completed: 'El avatar terminó la llamada.',
+    out_of_credits: 'Este avatar no tiene tiempo de llamada disponible por ahora.',
   },
   costPending: 'El coste aparecerá en breve.',
   costUsed: (credits) => `Esta llamada ha usado ${credits}.`,
@@ -176,6 +178,8 @@ export const es: Messages = {
   chat: 'Chat',
   moreOptions: 'Más opciones',
   busyUpTo: (clock) => `Más tráfico de lo habitual: hasta ${clock}`,
+  listeningWhileWaiting: 'Escuchando: puedes empezar a hablar mientras llega el avatar.',
+  talkOnceLive: 'Podrás hablar en cuanto el avatar esté en directo.',
   micBlocked: 'Micrófono bloqueado. Escribe para hablar o permítelo en el navegador.',
   micUnavailable: 'No hay micrófono disponible. Escribe para hablar.',
 };

@@ -37,6 +37,8 @@ export const fr: Messages = {
     remote: 'L’avatar a quitté l’appel.',
     max_duration: 'Cet appel a atteint sa durée maximale.',
     network: 'La connexion a été perdue.',
+    completed: 'L’avatar a mis fin à l’appel.',
+    out_of_credits: 'Cet avatar n’a plus de temps d’appel pour le moment.',
   },
   costPending: 'Le coût s’affichera sous peu.',
   costUsed: (credits) => `Cet appel a utilisé ${credits}.`,
@@ -177,6 +179,8 @@ export const fr: Messages = {
   chat: 'Discussion',
   moreOptions: 'Plus d’options',
   busyUpTo: (clock) => `Plus de trafic que d’habitude : jusqu’à ${clock}`,
+  listeningWhileWaiting: 'À l’écoute : vous pouvez parler pendant que l’avatar arrive.',
+  talkOnceLive: 'Vous pourrez parler dès que l’avatar sera en direct.',
   micBlocked: 'Micro bloqué. Écrivez pour parler, ou autorisez-le dans le navigateur.',
   micUnavailable: 'Aucun micro disponible. Écrivez pour parler.',
 };

@@ -36,6 +36,8 @@ export const ja: Messages = {
     remote: 'アバターが通話から退出しました。',
     max_duration: 'この通話は制限時間に達しました。',
     network: '接続が切れました。',
+    completed: 'アバターが通話を終了しました。',
+    out_of_credits: 'このアバターは現在、通話時間が残っていません。',
   },
   costPending: '料金はまもなく表示されます。',
   costUsed: (credits) => `この通話で ${credits} を使用しました。`,
@@ -180,6 +182,8 @@ export const ja: Messages = {
   chat: 'チャット',
   moreOptions: 'その他のオプション',
   busyUpTo: (clock) => `混み合っています：最大 ${clock}`,
+  listeningWhileWaiting: '聞いています：アバターの準備中でも話し始められます。',
+  talkOnceLive: 'アバターが接続されたら話せます。',
   micBlocked: 'マイクがブロックされています。文字で話すか、ブラウザで許可してください。',
   micUnavailable: 'マイクが使えません。文字で話してください。',
 };

@@ -35,8 +35,21 @@ export interface Messages {
   endingCall: string;
   callEnded: string;
   timeLimitReached: string;
-  /** Why the call ended, when the avatar's side ended it. */
-  endReasons: { idle_timeout: string; timed_out: string; failed: string; remote: string; max_duration: string; network: string };
+  /**
+   * Why the call ended, when the avatar's side ended it (the visitor's own end needs no reason): under "Call ended"
+   * for `idle_timeout`, `completed`, `remote` and `max_duration`; as the error screen's sentence for a call that was
+   * live and failed (`failed`), `timed_out`, `network` and `out_of_credits`.
+   */
+  endReasons: {
+    idle_timeout: string;
+    timed_out: string;
+    failed: string;
+    remote: string;
+    max_duration: string;
+    network: string;
+    completed: string;
+    out_of_credits: string;
+  };
   costPending: string;
   /** "This call used 1.25 credits." `credits` comes from {@link Messages.credits}. */
   costUsed: (credits: string) => string;
@@ -195,6 +208,10 @@ export interface Messages {
   moreOptions: string;
   /** The wait's note once it takes longer than usual: "More traffic than usual: up to 2:30". */
   busyUpTo: (clock: string) => string;
+  /** While the avatar is coming, in a LiveKit agent's room with the microphone on: what is said already reaches the agent. */
+  listeningWhileWaiting: string;
+  /** While the avatar is coming where the service's own agent answers: speech is heard once the avatar is live. */
+  talkOnceLive: string;
   /** The call runs without a microphone because the browser blocked it: the visitor can type. */
   micBlocked: string;
   /** The call runs without a microphone because none could be opened: the visitor can type. */
@@ -266,6 +283,8 @@ export const en: Messages = {
     remote: 'The avatar left the call.',
     max_duration: 'This call reached its time limit.',
     network: 'The connection was lost.',
+    completed: 'The avatar ended the call.',
+    out_of_credits: 'This avatar is out of call time for now.',
   },
   costPending: 'The cost will appear shortly.',
   costUsed: (credits) => `This call used ${credits}.`,
@@ -403,6 +422,8 @@ export const en: Messages = {
   chat: 'Chat',
   moreOptions: 'More options',
   busyUpTo: (clock) => `More traffic than usual: up to ${clock}`,
+  listeningWhileWaiting: 'Listening: you can start talking while the avatar joins.',
+  talkOnceLive: 'You can talk once the avatar is live.',
   micBlocked: 'Microphone blocked. Type to talk, or allow it in your browser.',
   micUnavailable: 'No microphone available. Type to talk.',
 };

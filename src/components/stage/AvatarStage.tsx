@@ -55,8 +55,13 @@ export interface StageOverlayProps {
   error?: ErrorLike | null | undefined;
   /** What the call cost, in credits, on the ended screen; `null` says the cost is not known yet. */
   cost?: number | null | undefined;
-  /** Why the call ended, said on the ended screen. */
+  /**
+   * Why the call ended: said on the ended screen (e.g. "The avatar ended the call."), and as the error screen's title
+   * for `timed_out`, `network`, `out_of_credits`, and `failed` once the avatar had been live (see `wasLive`).
+   */
   endReason?: EndReason | null | undefined;
+  /** The avatar was live in this call (the store's `live`): a failure then reads "The avatar stopped unexpectedly.", not a failed start. */
+  wasLive?: boolean | undefined;
   /** The proxy ended the call at its maximum length: the ended screen says so. */
   timeLimitReached?: boolean | undefined;
   /** Called by the Start button; without it no Start button shows. */
@@ -93,6 +98,9 @@ function StartButton({ onStart, onPrefetch }: { onStart: () => void; onPrefetch?
   );
 }
 
+/** The reasons of an `error` phase that the error screen says in their own words (`endReasons`). */
+const ERROR_ENDINGS: ReadonlySet<EndReason> = new Set(['failed', 'timed_out', 'network', 'out_of_credits'] as const);
+
 /** Overlay content by phase: start, queue progress, ending, ended (with cost), error (with retry). */
 export function StageOverlay({
   phase,
@@ -100,6 +108,7 @@ export function StageOverlay({
   error,
   cost,
   endReason,
+  wasLive,
   timeLimitReached,
   onStart,
   onPrefetch,
@@ -144,6 +153,10 @@ export function StageOverlay({
   }
   if (phase === 'error') {
     const e = explainError(error ?? {}, m);
+    // An ending the visitor should understand as such (the connection lost, the service gave up, no credits, a live
+    // call that failed) is said as that ending; a start that failed keeps the error's own title.
+    const said = endReason && ERROR_ENDINGS.has(endReason) && (endReason !== 'failed' || wasLive);
+    const reason = said ? (m.endReasons as Partial<Record<EndReason, string>>)[endReason] : undefined;
     return (
       <div className="liveai-stage__message" role="alert" data-tone="error">
         {/* An icon, a sentence and one action (none when retrying cannot help); the technical detail goes to onError
@@ -152,7 +165,7 @@ export function StageOverlay({
           <span className="liveai-stage__icon">
             <Icon name="alert" />
           </span>
-          <span>{e.title}</span>
+          <span>{reason ?? e.title}</span>
         </p>
         {e.hint && <p>{e.hint}</p>}
         {onRetry && e.retryable && (
@@ -410,7 +423,7 @@ export function AvatarStageView(props: AvatarStageViewProps) {
 export type AvatarStageProps = Partial<
   Omit<
     AvatarStageViewProps,
-    'phase' | 'videoTrack' | 'audioTrack' | 'queue' | 'error' | 'cost' | 'endReason' | 'timeLimitReached' | 'agentState'
+    'phase' | 'videoTrack' | 'audioTrack' | 'queue' | 'error' | 'cost' | 'endReason' | 'wasLive' | 'timeLimitReached' | 'agentState'
   >
 >;
 
@@ -427,8 +440,8 @@ export function AvatarStage(props: AvatarStageProps) {
   const session = useAvatarSession();
   // Only what the stage shows: the create answer (session id, transport) and status polls do not re-render it while
   // the call connects.
-  const { phase, error, cost, endReason } = useSessionState(
-    useShallow((st) => ({ phase: st.phase, error: st.error, cost: st.cost, endReason: st.endReason })),
+  const { phase, error, cost, endReason, wasLive } = useSessionState(
+    useShallow((st) => ({ phase: st.phase, error: st.error, cost: st.cost, endReason: st.endReason, wasLive: st.live })),
   );
   // Only the media fields the stage shows: moving the volume slider does not re-render the video. The track is shown
   // the moment the session has it, as a bare `track.attach(video)` would, not after a render.
@@ -457,6 +470,7 @@ export function AvatarStage(props: AvatarStageProps) {
       error={error}
       cost={cost}
       endReason={endReason}
+      wasLive={wasLive}
       expiresAt={expiresAt}
       timeLimitReached={timeLimitReached(phase, endReason, expiresAt)}
       onStart={start}

@@ -76,7 +76,9 @@ export function TranscriptPanelView(props: TranscriptPanelViewProps) {
   // A caption longer than its box keeps its newest words; `data-rolled` says its start rolled away (a fade shows it).
   const line = useRef<HTMLParagraphElement>(null);
   const [rolled, setRolled] = useState(false);
-  const shown = mode === 'caption' ? last?.text : undefined;
+  // A caption shows what the avatar has said of its line so far (`spoken`, whole words); a screen reader gets the
+  // whole line once, from a hidden copy, not word by word.
+  const shown = mode === 'caption' ? (last?.spoken ?? last?.text) : undefined;
   useBeforePaint(() => {
     const el = line.current;
     const text = el?.lastElementChild;
@@ -87,10 +89,22 @@ export function TranscriptPanelView(props: TranscriptPanelViewProps) {
     return (
       <div className={cx('liveai-captions', className)} role="status" aria-live="polite" aria-label={label} data-mode="caption">
         {last && (
-          <p className="liveai-captions__line" data-role={last.role} key={last.id} ref={line} data-rolled={rolled || undefined}>
-            <span className="liveai-visually-hidden">{who(last)}: </span>
-            <bdi dir="auto">{last.text}</bdi>
-          </p>
+          <>
+            <p className="liveai-visually-hidden" key={`said-${last.id}`}>
+              {who(last)}: <bdi dir="auto">{last.text}</bdi>
+            </p>
+            <p
+              className="liveai-captions__line"
+              data-role={last.role}
+              key={last.id}
+              ref={line}
+              data-rolled={rolled || undefined}
+              data-speaking={last.spoken !== undefined || undefined}
+              aria-hidden="true"
+            >
+              <bdi dir="auto">{shown}</bdi>
+            </p>
+          </>
         )}
       </div>
     );
@@ -135,13 +149,18 @@ export function TranscriptPanelView(props: TranscriptPanelViewProps) {
 export interface TranscriptPanelProps extends Omit<TranscriptPanelViewProps, 'lines'> {
   /** Show at most the newest N lines. */
   limit?: number;
+  /**
+   * Lines as the avatar says them (`useTranscript({ paced: true })`): an agent line shows once the avatar starts it,
+   * word by word with its voice. Default: on in caption mode, off in conversation mode (a log shows whole lines).
+   */
+  paced?: boolean;
 }
 
 /**
  * The transcript of the nearest session (re-renders only when a line arrives).
  * @public
  */
-export function TranscriptPanel({ limit, ...props }: TranscriptPanelProps) {
-  const lines = useTranscript(limit === undefined ? {} : { limit });
+export function TranscriptPanel({ limit, paced, ...props }: TranscriptPanelProps) {
+  const lines = useTranscript({ ...(limit === undefined ? {} : { limit }), paced: paced ?? props.mode === 'caption' });
   return <TranscriptPanelView lines={lines} {...props} />;
 }

@@ -13,7 +13,7 @@ import { AvatarSessionProvider, useAvatarSession } from '../../react';
 import { useSessionState } from '../../react/session';
 import { AvatarStage, chromaKeyId } from '../stage/AvatarStage';
 import { AvatarWidgetView, type WidgetState } from './AvatarWidgetView';
-import { LiveCaptions, LiveStopTalking, MicNotice, openMicWithCall, type MicProblem } from './call-parts';
+import { LiveCaptions, LiveStopTalking, MicNotice, WaitingNotice, openMicWithCall, type MicProblem } from './call-parts';
 import { TranscriptPanel } from '../transcript/TranscriptPanel';
 import { useCurrentLook } from '../images/look';
 import { useDeadline } from '../stage/clock';
@@ -22,13 +22,17 @@ import { MessagesProvider, useMessages } from '../i18n/context';
 import type { MessagesOverride } from '../i18n/messages';
 
 /**
- * What `onEnd` receives: why, the cost in credits (null when unknown) and the session id.
+ * What `onEnd` receives, once per call whichever way it ended (phase `ended` or `error`): why (`reason`, e.g. `user`,
+ * `completed`, `out_of_credits`, `network`), the cost in credits (null when unknown), the session id (null when the
+ * call failed before the session was created) and, for a failure, the error (its `code` and `detail`).
  * @public
  */
 export interface WidgetEndInfo {
   reason: EndReason | null;
   cost: number | null;
   sessionId: string | null;
+  /** The error of a call that failed (phase `error`); null when it ended without one. */
+  error: LiveAiError | null;
 }
 
 /**
@@ -58,7 +62,8 @@ function useWidgetCallbacks(session: AvatarSession, callbacks: WidgetCallbacks):
       const c = cb.current;
       if (s.phase !== prev.phase) {
         c.onPhaseChange?.(s.phase);
-        if (s.phase === 'ended') c.onEnd?.({ reason: s.endReason, cost: s.cost, sessionId: s.sessionId });
+        if (s.phase === 'ended' || s.phase === 'error')
+          c.onEnd?.({ reason: s.endReason, cost: s.cost, sessionId: s.sessionId, error: s.phase === 'error' ? s.error : null });
       }
       if (s.transcript !== prev.transcript) {
         const last = prev.transcript[prev.transcript.length - 1]?.id ?? 0;
@@ -317,6 +322,7 @@ function AvatarWidgetBody(p: AvatarWidgetProps) {
           onRestart={startRef.current}
         >
           {caption && <LiveCaptions agentLabel={title} />}
+          {microphone && <WaitingNotice session={session} />}
           {stopSpeaking && <LiveStopTalking />}
           {preJoin && (
             <Suspense fallback={null}>
@@ -332,7 +338,7 @@ function AvatarWidgetBody(p: AvatarWidgetProps) {
         </Suspense>
       ),
     }),
-    [imageUrl, previewSrc, title, stageLabel, showCost, caption, chromaKey, session, preJoin, join, stopSpeaking],
+    [imageUrl, previewSrc, title, stageLabel, showCost, caption, chromaKey, session, microphone, preJoin, join, stopSpeaking],
   );
   // Made again only when what it shows changes: the controls read the call's phase themselves.
   const controls = useMemo(

@@ -121,25 +121,28 @@ function MoreOptions({ onChangeLook }: { onChangeLook?: (() => void) | undefined
         aria-expanded={open}
         aria-controls={open ? id : undefined}
         onPointerEnter={() => void loadMenu().catch(() => undefined)}
+        onFocus={() => void loadMenu().catch(() => undefined)}
         onClick={() => setOpen(!open)}
       >
         <Icon name="more" />
       </button>
+      {/* The panel appears with its rows (the menu's chunk loads on first open): an empty panel that grows upwards
+          as they arrive would shift under the visitor's eyes. */}
       {open && (
-        <div
-          ref={panel}
-          id={id}
-          className="liveai-menu"
-          role="group"
-          aria-label={m.moreOptions}
-          onKeyDown={(e) => {
-            if (e.key !== 'Escape') return;
-            e.preventDefault();
-            e.stopPropagation();
-            close(true);
-          }}
-        >
-          <Suspense fallback={null}>
+        <Suspense fallback={null}>
+          <div
+            ref={panel}
+            id={id}
+            className="liveai-menu"
+            role="group"
+            aria-label={m.moreOptions}
+            onKeyDown={(e) => {
+              if (e.key !== 'Escape') return;
+              e.preventDefault();
+              e.stopPropagation();
+              close(true);
+            }}
+          >
             <CallMenu
               onChangeLook={
                 onChangeLook &&
@@ -149,8 +152,8 @@ function MoreOptions({ onChangeLook }: { onChangeLook?: (() => void) | undefined
                 })
               }
             />
-          </Suspense>
-        </div>
+          </div>
+        </Suspense>
       )}
     </div>
   );

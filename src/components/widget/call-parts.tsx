@@ -18,9 +18,13 @@ export type MicProblem = 'blocked' | 'unavailable' | null;
 export function openMicWithCall(session: AvatarSession, onProblem: (problem: MicProblem) => void): void {
   const media = typeof navigator === 'undefined' ? undefined : navigator.mediaDevices;
   if (!media?.getUserMedia) return onProblem('unavailable');
+  // A LiveKit agent's room: the wish is recorded before the call joins, so the join records the microphone from its
+  // start and hands it to the agent (pre-connect audio).
+  if (session.preConnectAudio) void session.setMicEnabled(true).catch(() => onProblem('unavailable'));
   media.getUserMedia({ audio: true }).then(
     (stream) => {
       for (const track of stream.getTracks()) track.stop();
+      if (session.preConnectAudio) return;
       whenLive(session, () => {
         if (!session.store.getState().media.micEnabled) void session.setMicEnabled(true).catch(() => onProblem('unavailable'));
       });
@@ -43,6 +47,23 @@ function whenLive(session: AvatarSession, then: () => void): void {
       then();
     } else if (!isRunning(s.phase)) off();
   });
+}
+
+/**
+ * While the avatar is coming, a line over the picture says when the visitor can talk: at once where the agent gets
+ * what is said meanwhile (`session.preConnectAudio`, the microphone on: "Listening…"), else once the avatar is live.
+ */
+export function WaitingNotice({ session }: { session: AvatarSession }) {
+  const m = useMessages();
+  const waiting = useSessionState((s) => s.phase === 'creating' || s.phase === 'queued' || s.phase === 'connecting');
+  const listening = useSessionState((s) => session.preConnectAudio && s.media.micEnabled);
+  if (!waiting) return null;
+  return (
+    <div className="liveai-widget__hint" role="status" data-shown="" data-kind="waiting">
+      <Icon name={listening ? 'mic' : 'micOff'} />
+      <span className="liveai-widget__hint-text">{listening ? m.listeningWhileWaiting : m.talkOnceLive}</span>
+    </div>
+  );
 }
 
 /** A line over the video while the call runs without the microphone: why, and that typing works. */

@@ -97,7 +97,10 @@ export class Call {
    * Rejects with the adapter's error.
    */
   async join(
-    o: Pick<AvatarSessionOptions, 'transport' | 'eventTopic' | 'reconnectDeadlineMs' | 'jitterBufferTargetMs'> & {
+    o: Pick<
+      AvatarSessionOptions,
+      'transport' | 'eventTopic' | 'reconnectDeadlineMs' | 'jitterBufferTargetMs' | 'flow' | 'preConnectAudio'
+    > & {
       loader: TransportLoader;
       micEnabled: boolean;
       devices: ReadonlyMap<'audioinput' | 'videoinput', string>;
@@ -118,6 +121,8 @@ export class Call {
         eventTopic: o.eventTopic ?? DEFAULT_EVENT_TOPIC,
         ...(c.avatar_identity ? { avatarIdentity: c.avatar_identity } : {}),
         micEnabled: o.micEnabled,
+        // A LiveKit agent's room (attach): what the visitor says while joining reaches the agent.
+        preConnectAudio: o.flow.kind === 'attach' && o.preConnectAudio !== false,
         // The chosen microphone is the one published: never the default first, then a switch.
         micDeviceId: o.devices.get('audioinput'),
         reconnectDeadlineMs: o.reconnectDeadlineMs,

@@ -10,6 +10,7 @@ import type { CallStats, ConnectionState, TransportEventMap, TransportLoader } f
 import type { AgentSignal } from './agent-state';
 import type { AudioOutput } from './audio-output';
 import { Call, aborted, toError } from './call';
+import { CaptionPacer } from './captions';
 import { createHost, sessionObject, type SessionHost } from './create';
 import { DEFAULT_MAX_TRANSCRIPT_LINES } from './store';
 import {
@@ -99,6 +100,8 @@ export class SessionEngine {
   private lineId = 0;
   /** The transcript merger loads when the room first sends a transcription of its own. */
   private readonly transcript: ReturnType<typeof lazyTranscriptMerger>;
+  /** Reveals agent lines as the avatar speaks them (`spoken`); null with `pacedCaptions: false`. */
+  private readonly captions: CaptionPacer | null;
 
   constructor(
     private readonly options: AvatarSessionOptions,
@@ -116,6 +119,10 @@ export class SessionEngine {
       this.maxLines,
       () => this.state.transcript,
     );
+    this.captions =
+      options.pacedCaptions === false
+        ? null
+        : new CaptionPacer({ lines: () => this.state.transcript, write: (transcript) => this.set({ transcript }) });
     const intervalMs = options.pollIntervalMs ?? 1000;
     this.timing = { intervalMs, maxIntervalMs: Math.max(options.maxPollIntervalMs ?? 5000, intervalMs) };
     const stage = stageOf(this.state.phase);
@@ -227,6 +234,7 @@ export class SessionEngine {
     const call = new Call(this, this.proxy, null, this.timing);
     this.lineId = 0;
     this.transcript.get()?.reset();
+    this.captions?.reset();
     const starting = this.run(call).finally(() => {
       if (this.life.stage === 'running' && this.life.call === call) this.life = { ...this.life, starting: null };
     });
@@ -277,7 +285,9 @@ export class SessionEngine {
     return this.teardown({ reason, terminate: true });
   }
 
+  /** A failure: `out_of_credits` when the service refused the call for want of credits (402), else `reason`. */
   private fail(error: LiveAiError, reason: EndReason = 'failed'): void {
+    if (error.code === 'insufficient_funds') reason = 'out_of_credits';
     void this.teardown({ reason, terminate: true, error });
   }
 
@@ -352,6 +362,7 @@ export class SessionEngine {
     if (life.stage === 'running') void this.teardown({ reason: 'unmount', terminate: end, detach: true });
     else if (life.stage === 'ending') this.move('settled', (stage) => ({ stage, call: life.call }) as Life);
     this.life.call?.dispose();
+    this.captions?.dispose();
     this.audio.destroy();
     this.bus.clear();
     this.closed = true;
@@ -404,6 +415,7 @@ export class SessionEngine {
       if (lines) patch.transcript = lines;
       else delete patch.transcript;
     }
+    if (patch.transcript && this.captions) patch.transcript = this.captions.prepare(patch.transcript);
     const image = this.imageStep(event);
     if (event.type === 'bot_ready') this.commit({ ...patch, ...this.avatarLive() });
     else this.set({ ...patch, ...image });
@@ -456,7 +468,7 @@ export class SessionEngine {
         (e: unknown) => this.report(toError(e)),
       );
     const lines = merger.segment(this.state.transcript, seg, Date.now());
-    if (lines) this.set({ transcript: lines });
+    if (lines) this.set({ transcript: this.captions?.prepare(lines) ?? lines });
     if (seg.role === 'user') this.onAgentSignal({ kind: 'user', final: seg.final });
   }
 
@@ -476,6 +488,7 @@ export class SessionEngine {
       );
     const next = m.nextAgentState(this.state.agentState, signal, at);
     if (next) this.set({ agentState: next });
+    if (next) this.captions?.agentState(next);
   }
 
   onMicTrack(track: MediaStreamTrack | null): void {
@@ -506,6 +519,7 @@ export class SessionEngine {
     this.audio.attach(null); // which ends a blocked autoplay (the audio output reports it)
     this.onConnection('disconnected', { videoTrack: null, audioTrack: null, micTrack: null });
     this.onAgentSignal({ kind: 'reset' });
+    this.captions?.flush();
   }
 
   // ---- commands ------------------------------------------------------------------------------------------
@@ -548,6 +562,9 @@ export class SessionEngine {
       throw new LiveAiError('invalid_request', 'interrupting is not available in this room: only a LiveKit agent can be interrupted', {
         status: 400,
       });
+    // The captions stop where the voice stops: frozen now, before the agent's state says it stopped speaking (which
+    // would show the rest of the line as said).
+    this.captions?.cut();
     await t.interrupt();
   }
 

@@ -32,9 +32,10 @@ export type EndReason =
   | 'completed' // the service reported COMPLETED on its own
   | 'timed_out' // TIMED_OUT
   | 'failed' // FAILED or a fatal error
-  | 'remote' // the avatar left the room mid-call (LiveKit) while the service still ran the session
+  | 'remote' // the avatar (or the agent it speaks for) left the room mid-call while the service still ran the session
   | 'max_duration' // the proxy ended it at its maximum length (its status answer's end_reason)
-  | 'network'; // the room was lost for good (the connection dropped and could not come back)
+  | 'network' // the room was lost for good (the connection dropped and could not come back)
+  | 'out_of_credits'; // the account behind the avatar has no credits: the service refused the call (402, insufficient_funds)
 
 /**
  * One transcript line; `id` is increasing per session.
@@ -44,6 +45,13 @@ export interface TranscriptLine {
   id: number;
   role: 'user' | 'agent';
   text: string;
+  /**
+   * Agent lines while the avatar is saying them: the part of `text` said so far, whole words only (so never a
+   * broken character, emoji or right-to-left word); `''` until the avatar starts it. Absent once it said the line
+   * (and on user lines). A line cut by an interrupt keeps what was said. Show `spoken ?? text` for captions in step
+   * with the voice (`useTranscript({ paced: true })` does it). See `pacedCaptions`.
+   */
+  spoken?: string;
   /** Epoch ms when the line arrived. */
   at: number;
 }
@@ -305,8 +313,21 @@ export interface AvatarSessionOptions {
   endOnUnload?: boolean;
   /** Transcript lines kept in memory (default 200). */
   maxTranscriptLines?: number;
+  /**
+   * Reveal each agent line as the avatar speaks it, in the line's `spoken` (default true): word by word while the
+   * avatar speaks, at its measured speaking rate; whole when it stops, and after 4 s if it never starts. `false`
+   * leaves `spoken` out: lines show whole when they arrive, usually ahead of the voice.
+   */
+  pacedCaptions?: boolean;
   /** Publish the microphone when joining (default false). */
   micEnabled?: boolean;
+  /**
+   * Attached sessions (a LiveKit agent's room) with the microphone on at the join: record it from the start of the
+   * join, before the room is connected, and hand the recording to the agent once it listens (livekit-client's
+   * pre-connect audio buffer, byte stream topic `lk.agent.pre-connect-audio-buffer`), so the visitor can talk at once
+   * and nothing is lost. Default true; the agent must read that topic (LiveKit Agents does).
+   */
+  preConnectAudio?: boolean;
   /**
    * rtc-a: how long a dropped room connection (LiveKit restart, network loss) is retried before the session
    * fails with `transport_failed`, in ms (default 60000). See docs/core.md, "Reconnect".
@@ -389,6 +410,13 @@ export interface AvatarSession {
   onError(handler: (error: LiveAiError) => void): () => void;
   /** The session handle from the proxy (ids, room URL, `websocket_address`), once created or attached; else null. */
   getClientSession(): ClientSession | null;
+  /**
+   * Whether the visitor can talk before the avatar is live: an attached session (a LiveKit agent's room) with the
+   * option `preConnectAudio` on. A microphone switched on before the start is then recorded from the join and its
+   * recording handed to the agent once it listens; UIs say "listening" while the avatar is coming. False for hosted
+   * rooms and created sessions: the service's own agent hears the visitor only once the avatar is live.
+   */
+  readonly preConnectAudio: boolean;
   /**
    * Creates (or attaches) and joins. A second call while a start is in flight returns the same promise:
    * one click, one paid session. Resolves when `active`.

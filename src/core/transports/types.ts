@@ -90,6 +90,13 @@ export interface ConnectOptions {
   /** The microphone to publish (`deviceId` from `enumerateDevices()`); the browser's default when absent. */
   micDeviceId?: string;
   /**
+   * rtc-a with `micEnabled`: record the microphone from the start of the join, before the room is connected, and
+   * hand the recording to the room's LiveKit agent once it is there (livekit-client's pre-connect audio buffer, byte
+   * stream topic `lk.agent.pre-connect-audio-buffer`), so nothing the visitor says while joining is lost. rtc-b
+   * ignores it.
+   */
+  preConnectAudio?: boolean;
+  /**
    * How long a dropped room connection is retried before the adapter gives up with `transport_failed`, in ms
    * (rtc-a; default 60000). rtc-b leaves reconnecting to daily-js and ignores it.
    */

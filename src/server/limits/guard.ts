@@ -86,6 +86,14 @@ export interface Guard {
    */
   adopt(sessionId: string, endAt: number, requestId: string, client?: string): Promise<void>;
   /**
+   * Counts a running session the proxy created under `client` again (the client sealed in its handle), when the
+   * store does not hold it there (it lost its data, is new, or a count at the service found the session without
+   * knowing its browser): the browser's next call rebuilds its client's running-session count. `deadline`: its
+   * end, ms since epoch (the sweep ends it then). Never refuses. Returns why the session ended, or undefined while
+   * it may still run (as `endedReason`, in the same store step).
+   */
+  claim(sessionId: string, client: string, deadline: number | undefined): Promise<string | undefined>;
+  /**
    * Counts the account's running sessions at the service and brings the ledger in line (frees the places of
    * sessions that are over, counts running ones it did not hold). Runs at most one at a time.
    */
@@ -137,8 +145,15 @@ export function createGuard<Req>(
   const adopted = new Set<string>();
   // Without per-client limits, the owner's ceilings still count every session (the client's own are unbounded).
   const unbounded = { maxConcurrent: Number.MAX_SAFE_INTEGER, createsPerWindow: Number.MAX_SAFE_INTEGER, createWindowMs: 3600_000 };
-  const limitsOf = (c: Caps | false) => ({
-    ...(c ? { maxConcurrent: c.maxConcurrent, createsPerWindow: c.createsPerWindow, createWindowMs: c.createWindowMs } : unbounded),
+  const limitsOf = (c: Caps | false): ReserveLimits => ({
+    ...(c
+      ? {
+          maxConcurrent: c.maxConcurrent,
+          createsPerWindow: c.createsPerWindow,
+          createWindowMs: c.createWindowMs,
+          ...(c.minutesPerDay !== undefined ? { minutesPerDay: c.minutesPerDay, minutesCharge: Math.ceil(c.maxDurationMs / 60_000) } : {}),
+        }
+      : unbounded),
     ...(owner
       ? {
           owner: {
@@ -315,6 +330,16 @@ export function createGuard<Req>(
     return again;
   }
 
+  async function claim(sessionId: string, client: string, deadline: number | undefined): Promise<string | undefined> {
+    if (!caps && !owner) return ledger.endedReason(sessionId);
+    // As `created` holds a session: until its deadline (and a little), or without one, for the owner-only slot.
+    const expires = caps && deadline !== undefined ? deadline + PENDING_SLACK_MS : Date.now() + OWNER_ONLY_SLOT_MS;
+    const endAt = caps && deadline !== undefined ? deadline : -1;
+    const got = await ledger.claim(client, sessionId, expires, endAt);
+    if (got.counted) log.info({ sessionId }, 'avatar proxy counted a running session again');
+    return got.ended;
+  }
+
   const refusal = (got: Exclude<ReserveResult, 'ok'>, c: Caps | false): RateLimited => {
     const inS = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
     const wait = inS(got.retryAfterMs ?? RUNNING_RETRY_S * 1000);
@@ -326,6 +351,8 @@ export function createGuard<Req>(
         );
       case 'client_creates':
         return new RateLimited(`Too many sessions started from this address; try again in ${wait} s`, wait);
+      case 'client_minutes':
+        return new RateLimited("This address has used today's avatar minutes; try again tomorrow (UTC)", inS(dayOf(Date.now()).leftMs));
       case 'owner_running':
         return new RateLimited(
           'This site is running as many avatar sessions as it allows; try again in a few minutes',
@@ -354,7 +381,9 @@ export function createGuard<Req>(
       const limits = limitsOf(caps);
       const got = await reserveCounted(client, member, at + pendingMs, limits);
       if (got !== 'ok') throw refused(refusal(got, caps), got.refused);
-      return { client, member, at, minutesCharge: limits.owner?.minutesPerDay !== undefined ? limits.owner.minutesCharge : 0 };
+      // The same charge (the maximum length) for the owner's and the client's daily budgets, where each is on.
+      const charged = limits.owner?.minutesPerDay !== undefined || limits.minutesPerDay !== undefined;
+      return { client, member, at, minutesCharge: charged && caps ? Math.ceil(caps.maxDurationMs / 60_000) : 0 };
     },
     async created(r, sessionId) {
       if (!r) return {};
@@ -377,8 +406,14 @@ export function createGuard<Req>(
       await ledger.finish(sessionId, reason, ENDED_TTL_MS, client);
     },
     endedReason: (sessionId) => ledger.endedReason(sessionId),
+    claim,
     async adopt(sessionId, endAt, requestId, client) {
-      if (!caps || adopted.has(sessionId)) return;
+      if (!caps) return;
+      // Counted by this instance already: counted again only if the store lost it meanwhile.
+      if (adopted.has(sessionId)) {
+        await claim(sessionId, client ?? `attached:${sessionId}`, endAt);
+        return;
+      }
       if (endAt <= Date.now()) {
         await endSession(sessionId, 'max_duration', requestId, client);
         throw new LiveAiError('forbidden', 'This session has ended; its token can only read its status', { status: 403 });
@@ -389,9 +424,11 @@ export function createGuard<Req>(
       const who = client ?? `attached:${sessionId}`;
       const member = `${PENDING}attach:${crypto.randomUUID()}`;
       const all = limitsOf(caps);
-      const limits = {
+      const limits: ReserveLimits = {
         ...all,
         createsPerWindow: Number.MAX_SAFE_INTEGER,
+        minutesPerDay: undefined,
+        minutesCharge: 0,
         ...(all.owner ? { owner: { ...all.owner, createsPerWindow: undefined, minutesPerDay: undefined, minutesCharge: 0 } } : {}),
       };
       const expires = endAt + PENDING_SLACK_MS;

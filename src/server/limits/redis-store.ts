@@ -44,9 +44,10 @@ export class StoreUnavailable extends LiveAiError {
 }
 
 // Every key of the ledger carries the hash tag `{prefix}`, so every script's keys lie in one hash slot (Redis Cluster).
-// KEYS: run:client, run-all, creates:client, creates-all, minutes:day, counted
+// KEYS: run:client, run-all, creates:client, creates-all, minutes:day, counted, minutes:day:client
 // ARGV: now, member, owner member, expiresAt, max, creates max, creates window, owner max, owner creates max,
-//       owner creates window, minutes budget, minutes charge, minutes ttl, needs counted (each owner limit -1 when off)
+//       owner creates window, minutes budget, minutes charge, minutes ttl, needs counted, client minutes budget,
+//       client minutes charge (each owner limit and the client's minutes budget -1 when off)
 // The create windows are sliding: sorted sets of the reservations' members scored by when they were made (a window
 // whose limit is off, e.g. an attach's, counts nothing).
 const RESERVE = `local now = tonumber(ARGV[1])
@@ -63,6 +64,8 @@ local function wait(key, max, span)
 end
 local w = wait(KEYS[3], tonumber(ARGV[6]), tonumber(ARGV[7]))
 if w then return 'client_creates:' .. w end
+local mine = tonumber(redis.call('GET', KEYS[7]) or '0')
+if tonumber(ARGV[15]) >= 0 and mine + tonumber(ARGV[16]) > tonumber(ARGV[15]) then return 'client_minutes:' .. ARGV[13] end
 if tonumber(ARGV[8]) >= 0 and redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[8]) then return 'owner_running' end
 if tonumber(ARGV[9]) >= 0 then
   w = wait(KEYS[4], tonumber(ARGV[9]), tonumber(ARGV[10]))
@@ -86,6 +89,10 @@ end
 if tonumber(ARGV[11]) >= 0 then
   redis.call('INCRBY', KEYS[5], ARGV[12])
   redis.call('PEXPIRE', KEYS[5], ARGV[13])
+end
+if tonumber(ARGV[15]) >= 0 then
+  redis.call('INCRBY', KEYS[7], ARGV[16])
+  redis.call('PEXPIRE', KEYS[7], ARGV[13])
 end
 return 'ok'`;
 // KEYS: run:client, run-all, deadlines. ARGV: from, to, expiresAt, owner from, owner to, endAt, now
@@ -112,19 +119,42 @@ if ARGV[5] ~= '' then
   redis.call('ZREM', KEYS[4], ARGV[6])
 end
 return 1`;
+// KEYS: run:client, run-all, deadlines, run:found, ended:id.
+// ARGV: now, session id, owner member, found owner member, expiresAt, endAt.
+// Returns 'ended:<reason>' for a session marked ended, else 1 when it counted the session again, 0 when it held it.
+const CLAIM = `local now = tonumber(ARGV[1])
+local reason = redis.call('GET', KEYS[5])
+if reason then return 'ended:' .. reason end
+local held = tonumber(redis.call('ZSCORE', KEYS[1], ARGV[2]) or '0') > now
+local found = KEYS[4] ~= KEYS[1] and redis.call('ZREM', KEYS[4], ARGV[2]) == 1
+if found then
+  redis.call('ZREM', KEYS[2], ARGV[4])
+  redis.call('ZREM', KEYS[3], ARGV[4])
+end
+if held then return found and 1 or 0 end
+redis.call('ZADD', KEYS[1], ARGV[5], ARGV[2])
+redis.call('ZADD', KEYS[2], ARGV[5], ARGV[3])
+local keep = math.max(1, tonumber(ARGV[5]) - now) + 60000
+redis.call('PEXPIRE', KEYS[1], math.max(keep, redis.call('PTTL', KEYS[1])))
+redis.call('PEXPIRE', KEYS[2], math.max(keep, redis.call('PTTL', KEYS[2])))
+if tonumber(ARGV[6]) >= 0 then redis.call('ZADD', KEYS[3], ARGV[6], ARGV[3]) end
+return 1`;
 // KEYS: deadlines. ARGV: now, lease until
 const DUE = `local items = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, 50)
 for _, m in ipairs(items) do redis.call('ZADD', KEYS[1], ARGV[2], m) end
 return items`;
-// KEYS: run:client, run-all, deadlines, creates:client, creates-all, minutes:day. ARGV: member, owner member, charge
+// KEYS: run:client, run-all, deadlines, creates:client, creates-all, minutes:day, minutes:day:client.
+// ARGV: member, owner member, charge (given back to each budget that was charged: its counter exists)
 const REFUND = `local had = redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('ZREM', KEYS[2], ARGV[2])
 redis.call('ZREM', KEYS[3], ARGV[2])
 if had == 0 then return 0 end
 redis.call('ZREM', KEYS[4], ARGV[1])
 redis.call('ZREM', KEYS[5], ARGV[1])
-if tonumber(ARGV[3]) > 0 and redis.call('EXISTS', KEYS[6]) == 1 then
-  if redis.call('DECRBY', KEYS[6], ARGV[3]) <= 0 then redis.call('DEL', KEYS[6]) end
+for _, k in ipairs({ KEYS[6], KEYS[7] }) do
+  if tonumber(ARGV[3]) > 0 and redis.call('EXISTS', k) == 1 then
+    if redis.call('DECRBY', k, ARGV[3]) <= 0 then redis.call('DEL', k) end
+  end
 end
 return 1`;
 // KEYS: run:found, run-all, deadlines, creates-all, counted.
@@ -202,13 +232,26 @@ export function redisStore(options: RedisStoreOptions): ProxyStore {
       );
     });
   type Cluster = { key?: string; command: string[] };
+  // rate-limit-redis loads its scripts once, when the proxy starts, and keeps the answer: had that load failed (Redis
+  // unreachable or paused at that moment), every later rate-limited request would fail with it, 503 until the proxy
+  // restarted. A script's SHA is the SHA-1 of its text: answered here when Redis cannot, the first use of it gets
+  // NOSCRIPT, on which rate-limit-redis loads it again.
+  const limitSend = (command: string[], key?: string) =>
+    send(command, key).catch(async (e: unknown) => {
+      if (command[0]?.toUpperCase() === 'SCRIPT' && command[1]?.toUpperCase() === 'LOAD' && typeof command[2] === 'string')
+        return sha1Hex(command[2]);
+      throw e;
+    });
   const limitStore = (name: string): Store => {
     const common = { prefix: `${prefix}rl:${name}:` };
     try {
       // rate-limit-redis ≥ 4.2 names the key of each command, which a Redis Cluster needs.
-      return new mod.RedisStore({ ...common, sendCommandCluster: ({ key, command }: Cluster) => send(command, key) as Promise<never> });
+      return new mod.RedisStore({
+        ...common,
+        sendCommandCluster: ({ key, command }: Cluster) => limitSend(command, key) as Promise<never>,
+      });
     } catch {
-      return new mod.RedisStore({ ...common, sendCommand: (...args: string[]) => send(args) as Promise<never> });
+      return new mod.RedisStore({ ...common, sendCommand: (...args: string[]) => limitSend(args) as Promise<never> });
     }
   };
   return { limitStore, ledger: redisLedger(send, prefix), spend: redisSpendLedger(send, prefix) };
@@ -223,6 +266,7 @@ function redisLedger(send: RedisSendCommand, prefix: string): SessionLedger {
   const createsOf = (client: string) => `${tag}creates:${client}`;
   const createsAll = `${tag}creates-all`;
   const minutes = (at: number) => `${tag}minutes:${dayOf(at).day}`;
+  const minutesOf = (at: number, client: string) => `${tag}minutes:${dayOf(at).day}:${client}`;
   const evalKeys = (script: string, keys: string[], ...args: (string | number)[]) =>
     send(['EVAL', script, String(keys.length), ...keys, ...args.map(String)], keys[0]);
   const entries = (out: unknown): LedgerEntry[] =>
@@ -255,7 +299,7 @@ function redisLedger(send: RedisSendCommand, prefix: string): SessionLedger {
       const out = String(
         await evalKeys(
           RESERVE,
-          [run(client), all, createsOf(client), createsAll, minutes(now), `${tag}counted`],
+          [run(client), all, createsOf(client), createsAll, minutes(now), `${tag}counted`, minutesOf(now, client)],
           now,
           member,
           ownerMember(client, member),
@@ -270,6 +314,8 @@ function redisLedger(send: RedisSendCommand, prefix: string): SessionLedger {
           o?.minutesCharge ?? 0,
           d.leftMs,
           o?.maxConcurrent !== undefined ? 1 : 0,
+          limits.minutesPerDay ?? -1,
+          limits.minutesCharge ?? 0,
         ),
       );
       if (out === 'ok') return 'ok';
@@ -295,7 +341,7 @@ function redisLedger(send: RedisSendCommand, prefix: string): SessionLedger {
     async refund(client, member, reservedAt, minutesCharge) {
       await evalKeys(
         REFUND,
-        [run(client), all, deadlines, createsOf(client), createsAll, minutes(reservedAt)],
+        [run(client), all, deadlines, createsOf(client), createsAll, minutes(reservedAt), minutesOf(reservedAt, client)],
         member,
         ownerMember(client, member),
         minutesCharge,
@@ -311,6 +357,20 @@ function redisLedger(send: RedisSendCommand, prefix: string): SessionLedger {
         ...found.flatMap((f) => [f.sessionId, ownerMember(FOUND_CLIENT, f.sessionId), f.expiresAt, f.endAt]),
         ...creates,
       );
+    },
+    async claim(client, sessionId, expiresAt, endAt) {
+      const out = await evalKeys(
+        CLAIM,
+        [run(client), all, deadlines, run(FOUND_CLIENT), ended(sessionId)],
+        Date.now(),
+        sessionId,
+        ownerMember(client, sessionId),
+        ownerMember(FOUND_CLIENT, sessionId),
+        expiresAt,
+        endAt,
+      );
+      const text = String(out);
+      return text.startsWith('ended:') ? { counted: false, ended: text.slice('ended:'.length) } : { counted: text === '1' };
     },
     async members(client) {
       const key = run(client);
@@ -336,3 +396,9 @@ function redisLedger(send: RedisSendCommand, prefix: string): SessionLedger {
 
 /** A Redis `NOSCRIPT` reply: the script a command named by its hash is not loaded (yet, or any more). */
 const isNoScript = (e: unknown) => e instanceof Error && /^NOSCRIPT(?:\s|$)/.test(e.message);
+
+/** The SHA-1 of `text` in hex, as Redis names a script (WebCrypto: every runtime has it). */
+async function sha1Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-1', new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}

@@ -22,6 +22,10 @@ export interface ReserveLimits {
   /** Sessions the client may start in any `createWindowMs` (a sliding window). */
   createsPerWindow: number;
   createWindowMs: number;
+  /** Session minutes the client may use per UTC day (undefined when off). */
+  minutesPerDay?: number;
+  /** What this session is charged against the client's `minutesPerDay`: its maximum length, in whole minutes. */
+  minutesCharge?: number;
   /** Owner-wide ceilings (all clients together); each undefined when off. */
   owner?: {
     maxConcurrent?: number;
@@ -39,7 +43,8 @@ export interface ReserveLimits {
  * sessions at the service ({@link SessionLedger.rebuild}) before it admits a create.
  * @public
  */
-export type ReserveRefusal = 'client_running' | 'client_creates' | 'owner_running' | 'owner_creates' | 'owner_minutes' | 'uncounted';
+export type ReserveRefusal =
+  'client_running' | 'client_creates' | 'client_minutes' | 'owner_running' | 'owner_creates' | 'owner_minutes' | 'uncounted';
 
 /**
  * What {@link SessionLedger.reserve} answers: `'ok'`, or the limit that refused and, for the create windows, in how
@@ -88,7 +93,8 @@ export interface SessionLedger {
   /**
    * A create the service refused: drops the reservation `member` (made at `reservedAt`, ms since epoch) like
    * `release`, and gives back what it counted: its place in both create windows and the `minutesCharge` it was
-   * charged. Does nothing once the reservation is gone (so it never gives back twice).
+   * charged (to the owner's and the client's daily budgets, each where it was charged). Does nothing once the
+   * reservation is gone (so it never gives back twice).
    */
   refund(client: string, member: string, reservedAt: number, minutesCharge: number): Promise<void>;
   /**
@@ -97,6 +103,15 @@ export interface SessionLedger {
    * `createWindowMs` when the store had lost its count, and marks the store counted.
    */
   rebuild(found: FoundSession[], creates: number[], createWindowMs: number): Promise<void>;
+  /**
+   * Counts running session `sessionId` under `client` again (the client its handle says it was counted under) when
+   * the ledger does not hold it there: after a lost store, in a new process, or after a count found it at the
+   * service (it then leaves {@link FOUND_CLIENT}: one place, not two). Holds it until `expiresAt` and schedules its
+   * end at `endAt` (none when negative). Never refuses (the session runs already) and does nothing for a session
+   * marked ended. One atomic step (one Redis round trip, which also reads the ended mark: a status poll needs no
+   * other): `counted` when it counted the session again, `ended` the reason when it is marked ended.
+   */
+  claim(client: string, sessionId: string, expiresAt: number, endAt: number): Promise<{ counted: boolean; ended?: string }>;
   /** The client's unexpired members. */
   members(client: string): Promise<string[]>;
   /** Every client's unexpired members, as entries (for the owner-wide cap). */
@@ -224,6 +239,9 @@ function memoryLedger(): SessionLedger {
       if (o?.maxConcurrent !== undefined && !counted) return { refused: 'uncounted' };
       if (set.size >= limits.maxConcurrent) return { refused: 'client_running' };
       if (mine.size >= limits.createsPerWindow) return { refused: 'client_creates', retryAfterMs: waitOf(mine, limits.createWindowMs) };
+      const charge = limits.minutesCharge ?? 0;
+      if (limits.minutesPerDay !== undefined && count(`minutes:${d.day}:${client}`) + charge > limits.minutesPerDay)
+        return { refused: 'client_minutes', retryAfterMs: d.leftMs };
       if (o?.maxConcurrent !== undefined && liveAll().size >= o.maxConcurrent) return { refused: 'owner_running' };
       if (o?.createsPerWindow !== undefined && ours!.size >= o.createsPerWindow)
         return { refused: 'owner_creates', retryAfterMs: waitOf(ours!, o.createWindowMs) };
@@ -238,6 +256,7 @@ function memoryLedger(): SessionLedger {
       if (limits.createsPerWindow < Number.MAX_SAFE_INTEGER) logAdd(`creates:${client}`, limits.createWindowMs, member, now);
       if (o?.createsPerWindow !== undefined) logAdd('creates-all', o.createWindowMs, member, now);
       if (o?.minutesPerDay !== undefined) add(`minutes:${d.day}`, o.minutesCharge, d.leftMs);
+      if (limits.minutesPerDay !== undefined) add(`minutes:${d.day}:${client}`, charge, d.leftMs);
       return 'ok';
     },
     async commit(client, from, to, expiresAt, endAt) {
@@ -250,12 +269,24 @@ function memoryLedger(): SessionLedger {
       if (!release(client, member)) return;
       logs.get(`creates:${client}`)?.delete(member);
       logs.get('creates-all')?.delete(member);
-      if (minutesCharge > 0) add(`minutes:${dayOf(reservedAt).day}`, -minutesCharge, 1);
+      const day = dayOf(reservedAt).day;
+      // Each budget gives back only where it was charged (its counter exists).
+      for (const k of [`minutes:${day}`, `minutes:${day}:${client}`]) if (minutesCharge > 0 && count(k) > 0) add(k, -minutesCharge, 1);
     },
     async rebuild(found, creates, createWindowMs) {
       for (const f of found) commit(FOUND_CLIENT, f.sessionId, f.sessionId, f.expiresAt, f.endAt);
       if (!counted) creates.forEach((at, i) => logAdd('creates-all', createWindowMs, `found:${i}:${at}`, at));
       counted = true;
+    },
+    async claim(client, sessionId, expiresAt, endAt) {
+      const e = ended.get(sessionId);
+      if (e && e.until > Date.now()) return { counted: false, ended: e.reason };
+      const held = live(client).has(sessionId);
+      const found = client !== FOUND_CLIENT && live(FOUND_CLIENT).has(sessionId);
+      if (found) release(FOUND_CLIENT, sessionId);
+      if (held) return { counted: found };
+      commit(client, sessionId, sessionId, expiresAt, endAt);
+      return { counted: true };
     },
     async members(client) {
       return [...live(client).keys()];

@@ -21,7 +21,7 @@ export type SessionEndReason =
 
 /**
  * Which check refused a create (`POST /rooms`, `POST /sessions`):
- * `client_running`, `client_creates` (the per-client limits), `owner_running`, `owner_creates`, `owner_minutes` (the
+ * `client_running`, `client_creates`, `client_minutes` (the per-client limits), `owner_running`, `owner_creates`, `owner_minutes` (the
  * owner's ceilings), `origin` (the page's origin), `agent` (the `agents` policy), `room` (the `dailyRooms` policy),
  * `authorize` (the app's `authorize` callback), `store_unavailable` (the store could not be read: fail closed).
  * @public
@@ -29,6 +29,7 @@ export type SessionEndReason =
 export type RefusalLimit =
   | 'client_running'
   | 'client_creates'
+  | 'client_minutes'
   | 'owner_running'
   | 'owner_creates'
   | 'owner_minutes'

@@ -360,6 +360,7 @@ function observedLedger(
     release: (...a) => l.release(...a).catch(fault('release')),
     refund: (...a) => l.refund(...a).catch(fault('refund')),
     rebuild: (...a) => l.rebuild(...a).catch(fault('rebuild')),
+    claim: (...a) => l.claim(...a).catch(fault('claim')),
     members: (...a) => l.members(...a).catch(fault('members')),
     allMembers: () => l.allMembers().catch(fault('all_members')),
     due: (...a) => l.due(...a).catch(fault('due')),

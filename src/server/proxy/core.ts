@@ -50,6 +50,8 @@ export interface ProxyCall<Req> {
    * `websocket_address` of session `handle`. Without it, WebSocket transports are refused (400).
    */
   relay?: (handle: string, upstreamAddress: string) => Promise<string>;
+  /** True when the adapter's token gate already counted this request against its session's request limit. */
+  sessionCounted?: boolean;
 }
 
 /** Status and JSON body to send. */
@@ -72,6 +74,11 @@ export interface ProxyCore<Req> {
   sealer: Sealer;
   /** Checks a session route's client token as the route itself does (the adapters check it before reading a body). */
   verifyToken(token: string | undefined, handle: string): Promise<{ attached: boolean }>;
+  /**
+   * Counts a request with a valid token against its session's request limit (`rateLimit.perSession`), before its
+   * body is read. @throws 429 `rate_limited` over it.
+   */
+  sessionHit(handle: string): Promise<void>;
   /** Runs work the browser does not wait for, through the request's or the option's `waitUntil`. */
   background: Background;
   /** Notes a request (with its own `waitUntil`, if any): the first one without any, where needed, logs a warning. */
@@ -192,6 +199,7 @@ export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: stri
     transportHint,
     sealer,
     verifyToken: (token, handle) => verifySessionToken(ctx, token, handle),
+    sessionHit: async (handle) => guard.sessionHit((await sealer.open(handle)).sessionId),
     background,
     seen: warnings.request,
     ops,

@@ -25,23 +25,27 @@ export interface GateCall {
  * a request without one never has its body buffered. `/end` without the header is let through: its token is in
  * its (small) body. Each refused request counts against its client's invalid-token limit
  * (`rateLimit.invalidTokens` per window); past it, the client's refused requests answer 429 with `Retry-After`
- * instead. Valid tokens are never counted.
+ * instead. Valid tokens are never counted there; a request with a valid token counts against its session's request
+ * limit (`sessionHit`, `rateLimit.perSession`) here, so one over that limit is refused too before its body is read
+ * (never `/end`).
  * The session route itself checks the token again (a cache hit), so nothing is skipped when a gate is not run.
+ * @returns true when it counted the request against its session's limit (the route then does not count it again).
  * @throws LiveAiError 400 (session id), 401 `invalid_api_key`, 403 `forbidden`, 429 `rate_limited`.
  */
 export function createTokenGate(
   verify: (token: string | undefined, handle: string) => Promise<unknown>,
   limiter: FailureLimiter | undefined,
-): (call: GateCall) => Promise<void> {
+  sessionHit?: (handle: string) => Promise<void>,
+): (call: GateCall) => Promise<boolean> {
   return async (call) => {
-    if (!SESSION_ACTIONS.has(call.action)) return;
+    if (!SESSION_ACTIONS.has(call.action)) return false;
     const id = call.sessionId;
     if (!id || id.length > 256 || /[\u0000-\u001f\u007f]/.test(id)) {
       throw new LiveAiError('invalid_request', 'Invalid session id', { status: 400 });
     }
     try {
       const token = bearerToken(call.authorization);
-      if (token === undefined && call.action === 'end') return;
+      if (token === undefined && call.action === 'end') return false;
       await verify(token, id);
     } catch (e) {
       const client = limiter && (await call.client?.().catch(() => undefined));
@@ -51,6 +55,9 @@ export function createTokenGate(
       }
       throw e;
     }
+    if (call.action === 'end' || !sessionHit) return false;
+    await sessionHit(id);
+    return true;
   };
 }
 

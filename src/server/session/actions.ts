@@ -39,18 +39,26 @@ export async function sessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCal
   // The deadline travels in the handle, so it holds whatever the store remembers (a restart, a lost store).
   const deadline = deadlineOf(contents, ctx.options.sessionCaps);
   const overdue = deadline !== undefined && deadline <= Date.now();
+  // The client the session was counted under at its create, sealed in its handle (the caller's address may have
+  // changed since); an attached session's handle has none: its browser is the caller.
+  const client = contents.client ?? call.client;
   // Only requests with a valid token count against the session's budget, and /end is never limited,
   // so nobody can use up the owner's budget and stop them from ending their session.
-  if (call.action !== 'end') await ctx.guard.sessionHit(id);
+  // (The adapters count it before reading the body; then not again.)
+  if (call.action !== 'end' && !call.sessionCounted) await ctx.guard.sessionHit(id);
+  // A store that lost the session (Redis wiped, a new process, or a count that found it at the service without
+  // knowing its browser) counts it under its client again, in the same store step that reads whether it ended: its
+  // running-session cap holds from this call on. (An attached session is counted by `adopt` below.)
+  const claims = !attached && contents.client !== undefined && !overdue && call.action !== 'end';
   // `/end` always reaches the service: a store fault only costs it the "already ended" shortcut.
-  let endedReason = await ctx.guard.endedReason(id).catch((e: unknown) => {
+  let endedReason = await (claims ? ctx.guard.claim(id, contents.client!, deadline) : ctx.guard.endedReason(id)).catch((e: unknown) => {
     if (call.action === 'end' || overdue) return undefined;
     throw e;
   });
   if (overdue && endedReason === undefined) {
     // Past its deadline and not known as ended: end it at the service now (the store may have lost it).
     // A failure is logged by the guard; the next call (or the sweep) tries again, and this one is refused anyway.
-    endedReason = await ctx.guard.endSession(id, 'max_duration', call.requestId, call.client).then(
+    endedReason = await ctx.guard.endSession(id, 'max_duration', call.requestId, client).then(
       () => 'max_duration',
       () => undefined,
     );
@@ -64,7 +72,7 @@ export async function sessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCal
     case 'getSession': {
       const status = await ctx.upstream.getSession(id, o);
       ctx.ops.status(id, contents.startedAt, status, endedReason, call.requestId);
-      if (endedReason === undefined && isFinalStatus(status.session_status)) await ctx.guard.ended(id, 'ended', call.client);
+      if (endedReason === undefined && isFinalStatus(status.session_status)) await ctx.guard.ended(id, 'ended', client);
       return { status: 200, body: endedReason === undefined || endedReason === 'ended' ? status : { ...status, end_reason: endedReason } };
     }
     case 'renewToken': {
@@ -72,7 +80,7 @@ export async function sessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCal
       const status = await ctx.upstream.getSession(id, o);
       ctx.ops.status(id, contents.startedAt, status, endedReason, call.requestId);
       if (isFinalStatus(status.session_status)) {
-        await ctx.guard.ended(id, 'ended', call.client);
+        await ctx.guard.ended(id, 'ended', client);
         throw sessionEnded();
       }
       return { status: 200, body: await ctx.tokens.issue(handle, attached, deadline) };
@@ -100,7 +108,7 @@ export async function sessionAction<Req>(ctx: ActionContext<Req>, call: ProxyCal
       const answer = await ctx.upstream.control(id, { event: 'terminate' }, o);
       await ctx.ops.ended(id, 'user', call.requestId);
       await ctx.guard
-        .ended(id, 'ended', call.client)
+        .ended(id, 'ended', client)
         .catch((e: unknown) =>
           ctx.log.error(
             { reqId: call.requestId, sessionId: id, err: e instanceof Error ? e.message : String(e) },

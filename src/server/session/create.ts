@@ -144,7 +144,8 @@ export async function handOver<Req>(
   transport: string,
 ) {
   const endsAt = created.session_expires_at ? Date.parse(created.session_expires_at) : undefined;
-  const handle = await ctx.sealer.handle({ sessionId: created.session_id, startedAt: Date.now(), endsAt });
+  // The client key it was counted under (as the spawner reserved it) travels sealed, so a lost store counts it again.
+  const handle = await ctx.sealer.handle({ sessionId: created.session_id, startedAt: Date.now(), endsAt, client: call.client ?? '-' });
   const issued = await ctx.tokens.issue(handle, false, endsAt);
   await ctx.ops.created({ requestId: call.requestId, sessionId: created.session_id, agent, transport, client: call.client });
   return { handle, issued };

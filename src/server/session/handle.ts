@@ -12,9 +12,15 @@ export interface HandleContents {
    * it later); absent when no maximum length applied then.
    */
   endsAt?: number;
+  /**
+   * The client key (address or address group) the proxy counted the session under at its create, so a lost or new
+   * store can count it there again on the browser's next call. Sealed and encrypted like the rest: the browser can
+   * neither read nor change it. Absent in handles made before it existed and in attached sessions' handles.
+   */
+  client?: string;
 }
 
-/** Longest handle or relay ticket we try to open, in characters; real handles are ~170. */
+/** Longest handle or relay ticket we try to open, in characters; real handles are ~170 (~230 with an IPv6 client key). */
 const MAX_SEALED_CHARS = 2048;
 /** Opened handles kept in memory (a browser polls with the same one). */
 const CACHE_MAX = 10_000;
@@ -26,7 +32,7 @@ const CACHE_MAX = 10_000;
  * and the browser can read nothing inside them (a JWT's payload it could).
  */
 export interface Sealer {
-  /** The handle of a session: an opaque, URL-safe string (~170 characters). */
+  /** The handle of a session: an opaque, URL-safe string (~170 characters, and about 1.4 per character of the client key). */
   handle(contents: HandleContents): Promise<string>;
   /** @throws LiveAiError 400 `invalid_request` when `handle` is not one of ours. */
   open(handle: string): Promise<HandleContents>;
@@ -64,16 +70,31 @@ export function createSealer(secret: Uint8Array): Sealer {
     }
   }
   return {
-    handle: ({ sessionId, startedAt, endsAt }) =>
-      seal('handle', { s: sessionId, t: startedAt, ...(endsAt !== undefined ? { e: endsAt } : {}) }),
+    handle: ({ sessionId, startedAt, endsAt, client }) =>
+      seal('handle', {
+        s: sessionId,
+        t: startedAt,
+        ...(endsAt !== undefined ? { e: endsAt } : {}),
+        ...(client !== undefined ? { c: client } : {}),
+      }),
     async open(handle) {
       const known = opened.get(handle);
       if (known) return known;
-      const v = (await unseal('handle', handle)) as { s?: unknown; t?: unknown; e?: unknown } | undefined;
-      if (typeof v?.s !== 'string' || typeof v.t !== 'number' || (v.e !== undefined && typeof v.e !== 'number')) {
+      const v = (await unseal('handle', handle)) as { s?: unknown; t?: unknown; e?: unknown; c?: unknown } | undefined;
+      if (
+        typeof v?.s !== 'string' ||
+        typeof v.t !== 'number' ||
+        (v.e !== undefined && typeof v.e !== 'number') ||
+        (v.c !== undefined && typeof v.c !== 'string')
+      ) {
         throw new LiveAiError('invalid_request', 'Invalid session id', { status: 400 });
       }
-      const contents: HandleContents = { sessionId: v.s, startedAt: v.t, ...(typeof v.e === 'number' ? { endsAt: v.e } : {}) };
+      const contents: HandleContents = {
+        sessionId: v.s,
+        startedAt: v.t,
+        ...(typeof v.e === 'number' ? { endsAt: v.e } : {}),
+        ...(typeof v.c === 'string' ? { client: v.c } : {}),
+      };
       if (opened.size >= CACHE_MAX) opened.delete(opened.keys().next().value as string);
       opened.set(handle, contents);
       return contents;

@@ -1,7 +1,7 @@
 import { LiveAiError } from '../../core/index';
 import { serviceClientOver, type ServiceClient } from '../service/client';
 import { cappedFetchJson, MAX_UPSTREAM_ANSWER_BYTES, readCapped } from '../service/upstream-fetch';
-import type { Guard } from '../limits/guard';
+import type { Guard, Reservation } from '../limits/guard';
 import { ClientUnknown } from '../limits/client-ip';
 import type { ProxyLog } from '../logging';
 import type { ResolvedOptions } from '../options';
@@ -71,9 +71,15 @@ export function createSpawner<Req>(
     },
     cappedFetchJson,
   );
-  const orphan = (sessionId: string, why: string, call: SpawnCall) => {
+  /**
+   * Ends a session the browser will never hear of. Until it is over at the service it keeps its client's place: the
+   * reservation becomes the session (with its deadline, so the sweep tries again if this end fails), and the end
+   * frees it. Freed earlier, the client could start one more than its cap while the orphan still runs.
+   */
+  const orphan = async (sessionId: string, why: string, call: SpawnCall, slot: Reservation | undefined) => {
     log.warn({ reqId: call.requestId, sessionId, why }, 'avatar session never reached the browser');
-    return guard.endSession(sessionId, 'orphaned', call.requestId, call.client).catch(() => {});
+    await guard.created(slot, sessionId).catch(() => {});
+    return guard.endSession(sessionId, 'orphaned', call.requestId, slot?.client ?? call.client).catch(() => {});
   };
 
   return {
@@ -91,19 +97,26 @@ export function createSpawner<Req>(
       // could not be read but names the id) is ended. Attached before the browser's own wait, so it runs first, and
       // handed to `waitUntil` from the start: on platforms that stop a function after its response (or when the
       // browser leaves), this is what keeps the end running.
+      // It also frees the client's place of every create that did not reach the browser, once the service's answer
+      // says whether a session runs: a create that timed out keeps its place until then.
       const fate = pending.then(
         async (s) => {
           rawBodies.delete(call.requestId);
           if (!late && !call.gone?.()) return;
           orphaned = true;
-          await orphan(s.session_id, late ? 'answered after the time limit' : 'browser went away', call);
+          await orphan(s.session_id, late ? 'answered after the time limit' : 'browser went away', call, slot);
         },
         async (err: unknown) => {
           const id = SESSION_ID.exec(rawBodies.get(call.requestId) ?? '')?.[1];
           rawBodies.delete(call.requestId);
-          if (id !== undefined) return orphan(id, late ? 'unreadable answer after the time limit' : 'unreadable answer', call);
+          if (id !== undefined) return orphan(id, late ? 'unreadable answer after the time limit' : 'unreadable answer', call, slot);
+          // A refusal (4xx) made no session: the create gives back its place in the create windows too. A time-out
+          // (408) or an aborted call (499) may have made one: those keep their place.
+          const status = err instanceof LiveAiError ? err.status : undefined;
+          const refused = !late && status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 499;
+          await guard.failed(slot, refused).catch(() => {});
           // A late refusal (4xx) made no session; only a silent service leaves one we cannot know.
-          if (!late || (err instanceof LiveAiError && err.status !== undefined && err.status < 500)) return;
+          if (!late || (status !== undefined && status < 500)) return;
           log.error({ reqId: call.requestId }, 'avatar service never answered a create call; a session it made (if any) cannot be ended');
         },
       );
@@ -117,22 +130,13 @@ export function createSpawner<Req>(
       });
       let created: Awaited<typeof pending>;
       try {
+        // On a failure `fate` frees the place (or ends the session the service made late).
         created = await Promise.race([pending, timeout]);
-      } catch (e) {
-        // A refusal (4xx) made no session: the create gives back its place in the create windows too. A time-out
-        // (408) or an aborted call (499) may have made one: those keep their place.
-        const status = e instanceof LiveAiError ? e.status : undefined;
-        const refused = !late && status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 499;
-        background(guard.failed(slot, refused), call.waitUntil);
-        throw e;
       } finally {
         clearTimeout(timer);
       }
-      // Decided by `fate`, which ran first: the browser went away before the answer.
-      if (orphaned) {
-        background(guard.failed(slot), call.waitUntil);
-        throw new LiveAiError('aborted', 'The request was aborted', { status: 499 });
-      }
+      // Decided by `fate`, which ran first: the browser went away before the answer (`fate` ends it).
+      if (orphaned) throw new LiveAiError('aborted', 'The request was aborted', { status: 499 });
       try {
         return { ...created, ...(await guard.created(slot, created.session_id)) };
       } catch (e) {

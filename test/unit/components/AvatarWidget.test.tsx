@@ -55,18 +55,66 @@ describe('AvatarWidget', () => {
     await waitFor(() => expect(within(panel).getByRole('button', { name: 'Microphone' })).toHaveAttribute('aria-pressed', 'true'));
     await userEvent.click(within(panel).getByRole('button', { name: 'Chat' }));
     expect(await within(panel).findByRole('textbox')).toBeEnabled();
+    // The caption shows the agent's line as the avatar speaks it.
+    act(() => session.transport.emitRoom('speaking', { who: 'avatar', speaking: true }));
     act(() => session.transport.emitEvent({ type: 'agent_transcription', transcription: 'Hello there' }));
     expect(await within(panel).findByText('Hello there')).toBeInTheDocument();
     expect(onTranscript).toHaveBeenCalledWith(expect.objectContaining({ role: 'agent', text: 'Hello there' }));
     act(() => session.transport.emitEvent({ type: 'image_change_requested' }));
     expect(onImageChange).toHaveBeenCalledWith({ status: 'requested' });
     await userEvent.click(within(panel).getByRole('button', { name: 'End' }));
-    await waitFor(() => expect(onEnd).toHaveBeenCalledWith({ reason: 'user', cost: 1.25, sessionId: expect.any(String) }));
+    await waitFor(() => expect(onEnd).toHaveBeenCalledWith({ reason: 'user', cost: 1.25, sessionId: expect.any(String), error: null }));
     expect(phases).toEqual(['creating', 'queued', 'active', 'ending', 'ended']);
     // The captions went with the call; visitors see no cost.
     expect(within(panel).queryByText('Hello there')).toBeNull();
     expect(within(panel).getByRole('status')).toHaveTextContent('Call ended');
     expect(panel.textContent).not.toMatch(/credit/);
+  });
+
+  it('endings that fail reach onEnd too, with their reason and error, and the visitor reads why (issue 40.3)', async () => {
+    stubMicrophone();
+    const session = createTestSession();
+    const onEnd = vi.fn();
+    render(<AvatarWidget session={session} initialState="active" onEnd={onEnd} />);
+    // Out of credits: the service refused the call (402).
+    session.proxy.failNext('POST /rooms', 402, 'The avatar service cannot start a session: insufficient funds');
+    await userEvent.click(screen.getByRole('button', { name: 'Start call' }));
+    await waitFor(() =>
+      expect(onEnd).toHaveBeenCalledWith({
+        reason: 'out_of_credits',
+        cost: null,
+        sessionId: null,
+        error: expect.objectContaining({ code: 'insufficient_funds' }),
+      }),
+    );
+    expect(screen.getByRole('alert')).toHaveTextContent('This avatar is out of call time for now.');
+    // A live call the service ends FAILED: "stopped unexpectedly", not "could not start".
+    await act(() => void session.start().catch(() => undefined));
+    await waitFor(() => expect(session.store.getState().phase).toBe('queued'));
+    const id = session.store.getState().sessionId!;
+    session.proxy.setStatus(id, 'ACTIVE');
+    act(() => session.transport.emitEvent({ type: 'bot_ready' }));
+    await waitFor(() => expect(session.store.getState().phase).toBe('active'));
+    session.proxy.setStatus(id, 'FAILED');
+    await waitFor(() =>
+      expect(onEnd).toHaveBeenLastCalledWith(
+        expect.objectContaining({ reason: 'failed', sessionId: id, error: expect.objectContaining({ code: 'upstream_error' }) }),
+      ),
+    );
+    expect(screen.getByRole('alert')).toHaveTextContent('The avatar stopped unexpectedly.');
+    expect(onEnd).toHaveBeenCalledTimes(2);
+  });
+
+  it('while the avatar is coming in a hosted room, the visitor reads when to talk (issue 40.1)', async () => {
+    stubMicrophone();
+    const session = createTestSession();
+    expect(session.preConnectAudio).toBe(false);
+    render(<AvatarWidget session={session} initialState="active" />);
+    await userEvent.click(screen.getByRole('button', { name: 'Start call' }));
+    expect(await screen.findByText('You can talk once the avatar is live.')).toBeInTheDocument();
+    session.proxy.setStatus(session.store.getState().sessionId!, 'ACTIVE');
+    await waitFor(() => expect(session.store.getState().phase).toBe('active'));
+    expect(screen.queryByText('You can talk once the avatar is live.')).toBeNull();
   });
 
   it('opens the microphone with the call: asked inside the Start click, on once the call is live', async () => {

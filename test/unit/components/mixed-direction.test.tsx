@@ -17,6 +17,6 @@ describe('transcript text keeps its own direction in a right-to-left widget', ()
         <TranscriptPanelView lines={lines} mode={mode} />
       </MessagesProvider>,
     );
-    expect(screen.getByText('Hello! How can I help?')).toHaveAttribute('dir', 'auto');
+    for (const el of screen.getAllByText('Hello! How can I help?')) expect(el).toHaveAttribute('dir', 'auto');
   });
 });

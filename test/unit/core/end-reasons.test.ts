@@ -4,7 +4,8 @@ import { harness, type Harness, until, useFakeClock } from './helpers';
 
 /**
  * Issue 40.3, endings that say why: the session's `endReason` for the proxy's maximum length (its status answer's
- * `end_reason: 'max_duration'`), for the service ending it (COMPLETED) and for a room lost for good (`network`).
+ * `end_reason: 'max_duration'`), for the service ending it (COMPLETED), for a call refused for want of credits
+ * (`out_of_credits`) and for a room lost for good (`network`).
  */
 let h: Harness | undefined;
 beforeEach(() => void useFakeClock());
@@ -44,6 +45,18 @@ describe('endReason (issue 40.3)', () => {
     proxy.setStatus('sess_1', 'COMPLETED', 2);
     await until(() => h!.session.store.getState().phase === 'ended', 'ended');
     expect(h.session.store.getState().endReason).toBe('completed');
+  });
+
+  it('the service refused the call for want of credits (402): out_of_credits, with the insufficient_funds error', async () => {
+    const proxy = createFakeProxy();
+    proxy.failNext('POST /rooms', 402, 'The avatar service cannot start a session: insufficient funds');
+    h = harness({ proxy });
+    await expect(h.session.start()).rejects.toMatchObject({ code: 'insufficient_funds' });
+    expect(h.session.store.getState()).toMatchObject({
+      phase: 'error',
+      endReason: 'out_of_credits',
+      error: { code: 'insufficient_funds' },
+    });
   });
 
   it('the room was lost for good: network, with the transport_failed error', async () => {

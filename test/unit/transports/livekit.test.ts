@@ -51,6 +51,8 @@ class FakeRoom extends EventEmitter implements RoomLike {
   disconnects = 0;
   /** The capture options each publish of the microphone asked for. */
   micCapture: Array<{ deviceId: string }> = [];
+  /** The publish options of each switch of the microphone (livekit-client's `preConnectBuffer`). */
+  micPublish: Array<{ preConnectBuffer?: boolean } | undefined> = [];
   /** Set: `connect` waits for it (the room is joining meanwhile). */
   joining: Promise<void> | null = null;
   constructor(private readonly failConnect = false) {
@@ -58,8 +60,8 @@ class FakeRoom extends EventEmitter implements RoomLike {
   }
   localParticipant = {
     publishData: async (data: Uint8Array, options: unknown) => void this.published.push({ data: new TextDecoder().decode(data), options }),
-    setMicrophoneEnabled: async (on: boolean, capture?: { deviceId: string }) =>
-      void (this.mic.push(on), capture && this.micCapture.push(capture)),
+    setMicrophoneEnabled: async (on: boolean, capture?: { deviceId: string }, publish?: { preConnectBuffer?: boolean }) =>
+      void (this.mic.push(on), capture && this.micCapture.push(capture), this.micPublish.push(publish)),
     performRpc: async (params: { destinationIdentity: string; method: string; payload: string }) => {
       this.rpcs.push(params);
       return this.rpcAnswer(params);
@@ -207,6 +209,38 @@ describe('LiveKit adapter (fake Room)', () => {
     await t.setMicEnabled(false);
     await t.setMicEnabled(true); // turned on again later: still that microphone
     expect(room().micCapture).toEqual([{ deviceId: 'mic-2' }, { deviceId: 'mic-2' }]);
+  });
+
+  it('pre-connect audio (issue 40.1): the microphone records from the start of the join, for the agent', async () => {
+    let connected!: () => void;
+    const { room, t, log } = setup({ joining: new Promise<void>((r) => (connected = r)) });
+    const joined = t.connect({
+      url: 'ws://127.0.0.1:7880',
+      token: 'tok',
+      eventTopic: 'liveai',
+      micEnabled: true,
+      micDeviceId: 'mic-2',
+      preConnectAudio: true,
+    });
+    for (let i = 0; i < 20; i++) await Promise.resolve();
+    // Still joining: the microphone is already on, with livekit-client's pre-connect buffer and the chosen device.
+    expect(room().mic).toEqual([true]);
+    expect(room().micPublish).toEqual([{ preConnectBuffer: true }]);
+    expect(room().micCapture).toEqual([{ deviceId: 'mic-2', preConnectBuffer: true }]);
+    connected();
+    await joined;
+    expect(log.mic?.at(-1)).toEqual({ enabled: true });
+  });
+
+  it('without preConnectAudio the microphone is published once the room is joined', async () => {
+    let connected!: () => void;
+    const { room, t } = setup({ joining: new Promise<void>((r) => (connected = r)) });
+    const joined = t.connect({ url: 'ws://127.0.0.1:7880', token: 'tok', eventTopic: 'liveai', micEnabled: true });
+    for (let i = 0; i < 20; i++) await Promise.resolve();
+    expect(room().mic).toEqual([]);
+    connected();
+    await joined;
+    expect(room().micPublish).toEqual([undefined]);
   });
 
   it('joins, maps data, tracks and livekit-client’s own reconnect; a chat typed meanwhile goes out after it', async () => {

@@ -118,7 +118,9 @@ export function createLiveKitTransport(deps: { createRoom?: () => RoomLike; reco
         textStreams,
         avatar,
         jitterBufferTargetMs: o.jitterBufferTargetMs,
+        preConnectMic: !!(o.micEnabled && o.preConnectAudio),
       }));
+      if (o.micDeviceId) l.chooseDevice('audioinput', o.micDeviceId);
       const onAbort = () => void transport.disconnect();
       o.signal?.addEventListener('abort', onAbort, { once: true });
       try {
@@ -139,7 +141,7 @@ export function createLiveKitTransport(deps: { createRoom?: () => RoomLike; reco
       } finally {
         o.signal?.removeEventListener('abort', onAbort);
       }
-      if (o.micDeviceId) l.chooseDevice('audioinput', o.micDeviceId);
+      // Already on with the pre-connect buffer: this confirms it (and reports it), or tries once more if it failed.
       if (o.micEnabled) await l.setMic(true);
     },
     async disconnect() {

@@ -25,6 +25,8 @@ export interface LinkSetup {
   readonly avatar: AvatarIdentity;
   /** The session option `jitterBufferTargetMs`, for every Room of this link. */
   readonly jitterBufferTargetMs?: JitterBufferTargetOption;
+  /** Switch the microphone on during the first join, with livekit-client's pre-connect buffer (`preConnectAudio`). */
+  readonly preConnectMic?: boolean;
 }
 
 type LinkState = 'joining' | 'connected' | 'reconnecting' | 'closed';
@@ -103,7 +105,7 @@ export class LiveKitLink {
   /** The first join; rejects with livekit-client's error. */
   async open(): Promise<void> {
     this.s.bus.emit('connection', 'connecting');
-    await this.join();
+    await this.join(this.s.preConnectMic);
     if (this.state === 'closed') throw new LiveAiError('aborted', 'join was cancelled');
     this.connected();
   }
@@ -179,7 +181,7 @@ export class LiveKitLink {
   }
 
   /** Joins a fresh Room; it becomes the current one at once, so its events (tracks, data) are handled. */
-  private async join(): Promise<RoomSession> {
+  private async join(preConnectMic = false): Promise<RoomSession> {
     const room: RoomSession = new RoomSession(
       this.s.newRoom(),
       this.s.avatar,
@@ -189,7 +191,11 @@ export class LiveKitLink {
     );
     this.room = room;
     try {
-      await room.join(this.s.url, this.s.token);
+      const mic = preConnectMic
+        ? { capture: this.micCapture(), micFailed: () => this.s.bus.emit('mic', { enabled: (this.micOn = false) }) }
+        : undefined;
+      if (mic) this.micOn = true;
+      await room.join(this.s.url, this.s.token, mic);
       return room;
     } catch (e) {
       if (this.room === room) this.room = null;

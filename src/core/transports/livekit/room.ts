@@ -18,7 +18,7 @@ export interface RoomLike {
     /** Our own identity in the room (livekit-client sets it once connected). */
     identity?: string;
     publishData(data: Uint8Array, options: { reliable: boolean; topic: string }): Promise<void>;
-    setMicrophoneEnabled(enabled: boolean, capture?: { deviceId: string }): Promise<unknown>;
+    setMicrophoneEnabled(enabled: boolean, capture?: { deviceId: string }, publish?: { preConnectBuffer?: boolean }): Promise<unknown>;
     /** livekit-client's RPC call to another participant; absent in fakes. */
     performRpc?(params: { destinationIdentity: string; method: string; payload: string; responseTimeout?: number }): Promise<string>;
     /** livekit-client's publication of a source (`microphone`); absent in fakes. */
@@ -260,9 +260,26 @@ export class RoomSession {
     }
   }
 
-  /** Joins; rejects with livekit-client's error (the session then should be left). */
-  async join(url: string, token: string): Promise<void> {
+  /**
+   * Joins; rejects with livekit-client's error (the session then should be left). With `preConnectMic` the
+   * microphone is switched on while joining, with livekit-client's pre-connect buffer: what is said before the room's
+   * agent listens reaches it afterwards. A microphone that fails then does not fail the join (`micFailed`).
+   */
+  async join(url: string, token: string, preConnectMic?: { capture?: { deviceId: string }; micFailed: () => void }): Promise<void> {
+    const mic = preConnectMic
+      ? // livekit-client 2.x reads `preConnectBuffer` from the capture options (merged over its publish defaults),
+        // its docs from the publish options: both are given.
+        this.room.localParticipant
+          .setMicrophoneEnabled(true, { ...preConnectMic.capture, preConnectBuffer: true } as { deviceId: string }, {
+            preConnectBuffer: true,
+          })
+          .then(
+            () => undefined,
+            () => preConnectMic.micFailed(),
+          )
+      : undefined;
     await this.room.connect(url, token);
+    await mic;
     if (this.left) return;
     this.joined = true;
     this.noteParticipants();

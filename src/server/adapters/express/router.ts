@@ -20,7 +20,8 @@ import { matchRoute } from '../../proxy/routes';
 import { createTokenGate } from '../../proxy/token-gate';
 
 type Express = typeof ExpressNs & { default?: typeof ExpressNs };
-type Locals = { requestId: string; started: number };
+/** Per-request state: its id, when it started, and whether the token gate counted it against its session's limit. */
+type Locals = { requestId: string; started: number; sessionCounted?: boolean };
 type Files = Record<string, Express.Multer.File[]> | undefined;
 
 /**
@@ -62,12 +63,16 @@ export function createAvatarProxy(options: AvatarProxyOptions<Request>): Router 
     req.is('multipart/form-data') ? multipart(req, res, next) : json(req, res, next);
   // A session route's client token is checked before its body is read (a refused request's body is never
   // buffered); refusals count per client (rateLimit.invalidTokens).
-  const gate = createTokenGate(core.verifyToken, invalidTokens);
+  // A valid token's request counts against its session's limit there too (an over-limit one is refused unread).
+  const gate = createTokenGate(core.verifyToken, invalidTokens, core.sessionHit);
   const tokenFirst =
     (action: ProxyAction): RequestHandler =>
-    (req, _res, next) => {
+    (req, res, next) => {
       const sessionId = typeof req.params.id === 'string' ? req.params.id : undefined;
-      gate({ action, sessionId, authorization: req.headers.authorization, client: () => clientOf(req) }).then(() => next(), next);
+      gate({ action, sessionId, authorization: req.headers.authorization, client: () => clientOf(req) }).then((hit) => {
+        (res.locals as Locals).sessionCounted = hit;
+        next();
+      }, next);
     };
   // The body of /end holds at most a client token.
   const endJson = express.json({ limit: '16kb' });
@@ -194,6 +199,7 @@ function run(
       },
       gone: () => gone,
       relay: action === 'createSession' ? relayFor(req) : undefined,
+      sessionCounted: (res.locals as Locals).sessionCounted === true,
     };
     const reply = await core.handle(call);
     sendJson(res, reply.status, reply.body);

@@ -102,6 +102,7 @@ export function createAvatarHandler(options: AvatarHandlerOptions): AvatarHandle
   const tokenGate = createTokenGate(
     core.verifyToken,
     limits && ipStore ? createLimiter(ipStore, limits.windowMs, limits.invalidTokens) : undefined,
+    core.sessionHit,
   );
   const identify = clientIdentity({ ...core.options, factory: 'createAvatarHandler' }, core.log);
   const clientOf = (request: Request, platform: PlatformInfo | undefined) =>
@@ -159,9 +160,9 @@ export function createAvatarHandler(options: AvatarHandlerOptions): AvatarHandle
         const wait = await ipLimit.hit(`ip:${client}`);
         if (wait > 0) throw new RateLimited(`Too many requests; try again in ${wait} s`, wait);
       }
-      if (isSessionAction(match.action)) {
-        await tokenGate({ ...match, authorization: request.headers.get('authorization'), client: () => Promise.resolve(client) });
-      }
+      const sessionCounted =
+        isSessionAction(match.action) &&
+        (await tokenGate({ ...match, authorization: request.headers.get('authorization'), client: () => Promise.resolve(client) }));
       const call: ProxyCall<Request> = {
         ...match,
         req: request,
@@ -172,6 +173,7 @@ export function createAvatarHandler(options: AvatarHandlerOptions): AvatarHandle
             ? Object.fromEntries(url.searchParams)
             : undefined,
         client,
+        sessionCounted,
         // The host the browser addressed (Host header; a browser cannot forge it), else the URL's: some platforms
         // (Next.js route handlers) rebuild request.url with another host name than the one the page used.
         site: {
