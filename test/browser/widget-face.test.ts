@@ -220,6 +220,8 @@ describe('the widget over video, measured from pixels (Chromium)', () => {
     const page = await open('speaking', width, height);
     try {
       await live(page);
+      // Captions follow the avatar's voice: wait until the reply has grown past the caption's three lines.
+      await page.waitForSelector('.liveai-captions__line[data-rolled]', { timeout: 30_000 });
       const geometry = await page.evaluate(() => {
         const video = document.querySelector('.liveai-stage__video')!.getBoundingClientRect();
         // The fake avatar's mouth: an ellipse at (184, 310) of the 368×560 picture, up to 10 px tall; object-fit: cover.
