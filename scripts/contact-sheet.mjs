@@ -30,11 +30,14 @@ const STATES = [
   'launcher',
   'idle',
   'idle-inline',
+  'pre-join',
   'waiting',
   'waiting-long',
   'listening',
   'thinking',
   'speaking',
+  'speaking-stop',
+  'speaking-keyed',
   'chat-open',
   'mic-blocked',
   'more-options',
@@ -56,6 +59,7 @@ const HEIGHT = { 360: 740, 1280: 860 };
 /** The pictures of the docs: [state, width, theme, lang, file]. */
 const DOC_SHOTS = [
   ['idle', 360, 'light', 'en', 'widget-idle.jpg'],
+  ['pre-join', 360, 'light', 'en', 'widget-pre-join.jpg'],
   ['waiting', 360, 'light', 'en', 'widget-waiting.jpg'],
   ['speaking', 360, 'light', 'en', 'widget-speaking.jpg'],
   ['listening', 360, 'dark', 'en', 'widget-listening-dark.jpg'],

@@ -61,3 +61,39 @@ export async function fakePreviewClip(ms = 1500): Promise<string | null> {
   video.stop();
   return URL.createObjectURL(new Blob(chunks, { type: 'video/webm' }));
 }
+
+/**
+ * A microphone for stories, as a browser has it once the visitor allowed it: `getUserMedia` answers with a steady
+ * tone (a WebAudio sawtooth, so every band of a level meter moves) without a device or a permission prompt, and
+ * `enumerateDevices` lists two named microphones and a speaker. Returns the function that puts the browser's own back.
+ */
+export function fakeMicrophone(): () => void {
+  const media = typeof navigator === 'undefined' ? undefined : navigator.mediaDevices;
+  if (!media || typeof AudioContext === 'undefined') return () => {};
+  const { getUserMedia, enumerateDevices } = media;
+  const ac = new AudioContext();
+  const device = (kind: MediaDeviceKind, deviceId: string, label: string) =>
+    ({ kind, deviceId, label, groupId: 'story', toJSON: () => ({}) }) as MediaDeviceInfo;
+  media.enumerateDevices = async () => [
+    device('audioinput', 'default', 'Default'),
+    device('audioinput', 'headset', 'Headset microphone'),
+    device('audioinput', 'built-in', 'Built-in microphone'),
+    device('audiooutput', 'default', 'Default'),
+    device('audiooutput', 'speakers', 'Built-in speakers'),
+  ];
+  media.getUserMedia = async () => {
+    const osc = ac.createOscillator();
+    const gain = ac.createGain();
+    osc.type = 'sawtooth';
+    osc.frequency.value = 220;
+    gain.gain.value = 0.6;
+    const dest = ac.createMediaStreamDestination();
+    osc.connect(gain).connect(dest);
+    osc.start();
+    return dest.stream;
+  };
+  return () => {
+    Object.assign(media, { getUserMedia, enumerateDevices });
+    void ac.close();
+  };
+}

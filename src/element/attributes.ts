@@ -11,8 +11,9 @@ import { HEX_COLOR } from '../components/stage/AvatarStage';
  * `show-cost` (`true` shows the cost in credits on the ended screen), `lang` (the language of every string a visitor
  * sees: `en`, `es`, `fr`, `de`, `ja`, `ar`; another language falls back to English) and `dir` (`rtl` lays the widget
  * out right to left; Arabic does by itself), `pre-join` (boolean: a microphone check with a level meter and the
- * microphone and speaker selects before the first call) and `show-connection-hint` (`false` hides "Your connection is
- * unstable", shown while the call's quality stays poor).
+ * microphone and speaker selects before the first call), `show-connection-hint` (`false` hides "Your connection is
+ * unstable", shown while the call's quality stays poor) and `microphone` (`false` makes a text-only widget: no
+ * microphone is asked for, the chat shows from the start; default `true`: the microphone opens with the call).
  * @public
  */
 export const OBSERVED_ATTRIBUTES = [
@@ -32,6 +33,7 @@ export const OBSERVED_ATTRIBUTES = [
   'show-cost',
   'pre-join',
   'show-connection-hint',
+  'microphone',
   'lang',
   'dir',
 ] as const;
@@ -42,6 +44,7 @@ const ENUMS: Record<string, readonly string[]> = {
   transport: ['rtc-a', 'rtc-b'],
   'show-cost': ['true', 'false'],
   'show-connection-hint': ['true', 'false'],
+  microphone: ['true', 'false'],
 };
 
 /**
@@ -83,6 +86,7 @@ export function propsFromAttributes(el: Element): AvatarWidgetProps {
     showCost: attr('show-cost') === 'true',
     preJoin: el.hasAttribute('pre-join'),
     showConnectionHint: attr('show-connection-hint') !== 'false',
+    microphone: attr('microphone') !== 'false',
     chromaKey: el.hasAttribute('chroma-key') ? (attr('chroma-key')?.trim() ? { color: attr('chroma-key')!.trim() } : true) : undefined,
   };
 }

@@ -4,6 +4,7 @@ import css from '../components/styles/index.css?inline';
 import { withAutoTheme } from '../components/styles/auto-theme.mjs';
 import { AvatarWidget, type AvatarWidgetProps, type WidgetEndInfo, type WidgetState } from '../components';
 import { attributeProblem, OBSERVED_ATTRIBUTES, propsFromAttributes } from './attributes';
+import { offerLook } from '../components/images/look';
 import {
   type AvatarSession,
   type AvatarSessionOptions,
@@ -357,7 +358,10 @@ export function createLiveAiAvatarClass() {
       await (await this.#ready()).sendChat(text);
     }
     async updateImage(input: ImageInput): Promise<void> {
-      await (await this.#ready()).updateImage(input);
+      const session = await this.#ready();
+      // Once applied, the widget shows this picture as the avatar's poster (e.g. on the ended screen).
+      offerLook(session, input);
+      await session.updateImage(input);
     }
     get phase(): Phase {
       return this.#store()?.phase ?? 'idle';

@@ -3,7 +3,7 @@ import { expect, waitFor } from 'storybook/test';
 import { AvatarWidget } from '../../src/components';
 import { LiveAiError, type SessionState } from '../../src/core';
 import { sampleAvatarImage } from '../../src/testing';
-import { fakeAvatarTracks } from '../media';
+import { fakeAvatarTracks, fakeMicrophone } from '../media';
 import { storySession, type Loaded } from '../session';
 import { initialMediaState } from '../../src/core/session/store';
 
@@ -50,12 +50,12 @@ const press = async (root: HTMLElement, control: string) => {
 };
 
 /** The live picture (a real video track), the agent in `state`, and the latest words. */
-const liveStory = (state: 'listening' | 'thinking' | 'speaking', extra?: Story['play']): Story => ({
+const liveStory = (state: 'listening' | 'thinking' | 'speaking', extra?: Story['play'], picture?: string): Story => ({
   loaders: live(),
   play: async (ctx) => {
     const { session } = ctx.loaded as Loaded;
     const lang = ctx.globals.lang === 'ar' ? 'ar' : 'en';
-    const tracks = await fakeAvatarTracks();
+    const tracks = await fakeAvatarTracks(picture);
     session.transport.emitTrack('video', tracks.video);
     // The microphone is on, as after Start (its ring follows the fake microphone's level).
     await session.setMicEnabled(true);
@@ -76,6 +76,15 @@ export const Launcher: Story = { args: { initialState: 'minimized' } };
 /** Open before a call: the face, the name, one Start. */
 export const Idle: Story = {};
 
+/** The pre-join step (`preJoin`): the microphone check floats over the avatar's picture; the face stays in view. */
+export const PreJoin: Story = {
+  args: { preJoin: true },
+  beforeEach: () => fakeMicrophone(),
+  play: async ({ canvasElement }) => {
+    await waitFor(() => expect(canvasElement.querySelector('.liveai-prejoin[data-status="ready"]')).not.toBeNull(), { timeout: 5000 });
+  },
+};
+
 /** Inline before a call: the picture and Start, no empty conversation box. */
 export const IdleInline: Story = { args: { variant: 'inline' } };
 
@@ -93,6 +102,27 @@ export const Listening: Story = liveStory('listening');
 export const Thinking: Story = liveStory('thinking');
 /** Speaking a long reply: the captions show its latest words, low on the picture. */
 export const Speaking: Story = liveStory('speaking');
+
+/** Speaking where the agent can be interrupted (`stopSpeaking`): "Stop talking" across from the label. */
+export const SpeakingStop: Story = { ...liveStory('speaking'), args: { stopSpeaking: true } };
+
+/** The portrait on a solid green backdrop, as an avatar rendered for the chroma key is. */
+const GREEN_BACKDROP = sampleAvatarImage.replace('%235b6ee1', '%2300ff00').replace('%231d2240', '%2300ff00');
+
+/**
+ * A keyed avatar (`chromaKey`) speaking: it stands on the page with no box behind it; the name, Minimize, the label,
+ * the captions and the controls each have their own backing.
+ */
+export const SpeakingKeyed: Story = {
+  ...liveStory(
+    'speaking',
+    async ({ canvasElement }) => {
+      await waitFor(() => expect(canvasElement.querySelector('.liveai-stage[data-has-video][data-chroma-key]')).not.toBeNull());
+    },
+    GREEN_BACKDROP,
+  ),
+  args: { chromaKey: true },
+};
 
 /** The chat opened from its toggle, over the video above the controls. */
 export const ChatOpen: Story = liveStory('listening', async ({ canvasElement }) => {

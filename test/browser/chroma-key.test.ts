@@ -22,11 +22,22 @@ async function stagePixels(page: TestPage, points: [number, number][], shot?: st
     return { rgb: [data[i]!, data[i + 1]!, data[i + 2]!], alpha: data[i + 3]! };
   });
 }
+/** The backdrop beside the head, where no control or text is. */
 const BACKDROP: [number, number][] = [
-  [0.04, 0.12],
-  [0.96, 0.12],
+  [0.04, 0.3],
+  [0.96, 0.3],
   [0.04, 0.55],
   [0.96, 0.55],
+];
+/**
+ * The backdrop in the bands the name (top) and the controls (bottom) sit in, between their own backings, and at the
+ * stage's very edge: nothing may paint a scrim or a ring there over a keyed avatar. (Checked once keyed only: the
+ * built-in avatar's lower corner is lavender, which a magenta key partly removes.)
+ */
+const BANDS: [number, number][] = [
+  [0.6, 0.04],
+  [0.02, 0.97],
+  [0, 0.45],
 ];
 const FACE: [number, number] = [0.5, 0.42];
 const SHIRT: [number, number] = [0.5, 0.97];
@@ -60,7 +71,10 @@ async function keyedCall(baseUrl: string, context: EngineContext, query: string,
   // The new portrait reaches the video a few frames after the event: the backdrop turns transparent.
   let last: Awaited<ReturnType<typeof stagePixels>> = [];
   await expect
-    .poll(async () => (last = await stagePixels(page, BACKDROP)).every((p) => p.alpha < 16), { timeout: 15_000, interval: 200 })
+    .poll(async () => (last = await stagePixels(page, [...BACKDROP, ...BANDS])).every((p) => p.alpha < 16), {
+      timeout: 15_000,
+      interval: 200,
+    })
     .toBe(true)
     .catch((e: unknown) => {
       throw new Error(`backdrop not transparent: ${JSON.stringify(last)}`, { cause: e });
@@ -83,7 +97,7 @@ async function keyedCall(baseUrl: string, context: EngineContext, query: string,
     await expect
       .poll(
         async () => {
-          const [f, ...b] = await stagePixels(page, [FACE, ...BACKDROP]);
+          const [f, ...b] = await stagePixels(page, [FACE, ...BACKDROP, ...BANDS]);
           return f!.alpha > 240 && b.every((p) => p.alpha < 16);
         },
         { timeout: 10_000, interval: 200 },

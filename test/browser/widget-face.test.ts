@@ -39,6 +39,19 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise((r) => server?.close(r)));
 
+/**
+ * Hooks Storybook's preview channel before the preview creates it: `window.__played` becomes `finished` once the story's
+ * play function has run to its end, or `failed` when it threw.
+ */
+const PLAYED = `(() => {
+  let ch;
+  Object.defineProperty(window, '__STORYBOOK_ADDONS_CHANNEL__', { configurable: true, get: () => ch, set: (v) => {
+    ch = v;
+    v.on('storyFinished', (e) => (window.__played = e.status === 'success' ? 'finished' : 'failed'));
+    v.on('playFunctionThrewException', () => (window.__played = 'failed'));
+  } });
+})();`;
+
 const story = (id: string, globals = 'theme:light') => `${base}/iframe.html?id=widget-states--${id}&viewMode=story&globals=${globals}`;
 
 /** What has focus, as a visitor would name it; `video` when it is the video or inside it. */
@@ -93,11 +106,14 @@ describe('the widget over video, measured from pixels (Chromium)', () => {
   });
   afterAll(() => browser?.close());
 
+  /** The story `id`, once its play function has finished (what it opens is open; nothing it does is still to come). */
   const open = async (id: string, width: number, height: number, theme = 'light', touch = false) => {
     const ctx = await browser.newContext({ viewport: { width, height }, reducedMotion: 'reduce', hasTouch: touch, isMobile: touch });
+    await ctx.addInitScript(PLAYED);
     const page = await ctx.newPage();
     await page.goto(story(id, `theme:${theme}`));
-    await page.waitForFunction(() => document.querySelector('.liveai-widget'));
+    const outcome = await page.waitForFunction(() => (window as unknown as { __played?: string }).__played, null, { timeout: 30_000 });
+    expect(await outcome.jsonValue(), `the play function of ${id}`).toBe('finished');
     return page;
   };
   const live = (page: Page) => page.waitForSelector('[data-has-video][data-agent-state]', { timeout: 15_000 });
@@ -174,6 +190,8 @@ describe('the widget over video, measured from pixels (Chromium)', () => {
   const TEXT_OVER_VIDEO: [story: string, selectors: string[]][] = [
     ['speaking', ['.liveai-widget__title', '.liveai-stage__state', '.liveai-captions__line']],
     ['listening', ['.liveai-stage__state']],
+    // Keyed: no scrim band over the picture; the name sits on its own pill over whatever the page shows.
+    ['speaking-keyed', ['.liveai-widget__title', '.liveai-stage__state', '.liveai-captions__line']],
     ['waiting', ['.liveai-queue__headline', '.liveai-queue__time']],
     ['waiting-long', ['.liveai-queue__time']],
     ['ended', ['.liveai-stage__message .liveai-stage__title']],
@@ -184,7 +202,7 @@ describe('the widget over video, measured from pixels (Chromium)', () => {
       it(`${theme}, ${id}: text over the video reaches 4.5:1 against every pixel behind it`, async () => {
         const page = await open(id, 360, 740, theme);
         try {
-          if (['speaking', 'listening'].includes(id)) await live(page);
+          if (['speaking', 'listening', 'speaking-keyed'].includes(id)) await live(page);
           for (const selector of selectors) {
             const ratio = await textContrast(page, selector);
             console.log(`contrast ${theme} ${id} ${selector}: ${ratio.toFixed(2)}:1`);
@@ -202,6 +220,8 @@ describe('the widget over video, measured from pixels (Chromium)', () => {
     const page = await open('speaking', width, height);
     try {
       await live(page);
+      // Captions follow the avatar's voice: wait until the reply has grown past the caption's three lines.
+      await page.waitForSelector('.liveai-captions__line[data-rolled]', { timeout: 30_000 });
       const geometry = await page.evaluate(() => {
         const video = document.querySelector('.liveai-stage__video')!.getBoundingClientRect();
         // The fake avatar's mouth: an ellipse at (184, 310) of the 368×560 picture, up to 10 px tall; object-fit: cover.
@@ -237,14 +257,45 @@ describe('the widget over video, measured from pixels (Chromium)', () => {
     }
   });
 
+  it.each([
+    [360, 740],
+    [1280, 860],
+  ])('at %i px the pre-join step floats over the avatar: its face shows, the check sits below the mouth', async (width, height) => {
+    const page = await open('pre-join', width, height);
+    try {
+      const geometry = await page.evaluate(() => {
+        const stage = document.querySelector('.liveai-stage')!;
+        const poster = stage.querySelector<HTMLImageElement>('.liveai-stage__poster')!;
+        const box = poster.getBoundingClientRect();
+        // The portrait's mouth: (184, 310) of the 368×560 picture, up to 10 px tall; object-fit: cover.
+        const scale = Math.max(box.width / 368, box.height / 560);
+        const check = document.querySelector('.liveai-prejoin')!.getBoundingClientRect();
+        return {
+          posterShown: poster.complete && poster.naturalWidth > 0 && getComputedStyle(poster).visibility !== 'hidden',
+          inStage: stage.contains(document.querySelector('.liveai-prejoin')),
+          mouthBottom: box.top + (box.height - 560 * scale) / 2 + 320 * scale,
+          checkTop: check.top,
+          checkBottom: check.bottom,
+          stageBottom: stage.getBoundingClientRect().bottom,
+          start: !!stage.querySelector('.liveai-stage__overlay button'),
+        };
+      });
+      expect(geometry).toMatchObject({ posterShown: true, inStage: true, start: false });
+      expect(geometry.checkTop).toBeGreaterThan(geometry.mouthBottom);
+      expect(geometry.checkBottom).toBeLessThanOrEqual(geometry.stageBottom);
+      expect(await page.getByRole('button', { name: 'Join call' }).isEnabled()).toBe(true);
+    } finally {
+      await page.context().close();
+    }
+  });
+
   it('on a touch screen every control over the video is at least 44 px', async () => {
     const page = await open('more-options', 360, 740, 'light', true);
     try {
       await live(page);
       expect(await page.evaluate(() => matchMedia('(pointer: coarse)').matches)).toBe(true);
-      // The story opened "More options"; open it with a tap where it is not (yet) open.
-      if (!(await page.locator('.liveai-menu').count())) await page.locator('[data-control="more"]').tap();
-      await page.waitForSelector('.liveai-menu [data-control="keep-alive"]');
+      // The story's play function opened "More options" (and waited for its items) before `open` returned.
+      expect(await page.locator('.liveai-menu [data-control="keep-alive"]').count()).toBe(1);
       const sizes = await page.evaluate(() =>
         [...document.querySelectorAll('.liveai-widget button, .liveai-widget select, .liveai-widget input')].map((e) => {
           const r = e.getBoundingClientRect();
@@ -253,6 +304,28 @@ describe('the widget over video, measured from pixels (Chromium)', () => {
       );
       expect(sizes.length).toBeGreaterThanOrEqual(8);
       for (const s of sizes) expect(Math.min(s.w, s.h), s.what).toBeGreaterThanOrEqual(44);
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  it('on a touch screen "Stop talking" (while the avatar speaks) is at least 44 px and covers no other control', async () => {
+    const page = await open('speaking-stop', 360, 740, 'light', true);
+    try {
+      await live(page);
+      const boxes = await page.evaluate(() =>
+        [...document.querySelectorAll('.liveai-widget button')].map((e) => {
+          const r = e.getBoundingClientRect();
+          return { what: e.textContent?.trim() || e.getAttribute('aria-label'), x: r.x, y: r.y, w: r.width, h: r.height };
+        }),
+      );
+      const stop = boxes.find((b) => b.what === 'Stop talking')!;
+      expect(stop, 'Stop talking shows while the avatar speaks').toBeDefined();
+      expect(Math.min(stop.w, stop.h)).toBeGreaterThanOrEqual(44);
+      for (const b of boxes.filter((o) => o !== stop)) {
+        const apart = b.x >= stop.x + stop.w || stop.x >= b.x + b.w || b.y >= stop.y + stop.h || stop.y >= b.y + b.h;
+        expect(apart, `Stop talking overlaps ${b.what}`).toBe(true);
+      }
     } finally {
       await page.context().close();
     }

@@ -14,6 +14,7 @@ const PATHS = {
   alert: 'M12 8v5M12 16.5v.01M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18z',
   more: 'M5 11a1 1 0 1 0 0 2 1 1 0 0 0 0-2zM12 11a1 1 0 1 0 0 2 1 1 0 0 0 0-2zM19 11a1 1 0 1 0 0 2 1 1 0 0 0 0-2z',
   check: 'M5 12l5 5 9-10',
+  stop: 'M7 7h10v10H7z',
 } as const;
 
 export type IconName = keyof typeof PATHS;

@@ -33,7 +33,8 @@ export interface PreJoinViewProps {
 /**
  * The widget's optional step before a call: a live level meter of the chosen microphone, the device selects and
  * "Join call"; when the microphone is unavailable, why (translated) with "Try again" and "Join without microphone".
- * Pure view.
+ * A compact card; inside a stage (the widget puts it there) it floats over the lower part of the avatar's picture, so
+ * the face stays in view. Pure view.
  * @public
  */
 export function PreJoinView({ status, bands = [], devices, onJoin, onJoinWithoutMic, onRetry }: PreJoinViewProps) {
@@ -42,10 +43,12 @@ export function PreJoinView({ status, bands = [], devices, onJoin, onJoinWithout
   const problem = status === 'denied' ? m.micDenied : status === 'missing' ? m.micMissing : status === 'busy' ? m.micBusy : null;
   return (
     <section className="liveai-prejoin" aria-labelledby={id} data-status={status}>
-      <h3 className="liveai-prejoin__title" id={id}>
-        {m.preJoinTitle}
-      </h3>
-      <BarVisualizerView className="liveai-prejoin__meter" bands={status === 'ready' ? bands : []} count={7} label={m.micLevel} />
+      <div className="liveai-prejoin__head">
+        <h3 className="liveai-prejoin__title" id={id}>
+          {m.preJoinTitle}
+        </h3>
+        <BarVisualizerView className="liveai-prejoin__meter" bands={status === 'ready' ? bands : []} count={7} label={m.micLevel} />
+      </div>
       <p className="liveai-prejoin__status" role="status">
         {status === 'asking' ? m.preJoinAsking : problem}
       </p>

@@ -4,7 +4,8 @@ import { Icon } from '../controls/icons';
 import { useImagePick, type PrepareImage } from './useImagePick';
 import { cx, explainError, type ErrorLike } from '../format';
 import { useMessages } from '../i18n/context';
-import { useControl, useSession } from '../../react';
+import { useAvatarSession, useControl, useSession } from '../../react';
+import { offerLook } from './look';
 
 /**
  * Props of {@link ImageSwapperView}.
@@ -129,8 +130,11 @@ export function ImageSwapper({ prepare = true, className }: ImageSwapperProps) {
   const { phase } = useSession();
   const { updateImage, image } = useControl();
   const [error, setError] = useState<LiveAiError | null>(null);
+  const session = useAvatarSession();
   const submit = (input: ImageInput) => {
     setError(null);
+    // Once applied, the stage shows this picture as the avatar's poster (e.g. on the ended screen).
+    offerLook(session, input);
     return updateImage(input).catch((e: LiveAiError) => setError(e));
   };
   return (

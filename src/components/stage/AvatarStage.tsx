@@ -12,6 +12,7 @@ import type { ChromaKey, ChromaKeyOptions } from './chroma-key';
 import { useShallow } from 'zustand/react/shallow';
 import { useAudioBands, useAvatarSession } from '../../react';
 import { useSessionState } from '../../react/session';
+import { useCurrentLook } from '../images/look';
 
 /**
  * A ref for a Start button: `prefetch` runs once the button is at least half in view (IntersectionObserver), so
@@ -428,7 +429,8 @@ export type AvatarStageProps = Partial<
 
 /**
  * The avatar of the nearest `AvatarSessionProvider`: its video track, poster (the `imageUrl` prop; the session's own
- * image instead while queued, after the call, or when a call goes 1 s without video), the wait counted from the click
+ * image instead while queued, after the call, or when a call goes 1 s without video; once a look change made with
+ * `ImageSwapper` completed, the picture of that look until the next call starts), the wait counted from the click
  * on Start, "Tap to unmute" wired to `unblockAudio()`, start / retry / start again, and what the agent is doing
  * (`useAgentState()`: a ring that follows listening / thinking / speaking, announced politely; `showAgentState={false}`
  * leaves it out). The session plays the audio itself, so no audio track is given to the view.
@@ -457,6 +459,8 @@ export function AvatarStage(props: AvatarStageProps) {
   const expiresAt = expiresAtMs(session.getClientSession()?.session_expires_at);
   const posterDue = useSessionPosterDue(phase, phase === 'active' && !!videoTrack);
   const sessionImage = useSessionState((st) => (posterDue ? st.imageUrl : null));
+  // After "Change look", the look the avatar has now, not the one it started with.
+  const look = useCurrentLook(session);
   return (
     <AvatarStageView
       phase={phase}
@@ -478,7 +482,7 @@ export function AvatarStage(props: AvatarStageProps) {
       agentState={agentState}
       agentMeter={agentState === 'speaking' || agentState === 'listening' ? <AgentMeter state={agentState} /> : undefined}
       {...props}
-      imageUrl={sessionImage ?? props.imageUrl}
+      imageUrl={look ?? sessionImage ?? props.imageUrl}
     />
   );
 }

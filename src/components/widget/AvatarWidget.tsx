@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
   isRunning,
   type AvatarSession,
@@ -13,8 +13,9 @@ import { AvatarSessionProvider, useAvatarSession } from '../../react';
 import { useSessionState } from '../../react/session';
 import { AvatarStage, chromaKeyId } from '../stage/AvatarStage';
 import { AvatarWidgetView, type WidgetState } from './AvatarWidgetView';
-import { LiveCaptions, MicNotice, WaitingNotice, openMicWithCall, type MicProblem } from './call-parts';
+import { LiveCaptions, LiveStopTalking, MicNotice, WaitingNotice, openMicWithCall, type MicProblem } from './call-parts';
 import { TranscriptPanel } from '../transcript/TranscriptPanel';
+import { useCurrentLook } from '../images/look';
 import { useDeadline } from '../stage/clock';
 import type { ChromaKeyOptions } from '../stage/chroma-key';
 import { MessagesProvider, useMessages } from '../i18n/context';
@@ -138,10 +139,10 @@ export interface AvatarWidgetProps extends WidgetCallbacks {
    */
   chromaKey?: boolean | ChromaKeyOptions;
   /**
-   * A step before the first call (default false): the widget asks for the microphone, shows its live level and the
-   * microphone and speaker selects (the choice is remembered in `localStorage`), then "Join call" starts the call with
-   * that microphone. Denied or missing, it explains why and offers "Try again" and "Join without microphone". The
-   * step's code downloads only when it shows.
+   * A step before the first call (default false): over the avatar's picture, in place of Start, the widget asks for
+   * the microphone, shows its live level and the microphone and speaker selects (the choice is remembered in
+   * `localStorage`), then "Join call" starts the call with that microphone. Denied or missing, it explains why and
+   * offers "Try again" and "Join without microphone". The step's code downloads only when it shows.
    */
   preJoin?: boolean;
   /**
@@ -152,6 +153,12 @@ export interface AvatarWidgetProps extends WidgetCallbacks {
   showConnectionHint?: boolean;
   /** Show what the call cost (credits) on the ended screen (default false: visitors do not see the operator's costs). */
   showCost?: boolean;
+  /**
+   * Show "Stop talking" over the video while the avatar speaks: it interrupts the reply (`session.interrupt()`).
+   * Interrupting needs a LiveKit room with an agent of yours (the `attach` flow); the service's hosted rooms offer
+   * none. Default: on when `options.flow` is `attach`, off otherwise (and for a given `session`).
+   */
+  stopSpeaking?: boolean;
   /**
    * The language of every string a visitor sees: a translation (e.g. `es` from `liveai-kit/messages`) or a partial
    * override of English (e.g. `{ startCall: 'Call Ava' }`). Numbers, clocks and credits follow its `locale`; with
@@ -250,13 +257,13 @@ function AvatarWidgetBody(p: AvatarWidgetProps) {
   const maxDeadline = phase === 'active' && activeAt !== null && p.maxDurationMs ? activeAt + p.maxDurationMs : null;
   const remainingMs = useDeadline(maxDeadline, endCall, 30_000);
 
-  // The pre-join step stands in for the stage (and its Start) until the visitor joins the first call.
+  // The pre-join step stands in for the stage's Start, over the avatar's picture, until the visitor joins the first call.
   const [joined, setJoined] = useState(false);
   const preJoin = !!p.preJoin && !joined && phase === 'idle';
-  const join = () => {
+  const join = useCallback(() => {
     setJoined(true);
     void session.start().catch(() => undefined); // the error shows from the store
-  };
+  }, [session]);
   // The microphone opens with the call (unless text-only, or the pre-join step chose already).
   const microphone = p.microphone !== false;
   const [micProblem, setMicProblem] = useState<MicProblem>(null);
@@ -291,6 +298,7 @@ function AvatarWidgetBody(p: AvatarWidgetProps) {
   // (several while a call connects) re-renders the frame only, not the stage, transcript, chat and controls again.
   const { imageUrl, imageSwapper, previewSrc } = p;
   const showCost = p.showCost ?? false;
+  const stopSpeaking = p.stopSpeaking ?? (!p.session && p.options?.flow?.kind === 'attach');
   const chatAlways = !caption || !microphone || micProblem !== null;
   const chatOpen = phase === 'active' && (chatAlways || chatWanted);
   const stageLabel = m.videoOf(title);
@@ -307,13 +315,20 @@ function AvatarWidgetBody(p: AvatarWidgetProps) {
           label={stageLabel}
           showCost={showCost}
           chromaKey={chromaKey ? (JSON.parse(chromaKey) as ChromaKeyOptions) : undefined}
-          onStart={startRef.current}
+          // In the pre-join step, its "Join call" starts the call instead.
+          onStart={preJoin ? undefined : startRef.current}
           onPrefetch={prefetchCall(session)}
           onRetry={startRef.current}
           onRestart={startRef.current}
         >
           {caption && <LiveCaptions agentLabel={title} />}
           {microphone && <WaitingNotice session={session} />}
+          {stopSpeaking && <LiveStopTalking />}
+          {preJoin && (
+            <Suspense fallback={null}>
+              <PreJoin onJoin={join} />
+            </Suspense>
+          )}
         </AvatarStage>
       ),
       transcript: caption ? undefined : <TranscriptPanel agentLabel={title} />,
@@ -323,7 +338,7 @@ function AvatarWidgetBody(p: AvatarWidgetProps) {
         </Suspense>
       ),
     }),
-    [imageUrl, previewSrc, title, stageLabel, showCost, caption, chromaKey, session, microphone],
+    [imageUrl, previewSrc, title, stageLabel, showCost, caption, chromaKey, session, microphone, preJoin, join, stopSpeaking],
   );
   // Made again only when what it shows changes: the controls read the call's phase themselves.
   const controls = useMemo(
@@ -347,6 +362,8 @@ function AvatarWidgetBody(p: AvatarWidgetProps) {
     [microphone, chatOpen, chatAlways, imageSwapper],
   );
   startLatest.current = start;
+  // After "Change look", the launcher shows the look the avatar has now.
+  const look = useCurrentLook(session);
   const micNotice = micProblem && running ? <MicNotice problem={micProblem} /> : null;
   return (
     <AvatarWidgetView
@@ -361,16 +378,8 @@ function AvatarWidgetBody(p: AvatarWidgetProps) {
       remainingMs={remainingMs}
       minimizedEndMs={minimizedEndMs}
       minimizeEndsCallAfterMs={limit}
-      imageUrl={imageUrl}
-      stage={
-        preJoin ? (
-          <Suspense fallback={<div className="liveai-prejoin" />}>
-            <PreJoin onJoin={join} />
-          </Suspense>
-        ) : (
-          parts.stage
-        )
-      }
+      imageUrl={look ?? imageUrl}
+      stage={parts.stage}
       hint={
         hint || micNotice ? (
           <>

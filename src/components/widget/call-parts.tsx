@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import type { AvatarSession } from '../../core/index';
 import { isRunning } from '../../core/index';
 import { useSessionState } from '../../react/session';
@@ -80,4 +81,16 @@ export function MicNotice({ problem }: { problem: Exclude<MicProblem, null> }) {
 export function LiveCaptions({ agentLabel }: { agentLabel: string }) {
   const live = useSessionState((s) => s.phase === 'active');
   return live ? <TranscriptPanel mode="caption" agentLabel={agentLabel} limit={1} /> : null;
+}
+
+const StopTalking = lazy(() => import('./call-ui').then((m) => ({ default: m.StopTalking })));
+
+/** "Stop talking" over the video while the call is live (it shows itself only while the avatar speaks). */
+export function LiveStopTalking() {
+  const live = useSessionState((s) => s.phase === 'active');
+  return live ? (
+    <Suspense fallback={null}>
+      <StopTalking />
+    </Suspense>
+  ) : null;
 }

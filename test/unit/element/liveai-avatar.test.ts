@@ -113,6 +113,36 @@ describe('<liveai-avatar>', () => {
     }
   });
 
+  it('microphone="false" makes a text-only widget: no microphone toggle or notice, the chat from the start', async () => {
+    // jsdom has no microphone: a widget that asks for one finds none and says so.
+    expect((navigator as { mediaDevices?: unknown }).mediaDevices).toBeUndefined();
+    const call = async (attrs: Record<string, string>) => {
+      const { el, proxy } = make({ 'agent-id': 'a', 'proxy-url': 'http://proxy.fake.test', inline: '', ...attrs });
+      await waitFor(() => expect(button(el, /Start call/)).toBeDefined());
+      button(el, /Start call/)!.click();
+      await activate(el, proxy);
+      await waitFor(() => expect(button(el, /^End$/)).toBeDefined());
+      return el;
+    };
+    const voice = await call({});
+    expect(button(voice, /^Microphone$/)).toBeDefined();
+    expect(shadow(voice).querySelector('[data-kind="mic"]')?.textContent).toMatch(/microphone/i);
+
+    const text = await call({ microphone: 'false' });
+    expect(button(text, /^Microphone$/)).toBeUndefined();
+    expect(shadow(text).querySelector('[data-kind="mic"]')).toBeNull();
+    expect(shadow(text).querySelector('.liveai-chat__field')).not.toBeNull();
+    // Turned back on, the toggle comes back in the same call.
+    text.setAttribute('microphone', 'true');
+    await waitFor(() => expect(button(text, /^Microphone$/)).toBeDefined());
+
+    const errors: { attribute?: string; detail: string }[] = [];
+    const { el: bad } = make({ 'agent-id': 'a', 'proxy-url': 'http://proxy.fake.test', inline: '', microphone: 'off' });
+    bad.addEventListener('liveai-error', (e) => errors.push((e as CustomEvent).detail));
+    await waitFor(() => expect(errors).toContainEqual(expect.objectContaining({ attribute: 'microphone' })));
+    expect(errors[0]!.detail).toContain('microphone="off" is not one of true, false');
+  });
+
   it('initial-state: minimized shows the launcher; hidden renders nothing', async () => {
     const { el } = make({ 'agent-id': 'a', 'proxy-url': 'http://proxy.fake.test', 'initial-state': 'minimized' });
     await waitFor(() => expect(widget(el)).toHaveAttribute('data-state', 'minimized'));
