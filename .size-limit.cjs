@@ -125,5 +125,7 @@ module.exports = [
     ignore,
     gzip: true,
   },
-  { name: 'styles.css', path: 'dist/styles.css', gzip: true, limit: '6 KB' },
+  // 6 KB until the face-first widget (its overlay, chips, captions and pre-join card over the picture); a stylesheet per
+  // component family, so a widget-only page loads less, is planned with the performance work.
+  { name: 'styles.css', path: 'dist/styles.css', gzip: true, limit: '7 KB' },
 ];

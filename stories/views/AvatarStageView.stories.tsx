@@ -153,7 +153,13 @@ export const TransparentBackdrop: Story = {
 
 export const ActiveWithCaptions: Story = {
   args: { phase: 'active', children: <TranscriptPanelView lines={sampleTranscript} mode="caption" /> },
-  play: async ({ canvas }) => expect(canvas.getByText(/Anything else I can help with/)).toBeVisible(),
+  // Captions hold two copies of a line: the one on screen (revealed as the avatar speaks; whole here) and a whole
+  // one for screen readers.
+  play: async ({ canvasElement }) => {
+    const shown = canvasElement.querySelector('.liveai-captions__line[data-role="agent"]');
+    await expect(shown).toHaveTextContent(/Anything else I can help with/);
+    await expect(shown).toBeVisible();
+  },
 };
 
 export const AudioBlocked: Story = {

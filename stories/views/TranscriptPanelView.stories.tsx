@@ -49,7 +49,13 @@ export const LongFollowsLatest: Story = {
 
 export const Caption: Story = {
   args: { mode: 'caption' },
-  play: async ({ canvas }) => expect(canvas.getByText(/Anything else I can help with/)).toBeVisible(),
+  // Captions hold two copies of a line: the one on screen (revealed as the avatar speaks; whole here) and a whole
+  // one for screen readers.
+  play: async ({ canvasElement }) => {
+    const shown = canvasElement.querySelector('.liveai-captions__line[data-role="agent"]');
+    await expect(shown).toHaveTextContent(/Anything else I can help with/);
+    await expect(shown).toBeVisible();
+  },
 };
 
 export const CaptionOverStage: Story = {
@@ -61,5 +67,11 @@ export const CaptionOverStage: Story = {
       </AvatarStageView>
     </div>
   ),
-  play: async ({ canvas }) => expect(canvas.getByText(/Anything else I can help with/)).toBeVisible(),
+  // Captions hold two copies of a line: the one on screen (revealed as the avatar speaks; whole here) and a whole
+  // one for screen readers.
+  play: async ({ canvasElement }) => {
+    const shown = canvasElement.querySelector('.liveai-captions__line[data-role="agent"]');
+    await expect(shown).toHaveTextContent(/Anything else I can help with/);
+    await expect(shown).toBeVisible();
+  },
 };
