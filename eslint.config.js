@@ -40,10 +40,12 @@ const notNode = {
   message: 'browser layers must not import Node built-ins',
 };
 // Other layers reach the core only through its entries: the public ones (index = `liveai-kit`, validation =
-// `liveai-kit/schemas`, the two transport entries) and the one internal entry (internal.ts, not a package entry).
+// `liveai-kit/schemas`, the two transport entries), the one internal entry (internal.ts, not a package entry) and
+// entry-types.ts, the list of core types the UI entries re-export (types only).
 const coreEntries = {
-  regex: '(^|/)core/(?!(index|validation|internal|transports/livekit|transports/daily)$)',
-  message: 'import the core only through its entries: core/index, core/validation, core/transports/livekit|daily, or core/internal',
+  regex: '(^|/)core/(?!(index|validation|internal|entry-types|transports/livekit|transports/daily)$)',
+  message:
+    'import the core only through its entries: core/index, core/validation, core/transports/livekit|daily, core/internal, or core/entry-types (types)',
 };
 const up = (...layers) =>
   pattern(

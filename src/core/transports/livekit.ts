@@ -13,23 +13,7 @@
 import { registerTransport, type TransportModule } from './choose';
 
 // The types of this entry's transport object (`registerTransport` takes it; its `load` gives the adapter).
-export type {
-  AppMessage,
-  AvatarEvent,
-  CallStats,
-  ConnectionState,
-  ConnectOptions,
-  ErrorCode,
-  ErrorSource,
-  LiveAiError,
-  LiveAiErrorOptions,
-  MediaTransport,
-  Transport,
-  TransportEventMap,
-  TransportEventName,
-  TransportFactory,
-  TransportModule,
-} from '../index';
+export type * from './entry-types';
 
 /** How the LiveKit transport retries a dropped room (deadline and backoff, ms); override per session with `reconnectDeadlineMs`. */
 export { DEFAULT_RECONNECT_POLICY, type ReconnectPolicy } from './livekit/policy';
