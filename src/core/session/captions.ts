@@ -14,8 +14,9 @@ import type { TranscriptLine } from './types';
  *   split), each after its length in graphemes over the speaking rate (default 15 graphemes/s, then measured on
  *   the lines the avatar said in full);
  * - when the avatar stops speaking (at once for an agent's own state, after `holdMs` of quiet for the audio
- *   activity), the line it was saying is shown whole; a line the avatar never starts within `maxWaitMs` of quiet
- *   is shown whole too (an agent without voice, or muted audio), as is everything when the call leaves the room;
+ *   activity), the line it was saying is shown whole; after `maxWaitMs` of quiet every line still waiting or partly
+ *   shown is shown whole too (an agent without voice, or muted audio), as is everything when the call leaves the
+ *   room;
  * - an interrupt (`cut()`) freezes the line at what was said: the captions stop where the voice stopped.
  */
 export interface CaptionPacerOptions {
@@ -23,7 +24,7 @@ export interface CaptionPacerOptions {
   charsPerSecond?: number;
   /** Quiet after the avatar's audio activity ended before its line counts as said, ms (default 600). */
   holdMs?: number;
-  /** Quiet after which a line the avatar has not started is shown whole, ms (default 4000). */
+  /** Quiet after which every line not yet shown whole (not started, or partly shown) is shown whole, ms (default 4000). */
   maxWaitMs?: number;
 }
 
@@ -226,13 +227,13 @@ export class CaptionPacer {
     const p = this.current();
     if (!p) return;
     if (!this.speakingNow) {
-      if (p.shown === 0 && !this.quietTimer)
+      if (!this.quietTimer)
         this.timer = setTimeout(() => {
-          // Quiet that long: the lines waiting are not being voiced (an agent without a voice, muted audio), so
-          // every one not begun shows whole at once, not each after its own wait.
+          // Quiet that long: the lines waiting are not being voiced (an agent without a voice, muted audio, a
+          // lost end of speech), so every one shows whole at once, not each after its own wait, and no caption
+          // stays cut short after the voice stopped.
           this.timer = undefined;
           for (const q of this.queue) {
-            if (q.shown !== 0) continue;
             q.shown = Number.POSITIVE_INFINITY;
             q.done = true;
           }
