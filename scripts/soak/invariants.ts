@@ -232,7 +232,9 @@ export function checkInvariants(r: Input): Invariant[] {
   // Store failures after a Redis restart are the next invariant's.
   const restarts = r.faults.filter((f) => f.kind === 'redis-kill-persist' || f.kind === 'redis-kill-wipe');
   const storeDown = (q: RequestRecord) => q.status === 503 && /store/.test(q.detail ?? '');
-  const afterRestart = (q: RequestRecord) => storeDown(q) && restarts.some((f) => q.t + q.ms > f.repairedAt + RECOVERY_MS);
+  // Past a restart's recovery time and not explained by a later fault (another Redis kill or pause, for one).
+  const afterRestart = (q: RequestRecord) =>
+    storeDown(q) && !(inFault(q.t) || inFault(q.t + q.ms)) && restarts.some((f) => q.t + q.ms > f.repairedAt + RECOVERY_MS);
   // A fault's failure may be sent during it (a cold restarted instance answers late) or answered during it (a request
   // sent just before a kill breaks with it).
   const bad = fivexx.filter((q) => !ownerCeiling(q) && !afterRestart(q) && (q.status === 500 || !(inFault(q.t) || inFault(q.t + q.ms))));
