@@ -222,8 +222,10 @@ export class RoomSession {
     const setShown = (ms: number | null) =>
       [this.shown.video, this.shown.audio].forEach((t) => t && setJitterBufferTarget(this.sources.get(t), ms));
     this.jitterBuffer = target === 'auto' ? new AdaptiveJitterBuffer(setShown) : target;
-    // A message can come before its sender's participant is known here (livekit-client then gives none): its
-    // identity, as the server stamped it, is then the sixth argument (recent livekit-client); without it, dropped.
+    // A message can come before its sender's participant is known here (livekit-client then gives none; the avatar's
+    // first events often do): its identity, as the server stamped it, is then the sixth argument. livekit-client
+    // gives it from 2.23 on, which is why the peer range starts there: older versions leave the sender unknown, and
+    // a message from nobody known is dropped (it could be an intruder's).
     this.listen(RoomEvent.DataReceived, (payload: Uint8Array, p: Who, _kind: unknown, topic?: string, _e?: unknown, id?: string) => {
       const from: Who = p ?? (typeof id === 'string' && id ? { identity: id } : undefined);
       this.see(from);
