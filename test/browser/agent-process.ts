@@ -4,8 +4,9 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { AccessToken } from 'livekit-server-sdk';
+import { afterAll, inject } from 'vitest';
 import { issueClientToken } from '../../src/server/index';
-import { API_KEY, SESSION_SECRET } from './harness';
+import { API_KEY, SESSION_SECRET, type Stack } from './harness';
 
 /** The LiveKit Agents fixture app (examples/livekit-agent/agent): its own package.json, installed with `npm ci` in that folder. */
 export const AGENT_APP = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../examples/livekit-agent/agent');
@@ -114,5 +115,62 @@ export async function viewerAttach(livekit: LiveKitServer, room: string, session
     transport: 'rtc-a',
     room_url: livekit.url,
     token: await viewer.toJwt(),
+  };
+}
+
+/** The stack the agent tests run on: the local service names its providers as the real service does (rtc-a: LiveKit). */
+export const AGENT_STACK = { queueMs: 200, providerLabels: 'rtc-a=livekit,rtc-b=daily' } as const;
+
+/**
+ * Whether the agent fixture is installed, for `describe.skipIf`. Under CI a missing fixture fails the file (throws);
+ * elsewhere its agent tests are skipped with a warning. Call it once, at the top of a test file.
+ */
+export function requireAgentApp(): boolean {
+  const installed = agentAppInstalled();
+  if (!installed && (process.env.CI === 'true' || process.env.CI === '1'))
+    throw new Error(`${AGENT_APP_MISSING} (CI=true makes this a failure)`);
+  if (!installed) console.warn(`SKIPPING: ${AGENT_APP_MISSING}`);
+  return installed;
+}
+
+/** An agent started in its room, and what a page needs to attach to it. */
+export interface AgentRoom {
+  agent: AgentProcess;
+  sessionId: string;
+  /** The agent's `ready` report: `avatar` is its avatar's identity. */
+  ready: AgentReport;
+  /** The attach session the app's server hands the browser (see `viewerAttach`). */
+  attach: Awaited<ReturnType<typeof viewerAttach>>;
+  /** A test page of the page server with the attach session in its hash: `url('captions.html', '?lang=ar')`. */
+  url(page: string, query?: string): string;
+}
+
+/**
+ * The LiveKit Agents room of a test file, on the stack of `env` (a `useBrowserStack` / `useEngineStack` holder, built
+ * with {@link AGENT_STACK}): `start(room)` starts the agent app in `room` of the suite's LiveKit server, creating its
+ * avatar session on the local service, waits until it is ready and makes the viewer's attach session. One agent at
+ * a time: a second `start` stops the first (a page's end on leaving ends the session it attached to). The agent is
+ * stopped after all tests of the file.
+ */
+export function useAgentRoom(env: { stack: Stack }): { start(room: string): Promise<AgentRoom> } {
+  const running: { agent: AgentProcess | null } = { agent: null };
+  afterAll(async () => {
+    await running.agent?.stop();
+  });
+  return {
+    async start(room) {
+      await running.agent?.stop();
+      const livekit = { url: inject('livekitUrl'), apiKey: inject('livekitApiKey'), apiSecret: inject('livekitApiSecret') };
+      const { agent, sessionId } = await AgentProcess.startReady(running, livekit, env.stack.emulatorUrl, room);
+      const attach = await viewerAttach(livekit, room, sessionId);
+      const hash = `#${encodeURIComponent(JSON.stringify(attach))}`;
+      return {
+        agent,
+        sessionId,
+        ready: agent.reports.find((r) => r.event === 'ready')!,
+        attach,
+        url: (page, query = '') => `${env.stack.baseUrl}/test/browser/pages/${page}${query}${hash}`,
+      };
+    },
   };
 }

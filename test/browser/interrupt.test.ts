@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { afterAll, describe, expect, inject, it } from 'vitest';
-import { AGENT_APP_MISSING, AgentProcess, agentAppInstalled, viewerAttach } from './agent-process';
+import { describe, expect, it } from 'vitest';
+import { AGENT_STACK, requireAgentApp, useAgentRoom } from './agent-process';
 import { inboundStatsScript, useBrowserStack } from './harness';
 import type { AgentProbe as Probe } from './pages/agent-attach';
 
@@ -11,31 +11,23 @@ import type { AgentProbe as Probe } from './pages/agent-attach';
  * `liveai.interrupt` to the agent) cuts the reply: the agent interrupts, the avatar reports its playback finished
  * `interrupted: true` (after the plugin's `lk.clear_buffer`) and its audio in the page goes silent.
  */
-if (!agentAppInstalled() && (process.env.CI === 'true' || process.env.CI === '1'))
-  throw new Error(`${AGENT_APP_MISSING} (CI=true makes this a failure)`);
-if (!agentAppInstalled()) console.warn(`SKIPPING: ${AGENT_APP_MISSING}`);
+const installed = requireAgentApp();
 
 const SHOTS = 'test-results/interrupt';
 const ROOM = 'interrupt-room';
 const LONG =
   'This is a long answer that goes on and on, sentence after sentence, about the weather, the sea and the mountains, so that there is plenty of time to stop it while it plays, and it would still be talking for many seconds more.';
 
-const env = useBrowserStack({ queueMs: 200, providerLabels: 'rtc-a=livekit,rtc-b=daily' });
+const env = useBrowserStack(AGENT_STACK);
+const room = useAgentRoom(env);
 
-describe.skipIf(!agentAppInstalled())('"Stop talking" stops the avatar mid-reply (issue 40.5)', () => {
-  const running: { agent: AgentProcess | null } = { agent: null };
-  afterAll(async () => {
-    await running.agent?.stop();
-  });
-
+describe.skipIf(!installed)('"Stop talking" stops the avatar mid-reply (issue 40.5)', () => {
   it('the visitor clicks "Stop talking" during a long reply: the agent interrupts, the avatar falls silent', async () => {
-    const livekit = { url: inject('livekitUrl'), apiKey: inject('livekitApiKey'), apiSecret: inject('livekitApiSecret') };
-    const { agent, sessionId } = await AgentProcess.startReady(running, livekit, env.stack.emulatorUrl, ROOM);
-    const attach = await viewerAttach(livekit, ROOM, sessionId);
+    const { agent, url } = await room.start(ROOM);
     const page = await env.context.newPage();
     const pageErrors: string[] = [];
     page.on('pageerror', (e) => pageErrors.push(String(e)));
-    await page.goto(`${env.stack.baseUrl}/test/browser/pages/agent-attach.html#${encodeURIComponent(JSON.stringify(attach))}`);
+    await page.goto(url('agent-attach.html'));
     await page.waitForFunction(() => (window as unknown as { __agent: Probe }).__agent.phases.includes('active'), null, {
       timeout: 60_000,
     });

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { afterAll, describe, expect, inject, it } from 'vitest';
-import { AGENT_APP_MISSING, AgentProcess, agentAppInstalled, viewerAttach } from './agent-process';
+import { describe, expect, it } from 'vitest';
+import { AGENT_STACK, requireAgentApp, useAgentRoom } from './agent-process';
 import { inboundStatsScript, useBrowserStack } from './harness';
 import type { WidgetProbe as Probe } from './pages/widget-interrupt';
 
@@ -10,31 +10,23 @@ import type { WidgetProbe as Probe } from './pages/widget-interrupt';
  * shows "Stop talking" over the video only while the avatar speaks, and its click (`session.interrupt()`) makes the
  * agent interrupt: the avatar reports its playback finished `interrupted: true`, stops speaking, and the button goes.
  */
-if (!agentAppInstalled() && (process.env.CI === 'true' || process.env.CI === '1'))
-  throw new Error(`${AGENT_APP_MISSING} (CI=true makes this a failure)`);
-if (!agentAppInstalled()) console.warn(`SKIPPING: ${AGENT_APP_MISSING}`);
+const installed = requireAgentApp();
 
 const SHOTS = 'test-results/widget-interrupt';
 const ROOM = 'widget-interrupt-room';
 const LONG =
   'This is a long answer that goes on and on, sentence after sentence, about the weather, the sea and the mountains, so that there is plenty of time to stop it while it plays, and it would still be talking for many seconds more.';
 
-const env = useBrowserStack({ queueMs: 200, providerLabels: 'rtc-a=livekit,rtc-b=daily' });
+const env = useBrowserStack(AGENT_STACK);
+const room = useAgentRoom(env);
 
-describe.skipIf(!agentAppInstalled())('the widget\'s "Stop talking" stops the avatar mid-reply', () => {
-  const running: { agent: AgentProcess | null } = { agent: null };
-  afterAll(async () => {
-    await running.agent?.stop();
-  });
-
+describe.skipIf(!installed)('the widget\'s "Stop talking" stops the avatar mid-reply', () => {
   it('shows only while the avatar speaks, over the video; its click interrupts the reply', async () => {
-    const livekit = { url: inject('livekitUrl'), apiKey: inject('livekitApiKey'), apiSecret: inject('livekitApiSecret') };
-    const { agent, sessionId } = await AgentProcess.startReady(running, livekit, env.stack.emulatorUrl, ROOM);
-    const attach = await viewerAttach(livekit, ROOM, sessionId);
+    const { agent, url } = await room.start(ROOM);
     const page = await env.context.newPage();
     const pageErrors: string[] = [];
     page.on('pageerror', (e) => pageErrors.push(String(e)));
-    await page.goto(`${env.stack.baseUrl}/test/browser/pages/widget-interrupt.html#${encodeURIComponent(JSON.stringify(attach))}`);
+    await page.goto(url('widget-interrupt.html'));
     await page.getByRole('button', { name: 'Start call' }).click();
     await page.waitForFunction(() => (window as unknown as { __widget: Probe }).__widget.phases.includes('active'), null, {
       timeout: 60_000,
