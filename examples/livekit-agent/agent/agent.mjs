@@ -9,12 +9,12 @@
 //
 // Control: JSON lines on stdin — {"cmd":"say","text":"…"} | {"cmd":"interrupt"} | {"cmd":"quit"}.
 // RPC: `liveai.interrupt` (a visitor's "Stop talking") interrupts the reply, as the stdin command does.
-// Reports: lines `@@agent {json}` on stdout — ready, tts_first_frame, interrupting, playback_started, playback_finished,
-// said, preconnect_buffer (a visitor's pre-connect audio: its bytes), user_audio (the user's microphone level, once per second while heard), user_mic (muted / live), error.
+// Reports: lines `@@agent {json}` on stdout — ready, visitor (the visitor the session listens and speaks to), tts_first_frame,
+// interrupting, playback_started, playback_finished, said, preconnect_buffer (a visitor's pre-connect audio: its bytes), user_audio (the user's microphone level, once per second while heard), user_mic (muted / live), error.
 import { createInterface } from 'node:readline';
 import { initializeLogger, voice } from '@livekit/agents';
 import { AvatarSession } from '@livekit/agents-plugin-lemonslice';
-import { AudioStream, Room, RoomEvent, TrackKind } from '@livekit/rtc-node';
+import { AudioStream, ParticipantKind, Room, RoomEvent, TrackKind } from '@livekit/rtc-node';
 import { AccessToken } from 'livekit-server-sdk';
 import { SpeechTTS } from './speech-tts.mjs';
 
@@ -111,14 +111,40 @@ room.localParticipant.registerRpcMethod('liveai.interrupt', async (data) => {
   return 'ok';
 });
 
-const say = (text) => {
+// The visitor the session is linked to. LiveKit Agents publishes the agent's transcription (`lk.transcription`) only
+// for a linked participant: the session links the first visitor (a standard, SIP or connector participant that is not
+// the avatar) once it has handled that visitor's join, and text it says before that is spoken but never transcribed
+// (with @livekit/agents 1.9 its transcription output has no participant until then). On a busy machine that link comes
+// seconds after the visitor's page is in the room, so a reply started as soon as the page shows the avatar lost its
+// first words in the visitor's transcript. The agent therefore speaks once a visitor is linked, as an agent answering a
+// visitor does. The session links in the same turn of the event loop as the join (its own listener, registered by
+// session.start() before this one, resolves it; the link follows in microtasks): `setImmediate` runs after that.
+const visitorKinds = [ParticipantKind.STANDARD, ParticipantKind.SIP, ParticipantKind.CONNECTOR];
+const isVisitor = (p) => !p.attributes?.['lk.publish_on_behalf'] && (p.info?.kind === undefined || visitorKinds.includes(p.info.kind));
+const visitor = new Promise((resolve) => {
+  let done = false;
+  const linked = (p) => {
+    if (done) return;
+    done = true;
+    room.off(RoomEvent.ParticipantConnected, onJoin);
+    report('visitor', { identity: p.identity });
+    resolve(p.identity);
+  };
+  const onJoin = (p) => isVisitor(p) && setImmediate(() => linked(p));
+  room.on(RoomEvent.ParticipantConnected, onJoin);
+  const present = [...room.remoteParticipants.values()].find(isVisitor);
+  if (present) setImmediate(() => linked(present));
+});
+
+const say = async (text) => {
+  await visitor;
   const handle = session.say(text);
   handle.waitForPlayout().then(
     () => report('said', { text, interrupted: handle.interrupted }),
     (e) => report('error', { what: 'say', message: String(e?.message ?? e) }),
   );
 };
-if (process.env.GREETING) say(process.env.GREETING);
+if (process.env.GREETING) void say(process.env.GREETING);
 
 const quit = async () => {
   await avatar.aclose().catch(() => {});
@@ -133,7 +159,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   } catch {
     return report('error', { what: 'stdin', message: 'not JSON' });
   }
-  if (msg.cmd === 'say' && typeof msg.text === 'string') say(msg.text);
+  if (msg.cmd === 'say' && typeof msg.text === 'string') void say(msg.text);
   else if (msg.cmd === 'interrupt') {
     report('interrupting');
     session.interrupt();
