@@ -161,4 +161,31 @@ describe.skipIf(!installed)('captions keep in step with the voice (issue 40.2)',
     expect(pageErrors).toEqual([]);
     await page.close();
   });
+
+  it('a reply asked for before the visitor joined is said once the agent listens to the visitor: its transcript line is whole', async () => {
+    // LiveKit Agents transcribes only for the visitor its session linked: the agent app waits for that link before it
+    // speaks, so the visitor who joins after the reply was asked for still gets every word of it.
+    const { agent, url } = await room.start(`${ROOM}-early`);
+    const from = agent.reports.length;
+    agent.send({ cmd: 'say', text: LINES.en });
+    const page = await env.context.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    await page.goto(url('captions.html'));
+    await page.getByRole('button', { name: 'Start call' }).click();
+    await agent.next((r) => r.event === 'said', { from, timeoutMs: 60_000 });
+    await page.waitForFunction(
+      (w) =>
+        (window as unknown as { __captions: Probe }).__captions.lines
+          .filter((l) => l.role === 'agent')
+          .at(-1)
+          ?.text.replace(/\s+/g, ' ')
+          .trim() === w,
+      norm(LINES.en),
+      { timeout: 10_000 },
+    );
+    expect(agent.reports.find((r) => r.event === 'visitor')?.identity).toBe('user-1');
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  });
 });
