@@ -5,6 +5,6 @@ import '../../../dist/livekit.js';
 import '../../../dist/styles/base.css';
 import '../../../dist/styles/widget.css';
 import { createRoot } from 'react-dom/client';
-import { AvatarWidget } from '../../../dist/components.js';
+import { AvatarWidget } from '../../../dist/widget.js'; // liveai-kit/widget, as the README shows
 
 createRoot(document.getElementById('root')).render(<AvatarWidget proxyUrl="/api/avatar" agentId="agent-demo" variant="inline" />);
