@@ -6,7 +6,7 @@ import { CONSUMER_DIR, requireApp, run } from './helpers';
 /**
  * The packed tarballs as a registry would serve them: publint finds nothing, and attw finds no type problem for
  * node16 (ESM) and bundler resolution. Under node16 from CommonJS only `CJSResolvesToESM` is accepted (Node ≥ 20.19
- * can require() ESM); the stylesheet entry has no types by nature.
+ * can require() ESM); the stylesheet entries have no types by nature.
  */
 const packs = join(CONSUMER_DIR, 'packs');
 const tarball = (name: string) =>
@@ -41,6 +41,12 @@ describe.each(['liveai-kit', 'liveai-emulator'])('%s tarball', (name) => {
         'cjs-resolves-to-esm',
         '--exclude-entrypoints',
         './styles.css',
+        './styles/base.css',
+        './styles/widget.css',
+        './styles/images.css',
+        './styles/meters.css',
+        './styles/devices.css',
+        './styles/admin.css',
         '--format',
         'table-flipped',
       ],
