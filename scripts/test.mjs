@@ -161,9 +161,18 @@ if (!ns.ok) {
   ];
 }
 
-// The LiveKit Agents app of the browser tier has its own package.json and lockfile; install it here, with network.
-if (needsBrowser && !existsSync('examples/livekit-agent/agent/node_modules')) {
-  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: 'examples/livekit-agent/agent', stdio: 'inherit' });
+// The LiveKit Agents app (examples/livekit-agent/agent) has its own package.json and lockfile; the browser tier drives
+// it and the server tier runs it on a loopback-only machine (test/scripts/example-agent-loopback.test.ts). Install it
+// here, with network, for either: a tier must never find it missing (its tests would only be skipped). The same
+// file the tests look for (test/browser/agent-process.ts), so a half-done install is done again; npm's own output
+// is shown only when it fails.
+const agentApp = 'examples/livekit-agent/agent';
+if (
+  (needsBrowser || projects.includes('server')) &&
+  !existsSync(`${agentApp}/node_modules/@livekit/agents-plugin-lemonslice/package.json`)
+) {
+  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: agentApp, encoding: 'utf8' });
+  if (r.status !== 0) process.stderr.write(`${r.stdout ?? ''}${r.stderr ?? ''}`);
   if (r.status !== 0) stop('could not install examples/livekit-agent/agent. Run: (cd examples/livekit-agent/agent && npm ci)');
 }
 
