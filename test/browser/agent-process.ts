@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
+import { beforeEach } from 'vitest';
 import { AccessToken } from 'livekit-server-sdk';
 import { issueClientToken } from '../../src/server/index';
 import { API_KEY, SESSION_SECRET } from './harness';
@@ -12,6 +13,18 @@ export const AGENT_APP = resolve(fileURLToPath(new URL('.', import.meta.url)), '
 export const agentAppInstalled = () => existsSync(resolve(AGENT_APP, 'node_modules/@livekit/agents-plugin-lemonslice/package.json'));
 export const AGENT_APP_MISSING =
   'the agent fixture is not installed: run `npm ci --prefix examples/livekit-agent/agent` (outside the network namespace, it needs the npm registry)';
+
+/**
+ * For a describe block whose tests drive the agent fixture app; call it first in the block. `npm test`
+ * (scripts/test.mjs) installs the app before the tiers that use it, so this only matters for a bare `npx vitest`:
+ * with the app missing each test is a vitest skip whose note says how to install it (not a console line), and with
+ * CI=true the file fails instead.
+ */
+export function needsAgentApp(): void {
+  if (agentAppInstalled()) return;
+  if (process.env.CI === 'true' || process.env.CI === '1') throw new Error(`${AGENT_APP_MISSING} (CI=true makes this a failure)`);
+  beforeEach((ctx) => ctx.skip(AGENT_APP_MISSING));
+}
 
 /** A report line of the agent (`@@agent {json}`): `event`, epoch ms `t`, and event fields. */
 export type AgentReport = { event: string; t: number; [k: string]: unknown };

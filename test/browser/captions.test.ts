@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { AGENT_APP_MISSING, AgentProcess, agentAppInstalled, viewerAttach } from './agent-process';
+import { writeResult } from '../setup/results';
+import { AgentProcess, needsAgentApp, viewerAttach } from './agent-process';
 import { inboundStatsScript, useBrowserStack } from './harness';
 import type { CaptionsProbe as Probe } from './pages/captions';
 
@@ -12,11 +13,13 @@ import type { CaptionsProbe as Probe } from './pages/captions';
  * is not complete before the avatar's playback has gone on (it grows word by word with the audio the page plays),
  * while screen readers get the whole line at once; Arabic words are never cut.
  */
-if (!agentAppInstalled() && (process.env.CI === 'true' || process.env.CI === '1'))
-  throw new Error(`${AGENT_APP_MISSING} (CI=true makes this a failure)`);
-if (!agentAppInstalled()) console.warn(`SKIPPING: ${AGENT_APP_MISSING}`);
 
 const SHOTS = 'test-results/captions';
+/** The timings each test measured, for a person to read: test-results/captions/timing.json (never printed). */
+const timing: Record<string, unknown> = {};
+afterAll(() => {
+  if (Object.keys(timing).length) writeResult('captions/timing.json', timing);
+});
 const ROOM = 'captions-room';
 const LINES = {
   en: 'This is a long answer that goes on, sentence after sentence, about the weather, the sea and the mountains, so there is time to watch its words appear as the avatar says them.',
@@ -69,10 +72,11 @@ describe('captions keep in step with the voice in a hosted room (issue 40.2)', (
       { timeout: 60_000 },
     );
     const t = timeline(await probe(page), asked, whole);
-    console.log(
-      `captions hosted: audio ${t.first - asked}..${t.last - asked} ms after the chat; ${t.partial.length} partial captions; ` +
-        `complete at ${t.complete - asked} ms`,
-    );
+    timing.hosted = {
+      audioMsAfterChat: [t.first - asked, t.last - asked],
+      partialCaptions: t.partial.length,
+      completeMsAfterChat: t.complete - asked,
+    };
     expect(t.audible).toBeGreaterThan(10);
     // Not complete before most of the reply was heard (the line arrived whole, before the voice), and shown word by
     // word before that.
@@ -83,13 +87,14 @@ describe('captions keep in step with the voice in a hosted room (issue 40.2)', (
   });
 });
 
-describe.skipIf(!agentAppInstalled())('captions keep in step with the voice (issue 40.2)', () => {
+describe('captions keep in step with the voice (issue 40.2)', () => {
+  needsAgentApp();
   const running: { agent: AgentProcess | null } = { agent: null };
   afterAll(async () => {
     await running.agent?.stop();
   });
 
-  it.each(['en', 'ar'] as const)('a long reply in %s: the caption grows with the playback, never ahead of it', async (lang) => {
+  it.for(['en', 'ar'] as const)('a long reply in %s: the caption grows with the playback, never ahead of it', async (lang, ctx) => {
     const livekit = { url: inject('livekitUrl'), apiKey: inject('livekitApiKey'), apiSecret: inject('livekitApiSecret') };
     // One agent (and avatar session) per language: the page's end on leaving ends the session it attached to.
     await running.agent?.stop();
@@ -132,7 +137,7 @@ describe.skipIf(!agentAppInstalled())('captions keep in step with the voice (iss
       ),
     );
     expect(norm(text).endsWith(held) && held.length > 0).toBe(true);
-    if (held !== norm(text)) console.warn(`captions ${lang}: the transcript lost the start of the reply: "${held}"`);
+    if (held !== norm(text)) await ctx.annotate(`the transcript lost the start of the reply (known issue): "${held}"`, 'notice');
     await page.waitForFunction((whole) => {
       const c = (window as unknown as { __captions: Probe }).__captions.captions.at(-1);
       return !!c && c.shown.replace(/\s+/g, ' ').trim() === whole;
@@ -161,11 +166,13 @@ describe.skipIf(!agentAppInstalled())('captions keep in step with the voice (iss
     // Screen readers get the line's text from a hidden copy, never less than what shows: LiveKit Agents streams its
     // transcription in chunks, so the copy grows by those chunks, not word by word with the voice.
     for (const c of shown) expect(norm(c.whole).startsWith(norm(c.shown))).toBe(true);
-    console.log(
-      `captions ${lang}: audio ${first - started.t}..${last - started.t} ms after playback_started; ` +
-        `${partial.length} partial captions; complete at ${complete.t - started.t} ms; ` +
-        `screen-reader copy changed ${new Set(shown.map((c) => c.whole)).size} times`,
-    );
+    timing[lang] = {
+      audioMsAfterPlaybackStarted: [first - started.t, last - started.t],
+      partialCaptions: partial.length,
+      completeMsAfterPlaybackStarted: complete.t - started.t,
+      screenReaderCopyChanges: new Set(shown.map((c) => c.whole)).size,
+      transcriptLostTheStart: held !== norm(text),
+    };
     expect(pageErrors).toEqual([]);
     await page.close();
   });

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { AGENT_APP_MISSING, AgentProcess, agentAppInstalled, viewerAttach } from './agent-process';
+import { AgentProcess, needsAgentApp, viewerAttach } from './agent-process';
 import { inboundStatsScript, useBrowserStack } from './harness';
 import type { WidgetProbe as Probe } from './pages/widget-interrupt';
 
@@ -10,9 +10,6 @@ import type { WidgetProbe as Probe } from './pages/widget-interrupt';
  * shows "Stop talking" over the video only while the avatar speaks, and its click (`session.interrupt()`) makes the
  * agent interrupt: the avatar reports its playback finished `interrupted: true`, stops speaking, and the button goes.
  */
-if (!agentAppInstalled() && (process.env.CI === 'true' || process.env.CI === '1'))
-  throw new Error(`${AGENT_APP_MISSING} (CI=true makes this a failure)`);
-if (!agentAppInstalled()) console.warn(`SKIPPING: ${AGENT_APP_MISSING}`);
 
 const SHOTS = 'test-results/widget-interrupt';
 const ROOM = 'widget-interrupt-room';
@@ -21,13 +18,14 @@ const LONG =
 
 const env = useBrowserStack({ queueMs: 200, providerLabels: 'rtc-a=livekit,rtc-b=daily' });
 
-describe.skipIf(!agentAppInstalled())('the widget\'s "Stop talking" stops the avatar mid-reply', () => {
+describe('the widget\'s "Stop talking" stops the avatar mid-reply', () => {
+  needsAgentApp();
   const running: { agent: AgentProcess | null } = { agent: null };
   afterAll(async () => {
     await running.agent?.stop();
   });
 
-  it('shows only while the avatar speaks, over the video; its click interrupts the reply', async () => {
+  it('shows only while the avatar speaks, over the video; its click interrupts the reply', async (ctx) => {
     const livekit = { url: inject('livekitUrl'), apiKey: inject('livekitApiKey'), apiSecret: inject('livekitApiSecret') };
     const { agent, sessionId } = await AgentProcess.startReady(running, livekit, env.stack.emulatorUrl, ROOM);
     const attach = await viewerAttach(livekit, ROOM, sessionId);
@@ -77,8 +75,8 @@ describe.skipIf(!agentAppInstalled())('the widget\'s "Stop talking" stops the av
     await page.screenshot({ path: `${SHOTS}/stopped.png`, fullPage: true });
     const p = await page.evaluate(() => (window as unknown as { __widget: Probe }).__widget);
     expect(p.agentStates).toContain('speaking');
-    // The call never failed. (onError also hears errors the session recovered from: logged for the record.)
-    if (p.errors.length) console.warn(`errors the widget reported: ${JSON.stringify(p.errors)}`);
+    // The call never failed. (onError also hears errors the session recovered from: noted for the record.)
+    if (p.errors.length) await ctx.annotate(`errors the widget reported and recovered from: ${JSON.stringify(p.errors)}`, 'notice');
     expect(p.phases).not.toContain('error');
     expect(pageErrors).toEqual([]);
     await page.getByRole('button', { name: 'End', exact: true }).click();

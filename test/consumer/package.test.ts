@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { writeResult } from '../setup/results';
 import { CONSUMER_DIR, requireApp, run } from './helpers';
 
 /**
@@ -25,8 +26,9 @@ describe.each(['liveai-kit', 'liveai-emulator'])('%s tarball', (name) => {
     mkdirSync(dir, { recursive: true });
     expect((await run('tar', ['-xzf', tarball(name), '-C', dir], { cwd: dir })).code).toBe(0);
     const r = await run(bin('publint'), ['--strict', '--pack', 'false', join(dir, 'package')], { cwd: dir });
-    console.log(`publint ${name}:\n${r.stdout}${r.stderr}`);
-    expect(r.code).toBe(0);
+    // publint's report: test-results/consumer/publint-<name>.txt, and in the failure's message.
+    writeResult(`consumer/publint-${name}.txt`, `${r.stdout}${r.stderr}`);
+    expect(r.code, `${r.stdout}${r.stderr}`).toBe(0);
     expect(r.stdout).toMatch(/All good/);
   });
 
@@ -52,8 +54,9 @@ describe.each(['liveai-kit', 'liveai-emulator'])('%s tarball', (name) => {
       ],
       { cwd: tools },
     );
-    console.log(`attw ${name}:\n${r.stdout}${r.stderr}`);
-    expect(r.code).toBe(0);
+    // attw's table: test-results/consumer/attw-<name>.txt, and in the failure's message.
+    writeResult(`consumer/attw-${name}.txt`, `${r.stdout}${r.stderr}`);
+    expect(r.code, `${r.stdout}${r.stderr}`).toBe(0);
   });
 });
 
