@@ -35,6 +35,9 @@ export default defineConfig({
         schemas: 'src/core/validation.ts',
         react: 'src/react/index.ts',
         components: 'src/components/index.ts',
+        // The drop-in widget alone (liveai-kit/widget): a page that imports it reaches none of the components the
+        // widget loads on demand except through import().
+        widget: 'src/components/widget-entry.ts',
         messages: 'src/components/i18n/translations.ts',
         // Not a package export: the core's internal entry, imported by dist/element.js (built apart, with Preact:
         // vite.element.config.ts) so that the element shares the core of the package.

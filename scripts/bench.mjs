@@ -142,13 +142,13 @@ async function sizes() {
       `like for like: useSession, useMedia, useTranscript, useControl against LiveKitRoom, VideoTrack, useDataChannel; ${never}`,
     ],
     [
-      'hooks + AvatarStage / TranscriptPanel / ChatInput (+ styles.css)',
+      'hooks + AvatarStage / TranscriptPanel / ChatInput (+ styles/base.css, styles/widget.css)',
       sf.hooks,
       null,
       `styled parts with more than the other page shows: poster, queue progress, explained errors, ended with the cost, caption mode; CSS ${kb(sf.hooks.css)}`,
     ],
     [
-      'AvatarWidget (+ styles.css)',
+      'AvatarWidget (+ styles/base.css, styles/widget.css)',
       sf.ours,
       1.03,
       `the drop-in widget does more again: status and queue progress, the mic, the time-limit countdown, explained errors; CSS ${kb(sf.ours.css)}`,
@@ -174,7 +174,7 @@ async function sizes() {
   }
   for (const [measure, page, goal] of [
     ['headless hooks', sf.headless, 1.05],
-    ['AvatarWidget (+ styles.css)', sf.ours, null],
+    ['AvatarWidget (+ styles/base.css, styles/widget.css)', sf.ours, null],
   ])
     row(
       '1 same-feature page',
@@ -197,10 +197,10 @@ async function sizes() {
       .map(([k, v]) => `${k} ${kb(v)}`)
       .join(', ');
   notes.push(
-    `Same-feature first load by source (gzip; esbuild's metafile, each file's gzip bytes shared out over its inputs by their minified size): headless hooks ${kb(sf.headless.firstLoad)}: ${parts(sf.headless)}; AvatarWidget ${kb(sf.ours.firstLoad)}: ${parts(sf.ours)}, styles.css ${kb(sf.ours.css)}; components-react with React.lazy ${kb(sf.componentsLazy.firstLoad)}: ${parts(sf.componentsLazy)}. "liveai-kit avatar-session" is the session object a first paint needs (the store, the event channels, the audio output); the session engine (state machine, proxy client, calls, polling, keep-alive) is not in the first load: it loads with import() once the provider has mounted, or on prefetch() or start().`,
+    `Same-feature first load by source (gzip; esbuild's metafile, each file's gzip bytes shared out over its inputs by their minified size): headless hooks ${kb(sf.headless.firstLoad)}: ${parts(sf.headless)}; AvatarWidget ${kb(sf.ours.firstLoad)}: ${parts(sf.ours)}, its stylesheets (styles/base.css + styles/widget.css) ${kb(sf.ours.css)}; components-react with React.lazy ${kb(sf.componentsLazy.firstLoad)}: ${parts(sf.componentsLazy)}. "liveai-kit avatar-session" is the session object a first paint needs (the store, the event channels, the audio output); the session engine (state machine, proxy client, calls, polling, keep-alive) is not in the first load: it loads with import() once the provider has mounted, or on prefetch() or start().`,
   );
   notes.push(
-    'Same-feature page: scripts/bench/same-feature/ holds the page written with our headless hooks (the same markup as the components-react page: a bare video, a list, a form, a button), with our hooks and styled parts (AvatarStage, TranscriptPanel, ChatInput) and with the widget, both importing styles.css as the README shows; with @livekit/components-react 2.9 (LiveKitRoom, VideoTrack, RoomAudioRenderer, useDataChannel for the transcript and chat, an End button calling the proxy) as its docs write it and, the fair baseline, the same split with React.lazy so the call part and livekit-client load on Start as ours do; and written by hand with React and livekit-client (split the same way), the floor. esbuild bundles each for the browser (ESM, splitting, minify, production React); every file a LiveKit call downloads is gzipped and summed, and the stylesheet a page imports counts in its first load (components-react ships no styles by default). Only the call-path schemas are among them: a call checks what it receives with a small chunk of valibot schemas and loads the rest of the schemas only for a control event or a session list.',
+    'Same-feature page: scripts/bench/same-feature/ holds the page written with our headless hooks (the same markup as the components-react page: a bare video, a list, a form, a button), with our hooks and styled parts (AvatarStage, TranscriptPanel, ChatInput) and with the widget, both importing the stylesheets of what they show (styles/base.css and styles/widget.css, as docs/components.md says); with @livekit/components-react 2.9 (LiveKitRoom, VideoTrack, RoomAudioRenderer, useDataChannel for the transcript and chat, an End button calling the proxy) as its docs write it and, the fair baseline, the same split with React.lazy so the call part and livekit-client load on Start as ours do; and written by hand with React and livekit-client (split the same way), the floor. esbuild bundles each for the browser (ESM, splitting, minify, production React); every file a LiveKit call downloads is gzipped and summed, and the stylesheets a page imports count in its first load (components-react ships no styles by default). Only the call-path schemas are among them: a call checks what it receives with a small chunk of valibot schemas and loads the rest of the schemas only for a control event or a session list.',
   );
   notes.push(
     'Sizes are deterministic (one measurement), after a fresh `npm run build`: the rows of .size-limit.cjs as size-limit measures them (esbuild bundle + minify, gzip). Only React and the transport SDKs are excluded; valibot, zod and zustand count. "first load" = the entry and its static imports; `import()` chunks have their own rows: the transport adapter loads when a session starts (or earlier, when Start comes into view and the transport is known), image preparation on its first call, the validation chunk (all schemas) only for a control event or a session list.',
@@ -667,8 +667,8 @@ const BASELINES = `## Baselines, and why each is the strongest fair one
   widget's rows show what the library adds over React.
 - **Same-feature bytes (row 1): @livekit/components-react split with React.lazy** (components-react-lazy.jsx), the
   app its docs show with the call part loaded on Start, as ours loads its transport on Start: the unsplit page would
-  flatter our first load. Stylesheets count (ours: styles.css). A hand-written React + livekit-client page, split the
-  same way, is the floor and shows what a library costs over writing the page yourself.
+  flatter our first load. Stylesheets count (ours: the family files of what a page shows). A hand-written React +
+  livekit-client page, split the same way, is the floor and shows what a library costs over writing the page yourself.
 - **Proxy (row 2): a hand-written Express route** (jose + undici) that verifies a token and forwards, with no caching,
   validation or limits: the least a proxy can do.
 - **Image preparation (row 3): browser-image-compression**, the most used library for it, plus the crop it lacks.

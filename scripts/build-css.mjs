@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 /**
- * Builds dist/styles.css (the `liveai-kit/styles.css` export): follows the `@import "./x.css";` lines
- * of src/components/styles/index.css in order, concatenates the files and minifies simply
- * (comments and redundant whitespace removed), then appends the data-theme="auto" palette (withAutoTheme).
- * Usage: node scripts/build-css.mjs [outFile]
+ * Builds dist/styles.css (the `liveai-kit/styles.css` export, every component) and one file per component family,
+ * dist/styles/<family>.css (`liveai-kit/styles/<family>.css`) from src/components/styles/families/<family>.css:
+ * follows the `@import "./x.css";` lines in order, concatenates the files and minifies simply (comments and
+ * redundant whitespace removed), then appends the data-theme="auto" palette (withAutoTheme) to the file that has
+ * the dark one (styles.css and styles/base.css). styles.css is the families in the order index.css lists them.
+ * Usage: node scripts/build-css.mjs [outDir]
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -11,7 +13,13 @@ import { fileURLToPath } from 'node:url';
 import { withAutoTheme } from '../src/components/styles/auto-theme.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const entry = resolve(root, 'src/components/styles/index.css');
+const styles = resolve(root, 'src/components/styles');
+/** The component families, each its own stylesheet, in the order index.css imports them all (styles.css). */
+export const FAMILIES = [
+  ...readFileSync(resolve(styles, 'index.css'), 'utf8').matchAll(/@import\s+["']\.\/families\/([\w-]+)\.css["']/g),
+].map((m) => m[1]);
+/** The file of a family's stylesheet (its `@import` lines name the parts). */
+export const familyFile = (family) => resolve(styles, 'families', `${family}.css`);
 
 /** Inlines local `@import` rules recursively. */
 export function bundleCss(file, seen = new Set()) {
@@ -31,10 +39,16 @@ export function minifyCss(css) {
     .trim();
 }
 
+/** Minified CSS of a stylesheet and everything it imports, with the data-theme="auto" palette when it has the dark one. */
+export const buildCss = (file) => minifyCss(withAutoTheme(bundleCss(file)));
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const out = resolve(root, process.argv[2] ?? 'dist/styles.css');
-  const css = minifyCss(withAutoTheme(bundleCss(entry)));
-  mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, `${css}\n`);
-  console.log(`wrote ${out} (${css.length} bytes)`);
+  const outDir = resolve(root, process.argv[2] ?? 'dist');
+  const write = (out, css) => {
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, `${css}\n`);
+    console.log(`wrote ${out} (${css.length} bytes)`);
+  };
+  write(resolve(outDir, 'styles.css'), buildCss(resolve(styles, 'index.css')));
+  for (const family of FAMILIES) write(resolve(outDir, 'styles', `${family}.css`), buildCss(familyFile(family)));
 }

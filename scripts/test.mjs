@@ -9,8 +9,9 @@
 // CAP_SYS_ADMIN) the tiers without media run on the host's loopback and it says so; with CI=true that is a failure.
 // Extra arguments go to vitest, e.g. `npm test -- --project unit`.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { installLivekit } from './livekit.mjs';
 import { NETNS_RUN, isRoot, probeNamespace } from './netns.mjs';
 
@@ -161,24 +162,41 @@ if (!ns.ok) {
   ];
 }
 
-// The LiveKit Agents app of the browser tier has its own package.json and lockfile; install it here, with network.
-if (needsBrowser && !existsSync('examples/livekit-agent/agent/node_modules')) {
-  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: 'examples/livekit-agent/agent', stdio: 'inherit' });
+// The LiveKit Agents app (examples/livekit-agent/agent) has its own package.json and lockfile; the browser tier drives
+// it and the server tier runs it on a loopback-only machine (test/scripts/example-agent-loopback.test.ts). Install it
+// here, with network, for either: a tier must never find it missing (its tests would only be skipped). The same
+// file the tests look for (test/browser/agent-process.ts), so a half-done install is done again; npm's own output
+// is shown only when it fails.
+const agentApp = 'examples/livekit-agent/agent';
+if (
+  (needsBrowser || projects.includes('server')) &&
+  !existsSync(`${agentApp}/node_modules/@livekit/agents-plugin-lemonslice/package.json`)
+) {
+  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: agentApp, encoding: 'utf8' });
+  if (r.status !== 0) process.stderr.write(`${r.stdout ?? ''}${r.stderr ?? ''}`);
   if (r.status !== 0) stop('could not install examples/livekit-agent/agent. Run: (cd examples/livekit-agent/agent && npm ci)');
 }
+
+// Every temporary file of the run (browser profiles, Miniflare's and the soak's folders, the consumer projects, the
+// schemathesis config, …) goes to one folder of the system's temp folder, the run's TMPDIR, removed once the run is
+// over whatever its outcome: a run leaves nothing there, even when a test or a tool forgets to clean up or is killed.
+const runTmp = mkdtempSync(join(tmpdir(), 'liveai-test-'));
+process.env.TMPDIR = runTmp;
+// Ctrl-C reaches the child (prepare, vitest) too, as one process group: this process outlives it, so the removals
+// below still run when a run is interrupted.
+process.on('SIGINT', () => {});
+const removeRunTmp = () => rmSync(runTmp, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
 
 // Consumer tier: pack the packages and install the consumer apps from the registry here, OUTSIDE the namespace
 // (it has no network); the tests then build and run them inside it. They live in the system's temp folder, and are
 // removed once the run is over, whatever its outcome (test/consumer/apps.mjs).
 const consumer = all || projects.includes('consumer');
 const { removeConsumerDir } = consumer ? await import('../test/consumer/apps.mjs') : { removeConsumerDir: () => {} };
-// Ctrl-C reaches the child (prepare, vitest) too, as one process group: this process outlives it, so the removal
-// below still runs when a run is interrupted.
-if (consumer) process.on('SIGINT', () => {});
 if (consumer) {
   const prep = spawnSync(process.execPath, ['test/consumer/prepare.mjs'], { stdio: 'inherit' });
   if (prep.status !== 0) {
     removeConsumerDir();
+    removeRunTmp();
     stop('the consumer tier could not be prepared (test/consumer/prepare.mjs failed)');
   }
 }
@@ -190,6 +208,7 @@ const vitest = ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json',
 const cmd = ns.ok ? [NETNS_RUN, ...vitest] : vitest;
 const run = spawnSync(cmd[0], cmd.slice(1), { stdio: 'inherit', env: { ...process.env, CHROMIUM_PATH: chromium } });
 removeConsumerDir();
+removeRunTmp();
 
 // One plain closing line that any CI reader understands.
 try {

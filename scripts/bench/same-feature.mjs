@@ -29,7 +29,7 @@ function parts(outputs, gz, files) {
   const name = (input) => {
     const pkg = /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(input)?.[1];
     if (pkg) return ['react', 'react-dom', 'scheduler'].includes(pkg) ? 'React' : pkg;
-    const chunk = /dist[\\/](?:chunks[\\/])?([a-z-]+?)(?:-[\w-]{8})?\.js$/.exec(input)?.[1];
+    const chunk = /dist[\\/](?:chunks[\\/])?([A-Za-z-]+?)(?:-[\w-]{8})?\.js$/.exec(input)?.[1];
     return chunk ? `liveai-kit ${chunk}` : 'the page';
   };
   const out = {};

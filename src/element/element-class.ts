@@ -1,6 +1,11 @@
 import { createElement } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
-import css from '../components/styles/index.css?inline';
+// The stylesheets of the widget's families (every one but the admin tables and charts, which the widget never shows).
+import baseCss from '../components/styles/families/base.css?inline';
+import widgetCss from '../components/styles/families/widget.css?inline';
+import imagesCss from '../components/styles/families/images.css?inline';
+import metersCss from '../components/styles/families/meters.css?inline';
+import devicesCss from '../components/styles/families/devices.css?inline';
 import { withAutoTheme } from '../components/styles/auto-theme.mjs';
 import { AvatarWidget, type AvatarWidgetProps, type WidgetEndInfo, type WidgetState } from '../components';
 import { attributeProblem, OBSERVED_ATTRIBUTES, propsFromAttributes } from './attributes';
@@ -36,7 +41,7 @@ const HOST_CSS = ':host{display:block}:host(:not([inline])){display:contents}';
  * then falls back to a `<style>` element carrying the page's nonce (see the `nonce` attribute).
  */
 let sheet: CSSStyleSheet | null | undefined;
-const cssText = () => HOST_CSS + withAutoTheme(css);
+const cssText = () => HOST_CSS + withAutoTheme(baseCss + widgetCss + imagesCss + metersCss + devicesCss);
 function sharedSheet(): CSSStyleSheet | null {
   if (sheet !== undefined) return sheet;
   try {

@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
+import { afterAll, beforeEach, inject } from 'vitest';
 import { AccessToken } from 'livekit-server-sdk';
-import { afterAll, inject } from 'vitest';
 import { issueClientToken } from '../../src/server/index';
 import { API_KEY, SESSION_SECRET, type Stack } from './harness';
 
@@ -13,6 +13,18 @@ export const AGENT_APP = resolve(fileURLToPath(new URL('.', import.meta.url)), '
 export const agentAppInstalled = () => existsSync(resolve(AGENT_APP, 'node_modules/@livekit/agents-plugin-lemonslice/package.json'));
 export const AGENT_APP_MISSING =
   'the agent fixture is not installed: run `npm ci --prefix examples/livekit-agent/agent` (outside the network namespace, it needs the npm registry)';
+
+/**
+ * For a describe block whose tests drive the agent fixture app; call it first in the block. `npm test`
+ * (scripts/test.mjs) installs the app before the tiers that use it, so this only matters for a bare `npx vitest`:
+ * with the app missing each test is a vitest skip whose note says how to install it (not a console line), and with
+ * CI=true the file fails instead.
+ */
+export function needsAgentApp(): void {
+  if (agentAppInstalled()) return;
+  if (process.env.CI === 'true' || process.env.CI === '1') throw new Error(`${AGENT_APP_MISSING} (CI=true makes this a failure)`);
+  beforeEach((ctx) => ctx.skip(AGENT_APP_MISSING));
+}
 
 /** A report line of the agent (`@@agent {json}`): `event`, epoch ms `t`, and event fields. */
 export type AgentReport = { event: string; t: number; [k: string]: unknown };
@@ -120,18 +132,6 @@ export async function viewerAttach(livekit: LiveKitServer, room: string, session
 
 /** The stack the agent tests run on: the local service names its providers as the real service does (rtc-a: LiveKit). */
 export const AGENT_STACK = { queueMs: 200, providerLabels: 'rtc-a=livekit,rtc-b=daily' } as const;
-
-/**
- * Whether the agent fixture is installed, for `describe.skipIf`. Under CI a missing fixture fails the file (throws);
- * elsewhere its agent tests are skipped with a warning. Call it once, at the top of a test file.
- */
-export function requireAgentApp(): boolean {
-  const installed = agentAppInstalled();
-  if (!installed && (process.env.CI === 'true' || process.env.CI === '1'))
-    throw new Error(`${AGENT_APP_MISSING} (CI=true makes this a failure)`);
-  if (!installed) console.warn(`SKIPPING: ${AGENT_APP_MISSING}`);
-  return installed;
-}
 
 /** An agent started in its room, and what a page needs to attach to it. */
 export interface AgentRoom {

@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { AGENT_STACK, requireAgentApp, useAgentRoom } from './agent-process';
+import { writeResult } from '../setup/results';
+import { AGENT_STACK, needsAgentApp, useAgentRoom } from './agent-process';
 import { inboundStatsScript, useBrowserStack } from './harness';
 import type { CaptionsProbe as Probe } from './pages/captions';
 
@@ -12,9 +13,13 @@ import type { CaptionsProbe as Probe } from './pages/captions';
  * is not complete before the avatar's playback has gone on (it grows word by word with the audio the page plays),
  * while screen readers get the whole line at once; Arabic words are never cut.
  */
-const installed = requireAgentApp();
 
 const SHOTS = 'test-results/captions';
+/** The timings each test measured, for a person to read: test-results/captions/timing.json (never printed). */
+const timing: Record<string, unknown> = {};
+afterAll(() => {
+  if (Object.keys(timing).length) writeResult('captions/timing.json', timing);
+});
 const ROOM = 'captions-room';
 const LINES = {
   en: 'This is a long answer that goes on, sentence after sentence, about the weather, the sea and the mountains, so there is time to watch its words appear as the avatar says them.',
@@ -68,10 +73,11 @@ describe('captions keep in step with the voice in a hosted room (issue 40.2)', (
       { timeout: 60_000 },
     );
     const t = timeline(await probe(page), asked, whole);
-    console.log(
-      `captions hosted: audio ${t.first - asked}..${t.last - asked} ms after the chat; ${t.partial.length} partial captions; ` +
-        `complete at ${t.complete - asked} ms`,
-    );
+    timing.hosted = {
+      audioMsAfterChat: [t.first - asked, t.last - asked],
+      partialCaptions: t.partial.length,
+      completeMsAfterChat: t.complete - asked,
+    };
     expect(t.audible).toBeGreaterThan(10);
     // Not complete before most of the reply was heard (the line arrived whole, before the voice), and shown word by
     // word before that.
@@ -82,7 +88,8 @@ describe('captions keep in step with the voice in a hosted room (issue 40.2)', (
   });
 });
 
-describe.skipIf(!installed)('captions keep in step with the voice (issue 40.2)', () => {
+describe('captions keep in step with the voice (issue 40.2)', () => {
+  needsAgentApp();
   it.each(['en', 'ar'] as const)('a long reply in %s: the caption grows with the playback, never ahead of it', async (lang) => {
     // One agent (and avatar session) per language: the page's end on leaving ends the session it attached to.
     const { agent, url } = await room.start(`${ROOM}-${lang}`);
@@ -153,11 +160,12 @@ describe.skipIf(!installed)('captions keep in step with the voice (issue 40.2)',
     // Screen readers get the line's text from a hidden copy, never less than what shows: LiveKit Agents streams its
     // transcription in chunks, so the copy grows by those chunks, not word by word with the voice.
     for (const c of shown) expect(norm(c.whole).startsWith(norm(c.shown))).toBe(true);
-    console.log(
-      `captions ${lang}: audio ${first - started.t}..${last - started.t} ms after playback_started; ` +
-        `${partial.length} partial captions; complete at ${complete.t - started.t} ms; ` +
-        `screen-reader copy changed ${new Set(shown.map((c) => c.whole)).size} times`,
-    );
+    timing[lang] = {
+      audioMsAfterPlaybackStarted: [first - started.t, last - started.t],
+      partialCaptions: partial.length,
+      completeMsAfterPlaybackStarted: complete.t - started.t,
+      screenReaderCopyChanges: new Set(shown.map((c) => c.whole)).size,
+    };
     expect(pageErrors).toEqual([]);
     await page.close();
   });

@@ -6,6 +6,7 @@ import { extname, join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_BASE_ARGS } from '../../scripts/chromium.mjs';
+import { writeResult } from '../setup/results';
 import { launchEngine, MEDIA_ENGINES, type TestPage } from './driver';
 
 /**
@@ -197,6 +198,11 @@ describe('the widget over video, measured from pixels (Chromium)', () => {
     ['ended', ['.liveai-stage__message .liveai-stage__title']],
     ['error-dead-end', ['.liveai-stage__message .liveai-stage__title', '.liveai-stage__message p:last-child']],
   ];
+  /** Each measured ratio (":1"), for a person to read: test-results/widget-face/contrast.json (never printed). */
+  const contrast: Record<string, number> = {};
+  afterAll(() => {
+    if (Object.keys(contrast).length) writeResult('widget-face/contrast.json', contrast);
+  });
   for (const theme of ['light', 'dark'])
     for (const [id, selectors] of TEXT_OVER_VIDEO)
       it(`${theme}, ${id}: text over the video reaches 4.5:1 against every pixel behind it`, async () => {
@@ -205,7 +211,7 @@ describe('the widget over video, measured from pixels (Chromium)', () => {
           if (['speaking', 'listening', 'speaking-keyed'].includes(id)) await live(page);
           for (const selector of selectors) {
             const ratio = await textContrast(page, selector);
-            console.log(`contrast ${theme} ${id} ${selector}: ${ratio.toFixed(2)}:1`);
+            contrast[`${theme} ${id} ${selector}`] = Number(ratio.toFixed(2));
             expect(ratio, selector).toBeGreaterThanOrEqual(4.5);
           }
         } finally {

@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
+import { RESULTS } from '../setup/results';
 // @ts-expect-error -- plain ESM module without types
 import { CONSUMER_DIR } from './apps.mjs';
 
@@ -47,6 +48,12 @@ export interface Served {
   stop(): Promise<void>;
 }
 
+/** A hung step, for a person to read after the run: test-results/consumer/hung-steps.log (never printed). */
+function noteHungStep(message: string): void {
+  mkdirSync(join(RESULTS, 'consumer'), { recursive: true });
+  appendFileSync(join(RESULTS, 'consumer/hung-steps.log'), `${new Date().toISOString()} ${message}\n`);
+}
+
 /**
  * Awaits `work`, failing after `ms` with the step's name and `context()` (a server's output, say) instead of
  * letting one hung step run the test into its own limit, which names neither the step nor what the server said.
@@ -57,8 +64,9 @@ export async function within<T>(what: string, ms: number, work: () => Promise<T>
     timer = setTimeout(() => {
       const tail = context?.().slice(-4000);
       const message = `${what} did not finish within ${ms} ms${tail ? `; output so far:\n${tail}` : ''}`;
-      // Also in the log: a test that passes on its retry would not show the first attempt's error.
-      console.warn(message);
+      // Also in test-results/consumer/hung-steps.log: a test that passes on its retry would not show the first
+      // attempt's error.
+      noteHungStep(message);
       reject(new Error(message));
     }, ms);
   });
@@ -103,7 +111,7 @@ export function serve(
       new Promise<void>((r) => {
         if (child.exitCode !== null || child.signalCode !== null) return r();
         const kill = setTimeout(() => {
-          console.warn(`${cmd} ${args.join(' ')} had not exited ${STOP_GRACE_MS} ms after SIGTERM: killed`);
+          noteHungStep(`${cmd} ${args.join(' ')} had not exited ${STOP_GRACE_MS} ms after SIGTERM: killed`);
           signal('SIGKILL');
         }, STOP_GRACE_MS);
         child.once('exit', () => {

@@ -29,7 +29,6 @@ beforeAll(() => signIn(stack.context, 'alice'));
 afterAll(() => {
   mkdirSync('test-results/consumer', { recursive: true });
   writeFileSync('test-results/consumer/next-first-load.json', `${JSON.stringify(sizes, null, 2)}\n`);
-  console.log(`Next.js first load (gzip bytes of JS+CSS before the widget is ready): ${JSON.stringify(sizes)}`);
 });
 
 const build = (dir: string, bundler: string) =>

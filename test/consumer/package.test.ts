@@ -1,12 +1,13 @@
 import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { writeResult } from '../setup/results';
 import { CONSUMER_DIR, requireApp, run } from './helpers';
 
 /**
  * The packed tarballs as a registry would serve them: publint finds nothing, and attw finds no type problem for
  * node16 (ESM) and bundler resolution. Under node16 from CommonJS only `CJSResolvesToESM` is accepted (Node ≥ 20.19
- * can require() ESM); the stylesheet entry has no types by nature.
+ * can require() ESM); the stylesheet entries have no types by nature.
  */
 const packs = join(CONSUMER_DIR, 'packs');
 const tarball = (name: string) =>
@@ -25,8 +26,9 @@ describe.each(['liveai-kit', 'liveai-emulator'])('%s tarball', (name) => {
     mkdirSync(dir, { recursive: true });
     expect((await run('tar', ['-xzf', tarball(name), '-C', dir], { cwd: dir })).code).toBe(0);
     const r = await run(bin('publint'), ['--strict', '--pack', 'false', join(dir, 'package')], { cwd: dir });
-    console.log(`publint ${name}:\n${r.stdout}${r.stderr}`);
-    expect(r.code).toBe(0);
+    // publint's report: test-results/consumer/publint-<name>.txt, and in the failure's message.
+    writeResult(`consumer/publint-${name}.txt`, `${r.stdout}${r.stderr}`);
+    expect(r.code, `${r.stdout}${r.stderr}`).toBe(0);
     expect(r.stdout).toMatch(/All good/);
   });
 
@@ -41,13 +43,20 @@ describe.each(['liveai-kit', 'liveai-emulator'])('%s tarball', (name) => {
         'cjs-resolves-to-esm',
         '--exclude-entrypoints',
         './styles.css',
+        './styles/base.css',
+        './styles/widget.css',
+        './styles/images.css',
+        './styles/meters.css',
+        './styles/devices.css',
+        './styles/admin.css',
         '--format',
         'table-flipped',
       ],
       { cwd: tools },
     );
-    console.log(`attw ${name}:\n${r.stdout}${r.stderr}`);
-    expect(r.code).toBe(0);
+    // attw's table: test-results/consumer/attw-<name>.txt, and in the failure's message.
+    writeResult(`consumer/attw-${name}.txt`, `${r.stdout}${r.stderr}`);
+    expect(r.code, `${r.stdout}${r.stderr}`).toBe(0);
   });
 });
 

@@ -5,21 +5,33 @@
 // plus the app's third-party packages from the registry. The projects live in the system's temp folder and
 // scripts/test.mjs removes them once the run is over; with LIVEAI_CONSUMER_DIR (a folder you keep) an app whose
 // package.json and tarballs did not change keeps its node_modules between runs. The tests (test/consumer/*.test.ts) then
-// build and run these projects inside the namespace, with no network.
+// build and run these projects inside the namespace, with no network. It prints nothing unless it fails: what it did
+// goes to test-results/consumer/prepare.log, and a failing command's own output to stderr.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { APPS, CONSUMER_DIR, PACKS_DIR } from './apps.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
-const log = (msg) => console.log(`consumer: ${msg}`);
+/** Runs a command, its output kept; when it fails, that output goes to stderr before the error is thrown. */
+const run = (cmd, args, cwd) => {
+  try {
+    return execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  } catch (e) {
+    process.stderr.write(`consumer: ${cmd} ${args.join(' ')} failed in ${cwd}:\n${e.stdout ?? ''}${e.stderr ?? ''}\n`);
+    throw e;
+  }
+};
+const LOG = join(ROOT, 'test-results/consumer/prepare.log');
+mkdirSync(dirname(LOG), { recursive: true });
+writeFileSync(LOG, '');
+const log = (msg) => appendFileSync(LOG, `consumer: ${msg}\n`);
 
 if (!existsSync(join(ROOT, 'dist/index.js')) || !existsSync(join(ROOT, 'packages/liveai-emulator/dist/bin.js'))) {
   log('building (dist/ is missing)');
-  execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  run('npm', ['run', 'build'], ROOT);
 }
 rmSync(PACKS_DIR, { recursive: true, force: true });
 mkdirSync(PACKS_DIR, { recursive: true });

@@ -27,7 +27,6 @@ describe('Vite React app (installed tarball, only livekit-client)', () => {
       const { page, firstLoadGzip, pageErrors } = await step('the widget page', 90_000, () => openWidget(stack.context, `${server.url}/`));
       mkdirSync('test-results/consumer', { recursive: true });
       writeFileSync('test-results/consumer/vite-first-load.json', `${JSON.stringify({ vite: firstLoadGzip })}\n`);
-      console.log(`Vite first load (gzip bytes of JS+CSS before the widget is ready): ${firstLoadGzip}`);
       await step('a call with the local avatar', 240_000, () => playAvatar(page, 'vite'));
       expect(pageErrors).toEqual([]);
 

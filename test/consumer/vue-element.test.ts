@@ -35,7 +35,6 @@ describe('Vue + Vite app with liveai-kit/element (installed tarball, no React)',
       const { page, firstLoadGzip, pageErrors } = await step('the element page', 90_000, () => openWidget(stack.context, `${server.url}/`));
       mkdirSync('test-results/consumer', { recursive: true });
       writeFileSync('test-results/consumer/vue-element-first-load.json', `${JSON.stringify({ 'vue-element': firstLoadGzip })}\n`);
-      console.log(`Vue + liveai-kit/element first load (gzip bytes of JS+CSS before Start shows): ${firstLoadGzip}`);
       expect(await page.evaluate(() => 'React' in window)).toBe(false);
       await step('a call with the local avatar', 240_000, async () => {
         await page.getByRole('button', { name: 'Start call' }).click();

@@ -47,7 +47,6 @@ describe(`emulator conformance (${CASES.length} cases)`, () => {
         return f;
       },
     };
-    console.log(`emulator conformance: ${CASES.length} cases`);
   });
   afterAll(async () => {
     await Promise.all([ctx.h, ...extra].map((h) => h.close()));

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ControlEventSchema, CreateSessionRequestSchema, inlineImageTooLarge } from '../../src/core/schemas';
 import { createEmulator, type Emulator } from '../../src/emulator/index';
 import { ALICE, bodies } from './helpers';
+import { writeResult } from '../setup/results';
 
 /**
  * Property tests (fast-check): thousands of malformed bodies, queries, headers and ids against every route.
@@ -107,7 +108,7 @@ describe('property tests: malformed input never crashes or hangs the emulator', 
     wsSessionId = await mk(bodies.wsA());
   });
   afterAll(async () => {
-    console.log(`property tests: ${inputs} malformed or random inputs sent`);
+    writeResult('server/emulator-properties.json', { malformedOrRandomInputsSent: inputs });
     await emu.close();
   });
 

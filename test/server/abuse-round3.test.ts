@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAvatarHandler, type AvatarProxyOptions } from '../../src/server/index';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
 import express, { type Request as ExpressRequest } from 'express';
 import { createAvatarProxy, issueClientToken } from '../../src/server/index';
 import { clientAddress, normalAddress } from '../../src/server/limits/client-ip';
 import { SECRET, countingFetch, listen, proxyApp, proxyOptions, startEmulator, type Emulator } from './helpers';
+import { BIG, postUnfinishedBody, pulledBody } from './big-body';
 
 /**
  * Issue 36 (round 3 of the spending-safety review), items 3, 6 and 8, on both adapters (the Express router and
@@ -133,10 +133,6 @@ describe.each(Object.keys(adapters))('%s adapter', (name) => {
   });
 });
 
-/** 1.9 MB, the body size of the attack. */
-const BIG = 1_900_000;
-const CHUNK = 64 * 1024;
-
 describe('item 6: a session route checks its token before reading its body', () => {
   const rateLimit = { perIp: 1000, invalidTokens: 3 };
 
@@ -153,36 +149,9 @@ describe('item 6: a session route checks its token before reading its body', () 
     closers.push(server.close);
     const { session_id } = await issueClientToken({ sessionSecret: SECRET }, 'svc-session-1');
     const send = (token: string) =>
-      new Promise<{ status: number; detail: string; written: number }>((resolve, reject) => {
-        let written = 0;
-        const req = httpRequest(`${server.url}/api/avatar/sessions/${encodeURIComponent(session_id)}/control`, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            'content-length': String(BIG + 1),
-            authorization: `Bearer ${token}`,
-            'x-forwarded-for': '203.0.113.9',
-          },
-        });
-        req.on('error', reject);
-        req.on('response', (res: IncomingMessage) => {
-          let text = '';
-          res.on('data', (c: Buffer) => (text += c.toString()));
-          res.on('end', () => {
-            resolve({ status: res.statusCode ?? 0, detail: (JSON.parse(text) as { detail: string }).detail, written });
-            req.destroy();
-          });
-        });
-        // All but the last byte: the body never ends.
-        const pad = Buffer.alloc(CHUNK, 0x61);
-        const pump = () => {
-          while (written < BIG) {
-            const n = Math.min(CHUNK, BIG - written);
-            written += n;
-            if (!req.write(n === CHUNK ? pad : pad.subarray(0, n))) return void req.once('drain', pump);
-          }
-        };
-        pump();
+      postUnfinishedBody(`${server.url}/api/avatar/sessions/${encodeURIComponent(session_id)}/control`, {
+        authorization: `Bearer ${token}`,
+        'x-forwarded-for': '203.0.113.9',
       });
     for (let i = 0; i < 3; i++) {
       const r = await send('not-a-token');
@@ -205,18 +174,7 @@ describe('item 6: a session route checks its token before reading its body', () 
     } as never);
     const { session_id } = await issueClientToken({ sessionSecret: SECRET }, 'svc-session-1');
     const send = async (token: string) => {
-      let pulled = 0;
-      const body = new ReadableStream<Uint8Array>(
-        {
-          pull(controller) {
-            if (pulled >= BIG) return controller.close();
-            const n = Math.min(CHUNK, BIG - pulled);
-            pulled += n;
-            controller.enqueue(new Uint8Array(n).fill(0x61));
-          },
-        },
-        { highWaterMark: 0 },
-      );
+      const { body, pulled } = pulledBody();
       const req = new Request(`http://127.0.0.1/api/avatar/sessions/${encodeURIComponent(session_id)}/control`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
@@ -224,7 +182,7 @@ describe('item 6: a session route checks its token before reading its body', () 
         duplex: 'half',
       } as RequestInit);
       const res = await handler(req, { remoteAddress: '203.0.113.9' });
-      return { status: res.status, detail: ((await res.json()) as { detail: string }).detail, pulled };
+      return { status: res.status, detail: ((await res.json()) as { detail: string }).detail, pulled: pulled() };
     };
     for (let i = 0; i < 3; i++) expect(await send('not-a-token')).toEqual({ status: 401, detail: 'Invalid client token', pulled: 0 });
     const limited = await send('still-not-a-token');

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAvatarHandler, issueClientToken, type AvatarHandlerOptions } from '../../src/server/index';
 import { createServiceClient } from '../../src/server/service/client';
 import { ALICE, LIVEKIT, SECRET, startEmulator, waitFor, type Emulator } from './helpers';
+import { quietLogger } from '../setup/quiet-logger';
 
 /**
  * Issue 35 item 3: the service is the ground truth for counting. A proxy that does not know what runs (a new
@@ -23,6 +24,7 @@ const make = (extra: Partial<AvatarHandlerOptions> = {}) =>
     sessionSecret: SECRET,
     livekit: LIVEKIT,
     rateLimit: false,
+    logger: quietLogger(),
     ...extra,
   });
 const create = (h: ReturnType<typeof make>, ip: string) =>

@@ -1,10 +1,8 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { spawnSync, type ChildProcess } from 'node:child_process';
-import { createClient } from 'redis';
+import { describe, expect, it } from 'vitest';
 import { redisStore, type AvatarProxyOptions, type ProxyStore } from '../../src/server/index';
 import type { Request } from 'express';
 import { createServiceClient } from '../../src/server/service/client';
-import { ALICE, endRunning, listen, proxyApp, proxyOptions, serviceId, startEmulator, startRedis, waitFor, type Emulator } from './helpers';
+import { ALICE, hasRedis, listen, proxyApp, proxyOptions, serviceId, useEmulatorAndRedis, waitFor } from './helpers';
 
 /**
  * A client's running-session cap after the proxy's store lost what runs (found by the short soak: a client ran 4
@@ -13,42 +11,15 @@ import { ALICE, endRunning, listen, proxyApp, proxyOptions, serviceId, startEmul
  * client could start more. The client each session was counted under travels sealed in its handle: the browser's
  * next call (a status poll) counts the session under that client again, so the client's 4th create is refused.
  */
-const hasRedis = spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
-if (!hasRedis && (process.env.CI === 'true' || process.env.CI === '1'))
-  throw new Error('redis-server is missing: CI installs it (apt-get install -y redis-server)');
 
 const A = '198.51.100.7';
 const PER_CLIENT = /^At most 3 sessions may run at once from this address/;
 
-let emulator: Emulator;
-let redis: { proc: ChildProcess; url: string; port: number } | undefined;
-let rc: ReturnType<typeof createClient> | undefined;
-const closers: (() => Promise<void>)[] = [];
-
-beforeAll(async () => {
-  emulator = await startEmulator(5);
-  if (!hasRedis) return;
-  redis = await startRedis();
-  rc = createClient({ url: redis.url });
-  rc.on('error', () => {});
-  await rc.connect();
-});
-afterAll(async () => {
-  await rc?.quit().catch(() => {});
-  redis?.proc.kill('SIGKILL');
-  await emulator.close();
-});
-beforeEach(async () => {
-  // The owner's ceiling counts every running session of the account: each test starts from none.
-  await endRunning(emulator.url);
-  await rc?.sendCommand(['FLUSHALL']);
-});
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-});
+// The owner's ceiling counts every running session of the account: each test starts from none, on an empty Redis.
+const env = useEmulatorAndRedis({ queueMs: 5 });
 
 const options = (store: ProxyStore | undefined, owner: AvatarProxyOptions<Request>['ownerLimits']) =>
-  proxyOptions(emulator.url, {
+  proxyOptions(env.emulator.url, {
     trustProxy: ['loopback'],
     sessionLimits: { maxConcurrent: 3 },
     ownerLimits: owner,
@@ -57,7 +28,7 @@ const options = (store: ProxyStore | undefined, owner: AvatarProxyOptions<Reques
 
 async function start(o: AvatarProxyOptions<Request>) {
   const p = await listen(proxyApp(o));
-  closers.push(() => p.close());
+  env.closers.push(() => p.close());
   return {
     close: () => p.close(),
     create: (ip: string) =>
@@ -92,14 +63,14 @@ async function refusedPerClient(res: Response) {
   expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
 }
 
-const redisOf = () => redisStore({ sendCommand: (args) => rc!.sendCommand(args), prefix: 'lost-store:' });
+const redisOf = () => redisStore({ sendCommand: (args) => env.rc!.sendCommand(args), prefix: 'lost-store:' });
 
 describe.skipIf(!hasRedis)('Redis store emptied (FLUSHALL) while a client runs its maximum', () => {
   it('the browser polls its sessions: the client is refused a 4th with 429', async () => {
     const p = await start(options(redisOf(), { maxConcurrent: 20 }));
     const mine = [await createOk(p, A), await createOk(p, A), await createOk(p, A)];
     await refusedPerClient(await p.create(A));
-    await rc!.sendCommand(['FLUSHALL']);
+    await env.rc!.sendCommand(['FLUSHALL']);
     for (const s of mine) expect((await p.poll(s, A)).status).toBe(200);
     await refusedPerClient(await p.create(A));
     // Another client still starts one: the lost store refuses nobody else.
@@ -110,7 +81,7 @@ describe.skipIf(!hasRedis)('Redis store emptied (FLUSHALL) while a client runs i
     // Owner: 5 at once. After the wipe, another client's create counts the 3 at the service (found: browser unknown).
     const p = await start(options(redisOf(), { maxConcurrent: 5 }));
     const mine = [await createOk(p, A), await createOk(p, A), await createOk(p, A)];
-    await rc!.sendCommand(['FLUSHALL']);
+    await env.rc!.sendCommand(['FLUSHALL']);
     await createOk(p, '198.51.100.8');
     // The browser polls from another address now (a phone that changed network): its sessions are still A's.
     for (const s of mine) expect((await p.poll(s, '203.0.113.9')).status).toBe(200);
@@ -150,11 +121,11 @@ describe('a create the service answers after the time limit (504)', () => {
     let letThrough!: () => void;
     hold = new Promise((r) => (letThrough = r));
     const p = await start(
-      proxyOptions(emulator.url, {
+      proxyOptions(env.emulator.url, {
         trustProxy: ['loopback'],
         sessionLimits: { maxConcurrent: 1 },
         ownerLimits: false,
-        upstream: { baseUrl: emulator.url, apiKey: ALICE, timeoutMs: 500, fetch: gated },
+        upstream: { baseUrl: env.emulator.url, apiKey: ALICE, timeoutMs: 500, fetch: gated },
       }),
     );
     const late = await p.create(A);
@@ -171,7 +142,7 @@ describe('a create the service answers after the time limit (504)', () => {
       const res = await p.create(A);
       return res.status === 201 ? ((await res.json()) as Created) : undefined;
     });
-    const { sessions } = await createServiceClient({ baseUrl: emulator.url, apiKey: ALICE }).listSessions({ page: 1, limit: 100 });
+    const { sessions } = await createServiceClient({ baseUrl: env.emulator.url, apiKey: ALICE }).listSessions({ page: 1, limit: 100 });
     const running = sessions.filter((s) => /QUEUED|ACTIVE/.test(s.session_status)).map((s) => s.session_id);
     expect(running).toEqual([await serviceId(next.session_id)]);
   });

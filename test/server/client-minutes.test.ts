@@ -1,11 +1,9 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { createClient } from 'redis';
 import type { Request } from 'express';
 import { redisStore, type AvatarProxyOptions, type ProxyStore } from '../../src/server/index';
-import { ALICE, endRunning, listen, proxyApp, proxyOptions, startEmulator, startRedis, type Emulator } from './helpers';
+import { ALICE, hasRedis, listen, proxyApp, proxyOptions, useEmulatorAndRedis } from './helpers';
 
 /**
  * Issue 41 item 2: a per-client daily budget of session minutes (`sessionLimits.minutesPerDay`), charged like the
@@ -13,42 +11,13 @@ import { ALICE, endRunning, listen, proxyApp, proxyOptions, startEmulator, start
  * create), refused with 429 `{detail}` and `Retry-After` until midnight UTC, and counted once across instances that
  * share one Redis.
  */
-const hasRedis = spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
-if (!hasRedis && (process.env.CI === 'true' || process.env.CI === '1'))
-  throw new Error('redis-server is missing: CI installs it (apt-get install -y redis-server)');
 
 const A = '198.51.100.21';
 const B = '198.51.100.22';
 // A budget of 2 minutes; each session is charged its maximum length, 1 minute.
 const LIMITS = { sessionLimits: { maxDurationMs: 60_000, minutesPerDay: 2 }, ownerLimits: false as const };
 
-let emulator: Emulator;
-let redis: { proc: ChildProcess; url: string } | undefined;
-let rc: ReturnType<typeof createClient> | undefined;
-const closers: (() => Promise<void>)[] = [];
-
-beforeAll(async () => {
-  emulator = await startEmulator(5);
-  if (!hasRedis) return;
-  redis = await startRedis();
-  rc = createClient({ url: redis.url });
-  rc.on('error', () => {});
-  await rc.connect();
-});
-afterAll(async () => {
-  await rc?.quit().catch(() => {});
-  redis?.proc.kill('SIGKILL');
-  await emulator.close();
-});
-beforeEach(async () => {
-  await endRunning(emulator.url);
-  emulator.state.setCredits(ALICE, 1000);
-  await rc?.sendCommand(['FLUSHALL']);
-});
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-  await endRunning(emulator.url);
-});
+const env = useEmulatorAndRedis({ queueMs: 5, credits: 1000 });
 
 /** A proxy on loopback; `lines` gets its structured log lines. */
 async function start(extra: Partial<AvatarProxyOptions<Request>>, lines: Record<string, unknown>[] = []) {
@@ -58,8 +27,8 @@ async function start(extra: Partial<AvatarProxyOptions<Request>>, lines: Record<
       done();
     },
   });
-  const p = await listen(proxyApp(proxyOptions(emulator.url, { trustProxy: ['loopback'], logger: pino(sink), ...extra })));
-  closers.push(() => p.close());
+  const p = await listen(proxyApp(proxyOptions(env.emulator.url, { trustProxy: ['loopback'], logger: pino(sink), ...extra })));
+  env.closers.push(() => p.close());
   return {
     create: (ip: string) =>
       fetch(`${p.url}/api/avatar/sessions`, {
@@ -88,7 +57,7 @@ async function overBudget(res: Response) {
 }
 
 const stores: [string, () => ProxyStore | undefined][] = [['memory store', () => undefined]];
-if (hasRedis) stores.push(['Redis store', () => redisStore({ sendCommand: (a) => rc!.sendCommand(a), prefix: 'minutes:' })]);
+if (hasRedis) stores.push(['Redis store', () => redisStore({ sendCommand: (a) => env.rc!.sendCommand(a), prefix: 'minutes:' })]);
 
 describe.each(stores)('%s', (_, storeOf) => {
   const withStore = () => ({ ...LIMITS, ...(storeOf() ? { store: storeOf() } : {}) });
@@ -117,9 +86,9 @@ describe.each(stores)('%s', (_, storeOf) => {
 
   it('a create the service refuses (402, no credits) gives its minutes back', async () => {
     const p = await start(withStore());
-    emulator.state.setCredits(ALICE, 0);
+    env.emulator.state.setCredits(ALICE, 0);
     for (let i = 0; i < 3; i++) expect((await p.create(A)).status).toBe(402);
-    emulator.state.setCredits(ALICE, 1000);
+    env.emulator.state.setCredits(ALICE, 1000);
     expect((await p.create(A)).status).toBe(201);
     expect((await p.create(A)).status).toBe(201);
     await overBudget(await p.create(A));
@@ -128,7 +97,7 @@ describe.each(stores)('%s', (_, storeOf) => {
 
 describe.skipIf(!hasRedis)('two proxy instances on one Redis', () => {
   it("share each client's budget: counted once", async () => {
-    const store = () => redisStore({ sendCommand: (a) => rc!.sendCommand(a), prefix: 'minutes-two:' });
+    const store = () => redisStore({ sendCommand: (a) => env.rc!.sendCommand(a), prefix: 'minutes-two:' });
     const one = await start({ ...LIMITS, store: store() });
     const two = await start({ ...LIMITS, store: store() });
     expect((await one.create(A)).status).toBe(201);

@@ -45,7 +45,7 @@ function walk(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? walk(join(dir, n)) : [join(dir, n)]));
 }
 
-/** Every dist file a browser can load: entries, standalone/**, styles.css and the chunks they import. */
+/** Every dist file a browser can load: entries, standalone/**, styles.css, styles/*.css and the chunks they import. */
 function browserFiles(): string[] {
   const standalone = existsSync(join(DIST, 'standalone')) ? walk(join(DIST, 'standalone')).filter((f) => f.endsWith('.js')) : [];
   const queue = [...ENTRIES.map((e) => join(DIST, e)).filter(existsSync), ...standalone];
@@ -58,8 +58,8 @@ function browserFiles(): string[] {
       if (spec.startsWith('.')) queue.push(resolve(dirname(file), spec));
     }
   }
-  const css = join(DIST, 'styles.css');
-  return [...seen, ...(existsSync(css) ? [css] : [])];
+  const css = [join(DIST, 'styles.css'), ...(existsSync(join(DIST, 'styles')) ? walk(join(DIST, 'styles')) : [])];
+  return [...seen, ...css.filter(existsSync)];
 }
 
 const hasDist = existsSync(join(DIST, 'index.js'));

@@ -1,8 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import express, { type Express, type Request } from 'express';
+import { createClient } from 'redis';
 import sharp from 'sharp';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import WebSocket from 'ws';
 import { createEmulator } from '../../src/emulator/index';
 import { createAvatarProxy, type AvatarProxyOptions } from '../../src/server/index';
@@ -164,4 +166,48 @@ export async function endRunning(emulatorUrl: string, apiKey = ALICE): Promise<v
       if (s.session_status === 'QUEUED' || s.session_status === 'ACTIVE') await service.control(s.session_id, { event: 'terminate' });
     if (!pagination.has_more) return;
   }
+}
+
+/** Whether `redis-server` is installed (scripts/test.mjs installs it before the tiers that need it). */
+export const hasRedis = spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
+
+/**
+ * A file's local service and real Redis, from its module scope: one of each for the file (Redis only when
+ * installed; with CI=true a missing one fails the file), and around each test: no running session of alice's
+ * account at the service and an empty Redis before it (the owner's ceiling counts every running session), the
+ * servers the test pushed on `closers` closed and its sessions ended after it. `credits`: alice's credits before
+ * each test. The fields are set once the file's `beforeAll` has run.
+ */
+export function useEmulatorAndRedis(options: { queueMs?: number; credits?: number } = {}) {
+  if (!hasRedis && (process.env.CI === 'true' || process.env.CI === '1'))
+    throw new Error('redis-server is missing: CI installs it (apt-get install -y redis-server)');
+  const env = {
+    emulator: undefined as unknown as Emulator,
+    redis: undefined as { proc: ChildProcess; url: string; port: number } | undefined,
+    rc: undefined as ReturnType<typeof createClient> | undefined,
+    closers: [] as (() => Promise<void>)[],
+  };
+  beforeAll(async () => {
+    env.emulator = await startEmulator(options.queueMs);
+    if (!hasRedis) return;
+    env.redis = await startRedis();
+    env.rc = createClient({ url: env.redis.url });
+    env.rc.on('error', () => {});
+    await env.rc.connect();
+  });
+  afterAll(async () => {
+    await env.rc?.quit().catch(() => {});
+    env.redis?.proc.kill('SIGKILL');
+    await env.emulator?.close();
+  });
+  beforeEach(async () => {
+    await endRunning(env.emulator.url);
+    if (options.credits !== undefined) env.emulator.state.setCredits(ALICE, options.credits);
+    await env.rc?.sendCommand(['FLUSHALL']);
+  });
+  afterEach(async () => {
+    for (const close of env.closers.splice(0)) await close();
+    await endRunning(env.emulator.url);
+  });
+  return env;
 }

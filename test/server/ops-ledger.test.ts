@@ -5,6 +5,7 @@ import request from 'supertest';
 import { createAvatarHandler, memoryStore, readUsage, redisStore } from '../../src/server/index';
 import { createEmulator } from '../../src/emulator/index';
 import { ALICE, SECRET, closedPort, proxyApp, proxyOptions, serviceId, startRedis, waitFor, type Emulator } from './helpers';
+import { quietLogger } from '../setup/quiet-logger';
 
 /**
  * The spend ledger in the proxy's store (a real redis-server), shared by proxy instances and kept across a restart;
@@ -156,6 +157,7 @@ describe('health and readiness', () => {
       rateLimit: false,
       store: storeOn(`ready${++prefixes}:`, 200),
       basePath: '/api/avatar',
+      logger: quietLogger(),
     });
     const get = (path: string) => handler(new Request(`http://127.0.0.1/api/avatar${path}`));
     expect((await get('/ready')).status).toBe(200);

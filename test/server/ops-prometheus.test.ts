@@ -8,6 +8,7 @@ import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { createEmulator } from '../../src/emulator/index';
 import { listen, proxyApp, proxyOptions, waitFor, type Emulator } from './helpers';
 import { PROMETHEUS_BIN, startPrometheus } from './prometheus';
+import { writeResult } from '../setup/results';
 
 /**
  * A real Prometheus server scrapes a running proxy (its OpenTelemetry instruments through the OpenTelemetry
@@ -114,7 +115,7 @@ describe.skipIf(!present)('metrics scraped by Prometheus', () => {
       ),
       running: await prom.value('liveai_sessions_running'),
     };
-    console.log(`PromQL results: ${JSON.stringify(seen)} (service reported costs ${costA} + ${costB})`);
+    writeResult('server/ops-prometheus.json', { promql: seen, serviceReportedCosts: [costA, costB] });
     expect(seen.created).toEqual({ 'agent-demo': 1, 'agent-cartoon': 1 });
     expect(seen.refused).toEqual({ client_running: 1, agent: 1, origin: 1 });
     expect(seen.ended).toEqual({ user: 1, service_ended: 1 });

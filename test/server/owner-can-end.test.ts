@@ -8,6 +8,7 @@ import { createServiceClient } from '../../src/server/service/client';
 import { ALICE, endRunning, LIVEKIT, SECRET, serviceId, startEmulator, startRedis, type Emulator } from './helpers';
 import { bundle, type WorkerFetcher } from './runtimes/bundle';
 import { quietLogger } from '../setup/quiet-logger';
+import { writeResult } from '../setup/results';
 
 /**
  * Property: whatever valid and hostile clients do around a session (token-less floods, another session's
@@ -180,7 +181,7 @@ describe('the owner can always end their own session (property)', () => {
         headers.set('x-test-proxy', `run-${run}`);
         return worker.fetch(`https://proxy.example/api${path}`, { ...init, headers });
       });
-      console.log(`owner-can-end on workerd: ${runs} runs of up to 40 mixed requests, the owner's /end always 200`);
+      writeResult('server/owner-can-end-workerd.json', { runs, requestsPerRunAtMost: 40 });
     } finally {
       await mf.dispose();
     }

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAvatarHandler, memoryStore, type AvatarHandlerOptions, type Logger } from '../../src/server/index';
 import { createServiceClient } from '../../src/server/service/client';
 import { ALICE, LIVEKIT, SECRET, serviceId, setFaults, startEmulator, waitFor, type Emulator } from './helpers';
+import { quietLogger } from '../setup/quiet-logger';
 
 /**
  * The proxy where functions stop after their response (Vercel, Netlify, AWS Lambda, …), run here in Node with the
@@ -35,6 +36,7 @@ const handlerOf = (extra: Partial<AvatarHandlerOptions> = {}) =>
     sessionSecret: SECRET,
     livekit: LIVEKIT,
     rateLimit: false,
+    logger: quietLogger(),
     ...extra,
   });
 const create = (): RequestInit => ({

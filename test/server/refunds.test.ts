@@ -11,6 +11,7 @@ import {
   type ProxyStore,
 } from '../../src/server/index';
 import { ALICE, countingFetch, LIVEKIT, listen, SECRET, setFaults, startEmulator, startRedis, type Emulator } from './helpers';
+import { quietLogger } from '../setup/quiet-logger';
 
 /**
  * Issue 36 items 1 and 7, on both adapters with the real local service: a create the service refuses gives back
@@ -36,6 +37,7 @@ const base = (extra: Extra) => ({
   sessionSecret: SECRET,
   livekit: LIVEKIT,
   rateLimit: false as const,
+  logger: quietLogger(),
   ...extra,
 });
 const json = (body: unknown): RequestInit => ({

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
 import express, { type Request as ExpressRequest } from 'express';
 import { createAvatarHandler, createAvatarProxy, issueClientToken, type AvatarProxyOptions } from '../../src/server/index';
 import { SECRET, listen, proxyOptions, startEmulator, type Emulator } from './helpers';
+import { BIG, postUnfinishedBody, pulledBody } from './big-body';
 
 /**
  * Issue 36, the point left open: a request with a valid client token over its session's request limit
@@ -20,9 +20,6 @@ afterAll(async () => {
   await emulator.close();
 });
 
-/** 1.9 MB, the body size of the invalid-token attack. */
-const BIG = 1_900_000;
-const CHUNK = 64 * 1024;
 const rateLimit = { perIp: 1000, perSession: 2, invalidTokens: 1000 };
 
 describe('a valid token over its session request limit is refused before the body is read', () => {
@@ -41,32 +38,7 @@ describe('a valid token over its session request limit is refused before the bod
     const auth = { authorization: `Bearer ${client_token}`, 'x-forwarded-for': '203.0.113.20' };
     // The session's 2 requests of the window (the service does not know this session: 404, but they count).
     for (let i = 0; i < 2; i++) expect((await fetch(url, { headers: auth })).status).not.toBe(429);
-    const answer = await new Promise<{ status: number; detail: string }>((resolve, reject) => {
-      const req = httpRequest(`${url}/control`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': String(BIG + 1), ...auth },
-      });
-      req.on('error', reject);
-      req.on('response', (res: IncomingMessage) => {
-        let text = '';
-        res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => {
-          resolve({ status: res.statusCode ?? 0, detail: (JSON.parse(text) as { detail: string }).detail });
-          req.destroy();
-        });
-      });
-      // All but the last byte: the body never ends, so only an answer before the body can come.
-      let written = 0;
-      const pad = Buffer.alloc(CHUNK, 0x61);
-      const pump = () => {
-        while (written < BIG) {
-          const n = Math.min(CHUNK, BIG - written);
-          written += n;
-          if (!req.write(n === CHUNK ? pad : pad.subarray(0, n))) return void req.once('drain', pump);
-        }
-      };
-      pump();
-    });
+    const answer = await postUnfinishedBody(`${url}/control`, auth);
     expect(answer.status).toBe(429);
     expect(answer.detail).toMatch(/^Too many requests; try again in \d+ s/);
     // The answer came while less than half of the body had been read.
@@ -83,18 +55,7 @@ describe('a valid token over its session request limit is refused before the bod
     const auth = { authorization: `Bearer ${client_token}` };
     const platform = { remoteAddress: '203.0.113.21' };
     for (let i = 0; i < 2; i++) expect((await handler(new Request(url, { headers: auth }), platform)).status).not.toBe(429);
-    let pulled = 0;
-    const body = new ReadableStream<Uint8Array>(
-      {
-        pull(controller) {
-          if (pulled >= BIG) return controller.close();
-          const n = Math.min(CHUNK, BIG - pulled);
-          pulled += n;
-          controller.enqueue(new Uint8Array(n).fill(0x61));
-        },
-      },
-      { highWaterMark: 0 },
-    );
+    const { body, pulled } = pulledBody();
     const res = await handler(
       new Request(`${url}/control`, {
         method: 'POST',
@@ -106,7 +67,7 @@ describe('a valid token over its session request limit is refused before the bod
     );
     expect(res.status).toBe(429);
     expect(((await res.json()) as { detail: string }).detail).toMatch(/^Too many requests; try again in \d+ s/);
-    expect(pulled).toBe(0);
+    expect(pulled()).toBe(0);
   });
 
   it('a request within the limit is counted once, not twice (the gate and the route)', async () => {

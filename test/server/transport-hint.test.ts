@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
 import { createAvatarHandler, createAvatarProxy } from '../../src/server/index';
 import { ALICE, countingFetch, LIVEKIT, proxyApp, proxyOptions, SECRET, startEmulator, type Emulator } from './helpers';
+import { quietLogger } from '../setup/quiet-logger';
 
 /**
  * `GET /transport`: the proxy advertises the transport of its hosted rooms, so a page that registered both
@@ -84,6 +85,7 @@ describe('GET /transport (Fetch handler)', () => {
       livekit: LIVEKIT,
       sessionLimits: false,
       rateLimit: { perIp: 1 },
+      logger: quietLogger(),
       ...extra,
     });
   const get = (h: ReturnType<typeof make>, headers: Record<string, string> = {}) =>

@@ -1,13 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROFILES, runSoak, type SoakResult } from '../../scripts/soak/run';
+import { writeResult } from '../setup/results';
 
 /**
  * The short soak (issue 42): simulated visitors against an Express and a Fetch proxy instance on one real Redis, in
  * front of the local service, while an instance is killed, Redis is paused, killed and wiped, the service fails,
  * answers late and drops connections, and one instance's clock is skewed. The invariants are asserted, one test
- * each, against the service's own records; the figures are printed, never asserted. `npm run soak` is the long run.
+ * each, against the service's own records; the figures go to test-results/soak-short.txt, never asserted. `npm run soak` is the long run.
  */
 const hasRedis = spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
 if (!hasRedis && (process.env.CI === 'true' || process.env.CI === '1'))
@@ -20,11 +20,17 @@ beforeAll(async () => {
 });
 afterAll(() => {
   if (!result) return;
-  // The raw result, for a look at what broke (`npx tsx scripts/soak/run.ts --from FILE` re-renders it).
-  mkdirSync('test-results', { recursive: true });
-  writeFileSync('test-results/soak-short.json', JSON.stringify(result));
-  console.log(`soak (short): ${result.log.join('\n')}\n${JSON.stringify(result.figures.headline, null, 2)}`);
-  for (const i of result.invariants) console.log(`${i.ok ? 'ok  ' : 'FAIL'} ${i.name}: ${i.summary}`);
+  // The raw result, for a look at what broke (`npx tsx scripts/soak/run.ts --from FILE` re-renders it), and the run's
+  // log, figures and invariants as a person reads them; never printed (a failed invariant fails its test below).
+  writeResult('soak-short.json', JSON.stringify(result));
+  writeResult(
+    'soak-short.txt',
+    [
+      ...result.log,
+      JSON.stringify(result.figures.headline, null, 2),
+      ...result.invariants.map((i) => `${i.ok ? 'ok  ' : 'FAIL'} ${i.name}: ${i.summary}`),
+    ].join('\n') + '\n',
+  );
 });
 
 const held = (prefix: string) => {

@@ -3,7 +3,9 @@
 // the components-react page, primitives against primitives (the widget page adds status, the mic, a countdown and
 // explained errors). Plain JSX (bundled by esbuild, not type-checked) that imports the built package.
 import '../../../dist/livekit.js';
-import '../../../dist/styles.css'; // as the README shows: counted in the page's first load
+// The stylesheets of the components it shows, as docs/components.md says: counted in the page's first load.
+import '../../../dist/styles/base.css';
+import '../../../dist/styles/widget.css';
 import { createRoot } from 'react-dom/client';
 import { AvatarSessionProvider, useSession } from '../../../dist/react.js';
 import { AvatarStage, TranscriptPanel, ChatInput } from '../../../dist/components.js';

@@ -26,6 +26,7 @@ interface Ctx {
 const SECRET = 'proxy-test-session-secret-0123456789-abcdef';
 const LIVEKIT = { url: 'ws://127.0.0.1:7880', apiKey: 'devkey', apiSecret: 'lk-secret-Zq9wX4vK7pL2mN8bR5tY' };
 const handlers = new Map<string, AvatarHandler>();
+const quiet = () => {};
 
 function handlerFor(env: Env, key: string): AvatarHandler {
   let handler = handlers.get(key);
@@ -39,6 +40,9 @@ function handlerFor(env: Env, key: string): AvatarHandler {
       clientIp: (request) => request.headers.get('cf-connecting-ip'),
       // Without the Durable Object, this instance's memory, chosen explicitly (no warning per test proxy).
       store: env.LIVEAI_STORE ? durableObjectStore(env.LIVEAI_STORE) : memoryStore(),
+      // The proxy's warnings (sessions it ended, a late answer) are what these tests cause on purpose; the tests
+      // assert what the service and the browser see. Without a logger they would go to workerd's stderr.
+      logger: { child: () => ({ info: quiet, warn: quiet, error: quiet }) },
       ...extra,
     });
     handlers.set(key, handler);

@@ -4,6 +4,8 @@
  */
 import { createAvatarHandler, memoryStore } from '../../../src/server/index';
 
+const quiet = () => {};
+
 export async function smoke(serviceUrl: string): Promise<number[]> {
   const handler = createAvatarHandler({
     basePath: '/api',
@@ -11,6 +13,9 @@ export async function smoke(serviceUrl: string): Promise<number[]> {
     sessionSecret: 'proxy-test-session-secret-0123456789-abcdef',
     livekit: { url: 'ws://127.0.0.1:7880', apiKey: 'devkey', apiSecret: 'lk-secret-Zq9wX4vK7pL2mN8bR5tY' },
     store: memoryStore(),
+    // Quiet: the proxy's warnings (here, on Vercel Edge, that no waitUntil was given) would go to the runtime's
+    // stderr; this smoke test is about the statuses.
+    logger: { child: () => ({ info: quiet, warn: quiet, error: quiet }) },
   });
   const send = (path: string, init: RequestInit = {}) =>
     handler(new Request(`https://proxy.example/api${path}`, init), { remoteAddress: '198.51.100.7' });

@@ -73,6 +73,8 @@ describe('AvatarWidget', () => {
 
   it('endings that fail reach onEnd too, with their reason and error, and the visitor reads why (issue 40.3)', async () => {
     stubMicrophone();
+    // The technical detail of each failure goes to the console (the visitor reads a sentence): asserted below.
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const session = createTestSession();
     const onEnd = vi.fn();
     render(<AvatarWidget session={session} initialState="active" onEnd={onEnd} />);
@@ -89,7 +91,9 @@ describe('AvatarWidget', () => {
     );
     expect(screen.getByRole('alert')).toHaveTextContent('This avatar is out of call time for now.');
     // A live call the service ends FAILED: "stopped unexpectedly", not "could not start".
-    await act(() => void session.start().catch(() => undefined));
+    await act(async () => {
+      void session.start().catch(() => undefined);
+    });
     await waitFor(() => expect(session.store.getState().phase).toBe('queued'));
     const id = session.store.getState().sessionId!;
     session.proxy.setStatus(id, 'ACTIVE');
@@ -103,6 +107,11 @@ describe('AvatarWidget', () => {
     );
     expect(screen.getByRole('alert')).toHaveTextContent('The avatar stopped unexpectedly.');
     expect(onEnd).toHaveBeenCalledTimes(2);
+    expect(warn.mock.calls.map(([line]) => String(line))).toEqual([
+      'liveai-kit: insufficient_funds: The avatar service cannot start a session: insufficient funds',
+      'liveai-kit: upstream_error: the avatar service says the session FAILED',
+    ]);
+    warn.mockRestore();
   });
 
   it('while the avatar is coming in a hosted room, the visitor reads when to talk (issue 40.1)', async () => {

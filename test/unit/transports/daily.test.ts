@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
-import type { TransportEventMap } from '../../../src/core';
+import { recordEvents } from './record-events';
 import { createDailyTransport, type DailyCallLike } from '../../../src/core/transports/daily/adapter';
 
 /** A fake daily-js call object: an EventEmitter with the methods the adapter uses. */
@@ -58,20 +58,7 @@ class FakeDailyCall extends EventEmitter implements DailyCallLike {
 function setup() {
   const call = new FakeDailyCall();
   const t = createDailyTransport({ createCallObject: () => call });
-  const log: { [K in keyof TransportEventMap]?: TransportEventMap[K][] } = {};
-  for (const k of [
-    'event',
-    'invalidMessage',
-    'track',
-    'connection',
-    'disconnected',
-    'mic',
-    'speaking',
-    'micTrack',
-    'avatarLeft',
-  ] as const) {
-    (t.on as (k: string, h: (p: unknown) => void) => void)(k, (p) => void ((log[k] ??= []) as unknown[]).push(p));
-  }
+  const log = recordEvents(t);
   return { call, t, log };
 }
 const opts = { url: 'https://acme.daily.co/room-1', token: 'room-token', eventTopic: 'liveai' };

@@ -1,8 +1,8 @@
 import { EventEmitter } from 'node:events';
 import { RoomEvent } from 'livekit-client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { recordEvents } from './record-events';
 import { LiveAiError } from '../../../src/core/errors';
-import type { TransportEventMap } from '../../../src/core';
 import {
   createLiveKitTransport,
   handleDataMessage,
@@ -108,21 +108,7 @@ function setup(opts: { failFrom?: number; reconnect?: Partial<typeof FAST>; join
     },
     reconnect: { ...FAST, ...opts.reconnect },
   });
-  const log: { [K in keyof TransportEventMap]?: TransportEventMap[K][] } = {};
-  for (const k of [
-    'event',
-    'invalidMessage',
-    'track',
-    'connection',
-    'disconnected',
-    'mic',
-    'agentState',
-    'speaking',
-    'micTrack',
-    'avatarLeft',
-  ] as const) {
-    (t.on as (k: string, h: (p: unknown) => void) => void)(k, (p) => void ((log[k] ??= []) as unknown[]).push(p));
-  }
+  const log = recordEvents(t);
   const room = (i = -1) => rooms.at(i)!;
   return { rooms, room, t, log };
 }
