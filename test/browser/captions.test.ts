@@ -97,7 +97,7 @@ describe('captions keep in step with the voice (issue 40.2)', () => {
     await page.setViewportSize({ width: 360, height: 760 });
     const pageErrors: string[] = [];
     page.on('pageerror', (e) => pageErrors.push(String(e)));
-    await page.goto(url('captions.html', `?lang=${lang}`));
+    await page.goto(url('captions.html', `?lang=${lang}&mic=off`));
     await page.getByRole('button', { name: lang === 'ar' ? 'ابدأ المكالمة' : 'Start call' }).click();
     await page.waitForFunction(() => (window as unknown as { __captions: Probe }).__captions.phases.includes('active'), null, {
       timeout: 60_000,
@@ -179,7 +179,7 @@ describe('captions keep in step with the voice (issue 40.2)', () => {
     const page = await env.context.newPage();
     const pageErrors: string[] = [];
     page.on('pageerror', (e) => pageErrors.push(String(e)));
-    await page.goto(url('captions.html'));
+    await page.goto(url('captions.html', '?mic=off'));
     await page.getByRole('button', { name: 'Start call' }).click();
     await agent.next((r) => r.event === 'said', { from, timeoutMs: 60_000 });
     await page.waitForFunction(

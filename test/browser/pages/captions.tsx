@@ -1,7 +1,7 @@
 // Test page (issue 40.2): the drop-in widget attached to a LiveKit Agents room in which the published avatar plugin
 // drives the local avatar, to watch its captions keep in step with the voice. The attach session
 // ({session_id, client_token, room_url, token}) comes in the URL hash as JSON (none: a hosted room of the local
-// service); `?lang=ar` shows the widget in Arabic.
+// service); `?lang=ar` shows the widget in Arabic, `?mic=off` makes it text-only.
 // Records every caption the visitor sees (its text on screen, and the whole line screen readers get) and the avatar
 // audio level the page receives; read through window.__captions.
 import '../../../src/core/transports/livekit';
@@ -65,7 +65,8 @@ setInterval(async () => {
   probe.audio.push({ t: Date.now(), level });
 }, 50);
 
-const arabic = new URLSearchParams(location.search).get('lang') === 'ar';
+const params = new URLSearchParams(location.search);
+const arabic = params.get('lang') === 'ar';
 createRoot(document.getElementById('root')!).render(
   <AvatarWidget
     session={session}
@@ -73,6 +74,9 @@ createRoot(document.getElementById('root')!).render(
     transcriptMode="caption"
     title={arabic ? 'أفاتار' : 'Ava'}
     theme="light"
+    // ?mic=off: a text-only widget. Chromium's fake microphone plays a tone, which a LiveKit agent's voice activity
+    // detection, slow on a loaded machine, can take for the visitor talking and interrupt its reply mid-caption.
+    microphone={params.get('mic') !== 'off'}
     {...(arabic ? { messages: ar } : {})}
   />,
 );
