@@ -1,11 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { extname, join, resolve } from 'node:path';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_BASE_ARGS } from '../../scripts/chromium.mjs';
+import { STORYBOOK_STATIC, ensureStorybookBuilt, serveStorybook } from './storybook';
 
 /**
  * Every Storybook story in real Chromium: its play function finishes without error, the canvas is not
@@ -16,29 +14,17 @@ import { CHROMIUM_BASE_ARGS } from '../../scripts/chromium.mjs';
  * LIVEAI_STORIES=<text> runs only the stories whose id contains it (e.g. `avatarwidget`) while reviewing.
  */
 const ROOT = resolve(__dirname, '../..');
-const STATIC = join(ROOT, 'storybook-static');
 const SHOTS = join(ROOT, 'test-results/stories');
 const AXE = readFileSync(join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
 
-if (process.env.LIVEAI_STORYBOOK_PREBUILT !== '1' || !existsSync(join(STATIC, 'index.json'))) {
-  execFileSync('npx', ['storybook', 'build', '-o', STATIC, '--quiet'], { cwd: ROOT, stdio: 'ignore' });
-}
-const index = JSON.parse(readFileSync(join(STATIC, 'index.json'), 'utf8')) as {
+ensureStorybookBuilt();
+const index = JSON.parse(readFileSync(join(STORYBOOK_STATIC, 'index.json'), 'utf8')) as {
   entries: Record<string, { id: string; type: string; title: string }>;
 };
 const only = process.env.LIVEAI_STORIES ?? '';
 const stories = Object.values(index.entries).filter((e) => e.type === 'story' && !e.id.startsWith('live-') && e.id.includes(only));
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html',
-  '.js': 'text/javascript',
-  '.css': 'text/css',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.woff2': 'font/woff2',
-};
-let server: Server;
+let storybook: Awaited<ReturnType<typeof serveStorybook>> | undefined;
 let base = '';
 let browser: Browser;
 let wide: Page;
@@ -118,13 +104,8 @@ async function openPreview(width: number, height: number): Promise<Page> {
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  server = createServer((req, res) => {
-    const path = join(STATIC, decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname));
-    if (!path.startsWith(STATIC) || !existsSync(path)) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream' }).end(readFileSync(path));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  storybook = await serveStorybook();
+  base = storybook.url;
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: CHROMIUM_BASE_ARGS,
@@ -135,7 +116,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise((r) => server?.close(r));
+  await storybook?.close();
 });
 
 describe('stories', () => {

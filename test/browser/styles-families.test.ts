@@ -1,12 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { extname, join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_BASE_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs';
 import { FAMILIES, buildCss, familyFile } from '../../scripts/build-css.mjs';
+import { ensureStorybookBuilt, serveStorybook } from './storybook';
 
 /**
  * The stylesheet per component family: a page with the drop-in widget that loads only `liveai-kit/styles/base.css`
@@ -17,10 +15,7 @@ import { FAMILIES, buildCss, familyFile } from '../../scripts/build-css.mjs';
  * LIVEAI_STORYBOOK_PREBUILT=1); the page's own stylesheets are swapped for the ones built from the sources.
  */
 const ROOT = resolve(__dirname, '../..');
-const STATIC = join(ROOT, 'storybook-static');
-if (process.env.LIVEAI_STORYBOOK_PREBUILT !== '1' || !existsSync(join(STATIC, 'index.json'))) {
-  execFileSync('npx', ['storybook', 'build', '-o', STATIC, '--quiet'], { cwd: ROOT, stdio: 'ignore' });
-}
+ensureStorybookBuilt();
 
 const css = Object.fromEntries(FAMILIES.map((f) => [f, buildCss(familyFile(f))]));
 const everything = buildCss(join(ROOT, 'src/components/styles/index.css'));
@@ -53,7 +48,6 @@ const STATES: [string, string[]][] = [
   ['error-dead-end', []],
 ];
 
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json' };
 const HOOK = `(() => {
   let ch; window.__lai = { finished: null };
   Object.defineProperty(window, '__STORYBOOK_ADDONS_CHANNEL__', { configurable: true, get: () => ch, set: (v) => {
@@ -62,24 +56,19 @@ const HOOK = `(() => {
   } });
 })();`;
 
-let server: Server;
+let storybook: Awaited<ReturnType<typeof serveStorybook>> | undefined;
 let base = '';
 let browser: Browser;
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    const path = join(STATIC, decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname));
-    if (!path.startsWith(STATIC) || !existsSync(path)) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream' }).end(readFileSync(path));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  storybook = await serveStorybook();
+  base = storybook.url;
   browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_BASE_ARGS });
 });
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise((r) => server?.close(r));
+  await storybook?.close();
 });
 
 /**

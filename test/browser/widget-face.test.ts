@@ -1,13 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { extname, join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_BASE_ARGS } from '../../scripts/chromium.mjs';
 import { writeResult } from '../setup/results';
 import { launchEngine, MEDIA_ENGINES, type TestPage } from './driver';
+import { ensureStorybookBuilt, serveStorybook } from './storybook';
 
 /**
  * Issue 38: the drop-in widget as an avatar experience, in real browsers, from the Widget/States stories (the real
@@ -20,25 +16,15 @@ import { launchEngine, MEDIA_ENGINES, type TestPage } from './driver';
  * - 44 px controls on a touch screen.
  * Builds storybook-static/ first unless LIVEAI_STORYBOOK_PREBUILT=1.
  */
-const ROOT = resolve(__dirname, '../..');
-const STATIC = join(ROOT, 'storybook-static');
-if (process.env.LIVEAI_STORYBOOK_PREBUILT !== '1' || !existsSync(join(STATIC, 'index.json'))) {
-  execFileSync('npx', ['storybook', 'build', '-o', STATIC, '--quiet'], { cwd: ROOT, stdio: 'ignore' });
-}
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json' };
-let server: Server;
+ensureStorybookBuilt();
+let storybook: Awaited<ReturnType<typeof serveStorybook>> | undefined;
 let base = '';
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    const path = join(STATIC, decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname));
-    if (!path.startsWith(STATIC) || !existsSync(path)) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream' }).end(readFileSync(path));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  storybook = await serveStorybook();
+  base = storybook.url;
 });
-afterAll(() => new Promise((r) => server?.close(r)));
+afterAll(() => storybook?.close());
 
 /**
  * Hooks Storybook's preview channel before the preview creates it: `window.__played` becomes `finished` once the story's
