@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { AGENT_STACK, needsAgentApp, useAgentRoom } from './agent-process';
+import { AGENT_STACK, needsAgentApp, useAgentRoom, waitForSilence } from './agent-process';
 import { API_KEY, inboundStatsScript, useBrowserStack } from './harness';
 import type { AgentProbe as Probe } from './pages/agent-attach';
 import type { MouthSample } from './pages/frames';
@@ -123,15 +123,7 @@ describe('LiveKit Agents + the published avatar plugin drive the local avatar; t
     expect(cut.interrupted).toBe(true);
     await agent.next((r) => r.event === 'said' && r.interrupted === true, { from: long });
     // silence: 10 polls in a row (0.5 s) with no audio level, although the sentence had seconds left
-    await page.waitForFunction(
-      (from) => {
-        const a = (window as unknown as { __agent: Probe }).__agent.audio.filter((x) => x.t > from);
-        for (let i = 10; i <= a.length; i++) if (a.slice(i - 10, i).every((x) => x.level < 0.005)) return true;
-        return false;
-      },
-      cut.t,
-      { timeout: 10_000, polling: 100 },
-    );
+    await waitForSilence(page, cut.t);
 
     // Mic on: the agent hears the user's voice (Chromium's fake microphone); Mic off mutes it at the agent.
     const mic = agent.reports.length;

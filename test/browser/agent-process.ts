@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeEach, inject } from 'vitest';
 import { AccessToken } from 'livekit-server-sdk';
+import type { Page } from 'playwright-core';
 import { issueClientToken } from '../../src/server/index';
 import { API_KEY, SESSION_SECRET, type Stack } from './harness';
 
@@ -173,4 +174,20 @@ export function useAgentRoom(env: { stack: Stack }): { start(room: string): Prom
       };
     },
   };
+}
+
+/**
+ * Waits until the avatar's audio in the page is silent after `from` (epoch ms): 10 polls in a row (0.5 s) with no
+ * level. The page records `window.__agent.audio` (`{ t, level }` every 50 ms; see pages/agent-attach.tsx).
+ */
+export async function waitForSilence(page: Page, from: number): Promise<void> {
+  await page.waitForFunction(
+    (after) => {
+      const a = (window as unknown as { __agent: { audio: { t: number; level: number }[] } }).__agent.audio.filter((x) => x.t > after);
+      for (let i = 10; i <= a.length; i++) if (a.slice(i - 10, i).every((x) => x.level < 0.005)) return true;
+      return false;
+    },
+    from,
+    { timeout: 10_000, polling: 100 },
+  );
 }

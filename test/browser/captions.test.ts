@@ -31,6 +31,19 @@ const room = useAgentRoom(env);
 const probe = (page: Page) => page.evaluate(() => (window as unknown as { __captions: Probe }).__captions);
 const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
 
+/** Waits until the transcript's last agent line, whitespace folded, is `whole`. */
+const lastAgentLineIs = (page: Page, whole: string) =>
+  page.waitForFunction(
+    (w) =>
+      (window as unknown as { __captions: Probe }).__captions.lines
+        .filter((l) => l.role === 'agent')
+        .at(-1)
+        ?.text.replace(/\s+/g, ' ')
+        .trim() === w,
+    whole,
+    { timeout: 10_000 },
+  );
+
 /**
  * The caption's record against the avatar's audio in the page: from the first audible sample after `from` to the
  * last, when the caption first showed `whole` complete, and the partial captions before it.
@@ -123,16 +136,7 @@ describe('captions keep in step with the voice (issue 40.2)', () => {
     // The transcript holds the whole line, from its first word (the agent speaks once it has linked the visitor, so it
     // transcribes everything it says: see examples/livekit-agent/agent/agent.mjs), and the caption ends showing it.
     const whole = norm(text);
-    await page.waitForFunction(
-      (w) =>
-        (window as unknown as { __captions: Probe }).__captions.lines
-          .filter((l) => l.role === 'agent')
-          .at(-1)
-          ?.text.replace(/\s+/g, ' ')
-          .trim() === w,
-      whole,
-      { timeout: 10_000 },
-    );
+    await lastAgentLineIs(page, whole);
     await page.waitForFunction((w) => {
       const c = (window as unknown as { __captions: Probe }).__captions.captions.at(-1);
       return !!c && c.shown.replace(/\s+/g, ' ').trim() === w;
@@ -182,16 +186,7 @@ describe('captions keep in step with the voice (issue 40.2)', () => {
     await page.goto(url('captions.html', '?mic=off'));
     await page.getByRole('button', { name: 'Start call' }).click();
     await agent.next((r) => r.event === 'said', { from, timeoutMs: 60_000 });
-    await page.waitForFunction(
-      (w) =>
-        (window as unknown as { __captions: Probe }).__captions.lines
-          .filter((l) => l.role === 'agent')
-          .at(-1)
-          ?.text.replace(/\s+/g, ' ')
-          .trim() === w,
-      norm(LINES.en),
-      { timeout: 10_000 },
-    );
+    await lastAgentLineIs(page, norm(LINES.en));
     expect(agent.reports.find((r) => r.event === 'visitor')?.identity).toBe('user-1');
     expect(pageErrors).toEqual([]);
     await page.close();

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { AGENT_STACK, needsAgentApp, useAgentRoom } from './agent-process';
+import { AGENT_STACK, needsAgentApp, useAgentRoom, waitForSilence } from './agent-process';
 import { inboundStatsScript, useBrowserStack } from './harness';
 import type { AgentProbe as Probe } from './pages/agent-attach';
 
@@ -55,15 +55,7 @@ describe('"Stop talking" stops the avatar mid-reply (issue 40.5)', () => {
     expect(cut.interrupted).toBe(true);
     await agent.next((r) => r.event === 'said' && r.interrupted === true, { from: long });
     // Silence in the page: 10 polls in a row (0.5 s) with no audio level, although the reply had seconds left.
-    await page.waitForFunction(
-      (from) => {
-        const a = (window as unknown as { __agent: Probe }).__agent.audio.filter((x) => x.t > from);
-        for (let i = 10; i <= a.length; i++) if (a.slice(i - 10, i).every((x) => x.level < 0.005)) return true;
-        return false;
-      },
-      cut.t,
-      { timeout: 10_000, polling: 100 },
-    );
+    await waitForSilence(page, cut.t);
     // The button goes once the avatar stopped speaking.
     await expect.poll(() => stop.count(), { timeout: 10_000 }).toBe(0);
     await page.screenshot({ path: `${SHOTS}/stopped.png`, fullPage: true });
