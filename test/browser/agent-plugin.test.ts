@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { AGENT_STACK, needsAgentApp, useAgentRoom, waitForSilence } from './agent-process';
+import { AGENT_STACK, needsAgentApp, useAgentRoom, waitForSilence, openAgentAttach } from './agent-process';
 import { API_KEY, inboundStatsScript, useBrowserStack } from './harness';
 import type { AgentProbe as Probe } from './pages/agent-attach';
 import type { MouthSample } from './pages/frames';
@@ -53,13 +53,7 @@ describe('LiveKit Agents + the published avatar plugin drive the local avatar; t
 
     // The app's server hands the browser an attach session (`room.start` made it): a client token for the proxy
     // and its own room token.
-    const page = await env.context.newPage();
-    const pageErrors: string[] = [];
-    page.on('pageerror', (e) => pageErrors.push(String(e)));
-    await page.goto(url('agent-attach.html'));
-    await page.waitForFunction(() => (window as unknown as { __agent: Probe }).__agent.phases.includes('active'), null, {
-      timeout: 60_000,
-    });
+    const { page, pageErrors } = await openAgentAttach(env.context, url('agent-attach.html'));
     await expect.poll(async () => (await page.evaluate(inboundStatsScript)).framesDecoded, { timeout: 30_000 }).toBeGreaterThan(25);
     expect((await page.evaluate(inboundStatsScript)).frameWidth).toBe(368);
     const origin = await page.evaluate(() => performance.timeOrigin);

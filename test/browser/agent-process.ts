@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeEach, inject } from 'vitest';
 import { AccessToken } from 'livekit-server-sdk';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { issueClientToken } from '../../src/server/index';
 import { API_KEY, SESSION_SECRET, type Stack } from './harness';
 
@@ -190,4 +190,19 @@ export async function waitForSilence(page: Page, from: number): Promise<void> {
     from,
     { timeout: 10_000, polling: 100 },
   );
+}
+
+/**
+ * Opens pages/agent-attach.html (the widget attached to the agent's room; `pageUrl` from `AgentRoom.url`) in a new
+ * page of `context`, collecting its errors, and waits until its session is active.
+ */
+export async function openAgentAttach(context: BrowserContext, pageUrl: string): Promise<{ page: Page; pageErrors: string[] }> {
+  const page = await context.newPage();
+  const pageErrors: string[] = [];
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  await page.goto(pageUrl);
+  await page.waitForFunction(() => (window as unknown as { __agent: { phases: string[] } }).__agent.phases.includes('active'), null, {
+    timeout: 60_000,
+  });
+  return { page, pageErrors };
 }

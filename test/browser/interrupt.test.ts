@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { AGENT_STACK, needsAgentApp, useAgentRoom, waitForSilence } from './agent-process';
+import { AGENT_STACK, needsAgentApp, useAgentRoom, waitForSilence, openAgentAttach } from './agent-process';
 import { inboundStatsScript, useBrowserStack } from './harness';
 import type { AgentProbe as Probe } from './pages/agent-attach';
 
@@ -24,13 +24,7 @@ describe('"Stop talking" stops the avatar mid-reply (issue 40.5)', () => {
   needsAgentApp();
   it('the visitor clicks "Stop talking" during a long reply: the agent interrupts, the avatar falls silent', async () => {
     const { agent, url } = await room.start(ROOM);
-    const page = await env.context.newPage();
-    const pageErrors: string[] = [];
-    page.on('pageerror', (e) => pageErrors.push(String(e)));
-    await page.goto(url('agent-attach.html'));
-    await page.waitForFunction(() => (window as unknown as { __agent: Probe }).__agent.phases.includes('active'), null, {
-      timeout: 60_000,
-    });
+    const { page, pageErrors } = await openAgentAttach(env.context, url('agent-attach.html'));
     await expect.poll(async () => (await page.evaluate(inboundStatsScript)).framesDecoded, { timeout: 30_000 }).toBeGreaterThan(0);
     const stop = page.getByRole('button', { name: 'Stop talking' });
     // Not speaking: no button.
