@@ -676,7 +676,7 @@ async function avatars() {
       '6 avatars per machine on other CPUs (earlier runs, not re-measured)',
       `avatars per machine with every avatar at ≥ 24 fps: ${m.cpu}`,
       String(m.held),
-      `measured ${m.date}${m.commit ? ` at ${m.commit}` : ''}`,
+      m.date ? `measured ${m.date}${m.commit ? ` at ${m.commit}` : ''}` : 'measured earlier (date not recorded)',
       'earlier run',
       [m.under ? `first count under 24 fps: ${m.under.n} (min ${m.under.minFps} fps)` : '', m.note ?? ''].filter(Boolean).join('; '),
     );

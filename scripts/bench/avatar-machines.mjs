@@ -33,7 +33,7 @@ export function cpuLabel() {
 }
 
 /**
- * The recorded machines, newest first: `{cpu, held, under?, date, commit?, command?, note?}` where `held` is the
+ * The recorded machines, newest first: `{cpu, held, under?, date?, commit?, command?, note?}` where `held` is the
  * most avatars that all kept ≥ 24 fps (a number, or a text such as "under 8" when no count held) and `under` the
  * first count that did not (`{n, minFps}`).
  */
