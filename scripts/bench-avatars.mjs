@@ -2,7 +2,13 @@
 // Avatar media benchmark: N synthetic avatars (the emulator's `--media on` avatars) in N
 // LiveKit rooms, one subscriber per room counting decoded video frames. Prints per-avatar fps, min and median.
 //
-//   node scripts/bench-avatars.mjs [--n 8] [--seconds 10] [--warmup 3] [--processes P] [--json]
+//   node scripts/bench-avatars.mjs [--n 8] [--seconds 10] [--warmup 3] [--processes P] [--cpu-prof FILE] [--json]
+//
+// Besides fps it reports the avatar processes' CPU time per avatar-second (ms) and its split by thread (the
+// JavaScript main thread, libwebrtc's video encoder queue, its audio encoder, network and worker threads, the Rust
+// runtime...), which is far less sensitive to other load on the machine than fps. --cpu-prof FILE writes a V8
+// profile of this process's JavaScript over the measuring window (use with --processes 0 so the avatars run here;
+// summarise it with scripts/bench/cpuprofile-top.mjs FILE --by package).
 //
 // It re-runs itself inside the private network namespace (scripts/netns-run.sh) when needed: rtc-node offers
 // no loopback ICE candidates. The avatars run as the emulator runs them: spread over its avatar processes
@@ -10,7 +16,7 @@
 // this process, the emulator's default); the subscribers run in child processes, 4 rooms each (like viewers elsewhere).
 // Nothing here is a test assertion: it only measures. Tokens are never printed.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -109,7 +115,6 @@ async function testImage(k) {
   return new Uint8Array(await sharp(Buffer.from(svg)).png().toBuffer());
 }
 
-/** Avatar side (inside the namespace): LiveKit, N avatars speaking now and then, subscribers in a child. */
 /** CPU time (user + system) of processes `pids`, ms (Linux /proc; clock ticks of 10 ms). */
 function cpuMsOf(pids) {
   let ticks = 0;
@@ -124,7 +129,39 @@ function cpuMsOf(pids) {
   return ticks * 10;
 }
 
-async function benchInNamespace({ n, seconds, warmup, processes }) {
+/**
+ * CPU time (user + system, ms) of every thread of processes `pids`, summed by thread kind: the thread's name
+ * (Linux /proc/<pid>/task/<tid>/comm, 15 characters) with trailing digits and separators dropped, so libwebrtc's
+ * encoder queues, the Rust runtime's workers and Node's own threads each add up to one line.
+ */
+function cpuMsByThread(pids) {
+  const out = new Map();
+  for (const pid of pids) {
+    let tids = [];
+    try {
+      tids = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue; // exited
+    }
+    for (const tid of tids) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const name =
+          tid === String(pid)
+            ? 'main (JavaScript)'
+            : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/[-_ #:]*\d*$/, '') || '?';
+        const f = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+        out.set(name, (out.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) * 10);
+      } catch {
+        /* thread ended */
+      }
+    }
+  }
+  return out;
+}
+
+/** Avatar side (inside the namespace): LiveKit, N avatars speaking now and then, subscribers in a child. */
+async function benchInNamespace({ n, seconds, warmup, processes, cpuProf }) {
   const { register } = await import('tsx/esm/api');
   register();
   const { AvatarPool } = await import('../src/emulator/avatar-pool.ts');
@@ -173,10 +210,14 @@ async function benchInNamespace({ n, seconds, warmup, processes }) {
           at: Date.now(),
           cpuMs: cpuMsOf(avatarPids()),
           lkMs: cpuMsOf([lk.process.pid]),
+          threads: cpuMsByThread(avatarPids()),
           fps: avatars.map((a) => a.stats().fps),
         }),
       500,
     );
+    // --cpu-prof: a V8 CPU profile of this process (the avatars' JavaScript when they run here, --processes 0)
+    // over the measuring window (the viewers count after `warmup` s).
+    const profiled = cpuProf ? profileWindow(warmup * 1000, seconds * 1000, cpuProf) : null;
     // Viewers in processes of at most VIEWERS_PER_PROCESS rooms: rtc-node hands every event of a process to every
     // room and stream in it, so one process decoding 16 streams spent its time on that and sometimes never finished.
     const groups = [];
@@ -194,6 +235,7 @@ async function benchInNamespace({ n, seconds, warmup, processes }) {
     ).flat();
     clearInterval(chatter);
     clearInterval(sampler);
+    await profiled;
     const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
     const fps = measured.map((m) => m.fps);
     const from = Math.max(...measured.map((m) => m.from));
@@ -204,6 +246,16 @@ async function benchInNamespace({ n, seconds, warmup, processes }) {
     const span = first && last && last.at > first.at ? last.at - first.at : null;
     const cpuPercent = span ? ((last.cpuMs - first.cpuMs) / span) * 100 : null;
     const livekitCpuPercent = span ? ((last.lkMs - first.lkMs) / span) * 100 : null;
+    // CPU per avatar-second, ms: the avatar processes' CPU time over the window ÷ (avatars × window length).
+    const cpuMsPerAvatarSecond = span ? (last.cpuMs - first.cpuMs) / n / (span / 1000) : null;
+    const threads = span
+      ? Object.fromEntries(
+          [...last.threads]
+            .map(([name, ms]) => [name, (ms - (first.threads.get(name) ?? 0)) / n / (span / 1000)])
+            .filter(([, v]) => v > 0)
+            .sort((a, b) => b[1] - a[1]),
+        )
+      : null;
     return {
       n,
       seconds,
@@ -216,6 +268,8 @@ async function benchInNamespace({ n, seconds, warmup, processes }) {
       min: Math.min(...fps),
       median: fps.length ? median(fps) : 0,
       avatarProcessCpuPercent: cpuPercent,
+      cpuMsPerAvatarSecond,
+      cpuMsPerAvatarSecondByThread: threads,
       livekitCpuPercent,
       viewersCpuPercent: measured.reduce((a, m) => a + m.viewerCpuPercent, 0),
     };
@@ -226,15 +280,32 @@ async function benchInNamespace({ n, seconds, warmup, processes }) {
   }
 }
 
+/** Profiles this process's JavaScript from `afterMs` for `forMs` and writes the .cpuprofile to `file`. */
+async function profileWindow(afterMs, forMs, file) {
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await new Promise((r) => setTimeout(r, afterMs));
+  await session.post('Profiler.start');
+  await new Promise((r) => setTimeout(r, forMs));
+  const { profile } = await session.post('Profiler.stop');
+  writeFileSync(file, JSON.stringify(profile));
+  session.disconnect();
+}
+
 /**
  * Measures received frame rates of `n` avatars over `seconds` (after `warmup` s). Resolves with
  * `{n, seconds, perAvatar: [{fps, frames, width, height, sentFps, framesSent}], min, median}` (fps = frames/s).
  * Runs inside the network namespace, re-spawning itself through scripts/netns-run.sh when called outside.
  */
-export async function measureAvatarFps({ n = 8, seconds = 10, warmup = 3, processes } = {}) {
-  if (process.env.LIVEAI_IN_NETNS === '1') return benchInNamespace({ n, seconds, warmup, processes });
+export async function measureAvatarFps({ n = 8, seconds = 10, warmup = 3, processes, cpuProf } = {}) {
+  if (process.env.LIVEAI_IN_NETNS === '1') return benchInNamespace({ n, seconds, warmup, processes, cpuProf });
   const p = processes === undefined ? [] : ['--processes', String(processes)];
-  return runChild(['--n', String(n), '--seconds', String(seconds), '--warmup', String(warmup), ...p, '--json'], { netns: true });
+  const prof = cpuProf ? ['--cpu-prof', resolve(cpuProf)] : [];
+  return runChild(['--n', String(n), '--seconds', String(seconds), '--warmup', String(warmup), ...p, ...prof, '--json'], {
+    netns: true,
+  });
 }
 
 /**
@@ -262,6 +333,10 @@ function printTable(r) {
     console.log(
       `CPU, % of one core: avatar processes ${r.avatarProcessCpuPercent.toFixed(0)} (rendering, encoding, audio), LiveKit ${r.livekitCpuPercent?.toFixed(0)}, viewers ${r.viewersCpuPercent.toFixed(0)} (decoding)`,
     );
+  if (r.cpuMsPerAvatarSecond !== null) {
+    console.log(`avatar processes' CPU per avatar-second: ${r.cpuMsPerAvatarSecond.toFixed(1)} ms, by thread:`);
+    for (const [name, v] of Object.entries(r.cpuMsPerAvatarSecondByThread)) console.log(`  ${v.toFixed(1).padStart(6)} ms  ${name}`);
+  }
 }
 
 if (process.argv[1] === self) {
@@ -273,6 +348,7 @@ if (process.argv[1] === self) {
       processes: { type: 'string' },
       json: { type: 'boolean', default: false },
       subscribe: { type: 'boolean', default: false },
+      'cpu-prof': { type: 'string' },
     },
   });
   if (values.subscribe) {
@@ -283,6 +359,7 @@ if (process.argv[1] === self) {
     seconds: Number(values.seconds),
     warmup: Number(values.warmup),
     processes: values.processes === undefined ? undefined : Number(values.processes),
+    cpuProf: values['cpu-prof'],
   });
   if (values.json) printAndExit(JSON.stringify(result));
   else printTable(result);

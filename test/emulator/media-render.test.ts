@@ -260,6 +260,38 @@ describe('renderer', () => {
     expect(peak('moonwalk').dx).toBeGreaterThan(15);
   });
 
+  it('draws every frame exactly as a full redraw does, though it copies only the rows that changed', () => {
+    // Every row of this portrait differs, so a row left stale or copied from the wrong place shows.
+    const first = gradientPortrait();
+    const rgbaOf = (f: (x: number, y: number) => [number, number, number]) => {
+      const px = new Uint8Array(W * H * 4);
+      for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) px.set([...f(x, y), 255], (y * W + x) * 4);
+      return px;
+    };
+    // The second portrait puts the face elsewhere, so the rows that change each frame move too.
+    const second = portraitFromRgba(
+      rgbaOf((x, y) => [(x * 3) % 256, (y * 7) % 256, 60]),
+      W,
+      H,
+      { eyeY: 0.3, mouthY: 0.7 },
+    );
+    const fast = new AvatarRenderer(first, 3);
+    const full = new AvatarRenderer(first, 3, { incremental: false });
+    const both = (f: (r: AvatarRenderer) => void) => [fast, full].forEach(f);
+    const actions = ['wave', 'nod', 'jump', 'spin', 'bow', 'sway'];
+    let t = 0;
+    let differing = 0;
+    for (let i = 0; i < 1000; i++) {
+      t += i % 97 === 0 ? 300 : 38 + (i % 5); // uneven frame times, and now and then a stalled event loop
+      if (i % 60 === 0) both((r) => r.playAction(actions[(i / 60) % actions.length] as string, t));
+      if (i === 400) both((r) => r.setDemeanour({ idlePrompt: 'cheerful and energetic', agentPrompt: 'a happy host' }));
+      if (i === 500) both((r) => r.setPortrait(second));
+      const level = i % 200 < 120 ? Math.abs(Math.sin(i / 3)) : 0; // speaking, then quiet
+      if (Buffer.compare(fast.render(t, level).data, full.render(t, level).data) !== 0) differing++;
+    }
+    expect(differing).toBe(0);
+  });
+
   it('shows a new portrait on the next frame after setPortrait', async () => {
     const r = new AvatarRenderer(await decodePortrait(await facePng('#9ec5e8')));
     const before = yuvAt(r.render(0, 0), 5, 5);

@@ -33,6 +33,9 @@ export function layoutRows(pose: Pose, height: number, margin: number, out: RowL
   return out;
 }
 
+/** True when `hscale` is 1 within rounding: {@link composeFrame} then moves whole rows. */
+export const isUnscaled = (hscale: number): boolean => Math.abs(hscale - 1) < 1e-3;
+
 /**
  * Writes the frame (`src.width`×`src.height`, I420, margin 0) into `dst` by copying whole rows of each plane of `src`
  * (fast path: one memcpy per row, `TypedArray.set`), or, when `hscale` ≠ 1, by a per-row gather with a column map
@@ -43,7 +46,7 @@ export function composeFrame(src: I420Image, layout: RowLayout, hscale: number, 
   const { width, height, margin, stride, cstride } = src;
   const cw = width / 2;
   const cm = margin / 2;
-  if (Math.abs(hscale - 1) < 1e-3) {
+  if (isUnscaled(hscale)) {
     for (let y = 0; y < height; y++) {
       const start = (layout.srcRow[y] as number) * stride + margin - (layout.xOff[y] as number);
       dst.y.set(src.y.subarray(start, start + width), y * width);
@@ -69,6 +72,65 @@ export function composeFrame(src: I420Image, layout: RowLayout, hscale: number, 
     gatherRow(src.u, row, shift, cstride, ccols, dst.u, cy * cw);
     gatherRow(src.v, row, shift, cstride, ccols, dst.v, cy * cw);
   }
+}
+
+/**
+ * Rows of a picture `height` rows tall that change from one frame to the next, 1 per changed row: `y` for the
+ * luma rows, `c` for the chroma rows (height / 2). See {@link composeChangedRows}.
+ */
+export interface DirtyRows {
+  y: Uint8Array;
+  c: Uint8Array;
+}
+
+/**
+ * The rows that restoring and redrawing the rectangles `rects` (unpadded px, y1 exclusive, as `restoreRect` widens
+ * them: from an even row, chroma rows rounded outwards) can change in a picture `height` rows tall.
+ */
+export function dirtyRowsOf(rects: ReadonlyArray<{ y0: number; y1: number }>, height: number): DirtyRows {
+  const out: DirtyRows = { y: new Uint8Array(height), c: new Uint8Array(height / 2) };
+  for (const r of rects) {
+    const y0 = Math.max(0, r.y0) & ~1;
+    const y1 = Math.min(height, r.y1);
+    if (y1 <= y0) continue;
+    out.y.fill(1, y0, y1);
+    out.c.fill(1, y0 >> 1, (y1 + 1) >> 1);
+  }
+  return out;
+}
+
+/**
+ * The fast path of {@link composeFrame} (`hscale` 1) for a `dst` that already holds the previous frame: copies only
+ * the rows that can differ from it. A luma row is copied when its mapping (source row, sideways shift) differs from
+ * `prev` or its source row is marked in `dirty.y`; a chroma row when the mapping of its first luma row differs or its
+ * source chroma row is marked in `dirty.c`. The result equals a full `composeFrame(src, layout, 1, dst)` provided
+ * `dst` holds exactly `composeFrame(src, prev, 1, …)` of the previous frame (nothing drawn over it since) and `src`
+ * changed only in the marked rows. Returns the number of rows copied (luma + chroma).
+ */
+export function composeChangedRows(src: I420Image, layout: RowLayout, prev: RowLayout, dirty: DirtyRows, dst: I420Image): number {
+  const { width, height, margin, stride, cstride } = src;
+  const cw = width / 2;
+  const cm = margin / 2;
+  const { srcRow, xOff } = layout;
+  let copied = 0;
+  for (let y = 0; y < height; y++) {
+    const row = srcRow[y] as number;
+    const off = xOff[y] as number;
+    if (row === prev.srcRow[y] && off === prev.xOff[y] && !dirty.y[row]) continue;
+    const start = row * stride + margin - off;
+    dst.y.set(src.y.subarray(start, start + width), y * width);
+    copied++;
+  }
+  for (let cy = 0; cy < height / 2; cy++) {
+    const row = srcRow[2 * cy] as number;
+    const off = xOff[2 * cy] as number;
+    if (row === prev.srcRow[2 * cy] && off === prev.xOff[2 * cy] && !dirty.c[row >> 1]) continue;
+    const start = (row >> 1) * cstride + cm - (off >> 1);
+    dst.u.set(src.u.subarray(start, start + cw), cy * cw);
+    dst.v.set(src.v.subarray(start, start + cw), cy * cw);
+    copied++;
+  }
+  return copied;
 }
 
 /** dst[d + x] = the source row's value at column `shift + cols[x]` (clamped to the row), for each x of `cols`. */
