@@ -7,7 +7,7 @@ import { LiveAiError } from '../errors';
 import { createEventBus, type EventBus } from '../events/bus';
 import { loadCallSchemas, loadOnce } from '../lazy';
 import type { AvatarEvent } from '../schemas';
-import { loadTransport as defaultLoader, prefetchTransport } from '../transports/choose';
+import { pageTransports, prefetchTransport } from '../transports/choose';
 import { createAudioOutput, type AudioOutput } from './audio-output';
 import { watchMetrics } from './metrics';
 import type { SessionEngine } from './session';
@@ -149,7 +149,9 @@ export function sessionObject(options: AvatarSessionOptions, host: SessionHost, 
     },
     prefetch: () => {
       loadCallSchemas().catch(() => undefined);
-      prefetchTransport(options, options.loadTransport ?? options.transports?.load ?? defaultLoader);
+      // A loader of the page's own (`loadTransport`) has no connection to warm.
+      const registry = options.loadTransport ? null : (options.transports ?? pageTransports);
+      prefetchTransport(options, options.loadTransport ?? registry!.load, registry?.prepare?.bind(registry));
       load().catch(() => undefined);
     },
     end: (reason) => (engine || waitingStart ? withEngine((s) => s.end(reason)) : Promise.resolve()),
