@@ -57,15 +57,15 @@ export function createHost(options: AvatarSessionOptions, initialState?: Session
     report,
     setSpeakerMuted(m) {
       audio.setMuted(m);
-      setMedia({ speakerMuted: m });
+      if (media().speakerMuted !== m) setMedia({ speakerMuted: m });
     },
     // Clamps to 0–1; a non-finite value keeps the current volume.
     setVolume(v) {
       const next = Number.isFinite(v) ? Math.min(1, Math.max(0, v)) : media().volume;
       audio.setVolume(next);
-      setMedia({ volume: next });
+      if (media().volume !== next) setMedia({ volume: next });
     },
-    setKeepAlive: (on) => store.setState({ keepAlive: on }),
+    setKeepAlive: (on) => store.getState().keepAlive !== on && store.setState({ keepAlive: on }),
   };
 }
 

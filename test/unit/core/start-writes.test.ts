@@ -93,4 +93,16 @@ describe('store writes of a start', () => {
       await h.session.end();
     });
   });
+
+  it('the user’s audio and keep-alive choices notify only when they change', () => {
+    const h = harness();
+    const writes = recordWrites(h.session.store);
+    h.session.setVolume(1);
+    h.session.setSpeakerMuted(false);
+    h.session.setKeepAlive(false);
+    expect(writes).toEqual([]); // before: 3 notifications for nothing
+    h.session.setVolume(0.5);
+    h.session.setVolume(0.5);
+    expect(writes).toEqual([['media.volume']]);
+  });
 });
