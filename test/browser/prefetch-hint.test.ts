@@ -137,6 +137,8 @@ describe('prefetch from the proxy’s transport hint (standalone element, both t
     // livekit-client's prepareConnection: a HEAD request to the server's http(s) address
     const server = inject('livekitUrl').replace(/^ws/, 'http');
     const warmUps: string[] = [];
+    const warnings: string[] = [];
+    page.on('console', (m) => void (['warning', 'error'].includes(m.type()) && warnings.push(m.text())));
     page.on('request', (r) => {
       if (r.url().startsWith(server)) warmUps.push(`${r.method()} ${r.url()}`);
     });
@@ -154,6 +156,7 @@ describe('prefetch from the proxy’s transport hint (standalone element, both t
       })
       .toBe(368);
     expect(warmUps).toEqual([`HEAD ${server}/`]); // once; the join itself goes over the WebSocket
+    expect(warnings.filter((w) => /prepare/i.test(w))).toEqual([]); // the warm-up answered: nothing for the console
     await page.locator('liveai-avatar').evaluate((el) => (el as unknown as { end(): Promise<void> }).end());
     await page.context().close();
   });
