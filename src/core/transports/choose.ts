@@ -190,7 +190,7 @@ export function prefetchTransport(
   const known = options.transport || flow.kind !== 'room' || kinds.length <= 1 ? transportHint(options) : null;
   if (known) load(known).catch(skip);
   if (flow.kind === 'attach') {
-    const url = flow.session.room_url;
+    const url = livekitServerUrl(flow.session.room_url);
     if (known === 'rtc-a' && url && prepare) prepare('rtc-a', url);
     return;
   }

@@ -80,12 +80,12 @@ describe('prefetch() warms the LiveKit server known before the click', () => {
     expect(t.prepared).toEqual(['rtc-a wss://lk.example.test']);
   });
 
-  it('an attached session: its own room_url, and the proxy is not asked', async () => {
+  it('an attached session: the server of its own room_url, and the proxy is not asked', async () => {
     const p = proxy({ roomServerUrl: 'wss://lk.example.test' });
     const t = transports('rtc-a');
     const flow = {
       kind: 'attach',
-      session: { session_id: 'h', client_token: 'c', transport: 'rtc-a', room_url: 'wss://agent-lk.example.test', token: 't' },
+      session: { session_id: 'h', client_token: 'c', transport: 'rtc-a', room_url: 'wss://agent-lk.example.test/?room=r1', token: 't' },
     };
     createAvatarSession({ proxyUrl: p.url, fetch: p.fetch, flow: flow as never, transports: t.registry }).prefetch();
     expect(await settled(p)).toEqual([]);
