@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { Logger } from './peer-types';
 import type { Store } from './peer-types';
 import { LiveAiError } from '../core/index';
+import { livekitServerUrl } from '../shared/room-url';
 import { formatZodError, type ProviderLabelsInput } from '../core/internal';
 import type { ProxyStore } from './limits/store';
 import type { WaitUntil } from './platform';
@@ -205,6 +206,15 @@ export interface AvatarProxyOptions<Req> {
    */
   roomTransport?: 'rtc-a' | 'rtc-b';
   /**
+   * The LiveKit server of the hosted rooms (`rtc-a`), as a `ws://` or `wss://` URL without user name, query or
+   * fragment, e.g. `'wss://my-project.livekit.cloud'`. Advertised at `GET /transport` as `server_url`, so a page
+   * warms its connection to that server before the Start click (livekit-client's `prepareConnection`). Implies
+   * `roomTransport: 'rtc-a'`. Default: learned from the room URL of the last room the service created (its scheme,
+   * host, port and path only; a path once two rooms agree on it); the service's rooms win over this option, with a
+   * warning.
+   */
+  roomServerUrl?: string;
+  /**
    * Origins (scheme://host[:port]) of pages allowed to call the routes that spend credits (create, control,
    * leave-meeting, token renewal), besides the proxy's own origin. A request whose `Origin` (or, without
    * one, `Sec-Fetch-Site`) shows another site is refused with 403. Listed origins also get CORS headers and
@@ -369,6 +379,13 @@ const OptionsSchema = z.object({
   ipv6Subnet: z.union([z.literal(false), z.number().int().min(8).max(128)], { error: 'must be a prefix length 8–128 or false' }).optional(),
   clientKey: fn('clientKey').optional(),
   roomTransport: z.enum(['rtc-a', 'rtc-b'], { error: 'must be rtc-a or rtc-b' }).optional(),
+  roomServerUrl: z
+    .string({ error: 'must be a ws:// or wss:// URL' })
+    .refine(
+      (u) => livekitServerUrl(u) === u.replace(/\/+$/, ''),
+      'must be a ws:// or wss:// URL in normal form: a lower-case host, no user name, query or fragment',
+    )
+    .optional(),
   waitUntil: fn<WaitUntil>('waitUntil').optional(),
   metrics: z
     .union([
@@ -425,6 +442,8 @@ export function resolveOptions<Req>(raw: AvatarProxyOptions<Req>, factory: strin
   const r = OptionsSchema.safeParse(raw);
   if (!r.success) throw new LiveAiError('invalid_request', `${factory}: invalid options: ${formatZodError(r.error)}`);
   const o = raw;
+  if (o.roomServerUrl !== undefined && o.roomTransport === 'rtc-b')
+    throw new LiveAiError('invalid_request', `${factory}: invalid options: roomServerUrl: is a LiveKit server, but roomTransport is rtc-b`);
   const rl = o.rateLimit;
   return {
     ...o,

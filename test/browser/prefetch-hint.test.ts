@@ -30,17 +30,19 @@ beforeAll(async () => {
   await build({ configFile: join(ROOT, 'vite.element.config.ts'), root: ROOT, logLevel: 'error', build: { outDir, sourcemap: false } });
   const livekit = { url: inject('livekitUrl'), apiKey: inject('livekitApiKey'), apiSecret: inject('livekitApiSecret') };
   emulator = await createEmulator({ port: 0, media: true, queueMs: 300, livekit });
-  const proxy = (roomTransport?: 'rtc-a') =>
+  const proxy = (roomTransport?: 'rtc-a', roomServerUrl?: string) =>
     createAvatarProxy({
       upstream: { baseUrl: emulator.url, apiKey: API_KEY },
       sessionSecret: SESSION_SECRET,
       livekit,
       roomTransport,
+      roomServerUrl,
       logger: quietLogger(),
     });
   const app = express();
   app.use('/api/avatar', proxy('rtc-a')); // knows: the local service hosts its rooms on LiveKit
   app.use('/api/unknown', proxy()); // has not been told and has created no room yet
+  app.use('/api/server', proxy(undefined, livekit.url)); // told the LiveKit server of its rooms
   app.use('/vendor/liveai', express.static(outDir));
   // The element far below the fold, so only the hover (which scrolls it into view) can trigger the prefetch.
   app.get('/page', (req, res) => {
@@ -122,7 +124,39 @@ describe('prefetch from the proxy’s transport hint (standalone element, both t
     // The LiveKit chunk came only once the create call had answered with a LiveKit room.
     expect(paths.findIndex(chunk('livekit-adapter'))).toBeGreaterThan(paths.indexOf('POST /api/unknown/rooms'));
     expect(paths.some(chunk('daily-adapter'))).toBe(false);
-    expect(await page.evaluate(() => fetch('/api/unknown/transport').then((r) => r.json()))).toEqual({ transport: 'rtc-a' });
+    expect(await page.evaluate(() => fetch('/api/unknown/transport').then((r) => r.json()))).toEqual({
+      transport: 'rtc-a',
+      server_url: inject('livekitUrl'), // learned from that room: the server only
+    });
+    await page.locator('liveai-avatar').evaluate((el) => (el as unknown as { end(): Promise<void> }).end());
+    await page.context().close();
+  });
+
+  it('a proxy that names its rooms’ LiveKit server: the connection to it is warmed before the click; the call then joins', async () => {
+    const { page, paths } = await open('/api/server');
+    // livekit-client's prepareConnection: a HEAD request to the server's http(s) address
+    const server = inject('livekitUrl').replace(/^ws/, 'http');
+    const warmUps: string[] = [];
+    const warnings: string[] = [];
+    page.on('console', (m) => void (['warning', 'error'].includes(m.type()) && warnings.push(m.text())));
+    page.on('request', (r) => {
+      if (r.url().startsWith(server)) warmUps.push(`${r.method()} ${r.url()}`);
+    });
+    const start = page.locator('liveai-avatar').getByRole('button', { name: 'Start call' });
+    await start.hover();
+    await expect.poll(() => warmUps.length, { timeout: 30_000 }).toBeGreaterThan(0);
+    expect(warmUps).toEqual([`HEAD ${server}/`]);
+    expect(paths).toContain('GET /api/server/transport');
+    expect(paths.filter((p) => p.startsWith('POST /api/server/rooms'))).toEqual([]); // before any create
+
+    await start.click();
+    await expect
+      .poll(() => page.locator('liveai-avatar').evaluate((el) => el.shadowRoot?.querySelector('video')?.videoWidth ?? 0), {
+        timeout: 60_000,
+      })
+      .toBe(368);
+    expect(warmUps).toEqual([`HEAD ${server}/`]); // once; the join itself goes over the WebSocket
+    expect(warnings.filter((w) => /prepare/i.test(w))).toEqual([]); // the warm-up answered: nothing for the console
     await page.locator('liveai-avatar').evaluate((el) => (el as unknown as { end(): Promise<void> }).end());
     await page.context().close();
   });

@@ -7,7 +7,7 @@ import { LiveAiError } from '../errors';
 import { createEventBus, type EventBus } from '../events/bus';
 import { loadCallSchemas, loadOnce } from '../lazy';
 import type { AvatarEvent } from '../schemas';
-import { loadTransport as defaultLoader, prefetchTransport } from '../transports/choose';
+import { pageTransports, prefetchTransport } from '../transports/choose';
 import { createAudioOutput, type AudioOutput } from './audio-output';
 import { watchMetrics } from './metrics';
 import type { SessionEngine } from './session';
@@ -57,15 +57,15 @@ export function createHost(options: AvatarSessionOptions, initialState?: Session
     report,
     setSpeakerMuted(m) {
       audio.setMuted(m);
-      setMedia({ speakerMuted: m });
+      if (media().speakerMuted !== m) setMedia({ speakerMuted: m });
     },
     // Clamps to 0–1; a non-finite value keeps the current volume.
     setVolume(v) {
       const next = Number.isFinite(v) ? Math.min(1, Math.max(0, v)) : media().volume;
       audio.setVolume(next);
-      setMedia({ volume: next });
+      if (media().volume !== next) setMedia({ volume: next });
     },
-    setKeepAlive: (on) => store.setState({ keepAlive: on }),
+    setKeepAlive: (on) => store.getState().keepAlive !== on && store.setState({ keepAlive: on }),
   };
 }
 
@@ -149,7 +149,9 @@ export function sessionObject(options: AvatarSessionOptions, host: SessionHost, 
     },
     prefetch: () => {
       loadCallSchemas().catch(() => undefined);
-      prefetchTransport(options, options.loadTransport ?? options.transports?.load ?? defaultLoader);
+      // A loader of the page's own (`loadTransport`) has no connection to warm.
+      const registry = options.loadTransport ? null : (options.transports ?? pageTransports);
+      prefetchTransport(options, options.loadTransport ?? registry!.load, registry?.prepare?.bind(registry));
       load().catch(() => undefined);
     },
     end: (reason) => (engine || waitingStart ? withEngine((s) => s.end(reason)) : Promise.resolve()),

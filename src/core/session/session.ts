@@ -138,9 +138,16 @@ export class SessionEngine {
     return this.store.getState();
   }
 
-  /** Every write of the engine: `commit` and `move` keep each phase's fields consistent (see `SessionState`). */
+  /**
+   * Every write of the engine: `commit` and `move` keep each phase's fields consistent (see `SessionState`). Only
+   * the fields that change are written, and a patch that changes nothing notifies no subscriber: every notification
+   * runs every selector of every component that reads the store.
+   */
   private set(patch: SessionStatePatch): void {
-    if (!this.closed) this.store.setState(patch as Partial<SessionState>);
+    if (this.closed) return;
+    const state = this.state as unknown as Record<string, unknown>;
+    const changed = Object.entries(patch).filter(([k, v]) => !Object.is(state[k], v));
+    if (changed.length) this.store.setState(Object.fromEntries(changed) as Partial<SessionState>);
   }
 
   private setMedia(patch: Partial<MediaState>): void {

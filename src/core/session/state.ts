@@ -85,8 +85,30 @@ export function stageOf(phase: Phase): Stage {
  * State of a new start: the initial state, keeping the user's keep-alive, microphone, speaker mute and volume choices,
  * and what the audio output reports of autoplay (`audioBlocked`: the output, not a start, writes it).
  */
-export function restartedState({ keepAlive, media: { micEnabled, speakerMuted, volume, audioBlocked } }: SessionState): IdleSessionState {
-  return { ...initialSessionState(), keepAlive, media: { ...initialMediaState(), micEnabled, speakerMuted, volume, audioBlocked } };
+export function restartedState(prev: SessionState): IdleSessionState {
+  const {
+    keepAlive,
+    media: { micEnabled, speakerMuted, volume, audioBlocked },
+  } = prev;
+  const next: IdleSessionState = {
+    ...initialSessionState(),
+    keepAlive,
+    media: { ...initialMediaState(), micEnabled, speakerMuted, volume, audioBlocked },
+  };
+  // What is already as a new start leaves it keeps its value, so the components reading it are not rendered again
+  // for nothing (the first start of a page changes none of these).
+  if (shallowEqual(prev.media, next.media)) next.media = prev.media;
+  if (prev.transcript.length === 0) next.transcript = prev.transcript;
+  if (prev.image.status === 'idle') next.image = prev.image;
+  if (prev.agentState.state === 'idle' && prev.agentState.source === 'derived') next.agentState = prev.agentState;
+  return next;
+}
+
+function shallowEqual(a: object, b: object): boolean {
+  const ka = Object.keys(a);
+  return (
+    ka.length === Object.keys(b).length && ka.every((k) => Object.is((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+  );
 }
 
 /** Appends one line and keeps only the newest `max` lines (arrival order). Pure. */

@@ -1,7 +1,7 @@
 import { LiveAiError } from '../errors';
 import type { ClientSession, MediaTransport, TransportType } from '../schemas';
 import type { SessionFlow } from '../session/types';
-import { transportOfRoomUrl } from '../../shared/room-url';
+import { livekitServerUrl, transportOfRoomUrl } from '../../shared/room-url';
 import type { TransportFactory, TransportLoader } from './types';
 
 /** What the choice of a media transport can go by; every field is optional, the first that tells wins. */
@@ -82,17 +82,39 @@ export function predictTransport(transports: TransportRegistry = pageTransports)
   return decideTransport({ registered, last: transports.last(registered) });
 }
 
-const hints = new Map<string, Promise<MediaTransport | null>>();
+/**
+ * What a proxy's `GET {proxyUrl}/transport` says about its hosted rooms: their transport, and for `rtc-a` the LiveKit
+ * server they are on (`server_url`: scheme, host, port and path only), when the proxy knows them.
+ */
+export interface ProxyRoomHint {
+  transport: MediaTransport | null;
+  /** The LiveKit server of the hosted rooms (rtc-a only), e.g. `wss://my-project.livekit.cloud`; else null. */
+  serverUrl: string | null;
+}
+
+const NO_HINT: ProxyRoomHint = Object.freeze({ transport: null, serverUrl: null });
+const hints = new Map<string, Promise<ProxyRoomHint>>();
 
 /**
- * The transport of the hosted rooms of the proxy at `proxyUrl`, as it advertises it (`GET {proxyUrl}/transport`
- * → `{"transport": "rtc-a"}`). Asked once per `proxyUrl` for the life of the page; null when the proxy does not
- * know (or is older and has no such route, or cannot be reached). Never rejects.
+ * The `GET /transport` answer checked field by field: a `transport` other than `rtc-a` / `rtc-b` counts as unknown;
+ * a `server_url` counts only for `rtc-a`, as a `ws(s)://` URL already in its bare form (no user name, query or
+ * fragment, at most 2048 characters). Anything else in the answer is ignored; never throws.
  */
-export function proxyTransportHint(
-  proxyUrl: string,
-  fetchImpl: typeof fetch | undefined = globalThis.fetch,
-): Promise<MediaTransport | null> {
+export function parseRoomHint(body: unknown): ProxyRoomHint {
+  if (typeof body !== 'object' || body === null) return NO_HINT;
+  const { transport: t, server_url: u } = body as { transport?: unknown; server_url?: unknown };
+  const transport = t === 'rtc-a' || t === 'rtc-b' ? t : null;
+  const serverUrl = transport === 'rtc-a' && typeof u === 'string' && u.length <= 2048 && livekitServerUrl(u) === u ? u : null;
+  return { transport, serverUrl };
+}
+
+/**
+ * What the proxy at `proxyUrl` advertises for its hosted rooms (`GET {proxyUrl}/transport` →
+ * `{"transport": "rtc-a", "server_url": "wss://…"}`). Asked once per `proxyUrl` for the life of the page; unknown
+ * fields are null when the proxy does not know (or is older and has no such route, or cannot be reached, or
+ * answers something else). Never rejects.
+ */
+export function proxyRoomHint(proxyUrl: string, fetchImpl: typeof fetch | undefined = globalThis.fetch): Promise<ProxyRoomHint> {
   const url = `${proxyUrl.replace(/\/+$/, '')}/transport`;
   let hint = hints.get(url);
   if (!hint) {
@@ -102,16 +124,22 @@ export function proxyTransportHint(
   return hint;
 }
 
-async function ask(url: string, fetchImpl: typeof fetch | undefined): Promise<MediaTransport | null> {
-  if (!fetchImpl) return null;
+/** The transport of the hosted rooms of the proxy at `proxyUrl`, as it advertises it (see `proxyRoomHint`). */
+export function proxyTransportHint(
+  proxyUrl: string,
+  fetchImpl: typeof fetch | undefined = globalThis.fetch,
+): Promise<MediaTransport | null> {
+  return proxyRoomHint(proxyUrl, fetchImpl).then((h) => h.transport);
+}
+
+async function ask(url: string, fetchImpl: typeof fetch | undefined): Promise<ProxyRoomHint> {
+  if (!fetchImpl) return NO_HINT;
   try {
     const res = await fetchImpl(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout?.(10_000) });
-    if (!res.ok) return null;
-    const body = (await res.json()) as { transport?: unknown } | null;
-    const t = body?.transport;
-    return t === 'rtc-a' || t === 'rtc-b' ? t : null;
+    if (!res.ok) return NO_HINT;
+    return parseRoomHint(await res.json());
   } catch {
-    return null;
+    return NO_HINT;
   }
 }
 
@@ -134,9 +162,16 @@ export async function predictRoomTransport(options: {
 }
 
 /**
+ * Warms a connection to the media server of a transport ahead of the first join (`TransportRegistry.prepare`).
+ */
+export type PrepareConnection = (kind: MediaTransport, url: string) => void;
+
+/**
  * Starts downloading the adapter and SDK of the transport the session will join (see `prefetch()`): known at
  * once (`transportHint`), or for a hosted room on a page with several transports registered, predicted with the
- * proxy's help (`predictRoomTransport`). Never rejects; a predicted transport is always one the page registered.
+ * proxy's help (`predictRoomTransport`). With `prepare`, it also warms the connection to the LiveKit server when
+ * its URL is known: an attached session's `room_url`, or for a hosted room that will be on LiveKit the proxy's
+ * `server_url`. Never rejects; a predicted transport is always one the page registered.
  */
 export function prefetchTransport(
   options: {
@@ -147,15 +182,28 @@ export function prefetchTransport(
     transports?: TransportRegistry | undefined;
   },
   load: (kind: MediaTransport) => Promise<unknown>,
+  prepare?: PrepareConnection,
 ): void {
   const skip = () => undefined;
-  if (options.transport || options.flow.kind !== 'room' || (options.transports ?? pageTransports).kinds().length <= 1) {
-    const kind = transportHint(options);
-    if (kind) load(kind).catch(skip);
+  const { flow } = options;
+  const kinds = (options.transports ?? pageTransports).kinds();
+  const known = options.transport || flow.kind !== 'room' || kinds.length <= 1 ? transportHint(options) : null;
+  if (known) load(known).catch(skip);
+  if (flow.kind === 'attach') {
+    const url = livekitServerUrl(flow.session.room_url);
+    if (known === 'rtc-a' && url && prepare) prepare('rtc-a', url);
     return;
   }
-  predictRoomTransport(options)
-    .then((kind) => kind && load(kind))
+  // A hosted room: the proxy may say which transport (several registered) and which LiveKit server.
+  if (flow.kind !== 'room' || (known && (known !== 'rtc-a' || !prepare)) || (!known && kinds.length <= 1)) return;
+  proxyRoomHint(options.proxyUrl, options.fetch)
+    .then((hint) => {
+      const kind =
+        known ??
+        decideTransport({ registered: kinds, proxyHint: hint.transport, last: (options.transports ?? pageTransports).last(kinds) });
+      if (!known && kind) load(kind).catch(skip);
+      if (kind === 'rtc-a' && hint.transport === 'rtc-a' && hint.serverUrl && prepare) prepare('rtc-a', hint.serverUrl);
+    })
     .catch(skip);
 }
 
@@ -170,6 +218,11 @@ export interface TransportModule {
   readonly kind: MediaTransport;
   /** Loads the adapter; rejects with `LiveAiError('missing_peer')` when its SDK is not installed. */
   load(): Promise<TransportFactory>;
+  /**
+   * Optional: warms the connection to the media server at `url` before the first join (DNS, TCP and TLS; the
+   * LiveKit transport calls livekit-client's `Room.prepareConnection`), loading the adapter if needed. Never throws.
+   */
+  prepare?(url: string): void;
 }
 
 /** What a user must install and import to be able to join a room of each kind. */
@@ -200,6 +253,12 @@ export interface TransportRegistry {
   load: TransportLoader;
   /** The transport the last session of this registry joined, when it is one of `kinds` (null without a memory). */
   last(kinds: readonly MediaTransport[]): MediaTransport | null;
+  /**
+   * Warms the connection to a media server of a registered kind before the first join (see
+   * `TransportModule.prepare`), once per kind and URL; nothing for a kind not registered or without `prepare`.
+   * Never throws.
+   */
+  prepare?(kind: MediaTransport, url: string): void;
 }
 
 const LAST_KEY = 'liveai-kit.transport';
@@ -218,6 +277,8 @@ export function createTransportRegistry(
 ): TransportRegistry {
   const modules = new Map<MediaTransport, TransportModule>();
   const cache = new Map<MediaTransport, Promise<TransportFactory>>();
+  /** The servers warmed already (`kind url`): each once. */
+  const prepared = new Set<string>();
   const memory = () => o.memory ?? null;
   const remembering =
     (kind: MediaTransport) =>
@@ -249,6 +310,15 @@ export function createTransportRegistry(
         p.catch(() => cache.delete(kind));
       }
       return p;
+    },
+    prepare(kind, url) {
+      if (prepared.has(`${kind} ${url}`)) return;
+      prepared.add(`${kind} ${url}`);
+      try {
+        modules.get(kind)?.prepare?.(url);
+      } catch {
+        // a warm-up only: the join does the real work
+      }
     },
     last(kinds) {
       let last: string | null = null;

@@ -30,6 +30,10 @@ export const livekitTransport: TransportModule = {
       m.prepareRoom();
       return () => m.createLiveKitTransport();
     }),
+  // The LiveKit server is known before the click (an attached room, the proxy's hint): warm the connection to it.
+  prepare: (url) => {
+    import('./livekit/adapter').then((m) => m.prepareConnection(url)).catch(() => undefined);
+  },
 };
 
 registerTransport(livekitTransport);

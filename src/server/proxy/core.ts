@@ -161,7 +161,7 @@ export function createProxyCore<Req>(raw: AvatarProxyOptions<Req>, factory: stri
     spawner: createSpawner(options, guard, log, ops.timedFetch(upstreamFetch), background),
     log,
     ops,
-    transportHint: createTransportHint(options.roomTransport, log),
+    transportHint: createTransportHint(options, log),
     async allow(call) {
       if (options.authorize && !(await options.authorize(call.req, call.action))) throw refused(forbidden('Not authorized'), 'authorize');
       if ((call.action === 'listRooms' || call.action === 'listSessions') && !(options.admin && (await options.admin(call.req)))) {
@@ -223,7 +223,7 @@ async function handle<Req>(ctx: ActionContext<Req>, call: ProxyCall<Req>): Promi
       const room = await ctx.spawner.spawn(call, (up) => up.createRoom(body, o));
       const { handle, issued } = await handOver(ctx, call, room, body.agent_id, 'room');
       const transport = transportOfRoomUrl(room.room_url) ?? 'rtc-b';
-      ctx.transportHint.learn(transport);
+      ctx.transportHint.learn(room.room_url);
       const { room_url, token, image_url, session_expires_at } = room;
       return {
         status: 201,

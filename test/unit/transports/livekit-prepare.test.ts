@@ -6,6 +6,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
  * is replaced by a stand-in that counts how many were made and which one connected.
  */
 const made = vi.hoisted(() => [] as Array<{ connected: string | null }>);
+/** The URLs livekit-client's `Room.prepareConnection` was called with. */
+const prepares = vi.hoisted(() => [] as string[]);
 vi.mock('livekit-client', async (orig) => {
   const lk = await orig<typeof import('livekit-client')>();
   const { EventEmitter } = await import('node:events');
@@ -19,6 +21,9 @@ vi.mock('livekit-client', async (orig) => {
     }
     async connect(url: string) {
       this.connected = url;
+    }
+    async prepareConnection(url: string) {
+      prepares.push(url);
     }
     async disconnect() {
       this.emit(lk.RoomEvent.Disconnected);
@@ -35,6 +40,7 @@ const connectTo = (t: import('../../../src/core/transports/types').Transport, ur
 
 beforeEach(() => {
   made.length = 0;
+  prepares.length = 0;
   vi.resetModules();
   vi.useFakeTimers();
   // jsdom has no WebRTC; the adapter only prepares a Room where a call can be made.
@@ -72,5 +78,38 @@ describe('the Room made ahead of the first join', () => {
     await connectTo(factory(), 'ws://early');
     await vi.runAllTimersAsync();
     expect(made.map((r) => r.connected)).toEqual(['ws://early']);
+  });
+});
+
+describe('warming the connection to a LiveKit server known before the click', () => {
+  it('prepares each server once, on the Room the first join then takes', async () => {
+    const { livekitTransport } = await import('../../../src/core/transports/livekit');
+    const factory = await livekitTransport.load();
+    livekitTransport.prepare!('wss://lk.example.test');
+    livekitTransport.prepare!('wss://lk.example.test'); // hover, then focus: one warm-up
+    await vi.runAllTimersAsync();
+    expect(prepares).toEqual(['wss://lk.example.test']);
+    expect(made).toHaveLength(1); // the idle-time Room is that one, not a second
+
+    await connectTo(factory(), 'wss://lk.example.test');
+    expect(made.map((r) => r.connected)).toEqual(['wss://lk.example.test']);
+  });
+
+  it('a join to another server makes no use of the warm-up and triggers none', async () => {
+    const { livekitTransport } = await import('../../../src/core/transports/livekit');
+    livekitTransport.prepare!('wss://lk.example.test');
+    const factory = await livekitTransport.load();
+    await vi.runAllTimersAsync();
+    await connectTo(factory(), 'wss://other.example.test');
+    expect(prepares).toEqual(['wss://lk.example.test']);
+  });
+
+  it('outside a browser that can make calls, nothing is prepared', async () => {
+    vi.stubGlobal('RTCPeerConnection', undefined);
+    const { livekitTransport } = await import('../../../src/core/transports/livekit');
+    livekitTransport.prepare!('wss://lk.example.test');
+    await vi.runAllTimersAsync();
+    expect(prepares).toEqual([]);
+    expect(made).toEqual([]);
   });
 });

@@ -56,6 +56,24 @@ export function prepareRoom(): void {
   else setTimeout(make, 0);
 }
 
+/** The LiveKit servers this page warmed a connection to (`prepareConnection`): each once. */
+const preparedUrls = new Set<string>();
+
+/**
+ * Warms the connection to the LiveKit server at `url` ahead of the first join, with livekit-client's public
+ * `Room.prepareConnection` (DNS, TCP and TLS to the server; the region lookup on LiveKit Cloud needs a token and is
+ * left to the join), on the Room the first join will take. Once per URL for the page; nothing outside a browser that
+ * can make calls. Never throws.
+ */
+export function prepareConnection(url: string): void {
+  if (preparedUrls.has(url) || typeof window === 'undefined' || !hasWebRtc()) return;
+  preparedUrls.add(url);
+  quietLiveKitLogs();
+  wanted = true;
+  prepared ??= new Room();
+  prepared.prepareConnection(url).catch(() => undefined);
+}
+
 /** The prepared Room if there is one, else a new one. */
 function takeRoom(): Room {
   const room = prepared ?? new Room();
