@@ -8,7 +8,8 @@ import {
   PreConnectRelay,
   type StartRecording,
 } from '../../../src/core/transports/livekit/pre-connect';
-import { PARTICIPANT_KIND_AGENT } from '../../../src/core/transports/avatar-identity';
+import { AvatarIdentity, PARTICIPANT_KIND_AGENT } from '../../../src/core/transports/avatar-identity';
+import { RoomSession, type RoomHooks, type RoomLike } from '../../../src/core/transports/livekit/room';
 
 // Issue 40.1: who gets the visitor's pre-connect audio. livekit-client sends its recording to the agent-kind participant
 // that became active last; the relay sends its own to the agent exactly when that participant was an avatar.
@@ -214,6 +215,38 @@ describe('pre-connect audio relay (issue 40.1)', () => {
 
   it('a page that cannot record: nothing is listened to after the start, and the call goes on', async () => {
     const { room } = await setup({ fail: true });
+    expect(room.eventNames()).toEqual([]);
+  });
+});
+
+describe('a join with pre-connect audio (issue 40.1)', () => {
+  it('the relay records before livekit-client opens the microphone, and leaving the room releases it', async () => {
+    const steps: string[] = [];
+    const room = Object.assign(new FakeRoom(), {
+      connect: async () => void steps.push('connect'),
+      disconnect: async () => void steps.push('disconnect'),
+      switchActiveDevice: async () => true,
+    });
+    Object.assign(room.localParticipant, {
+      identity: 'user-1',
+      publishData: async () => {},
+      setMicrophoneEnabled: async (_on: boolean, capture?: { deviceId?: string; preConnectBuffer?: boolean }) =>
+        void steps.push(`mic ${String(capture?.deviceId)} preConnectBuffer=${String(capture?.preConnectBuffer)}`),
+    });
+    const { rec, record } = fakeRecorder();
+    const captured: unknown[] = [];
+    const hooks = new Proxy({}, { get: () => () => {} }) as RoomHooks;
+    const session = new RoomSession(room as unknown as RoomLike, new AvatarIdentity(), hooks, {}, undefined, (capture, ...rest) => {
+      captured.push(capture);
+      steps.push('record');
+      return record(capture, ...rest);
+    });
+    await session.join('ws://127.0.0.1:7880', 'tok', { capture: { deviceId: 'mic-2' }, micFailed: () => steps.push('mic failed') });
+    expect(steps).toEqual(['record', 'connect', 'mic mic-2 preConnectBuffer=true']);
+    expect(captured).toEqual([{ deviceId: 'mic-2' }]);
+    expect(rec.stopped).toBe(0);
+    await session.leave();
+    expect(rec.stopped).toBe(1);
     expect(room.eventNames()).toEqual([]);
   });
 });
