@@ -312,7 +312,11 @@ export const recordMicrophone: StartRecording = async (capture, onChunk, onEnd) 
       const data = e.data;
       if (data.size) chain = chain.then(async () => onChunk(new Uint8Array(await data.arrayBuffer()))).catch(() => {});
     };
-    recorder.onstop = () => void chain.then(onEnd);
+    // The microphone is released once the recorder has stopped, so it can still encode what it had buffered.
+    recorder.onstop = () => {
+      release();
+      void chain.then(onEnd);
+    };
     recorder.onerror = () => {
       release();
       void chain.then(onEnd);
@@ -329,7 +333,7 @@ export const recordMicrophone: StartRecording = async (capture, onChunk, onEnd) 
       if (stopped) return;
       stopped = true;
       try {
-        if (recorder.state !== 'inactive') recorder.stop();
+        if (recorder.state !== 'inactive') return recorder.stop();
       } catch {
         // already stopped
       }
