@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { RoomEvent } from 'livekit-client';
+import { ParticipantEvent, RoomEvent } from 'livekit-client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   PRE_CONNECT_MAX_BYTES,
@@ -35,7 +35,11 @@ class FakeRoom extends EventEmitter {
   remoteParticipants = new Map<string, Peer>();
   streams: { options: Record<string, unknown>; chunks: number[]; closed: boolean }[] = [];
   streamError: Error | null = null;
+  /** The local participant's own events (livekit-client emits `localTrackSubscribed` there even while connecting). */
+  readonly local = new EventEmitter();
   localParticipant = {
+    on: (event: string, fn: (...args: unknown[]) => void) => this.local.on(event, fn),
+    off: (event: string, fn: (...args: unknown[]) => void) => this.local.off(event, fn),
     streamBytes: async (options: Record<string, unknown>) => {
       if (this.streamError) throw this.streamError;
       const s = { options, chunks: [] as number[], closed: false };
@@ -105,7 +109,7 @@ describe('pre-connect audio relay (issue 40.1)', () => {
     await flush();
     rec.chunk([4]);
     await flush();
-    room.emit(RoomEvent.LocalTrackSubscribed, { trackSid: 'TR_mic' }); // the agent listens: recording stops
+    room.local.emit(ParticipantEvent.LocalTrackSubscribed, { trackSid: 'TR_mic' }); // the agent listens: recording stops
     await flush();
     expect(rec.stopped).toBe(1);
     expect(room.streams).toHaveLength(1);
@@ -117,6 +121,19 @@ describe('pre-connect audio relay (issue 40.1)', () => {
       attributes: { trackId: 'TR_mic', sampleRate: '48000', channels: '1' },
     });
     expect(room.streams[0]!.chunks).toEqual([1, 2, 3, 4, 99]);
+    expect(room.streams[0]!.closed).toBe(true);
+  });
+
+  it('the microphone’s subscription reported before its publication (the room still connecting): recording stops then', async () => {
+    const { room, rec } = await setup();
+    room.joinWith(AGENT, AVATAR);
+    rec.chunk([1]);
+    room.local.emit(ParticipantEvent.LocalTrackSubscribed, { trackSid: 'TR_mic' });
+    expect(rec.stopped).toBe(0);
+    room.emit(RoomEvent.LocalTrackPublished, MIC);
+    await flush();
+    expect(rec.stopped).toBe(1);
+    expect(room.streams[0]!.chunks).toEqual([1, 99]);
     expect(room.streams[0]!.closed).toBe(true);
   });
 
@@ -216,6 +233,7 @@ describe('pre-connect audio relay (issue 40.1)', () => {
   it('a page that cannot record: nothing is listened to after the start, and the call goes on', async () => {
     const { room } = await setup({ fail: true });
     expect(room.eventNames()).toEqual([]);
+    expect(room.local.eventNames()).toEqual([]);
   });
 });
 
@@ -248,5 +266,6 @@ describe('a join with pre-connect audio (issue 40.1)', () => {
     await session.leave();
     expect(rec.stopped).toBe(1);
     expect(room.eventNames()).toEqual([]);
+    expect(room.local.eventNames()).toEqual([]);
   });
 });

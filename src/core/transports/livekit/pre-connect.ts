@@ -1,4 +1,4 @@
-import { RoomEvent } from 'livekit-client';
+import { ParticipantEvent, RoomEvent } from 'livekit-client';
 import { ATTRIBUTE_PUBLISH_ON_BEHALF, PARTICIPANT_KIND_AGENT } from '../avatar-identity';
 
 /** Byte stream topic of a pre-connect audio buffer (livekit-client's and LiveKit Agents'). */
@@ -47,6 +47,9 @@ export interface PreConnectRoom {
   off(event: string, listener: (...args: unknown[]) => void): unknown;
   remoteParticipants?: Map<string, PeerLike>;
   localParticipant: {
+    /** livekit-client's participant events (`localTrackSubscribed`); absent in fakes. */
+    on?(event: string, listener: (...args: unknown[]) => void): unknown;
+    off?(event: string, listener: (...args: unknown[]) => void): unknown;
     streamBytes?(options: {
       name?: string;
       topic: string;
@@ -92,6 +95,8 @@ export class PreConnectRelay {
   /** Agent-kind participants that became active since (`ParticipantActive`), in order. */
   private readonly activated: string[] = [];
   private mic: { sid: string; settings: MediaTrackSettings } | null = null;
+  /** Our tracks someone subscribed to (the microphone's subscription can be reported before its publication). */
+  private readonly subscribed = new Set<string>();
   /** Whom livekit-client sends its recording to: undefined while it waits for an agent. */
   private addressed: string | undefined;
   /** Where the relay sends its own recording, once known. */
@@ -126,9 +131,13 @@ export class PreConnectRelay {
     // A participant that became active while the room was still connecting has no `ParticipantActive`.
     this.listen(RoomEvent.Connected, () => this.addressed === undefined && this.mic && this.onActive(this.unseenActive()[0]));
     this.listen(RoomEvent.LocalTrackPublished, (pub: MicPublication) => this.onPublished(pub));
-    this.listen(RoomEvent.LocalTrackSubscribed, (pub: { trackSid?: string }) => {
-      if (this.mic && pub?.trackSid === this.mic.sid) this.recording?.stop();
-    });
+    // The participant's event: the room's is not emitted while the room is still connecting.
+    const local = this.room.localParticipant;
+    const onSubscribed = ((pub: { trackSid?: string }) => this.onSubscribed(pub?.trackSid)) as (...args: unknown[]) => void;
+    if (local.on && local.off) {
+      local.on(ParticipantEvent.LocalTrackSubscribed, onSubscribed);
+      this.offs.push(() => local.off?.(ParticipantEvent.LocalTrackSubscribed, onSubscribed));
+    } else this.listen(RoomEvent.LocalTrackSubscribed, onSubscribed);
     this.listen(RoomEvent.ParticipantConnected, () => this.findTarget());
     this.listen(RoomEvent.ParticipantAttributesChanged, () => this.findTarget());
     this.later(PRE_CONNECT_MAX_MS, () => this.recording?.stop());
@@ -184,6 +193,13 @@ export class PreConnectRelay {
     return this.activeAgents().filter((id) => !seen.has(id));
   }
 
+  /** Someone subscribed to one of our tracks: the microphone's ends the recording (the agent now hears it live). */
+  private onSubscribed(sid: string | undefined): void {
+    if (!sid) return;
+    this.subscribed.add(sid);
+    if (this.mic?.sid === sid) this.recording?.stop();
+  }
+
   private onActive(p: PeerLike | string | undefined): void {
     const identity = typeof p === 'string' ? p : p?.kind === PARTICIPANT_KIND_AGENT ? p.identity : undefined;
     if (!identity || this.done) return;
@@ -196,6 +212,7 @@ export class PreConnectRelay {
   private onPublished(pub: MicPublication): void {
     if (pub?.source !== 'microphone' || this.mic || this.done || !pub.trackSid) return;
     this.mic = { sid: pub.trackSid, settings: pub.track?.mediaStreamTrack?.getSettings?.() ?? {} };
+    if (this.subscribed.has(pub.trackSid)) this.recording?.stop();
     // livekit-client addresses the last agent that became active: those listed when the join answered (in the
     // room's order), then those that became active while connecting, then those of `ParticipantActive`.
     const order = [...(this.atJoin ?? this.activeAgents()), ...this.unseenActive(), ...this.activated];

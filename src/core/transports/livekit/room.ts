@@ -24,6 +24,9 @@ export interface RoomLike {
     performRpc?(params: { destinationIdentity: string; method: string; payload: string; responseTimeout?: number }): Promise<string>;
     /** livekit-client's publication of a source (`microphone`); absent in fakes. */
     getTrackPublication?(source: 'microphone'): LocalPublication | undefined;
+    /** livekit-client's participant events (the pre-connect audio relay); absent in fakes. */
+    on?(event: string, listener: (...args: unknown[]) => void): unknown;
+    off?(event: string, listener: (...args: unknown[]) => void): unknown;
     /** livekit-client ≥ 2.9 byte streams (the pre-connect audio relay); absent in fakes. */
     streamBytes?(options: {
       name?: string;
