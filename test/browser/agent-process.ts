@@ -78,13 +78,16 @@ export class AgentProcess {
 
   /**
    * Starts the agent in `room` of `livekit`, creating its avatar session on the local service at `emulatorUrl`, and
-   * waits until it is ready (60 s). `agent` is set on `holder` at once, so an `afterAll` can stop it either way.
+   * waits until it is ready (60 s): its avatar joined, or with `until: 'session'` only its avatar session created
+   * (the avatar joins once the service has started it). `agent` is set on `holder` at once, so an `afterAll` can
+   * stop it either way.
    */
   static async startReady(
     holder: { agent: AgentProcess | null },
     livekit: LiveKitServer,
     emulatorUrl: string,
     room: string,
+    until: 'ready' | 'session' = 'ready',
   ): Promise<{ agent: AgentProcess; sessionId: string }> {
     const agent = (holder.agent = AgentProcess.start({
       LIVEKIT_URL: livekit.url,
@@ -94,7 +97,7 @@ export class AgentProcess {
       LEMONSLICE_API_KEY: API_KEY,
       ROOM: room,
     }));
-    const ready = await agent.next((r) => r.event === 'ready', { timeoutMs: 60_000 });
+    const ready = await agent.next((r) => r.event === until, { timeoutMs: 60_000 });
     return { agent, sessionId: String(ready.session_id) };
   }
 
@@ -138,8 +141,8 @@ export const AGENT_STACK = { queueMs: 200, providerLabels: 'rtc-a=livekit,rtc-b=
 export interface AgentRoom {
   agent: AgentProcess;
   sessionId: string;
-  /** The agent's `ready` report: `avatar` is its avatar's identity. */
-  ready: AgentReport;
+  /** The agent's `ready` report: `avatar` is its avatar's identity (undefined with `until: 'session'`). */
+  ready: AgentReport | undefined;
   /** The attach session the app's server hands the browser (see `viewerAttach`). */
   attach: Awaited<ReturnType<typeof viewerAttach>>;
   /** A test page of the page server with the attach session in its hash: `url('captions.html', '?lang=ar')`. */
@@ -149,26 +152,27 @@ export interface AgentRoom {
 /**
  * The LiveKit Agents room of a test file, on the stack of `env` (a `useBrowserStack` / `useEngineStack` holder, built
  * with {@link AGENT_STACK}): `start(room)` starts the agent app in `room` of the suite's LiveKit server, creating its
- * avatar session on the local service, waits until it is ready and makes the viewer's attach session. One agent at
+ * avatar session on the local service, waits until it is ready (with `{ until: 'session' }`: until the avatar
+ * session exists, before its avatar joined) and makes the viewer's attach session. One agent at
  * a time: a second `start` stops the first (a page's end on leaving ends the session it attached to). The agent is
  * stopped after all tests of the file.
  */
-export function useAgentRoom(env: { stack: Stack }): { start(room: string): Promise<AgentRoom> } {
+export function useAgentRoom(env: { stack: Stack }): { start(room: string, o?: { until?: 'ready' | 'session' }): Promise<AgentRoom> } {
   const running: { agent: AgentProcess | null } = { agent: null };
   afterAll(async () => {
     await running.agent?.stop();
   });
   return {
-    async start(room) {
+    async start(room, o = {}) {
       await running.agent?.stop();
       const livekit = { url: inject('livekitUrl'), apiKey: inject('livekitApiKey'), apiSecret: inject('livekitApiSecret') };
-      const { agent, sessionId } = await AgentProcess.startReady(running, livekit, env.stack.emulatorUrl, room);
+      const { agent, sessionId } = await AgentProcess.startReady(running, livekit, env.stack.emulatorUrl, room, o.until);
       const attach = await viewerAttach(livekit, room, sessionId);
       const hash = `#${encodeURIComponent(JSON.stringify(attach))}`;
       return {
         agent,
         sessionId,
-        ready: agent.reports.find((r) => r.event === 'ready')!,
+        ready: agent.reports.find((r) => r.event === 'ready'),
         attach,
         url: (page, query = '') => `${env.stack.baseUrl}/test/browser/pages/${page}${query}${hash}`,
       };

@@ -9,7 +9,7 @@
 //
 // Control: JSON lines on stdin — {"cmd":"say","text":"…"} | {"cmd":"interrupt"} | {"cmd":"quit"}.
 // RPC: `liveai.interrupt` (a visitor's "Stop talking") interrupts the reply, as the stdin command does.
-// Reports: lines `@@agent {json}` on stdout — ready, visitor (the visitor the session listens and speaks to), tts_first_frame,
+// Reports: lines `@@agent {json}` on stdout — session (the avatar session was created: session_id), ready (its avatar joined), visitor (the visitor the session listens and speaks to), tts_first_frame,
 // interrupting, playback_started, playback_finished, said, preconnect_buffer (a visitor's pre-connect audio: its bytes), user_audio (the user's microphone level, once per second while heard), user_mic (muted / live), error.
 import { createInterface } from 'node:readline';
 import { initializeLogger, voice } from '@livekit/agents';
@@ -95,6 +95,8 @@ const avatar = new AvatarSession({
   // apiUrl falls back to LEMONSLICE_API_URL, apiKey to LEMONSLICE_API_KEY (the plugin's own variables)
 });
 const sessionId = await avatar.start(session, room, { livekitUrl: url, livekitApiKey: apiKey, livekitApiSecret: apiSecret });
+// The avatar session exists (a visitor can attach to it); its avatar joins once the service has started it.
+report('session', { session_id: sessionId });
 const output = session.output.audio;
 output.on('playbackStarted', () => report('playback_started'));
 output.on('playbackFinished', (ev) => report('playback_finished', { position: ev.playbackPosition, interrupted: ev.interrupted }));

@@ -122,7 +122,7 @@ export class Call {
         ...(c.avatar_identity ? { avatarIdentity: c.avatar_identity } : {}),
         micEnabled: o.micEnabled,
         // A LiveKit agent's room (attach): what the visitor says while joining reaches the agent.
-        preConnectAudio: o.flow.kind === 'attach' && o.preConnectAudio === true,
+        preConnectAudio: o.flow.kind === 'attach' && o.preConnectAudio !== false,
         // The chosen microphone is the one published: never the default first, then a switch.
         micDeviceId: o.devices.get('audioinput'),
         reconnectDeadlineMs: o.reconnectDeadlineMs,

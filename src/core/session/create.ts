@@ -130,7 +130,7 @@ export function sessionObject(options: AvatarSessionOptions, host: SessionHost, 
     on: ((type: keyof BusMap, handler: (payload: unknown) => void) => host.bus.on(type, handler)) as OnEvent,
     onError: (handler) => host.bus.on('error', handler),
     getClientSession: () => engine?.clientSession ?? null,
-    preConnectAudio: options.flow.kind === 'attach' && options.preConnectAudio === true,
+    preConnectAudio: options.flow.kind === 'attach' && options.preConnectAudio !== false,
     start: () => {
       if (engine) return engine.start();
       if (disposed) return Promise.reject(disposedError());

@@ -333,11 +333,12 @@ export interface AvatarSessionOptions {
   micEnabled?: boolean;
   /**
    * Attached sessions (a LiveKit agent's room) with the microphone on at the join: record it from the start of the
-   * join, before the room is connected, and hand the recording to the agent once it listens (livekit-client's
-   * pre-connect audio buffer, byte stream topic `lk.agent.pre-connect-audio-buffer`), so the visitor can talk at once
-   * and nothing is lost. The agent must read that topic (LiveKit Agents does). Default false: livekit-client 2.x
-   * hands the recording to the participant of kind `agent` that became active last, which in a room with an avatar
-   * is often the avatar, where it is lost; turn it on where your agent is the only participant of kind `agent`.
+   * join, before the room is connected, and hand the recording to the agent once it listens, so the visitor can talk
+   * at once and nothing said meanwhile is lost (livekit-client's pre-connect audio buffer: a byte stream on the topic
+   * `lk.agent.pre-connect-audio-buffer` with the attributes `trackId`, `sampleRate` and `channels`, at most 10 s of
+   * audio). The agent gets exactly one recording, also when its avatar is already in the room; it must read that
+   * topic (LiveKit Agents for Python does with its pre-connect audio option). Default true for attached sessions;
+   * `false` publishes the microphone only once the room is joined. Hosted rooms and created sessions ignore it.
    */
   preConnectAudio?: boolean;
   /**
@@ -423,10 +424,10 @@ export interface AvatarSession {
   /** The session handle from the proxy (ids, room URL, `websocket_address`), once created or attached; else null. */
   getClientSession(): ClientSession | null;
   /**
-   * Whether the visitor can talk before the avatar is live: an attached session (a LiveKit agent's room) with the
-   * option `preConnectAudio` on. A microphone switched on before the start is then recorded from the join and its
-   * recording handed to the agent once it listens; UIs say "listening" while the avatar is coming. False for hosted
-   * rooms and created sessions: the service's own agent hears the visitor only once the avatar is live.
+   * Whether the visitor can talk before the avatar is live: an attached session (a LiveKit agent's room), unless the
+   * option `preConnectAudio` is `false`. A microphone switched on before the start is then recorded from the join and
+   * its recording handed to the agent once it listens; UIs say "listening" while the avatar is coming. False for
+   * hosted rooms and created sessions: the service's own agent hears the visitor only once the avatar is live.
    */
   readonly preConnectAudio: boolean;
   /**

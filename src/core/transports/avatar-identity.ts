@@ -62,6 +62,8 @@ export class AvatarIdentity {
   private readonly firstSeen: boolean;
   /** The agent the avatar publishes for (`lk.publish_on_behalf`), whose transcriptions are read too. */
   agent: string | null = null;
+  /** The avatar's exact identity the session handle names (`avatar_identity`), if it does. */
+  readonly expected: string | null;
 
   /**
    * @param o.expected the avatar's exact identity, when the session handle names it: nobody else is accepted.
@@ -69,6 +71,7 @@ export class AvatarIdentity {
    */
   constructor(o: { expected?: string | undefined; firstSeen?: boolean } = {}) {
     this.firstSeen = o.firstSeen ?? false;
+    this.expected = o.expected || null;
     if (o.expected) this.take(o.expected, Clue.Given);
   }
 

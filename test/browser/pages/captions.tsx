@@ -35,8 +35,9 @@ const session = createAvatarSession(
         proxyUrl: '/api/avatar',
         flow: { kind: 'attach', session: attach },
         transport: 'rtc-a',
-        // The pre-connect page (preconnect.tsx) turns livekit-client's pre-connect audio buffer on.
-        preConnectAudio: (window as unknown as { __preConnectAudio?: boolean }).__preConnectAudio === true,
+        // The pre-connect page (preconnect.tsx) keeps pre-connect audio at its default (on for attached sessions);
+        // the captions pages turn it off, so their microphone is switched on once the avatar is live.
+        ...((window as unknown as { __preConnectAudio?: 'default' }).__preConnectAudio === 'default' ? {} : { preConnectAudio: false }),
       }
     : { proxyUrl: '/api/avatar', flow: { kind: 'room', agentId: 'agent-demo' } },
 );

@@ -11,11 +11,19 @@ export interface ByteStreamRecord {
 }
 const sent: ByteStreamRecord[] = [];
 (window as unknown as { __byteStreams: ByteStreamRecord[] }).__byteStreams = sent;
-// The product leaves pre-connect audio off by default; this page turns it on (read by captions.tsx).
-(window as unknown as { __preConnectAudio: boolean }).__preConnectAudio = true;
+// This page keeps pre-connect audio at the product's default (read by captions.tsx, whose own pages turn it off).
+(window as unknown as { __preConnectAudio: 'default' }).__preConnectAudio = 'default';
 
 const original = LocalParticipant.prototype.streamBytes;
 LocalParticipant.prototype.streamBytes = function (this: LocalParticipant, options) {
   sent.push({ topic: options?.topic ?? '', to: options?.destinationIdentities ?? [], mimeType: options?.mimeType });
   return original.call(this, options);
 };
+
+// What the widget's waiting line said while the avatar was coming (each text once, in order).
+const waitingLines: string[] = [];
+(window as unknown as { __waitingLines: string[] }).__waitingLines = waitingLines;
+new MutationObserver(() => {
+  const line = document.querySelector('[data-kind="waiting"]')?.textContent ?? '';
+  if (line && waitingLines.at(-1) !== line) waitingLines.push(line);
+}).observe(document.documentElement, { subtree: true, childList: true, characterData: true });

@@ -126,6 +126,31 @@ describe('AvatarWidget', () => {
     expect(screen.queryByText('You can talk once the avatar is live.')).toBeNull();
   });
 
+  it('in a LiveKit agent’s room the widget listens from the Start click; preConnectAudio: false waits (issue 40.1)', async () => {
+    for (const preConnectAudio of [undefined, false]) {
+      stubMicrophone();
+      const proxy = createFakeProxy();
+      const attached = proxy.seedSession({ status: 'QUEUED' });
+      const session = createTestSession({
+        proxy,
+        flow: { kind: 'attach', session: attached },
+        ...(preConnectAudio === false ? { preConnectAudio } : {}),
+      });
+      expect(session.preConnectAudio).toBe(preConnectAudio !== false);
+      const { unmount } = render(<AvatarWidget session={session} initialState="active" />);
+      await userEvent.click(screen.getByRole('button', { name: 'Start call' }));
+      if (preConnectAudio === false) {
+        expect(await screen.findByText('You can talk once the avatar is live.')).toBeInTheDocument();
+        expect(session.store.getState().media.micEnabled).toBe(false);
+      } else {
+        expect(await screen.findByText('Listening: you can start talking while the avatar joins.')).toBeInTheDocument();
+        expect(session.store.getState().media.micEnabled).toBe(true); // on before the room is joined
+      }
+      unmount();
+      session.dispose();
+    }
+  });
+
   it('opens the microphone with the call: asked inside the Start click, on once the call is live', async () => {
     const mic = stubMicrophone();
     const session = createTestSession();

@@ -1,6 +1,7 @@
 import { RoomEvent, type RemoteTrack } from 'livekit-client';
 import type { AppMessage } from '../../schemas';
-import type { AvatarIdentity } from '../avatar-identity';
+import { ATTRIBUTE_PUBLISH_ON_BEHALF, type AvatarIdentity } from '../avatar-identity';
+import { PreConnectRelay, recordMicrophone, type ByteWriterLike, type StartRecording } from './pre-connect';
 import type { TransportEventMap } from '../types';
 
 /** Participant attribute a LiveKit Agents agent publishes its state in (initializing, idle, listening, thinking, speaking). */
@@ -23,6 +24,17 @@ export interface RoomLike {
     performRpc?(params: { destinationIdentity: string; method: string; payload: string; responseTimeout?: number }): Promise<string>;
     /** livekit-client's publication of a source (`microphone`); absent in fakes. */
     getTrackPublication?(source: 'microphone'): LocalPublication | undefined;
+    /** livekit-client's participant events (the pre-connect audio relay); absent in fakes. */
+    on?(event: string, listener: (...args: unknown[]) => void): unknown;
+    off?(event: string, listener: (...args: unknown[]) => void): unknown;
+    /** livekit-client ≥ 2.9 byte streams (the pre-connect audio relay); absent in fakes. */
+    streamBytes?(options: {
+      name?: string;
+      topic: string;
+      mimeType?: string;
+      destinationIdentities: string[];
+      attributes: Record<string, string>;
+    }): Promise<ByteWriterLike>;
   };
   /** Participants in the room (livekit-client: identity → participant). */
   remoteParticipants?: Map<string, Participant>;
@@ -38,6 +50,8 @@ interface Participant {
   attributes?: Record<string, string>;
   /** LiveKit's participant kind (4: an agent), as its server-minted token says. */
   kind?: number;
+  /** The participant is active (livekit-client: it can receive data). */
+  isActive?: boolean;
 }
 
 /** The part of a livekit-client text stream reader the adapter uses: its header and its chunks as they arrive. */
@@ -209,6 +223,8 @@ export class RoomSession {
   private readonly offs: (() => void)[] = [];
   private joined = false;
   private left = false;
+  /** The pre-connect audio relay of a join with `preConnectMic`, until the room is left. */
+  private relay: PreConnectRelay | null = null;
 
   constructor(
     readonly room: RoomLike,
@@ -217,6 +233,8 @@ export class RoomSession {
     textStreams: Record<string, TextStreamHandler> = {},
     /** The session option `jitterBufferTargetMs` (see `jitterBufferTarget`). */
     jitterBufferTargetMs?: JitterBufferTargetOption,
+    /** How the pre-connect audio relay records the microphone (tests inject one). */
+    private readonly record: StartRecording = recordMicrophone,
   ) {
     const target = jitterBufferTarget(jitterBufferTargetMs);
     const setShown = (ms: number | null) =>
@@ -276,15 +294,20 @@ export class RoomSession {
   /**
    * Joins; rejects with livekit-client's error (the session then should be left). With `preConnectMic` the
    * microphone is switched on while joining, with livekit-client's pre-connect buffer: what is said before the room's
-   * agent listens reaches it afterwards. A microphone that fails then does not fail the join (`micFailed`).
+   * agent listens reaches it afterwards (and reaches the agent, not its avatar: see `PreConnectRelay`). A microphone
+   * that fails then does not fail the join (`micFailed`).
    */
   async join(url: string, token: string, preConnectMic?: { capture?: { deviceId: string }; micFailed: () => void }): Promise<void> {
+    // The relay opens its own capture first, so livekit-client's (the published one) is the latest of the page.
+    const relay = preConnectMic ? (this.relay = this.preConnectRelay()) : null;
     const mic = preConnectMic
-      ? // livekit-client 2.x reads `preConnectBuffer` from the capture options (merged over its publish defaults),
-        // its docs from the publish options: both are given.
-        this.room.localParticipant
-          .setMicrophoneEnabled(true, { ...preConnectMic.capture, preConnectBuffer: true } as { deviceId: string }, {
-            preConnectBuffer: true,
+      ? relay!
+          .start(preConnectMic.capture)
+          // livekit-client 2.x reads `preConnectBuffer` from the capture options (merged over its publish defaults),
+          // its docs from the publish options: both are given.
+          .then(() => {
+            const capture = { ...preConnectMic.capture, preConnectBuffer: true } as { deviceId: string };
+            return this.room.localParticipant.setMicrophoneEnabled(true, capture, { preConnectBuffer: true });
           })
           .then(
             () => undefined,
@@ -322,8 +345,21 @@ export class RoomSession {
     this.left = true;
     this.joined = false;
     this.offs.splice(0).forEach((off) => off());
+    this.relay?.dispose();
     if (typeof this.jitterBuffer === 'object') this.jitterBuffer.watch(undefined);
     await this.room.disconnect().catch(() => {});
+  }
+
+  /** The relay that gets the agent the visitor's pre-connect audio when livekit-client sends it to the avatar. */
+  private preConnectRelay(): PreConnectRelay {
+    const expected = this.avatar.expected;
+    return new PreConnectRelay(this.room, {
+      isAvatar: (p) => !!p.attributes?.[ATTRIBUTE_PUBLISH_ON_BEHALF] || (expected !== null && p.identity === expected),
+      agentOf: () => this.avatar.agent,
+      record: this.record,
+      // A recording the agent does not get is no failure of the call: the live microphone goes on.
+      log: (message, error) => console.debug(`liveai-kit: ${message}`, error),
+    });
   }
 
   private listen(event: string, fn: (...args: never[]) => void): void {
