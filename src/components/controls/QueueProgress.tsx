@@ -1,6 +1,6 @@
 import type { Phase } from '../../core/index';
 import { cx, formatClock } from '../format';
-import { useMessages } from '../i18n/context';
+import { useMessages } from '../i18n/use-messages';
 import { useSession } from '../../react';
 import { useCallClock } from '../stage/clock';
 import { isWaiting } from '../../core/internal';

@@ -4,7 +4,7 @@ import { isWaiting } from '../../core/internal';
 import { useAudioLevel, useAvatarSession } from '../../react';
 import { useSessionState } from '../../react/session';
 import { Icon } from '../controls/icons';
-import { useMessages } from '../i18n/context';
+import { useMessages } from '../i18n/use-messages';
 
 /** The options menu downloads when the visitor first opens it (or points at its button). */
 const loadMenu = () => import('./CallMenu');
