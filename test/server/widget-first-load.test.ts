@@ -28,9 +28,9 @@ const ON_DEMAND: Record<string, string> = {
   "the stage's ended and error screens": '"liveai-stage__message"',
   'the transcript and captions': '"liveai-transcript',
   // The strings only those screens show (the English catalogue's rest loads with them).
-  'the ended screen\'s words': 'The avatar left the call.',
-  'the error screen\'s words': 'Check your internet connection.',
-  'the cost\'s words': 'The cost will appear shortly.',
+  "the ended screen's words": 'The avatar left the call.',
+  "the error screen's words": 'Check your internet connection.',
+  "the cost's words": 'The cost will appear shortly.',
 };
 
 /** Strings the first load must hold: what shows before the call and from the click on, before any chunk arrives. */

@@ -247,6 +247,9 @@ function useReducedMotion(): boolean {
  * ("Connecting…" until the video's first frame is decoded), "Tap to unmute" when audio is blocked, ended state with the
  * cost in credits, error with retry.
  * State is mirrored on `data-phase`, `data-audio-blocked`, `data-has-video` (the video shows a frame) for styling.
+ * The screens of a placed call (progress, ending, ended, error, the agent's state, the countdown) load on demand, in
+ * their own chunk: fetched when the Start button comes into view, is pointed at, focused or clicked, or when the stage
+ * first renders a later phase; they show once it is there.
  * @public
  */
 export function AvatarStageView(props: AvatarStageViewProps) {
