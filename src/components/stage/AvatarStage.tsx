@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type CSSProperties, type ReactNode, type RefObject } from 'react';
+import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import type { AgentStateName, EndReason, Phase } from '../../core/index';
 import { TrackVideo, useFirstFrame, useSessionVideoTrack } from '../primitives/AvatarVideo';
 import { AudioUnlockButton } from '../primitives/AudioUnlockButton';
@@ -8,10 +8,10 @@ import { useFirstMessages } from '../i18n/context';
 import { onDemand } from '../on-demand';
 import { cx } from '../cx';
 import type { ErrorLike } from '../format';
-import { expiresAtMs, timeLimitReached, useCallClock } from './clock';
+import { expiresAtMs, timeLimitReached } from './clock';
 import type { ChromaKey, ChromaKeyOptions } from './chroma-key';
 import { useShallow } from 'zustand/react/shallow';
-import { useAudioBands, useAvatarSession } from '../../react';
+import { useAvatarSession } from '../../react';
 import { useSessionState } from '../../react/session';
 import { useCurrentLook } from '../images/look';
 
@@ -253,6 +253,14 @@ function useReducedMotion(): boolean {
  * @public
  */
 export function AvatarStageView(props: AvatarStageViewProps) {
+  return StageFrame(props);
+}
+
+/**
+ * The stage's frame; `connected` for the stage of a session (`AvatarStage`), whose call screens read the session's
+ * clock and voice levels themselves, so only they re-render with them.
+ */
+function StageFrame(props: AvatarStageViewProps & { connected?: boolean }) {
   const m = useFirstMessages();
   const { phase, videoTrack, imageUrl, audioBlocked, label = m.avatar, className, children } = props;
   const video = useRef<HTMLVideoElement>(null);
@@ -282,6 +290,7 @@ export function AvatarStageView(props: AvatarStageViewProps) {
           agentState: agentState ?? null,
           hint,
           expiresAt: props.expiresAt ?? null,
+          connected: props.connected === true,
         }
       : null;
   return (
@@ -370,7 +379,6 @@ export function AvatarStage(props: AvatarStageProps) {
   const audioBlocked = useSessionState((st) => st.media.audioBlocked);
   // Read only when the stage shows it: a stage with `showAgentState={false}` does not re-render on every turn.
   const agentState = useSessionState((st) => (props.showAgentState === false ? null : st.agentState.state));
-  const queue = useCallClock();
   // The visitor reads a sentence; the technical detail goes to the console (and to onError).
   useEffect(() => {
     if (error) console.warn(`liveai-kit: ${error.code}: ${error.detail}`);
@@ -383,11 +391,11 @@ export function AvatarStage(props: AvatarStageProps) {
   // After "Change look", the look the avatar has now, not the one it started with.
   const look = useCurrentLook(session);
   return (
-    <AvatarStageView
+    <StageFrame
+      connected
       phase={phase}
       videoTrack={videoTrack}
       audioBlocked={audioBlocked}
-      queue={queue}
       error={error}
       cost={cost}
       endReason={endReason}
@@ -401,25 +409,9 @@ export function AvatarStage(props: AvatarStageProps) {
       onUnblockAudio={() => void session.unblockAudio().catch(() => undefined)}
       watchVideoTrack={watchVideoTrack}
       agentState={agentState}
-      agentMeter={agentState === 'speaking' || agentState === 'listening' ? <AgentMeter state={agentState} /> : undefined}
       {...props}
       imageUrl={look ?? sessionImage ?? props.imageUrl}
     />
-  );
-}
-
-/**
- * Three bars in the agent's state label that follow a voice: the avatar's while it speaks, the visitor's microphone
- * while it listens (so the visitor sees they are heard). Only this re-renders with the level, not the stage.
- */
-function AgentMeter({ state }: { state: 'speaking' | 'listening' }) {
-  const bands = useAudioBands(state === 'speaking' ? 'avatar' : 'microphone', 3);
-  return (
-    <span className="liveai-meter" data-live="">
-      {[0, 1, 2].map((i) => (
-        <i key={i} style={{ '--liveai-level': bands[i] ?? 0 } as CSSProperties} />
-      ))}
-    </span>
   );
 }
 

@@ -4,10 +4,11 @@
  * with the strings it shows: loaded when the stage's Start button comes into view or is pointed at, and at the
  * latest when a call starts, so a page's first download holds only what shows before the call.
  */
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState, type CSSProperties, type ReactNode } from 'react';
 import type { AgentStateName, EndReason } from '../../core/index';
 import { isWaiting } from '../../core/internal';
-import { QueueProgressView } from '../controls/QueueProgress';
+import { QueueProgressView, useCallClock } from '../controls/QueueProgress';
+import { useAudioBands } from '../../react';
 import { Icon } from '../controls/icons';
 import { explainError, formatCredits } from '../format';
 import { formatClock, formatNumber, type Messages } from '../i18n/messages';
@@ -18,8 +19,29 @@ import type { StageOverlayProps } from './AvatarStage';
 /** The reasons of an `error` phase that the error screen says in their own words (`endReasons`). */
 const ERROR_ENDINGS: ReadonlySet<EndReason> = new Set(['failed', 'timed_out', 'network', 'out_of_credits'] as const);
 
+/** The progress of the nearest session's start, counted from the click on Start (only it re-renders each second). */
+function SessionQueue({ phase }: { phase: StageOverlayProps['phase'] }) {
+  return <QueueProgressView phase={phase} {...useCallClock()} />;
+}
+
+/**
+ * Three bars in the agent's state label that follow a voice: the avatar's while it speaks, the visitor's microphone
+ * while it listens (so the visitor sees they are heard). Only this re-renders with the level, not the stage.
+ */
+function AgentMeter({ state }: { state: 'speaking' | 'listening' }) {
+  const bands = useAudioBands(state === 'speaking' ? 'avatar' : 'microphone', 3);
+  return (
+    <span className="liveai-meter" data-live="">
+      {[0, 1, 2].map((i) => (
+        <i key={i} style={{ '--liveai-level': bands[i] ?? 0 } as CSSProperties} />
+      ))}
+    </span>
+  );
+}
+
 /** Overlay content of a placed call by phase: queue progress, ending, ended (with cost), error (with retry). */
 function CallOverlay({
+  connected,
   phase,
   queue,
   error,
@@ -30,9 +52,10 @@ function CallOverlay({
   onRetry,
   onRestart,
   showCost = false,
-}: StageOverlayProps) {
+}: StageOverlayProps & { connected: boolean }) {
   const m = useMessages();
   if (isWaiting(phase)) {
+    if (connected) return <SessionQueue phase={phase} />;
     return <QueueProgressView phase={phase} elapsedMs={0} estimateMs={10_000} progress={0} slow={false} {...queue} />;
   }
   if (phase === 'ending')
@@ -158,10 +181,15 @@ export interface StageCallLayerProps extends StageOverlayProps {
   hint: boolean;
   /** Epoch ms of the session's maximum length, while active (null: no countdown). */
   expiresAt: number | null;
+  /**
+   * The stage of a session (`AvatarStage`): the progress reads the session's clock itself, and the label's bars follow
+   * the voice (unless `agentMeter` is given).
+   */
+  connected: boolean;
 }
 
 /** The stage's layers of a placed call; the stage renders it twice (`part`), so the DOM keeps one order. */
-export function StageCallLayer({ part, agentState, agentMeter, hint, expiresAt, ...overlay }: StageCallLayerProps) {
+export function StageCallLayer({ part, agentState, agentMeter, hint, expiresAt, connected, ...overlay }: StageCallLayerProps) {
   const m = useMessages();
   if (part === 'after')
     return (
@@ -170,13 +198,14 @@ export function StageCallLayer({ part, agentState, agentMeter, hint, expiresAt, 
         {hint && <AgentStateAnnouncer state={agentState} />}
       </>
     );
-  const content = CallOverlay(overlay);
+  const content = CallOverlay({ ...overlay, connected });
+  const live = connected && (agentState === 'speaking' || agentState === 'listening') ? <AgentMeter state={agentState} /> : null;
   return (
     <>
       {agentState && agentState !== 'idle' && (
         // Seen at a glance; screen readers get the settled state from the announcer instead.
         <span className="liveai-stage__state" data-state={agentState} aria-hidden="true">
-          {agentMeter ?? (
+          {agentMeter ?? live ?? (
             <span className="liveai-meter">
               <i />
               <i />

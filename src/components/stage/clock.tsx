@@ -1,35 +1,9 @@
 /**
- * The call's clocks as the stage shows them: the wait counted from the click on Start (`useCallClock`), a countdown
- * to a deadline (`useDeadline`), and whether a call reached its time limit.
+ * The call's clocks: a countdown to a deadline (`useDeadline`), the session's maximum length, and whether a call
+ * reached it. (The wait counted from the click on Start is `useCallClock`, with the progress that shows it.)
  */
 import { useEffect, useRef, useState } from 'react';
-import { queueProgress, useQueueClock, type QueueClock } from '../../react';
-import { useNow } from '../../react/useQueueClock';
-import { useSessionState } from '../../react/session';
-import { isRunning, type EndReason, type Phase } from '../../core/index';
-import { isWaiting } from '../../core/internal';
-
-/**
- * The wait the visitor sees, counted from the click on Start (the phase turning `creating`), not from the queue:
- * ticks once a second while the call is being created, queued or connecting. `estimateMs` is the time already spent
- * before the queue plus the queue's worst case (the 2.5 min cold start); `slow` is the queue's (over 20 s queued).
- */
-export function useCallClock(): QueueClock {
-  const phase = useSessionState((s) => s.phase);
-  const queue = useQueueClock();
-  const [since, setSince] = useState<number | null>(null);
-  const waiting = isWaiting(phase);
-  const now = useNow(waiting);
-  useEffect(() => {
-    if (phase === 'creating') setSince(Date.now());
-    else if (!isRunning(phase)) setSince(null);
-  }, [phase]);
-  if (since === null || !waiting) return queue;
-  const elapsedMs = Math.max(0, now - since, queue.elapsedMs);
-  const beforeQueue = Math.max(0, elapsedMs - queue.elapsedMs);
-  const estimateMs = beforeQueue + queue.estimateMs;
-  return { elapsedMs, estimateMs, progress: queueProgress(elapsedMs, estimateMs), slow: queue.slow };
-}
+import type { EndReason, Phase } from '../../core/index';
 
 /**
  * Counts down to `deadline` (epoch ms; null = none). Calls `onExpire` once at the deadline and returns the
