@@ -9,7 +9,7 @@ import devicesCss from '../components/styles/families/devices.css?inline';
 import { withAutoTheme } from '../components/styles/auto-theme.mjs';
 import { AvatarWidget, type AvatarWidgetProps, type WidgetEndInfo, type WidgetState } from '../components';
 import { attributeProblem, OBSERVED_ATTRIBUTES, propsFromAttributes } from './attributes';
-import { offerLook } from '../components/images/look';
+import { offerLook } from '../components/images/offer-look';
 import {
   type AvatarSession,
   type AvatarSessionOptions,
