@@ -1,6 +1,8 @@
 import type { Decorator, Preview } from '@storybook/react-vite';
 import { MessagesProvider, type MessagesOverride } from '../src/components';
 import { ar } from '../src/components/i18n/ar';
+import { loadCallScreens } from '../src/components/stage/AvatarStage';
+import { callUi } from '../src/components/widget/call-parts';
 import '../src/components/styles/index.css';
 import './preview.css';
 
@@ -25,6 +27,10 @@ const withTheme: Decorator = (Story, ctx) => {
 
 const preview: Preview = {
   decorators: [withTheme],
+  // The parts of a placed call (the stage's progress, ended and error screens; the widget's controls, chat and
+  // transcript) are chunks a page fetches when Start comes into view: fetched before each story renders, so a story
+  // shows a phase as a page does, with no frame before they arrive.
+  loaders: [async () => ({ callParts: await Promise.all([loadCallScreens(), callUi.load()]) })],
   globalTypes: {
     theme: {
       description: 'liveai theme (data-theme)',

@@ -2,7 +2,8 @@
  * Small helpers shared by the views: class names, clock and credit formatting, and a readable
  * explanation of a `LiveAiError`-like value (by its code). No DOM access at import.
  */
-import { en, type Messages } from './i18n/messages';
+import { en } from './i18n/en';
+import type { Messages } from './i18n/messages';
 
 /**
  * Anything with the fields of a `LiveAiError` (`code`, `detail`); plain `Error`s work too.
@@ -17,10 +18,9 @@ export interface ErrorLike {
   retryable?: boolean;
 }
 
-/** Joins truthy class names. */
-export const cx = (...names: (string | false | null | undefined)[]): string => names.filter(Boolean).join(' ');
-
-export { formatClock, formatCredits } from './i18n/messages';
+export { cx } from './cx';
+export { formatClock } from './i18n/messages';
+export { formatCredits } from './i18n/en';
 
 /**
  * What to show a visitor for an error: `title`, one short sentence (e.g. "The avatar could not start."), and

@@ -48,16 +48,10 @@ export { DeviceSelect, type DeviceSelectProps } from './devices/DeviceSelect';
 export { PreJoinView, type PreJoinViewProps, type PreJoinStatus } from './devices/PreJoin';
 export { AvatarAudio, type AvatarAudioProps } from './primitives/AvatarAudio';
 export { StopSpeakingButton, type StopSpeakingButtonProps } from './primitives/StopSpeakingButton';
-export { MessagesProvider, useMessages, type MessagesProviderProps } from './i18n/context';
-export {
-  describeConnection,
-  en,
-  resolveMessages,
-  type MessageGroupKey,
-  type Messages,
-  type MessagesOverride,
-  type PluralCategory,
-} from './i18n/messages';
+export { MessagesProvider, type MessagesProviderProps } from './i18n/context';
+export { useMessages } from './i18n/use-messages';
+export { describeConnection, en, resolveMessages } from './i18n/en';
+export type { MessageGroupKey, Messages, MessagesOverride, PluralCategory } from './i18n/messages';
 // The core's and the hooks' types the components take, so an app imports them from where it meets them.
 export type * from '../core/entry-types';
 export type { AudioLevelSource, UseSessionListOptions } from '../react';

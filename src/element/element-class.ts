@@ -9,7 +9,7 @@ import devicesCss from '../components/styles/families/devices.css?inline';
 import { withAutoTheme } from '../components/styles/auto-theme.mjs';
 import { AvatarWidget, type AvatarWidgetProps, type WidgetEndInfo, type WidgetState } from '../components';
 import { attributeProblem, OBSERVED_ATTRIBUTES, propsFromAttributes } from './attributes';
-import { offerLook } from '../components/images/look';
+import { offerLook } from '../components/images/offer-look';
 import {
   type AvatarSession,
   type AvatarSessionOptions,
@@ -20,7 +20,7 @@ import {
   type Phase,
   type TranscriptLine,
 } from '../core/index';
-import { en, resolveMessages, type Messages, type MessagesOverride } from '../components/i18n/messages';
+import { mergeMessages, type Messages, type MessagesOverride } from '../components/i18n/messages';
 
 /** The built-in translations, loaded on demand (the element ships English only). */
 const loadTranslations = () => import('../components/i18n/translations');
@@ -277,7 +277,8 @@ export function createLiveAiAvatarClass() {
       const base = lang ? this.#translation!.messages : undefined;
       const rtl = this.getAttribute('dir')?.toLowerCase() === 'rtl' ? { dir: 'rtl' as const } : undefined;
       if (!base && !rtl && !this.#messages) return { ready: true };
-      return { ready: true, messages: resolveMessages(this.#messages, resolveMessages(rtl, base ?? en)) };
+      // An override of English: the widget fills in the rest of English itself (the call's strings load with the call).
+      return { ready: true, messages: mergeMessages(this.#messages, mergeMessages<MessagesOverride>(rtl, base ?? {})) };
     }
     #render() {
       const props = propsFromAttributes(this);

@@ -252,34 +252,39 @@ describe('the widget over video, measured from pixels (Chromium)', () => {
   it.each([
     [360, 740],
     [1280, 860],
-  ])('at %i px the pre-join step floats over the avatar: its face shows, the check sits below the mouth', async (width, height) => {
-    const page = await open('pre-join', width, height);
-    try {
-      const geometry = await page.evaluate(() => {
-        const stage = document.querySelector('.liveai-stage')!;
-        const poster = stage.querySelector<HTMLImageElement>('.liveai-stage__poster')!;
-        const box = poster.getBoundingClientRect();
-        // The portrait's mouth: (184, 310) of the 368×560 picture, up to 10 px tall; object-fit: cover.
-        const scale = Math.max(box.width / 368, box.height / 560);
-        const check = document.querySelector('.liveai-prejoin')!.getBoundingClientRect();
-        return {
-          posterShown: poster.complete && poster.naturalWidth > 0 && getComputedStyle(poster).visibility !== 'hidden',
-          inStage: stage.contains(document.querySelector('.liveai-prejoin')),
-          mouthBottom: box.top + (box.height - 560 * scale) / 2 + 320 * scale,
-          checkTop: check.top,
-          checkBottom: check.bottom,
-          stageBottom: stage.getBoundingClientRect().bottom,
-          start: !!stage.querySelector('.liveai-stage__overlay button'),
-        };
-      });
-      expect(geometry).toMatchObject({ posterShown: true, inStage: true, start: false });
-      expect(geometry.checkTop).toBeGreaterThan(geometry.mouthBottom);
-      expect(geometry.checkBottom).toBeLessThanOrEqual(geometry.stageBottom);
-      expect(await page.getByRole('button', { name: 'Join call' }).isEnabled()).toBe(true);
-    } finally {
-      await page.context().close();
-    }
-  });
+  ])(
+    'at %i px the pre-join step floats over the avatar: its face shows, the check sits below the mouth, flush with the bottom',
+    async (width, height) => {
+      const page = await open('pre-join', width, height);
+      try {
+        const geometry = await page.evaluate(() => {
+          const stage = document.querySelector('.liveai-stage')!;
+          const poster = stage.querySelector<HTMLImageElement>('.liveai-stage__poster')!;
+          const box = poster.getBoundingClientRect();
+          // The portrait's mouth: (184, 310) of the 368×560 picture, up to 10 px tall; object-fit: cover.
+          const scale = Math.max(box.width / 368, box.height / 560);
+          const check = document.querySelector('.liveai-prejoin')!.getBoundingClientRect();
+          return {
+            posterShown: poster.complete && poster.naturalWidth > 0 && getComputedStyle(poster).visibility !== 'hidden',
+            inStage: stage.contains(document.querySelector('.liveai-prejoin')),
+            mouthBottom: box.top + (box.height - 560 * scale) / 2 + 320 * scale,
+            checkTop: check.top,
+            checkBottom: check.bottom,
+            stageBottom: stage.getBoundingClientRect().bottom,
+            start: !!stage.querySelector('.liveai-stage__overlay button'),
+          };
+        });
+        expect(geometry).toMatchObject({ posterShown: true, inStage: true, start: false });
+        expect(geometry.checkTop).toBeGreaterThan(geometry.mouthBottom);
+        expect(geometry.checkBottom).toBeLessThanOrEqual(geometry.stageBottom);
+        // Flush with the picture's bottom: no thin strip of the stage shows under the check.
+        expect(geometry.stageBottom - geometry.checkBottom).toBeLessThan(1);
+        expect(await page.getByRole('button', { name: 'Join call' }).isEnabled()).toBe(true);
+      } finally {
+        await page.context().close();
+      }
+    },
+  );
 
   it('on a touch screen every control over the video is at least 44 px', async () => {
     const page = await open('more-options', 360, 740, 'light', true);

@@ -7,8 +7,9 @@ import { describe, expect, it } from 'vitest';
 /**
  * `liveai-kit/widget`: a page that imports `AvatarWidget` from it and is bundled with code splitting (esbuild, as
  * the same-feature bench builds its pages) downloads, on first load, none of what the widget loads on demand: the
- * call's controls and chat field, the "More options" menu with its device selects, the pre-join step and the image
- * swapper of "Change look". They are on the page only once it asks for them (import()).
+ * call's controls and chat field, the "More options" menu with its device selects, the pre-join step, the image
+ * swapper of "Change look", the stage's screens of a placed call (progress, ended, error), the transcript, and the
+ * strings only those show. They are on the page only once it asks for them (import()).
  */
 const ROOT = resolve(__dirname, '../..');
 const DIST = join(ROOT, 'dist');
@@ -23,6 +24,21 @@ const ON_DEMAND: Record<string, string> = {
   '"More options" and its device selects': 'liveai-device__select',
   'the pre-join step': '"liveai-prejoin__devices"',
   'the image swapper': '"liveai-images__zone"',
+  "the stage's progress while the avatar starts": '"liveai-queue__bar"',
+  "the stage's ended and error screens": '"liveai-stage__message"',
+  'the transcript and captions': '"liveai-transcript',
+  // The strings only those screens show (the English catalogue's rest loads with them).
+  "the ended screen's words": 'The avatar left the call.',
+  "the error screen's words": 'Check your internet connection.',
+  "the cost's words": 'The cost will appear shortly.',
+};
+
+/** Strings the first load must hold: what shows before the call and from the click on, before any chunk arrives. */
+const FIRST: Record<string, string> = {
+  'the Start button': 'Start call',
+  'the launcher': 'Talk to ',
+  'the line over the picture from the click on': 'You can talk once the avatar is live.',
+  'a refused microphone': 'Microphone blocked. Type to talk, or allow it in your browser.',
 };
 
 /** The JavaScript of a page's first load (its file and the files it imports statically) and of all its files. */
@@ -81,5 +97,6 @@ describe('liveai-kit/widget, bundled with code splitting', () => {
       expect(all, `${part} is in the page's files`).toContain(marker);
       expect(first, `${part} is not in the first load`).not.toContain(marker);
     }
+    for (const [part, text] of Object.entries(FIRST)) expect(first, `${part} is in the first load`).toContain(text);
   });
 });

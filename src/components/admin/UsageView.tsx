@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { cx, explainError, formatCredits, type ErrorLike } from '../format';
-import { useMessages } from '../i18n/context';
+import { useMessages } from '../i18n/use-messages';
 import { formatNumber } from '../i18n/messages';
 
 /**

@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Icon } from './icons';
 import { cx } from '../format';
-import { useMessages } from '../i18n/context';
+import { useMessages } from '../i18n/use-messages';
 import { useAvatarSession } from '../../react';
 import { useSessionState } from '../../react/session';
 

@@ -1,6 +1,6 @@
 import { Icon, type IconName } from './icons';
 import { cx } from '../format';
-import { useMessages } from '../i18n/context';
+import { useMessages } from '../i18n/use-messages';
 import { useShallow } from 'zustand/react/shallow';
 import { useAvatarSession } from '../../react';
 import { useSessionState } from '../../react/session';

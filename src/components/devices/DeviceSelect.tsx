@@ -1,6 +1,6 @@
 import { useCallback, useContext, useEffect, useId, useState } from 'react';
 import { cx } from '../format';
-import { useMessages } from '../i18n/context';
+import { useMessages } from '../i18n/use-messages';
 import { formatNumber } from '../i18n/messages';
 import { AvatarSessionContext, useMediaDevices } from '../../react';
 

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { BarVisualizerView } from '../visualizer/BarVisualizer';
-import { useMessages } from '../i18n/context';
+import { useMessages } from '../i18n/use-messages';
 import { useAvatarSession } from '../../react';
 import { meterTrack } from '../../react/audio-meter';
 import { DeviceSelect, useDeviceChoice } from './DeviceSelect';

@@ -1,13 +1,17 @@
 import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
-import { en, prepareFormatters, resolveMessages, type Messages, type MessagesOverride } from './messages';
-
-const MessagesContext = createContext<Messages>(en);
+import { enFirst, mergeMessages, prepareFormatters, type Catalogue, type FirstMessages, type MessagesOverride } from './messages';
 
 /**
- * The catalogue the components below use; English unless a {@link MessagesProvider} says otherwise.
- * @public
+ * The catalogue of the components below: English's first part unless a {@link MessagesProvider} says otherwise. What
+ * it lacks (the rest of English) is filled in by `useMessages`, which loads with the parts that need it.
  */
-export function useMessages(): Messages {
+export const MessagesContext = createContext<Catalogue>(enFirst);
+
+/**
+ * The strings a component of the page's first download reads: only the catalogue's first part, so none of them waits
+ * for the rest of English to load.
+ */
+export function useFirstMessages(): FirstMessages {
   return useContext(MessagesContext);
 }
 
@@ -27,8 +31,8 @@ export interface MessagesProviderProps {
  * @public
  */
 export function MessagesProvider({ messages, children }: MessagesProviderProps) {
-  const outer = useMessages();
-  const value = useMemo(() => resolveMessages(messages, outer), [messages, outer]);
+  const outer = useContext(MessagesContext);
+  const value = useMemo(() => mergeMessages(messages, outer), [messages, outer]);
   // The number formats of the call's labels are made while the page is idle, not on the Start click.
   useEffect(() => prepareFormatters(value.locale), [value.locale]);
   return <MessagesContext.Provider value={value}>{children}</MessagesContext.Provider>;

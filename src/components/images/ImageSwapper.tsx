@@ -3,9 +3,9 @@ import { prepareImage, type ImageChangeState, type ImageInput, type LiveAiError 
 import { Icon } from '../controls/icons';
 import { useImagePick, type PrepareImage } from './useImagePick';
 import { cx, explainError, type ErrorLike } from '../format';
-import { useMessages } from '../i18n/context';
+import { useMessages } from '../i18n/use-messages';
 import { useAvatarSession, useControl, useSession } from '../../react';
-import { offerLook } from './look';
+import { offerLook } from './offer-look';
 
 /**
  * Props of {@link ImageSwapperView}.

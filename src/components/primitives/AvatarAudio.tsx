@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useMedia } from '../../react';
-import { useMessages } from '../i18n/context';
+import { useMessages } from '../i18n/use-messages';
+import { AudioUnlockButton } from './AudioUnlockButton';
 
 /**
  * Props of {@link AvatarAudio}.
@@ -10,29 +11,6 @@ export interface AvatarAudioProps {
   /** Content of the unlock button (default: the catalogue's `hearAvatar`, "Tap to hear the avatar"). */
   children?: ReactNode;
   className?: string;
-}
-
-/**
- * The one "let me hear it" button: shown only while `blocked`; its click calls `onUnblock` inside the user gesture
- * (e.g. `session.unblockAudio()`). Used by {@link AvatarAudio} and the styled stage's "Tap to unmute".
- */
-export function AudioUnlockButton({
-  blocked,
-  onUnblock,
-  className,
-  children,
-}: {
-  blocked: boolean;
-  onUnblock: (() => void) | undefined;
-  className?: string | undefined;
-  children: ReactNode;
-}) {
-  if (!blocked) return null;
-  return (
-    <button type="button" className={className} data-liveai-audio-unlock="" onClick={onUnblock}>
-      {children}
-    </button>
-  );
 }
 
 /**

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { useAgentState, useControl } from '../../react';
-import { useMessages } from '../i18n/context';
+import { useMessages } from '../i18n/use-messages';
 
 /**
  * Props of {@link StopSpeakingButton}.

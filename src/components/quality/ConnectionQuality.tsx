@@ -1,7 +1,7 @@
 import type { CallStats } from '../../core/index';
 import { cx } from '../format';
-import { useMessages } from '../i18n/context';
-import { describeConnection } from '../i18n/messages';
+import { useMessages } from '../i18n/use-messages';
+import { describeConnection } from '../i18n/en';
 import { useCallStats } from '../../react';
 import { useSessionState } from '../../react/session';
 

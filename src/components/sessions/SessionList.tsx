@@ -1,7 +1,7 @@
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { MAX_PAGINATION_OFFSET, type Pagination, type RoomListItem, type SessionListItem } from '../../core/index';
 import { cx, explainError, formatCredits, type ErrorLike } from '../format';
-import { useMessages } from '../i18n/context';
+import { useMessages } from '../i18n/use-messages';
 import { formatNumber, type Messages } from '../i18n/messages';
 import { useSessionList, type UseSessionListOptions, type UseSessionListResult } from '../../react';
 

@@ -1,16 +1,17 @@
-import { useEffect, useRef, useState, type CSSProperties, type ReactNode, type RefObject } from 'react';
+import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import type { AgentStateName, EndReason, Phase } from '../../core/index';
-import { isWaiting } from '../../core/internal';
 import { TrackVideo, useFirstFrame, useSessionVideoTrack } from '../primitives/AvatarVideo';
-import { AudioUnlockButton } from '../primitives/AvatarAudio';
-import { QueueProgressView, type QueueProgressViewProps } from '../controls/QueueProgress';
+import { AudioUnlockButton } from '../primitives/AudioUnlockButton';
+import type { QueueProgressViewProps } from '../controls/QueueProgress';
 import { Icon } from '../controls/icons';
-import { useMessages } from '../i18n/context';
-import { cx, explainError, formatCredits, type ErrorLike } from '../format';
-import { expiresAtMs, TimeLimitCountdown, timeLimitReached, useCallClock } from './clock';
+import { useFirstMessages } from '../i18n/context';
+import { onDemand } from '../on-demand';
+import { cx } from '../cx';
+import type { ErrorLike } from '../format';
+import { expiresAtMs, timeLimitReached } from './clock';
 import type { ChromaKey, ChromaKeyOptions } from './chroma-key';
 import { useShallow } from 'zustand/react/shallow';
-import { useAudioBands, useAvatarSession } from '../../react';
+import { useAvatarSession } from '../../react';
 import { useSessionState } from '../../react/session';
 import { useCurrentLook } from '../images/look';
 
@@ -82,102 +83,49 @@ export interface StageOverlayProps {
 }
 
 function StartButton({ onStart, onPrefetch }: { onStart: () => void; onPrefetch?: (() => void) | undefined }) {
-  const ref = usePrefetchInView(onPrefetch);
-  const m = useMessages();
+  const prefetch = () => {
+    prefetchCallScreens();
+    onPrefetch?.();
+  };
+  const ref = usePrefetchInView(prefetch);
+  const m = useFirstMessages();
   return (
     <button
       ref={ref}
       type="button"
       className="liveai-button liveai-button--primary"
-      onClick={onStart}
-      onPointerEnter={onPrefetch}
-      onFocus={onPrefetch}
+      onClick={() => {
+        prefetchCallScreens();
+        onStart();
+      }}
+      onPointerEnter={prefetch}
+      onFocus={prefetch}
     >
       {m.startCall}
     </button>
   );
 }
 
-/** The reasons of an `error` phase that the error screen says in their own words (`endReasons`). */
-const ERROR_ENDINGS: ReadonlySet<EndReason> = new Set(['failed', 'timed_out', 'network', 'out_of_credits'] as const);
-
-/** Overlay content by phase: start, queue progress, ending, ended (with cost), error (with retry). */
-export function StageOverlay({
-  phase,
-  queue,
-  error,
-  cost,
-  endReason,
-  wasLive,
-  timeLimitReached,
-  onStart,
-  onPrefetch,
-  onRetry,
-  onRestart,
-  name,
-  showCost = false,
-}: StageOverlayProps) {
-  const m = useMessages();
-  if (phase === 'idle') {
-    if (!onStart) return name ? <p className="liveai-stage__name">{name}</p> : null;
-    return (
-      <>
-        {name && <p className="liveai-stage__name">{name}</p>}
-        <StartButton onStart={onStart} onPrefetch={onPrefetch} />
-      </>
-    );
-  }
-  if (isWaiting(phase)) {
-    return <QueueProgressView phase={phase} elapsedMs={0} estimateMs={10_000} progress={0} slow={false} {...queue} />;
-  }
-  if (phase === 'ending')
-    return (
-      <p className="liveai-stage__title" role="status">
-        {m.endingCall}
-      </p>
-    );
-  if (phase === 'ended') {
-    const ended = endReason && (m.endReasons as Partial<Record<EndReason, string>>)[endReason];
-    return (
-      <div className="liveai-stage__message" role="status" data-tone="ended">
-        <p className="liveai-stage__title">{m.callEnded}</p>
-        {timeLimitReached ? <p>{m.timeLimitReached}</p> : ended && <p>{ended}</p>}
-        {showCost && <p>{cost == null ? m.costPending : m.costUsed(formatCredits(cost, m))}</p>}
-        {onRestart && (
-          <button type="button" className="liveai-button liveai-button--primary" onClick={onRestart}>
-            {m.startAgain}
-          </button>
-        )}
-      </div>
-    );
-  }
-  if (phase === 'error') {
-    const e = explainError(error ?? {}, m);
-    // An ending the visitor should understand as such (the connection lost, the service gave up, no credits, a live
-    // call that failed) is said as that ending; a start that failed keeps the error's own title.
-    const said = endReason && ERROR_ENDINGS.has(endReason) && (endReason !== 'failed' || wasLive);
-    const reason = said ? (m.endReasons as Partial<Record<EndReason, string>>)[endReason] : undefined;
-    return (
-      <div className="liveai-stage__message" role="alert" data-tone="error">
-        {/* An icon, a sentence and one action (none when retrying cannot help); the technical detail goes to onError
-            and the console, not to the visitor. */}
-        <p className="liveai-stage__title">
-          <span className="liveai-stage__icon">
-            <Icon name="alert" />
-          </span>
-          <span>{reason ?? e.title}</span>
-        </p>
-        {e.hint && <p>{e.hint}</p>}
-        {onRetry && e.retryable && (
-          <button type="button" className="liveai-button liveai-button--primary" onClick={onRetry}>
-            {m.tryAgain}
-          </button>
-        )}
-      </div>
-    );
-  }
-  return null;
+/** Before a call: the avatar's name over its picture and Start (without `onStart`, the name only). */
+function IdleOverlay({ name, onStart, onPrefetch }: StageOverlayProps) {
+  if (!onStart) return name ? <p className="liveai-stage__name">{name}</p> : null;
+  return (
+    <>
+      {name && <p className="liveai-stage__name">{name}</p>}
+      <StartButton onStart={onStart} onPrefetch={onPrefetch} />
+    </>
+  );
 }
+
+/**
+ * The stage's screens of a placed call (progress, ending, ended, error, the agent's state, the countdown): their own
+ * chunk, fetched when Start comes into view (see `StartButton`) and at the latest when the call starts.
+ */
+const callScreens = onDemand(() => import('./call-screens'));
+/** Fetches what the stage shows once a call is placed; a failed download is tried again when the call needs it. */
+export const prefetchCallScreens = () => void callScreens.load().catch(() => undefined);
+/** Loads the stage's call screens (resolves once a stage draws them in the same render as its phase). */
+export const loadCallScreens = (): Promise<unknown> => callScreens.load();
 
 /**
  * Props of {@link AvatarStageView}: everything comes in as props (no session hooks).
@@ -293,54 +241,36 @@ function useReducedMotion(): boolean {
   return reduce;
 }
 
-/** How long the agent's state must hold before screen readers hear it, ms. */
-export const AGENT_STATE_ANNOUNCE_MS = 800;
-
-/**
- * `value` once it has held for `ms`; the same until then. Changes that come back before `ms` pass leave it as it was.
- */
-function useSettled<T>(value: T, ms: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    if (Object.is(value, settled)) return;
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, settled, ms]);
-  return settled;
-}
-
-/**
- * The polite announcement of the agent's state: "Listening" and "Thinking…" once they hold; nothing while speaking
- * (the voice says it), which also lets the next "Listening" be heard again.
- */
-function AgentStateAnnouncer({ state }: { state: AgentStateName | null }) {
-  const m = useMessages();
-  const settled = useSettled(state === 'listening' || state === 'thinking' ? state : null, AGENT_STATE_ANNOUNCE_MS);
-  return (
-    <span className="liveai-visually-hidden" role="status" aria-live="polite">
-      {settled ? m.agentStates[settled] : ''}
-    </span>
-  );
-}
-
 /**
  * The avatar: the session's video track (muted; the session plays the audio), poster while waiting (with the avatar's
  * `name` and an optional looping `previewSrc` before the call; its initial when there is no picture), cold-start progress
  * ("Connecting…" until the video's first frame is decoded), "Tap to unmute" when audio is blocked, ended state with the
  * cost in credits, error with retry.
  * State is mirrored on `data-phase`, `data-audio-blocked`, `data-has-video` (the video shows a frame) for styling.
+ * The screens of a placed call (progress, ending, ended, error, the agent's state, the countdown) load on demand, in
+ * their own chunk: fetched when the Start button comes into view, is pointed at, focused or clicked, or when the stage
+ * first renders a later phase; they show once it is there.
  * @public
  */
 export function AvatarStageView(props: AvatarStageViewProps) {
-  const m = useMessages();
+  return StageFrame(props);
+}
+
+/**
+ * The stage's frame; `connected` for the stage of a session (`AvatarStage`), whose call screens read the session's
+ * clock and voice levels themselves, so only they re-render with them.
+ */
+function StageFrame(props: AvatarStageViewProps & { connected?: boolean }) {
+  const m = useFirstMessages();
   const { phase, videoTrack, imageUrl, audioBlocked, label = m.avatar, className, children } = props;
   const video = useRef<HTMLVideoElement>(null);
   const blocked = audioBlocked && phase === 'active';
   const framed = useFirstFrame(video, videoTrack);
   const canvas = useRef<HTMLCanvasElement>(null);
   const keying = useChromaKey(video, canvas, props.chromaKey);
-  // Active with a video track that has no frame yet: still connecting, as far as the user can see.
-  const overlay = StageOverlay(phase === 'active' && videoTrack && !framed ? { ...props, phase: 'connecting' } : props);
+  // Everything but the picture and Start comes with the call's screens (their own chunk; see `callScreens`).
+  const placed = phase !== 'idle';
+  const screens = callScreens.useModule(placed);
   const reduceMotion = useReducedMotion();
   const before = phase === 'idle' || phase === 'creating' || phase === 'queued' || phase === 'connecting';
   const preview = props.previewSrc && before && !framed && !reduceMotion ? props.previewSrc : null;
@@ -350,6 +280,19 @@ export function AvatarStageView(props: AvatarStageViewProps) {
   // hear its first change.
   const hint = phase === 'active' && props.showAgentState !== false && props.agentState != null;
   const agentState = hint && framed ? props.agentState : null;
+  const idle = phase === 'idle' ? IdleOverlay(props) : null;
+  // Active with a video track that has no frame yet: still connecting, as far as the user can see.
+  const layer =
+    placed && screens
+      ? {
+          ...props,
+          phase: phase === 'active' && videoTrack && !framed ? ('connecting' as const) : phase,
+          agentState: agentState ?? null,
+          hint,
+          expiresAt: props.expiresAt ?? null,
+          connected: props.connected === true,
+        }
+      : null;
   return (
     <div
       className={cx('liveai-stage', className)}
@@ -387,20 +330,8 @@ export function AvatarStageView(props: AvatarStageViewProps) {
       <TrackVideo className="liveai-stage__video" ref={video} track={videoTrack} watchTrack={props.watchVideoTrack} aria-hidden="true" />
       {props.chromaKey && <canvas className="liveai-stage__canvas" ref={canvas} aria-hidden="true" />}
       {hint && <span className="liveai-stage__agent" aria-hidden="true" />}
-      {agentState && agentState !== 'idle' && (
-        // Seen at a glance; screen readers get the settled state from the announcer below instead.
-        <span className="liveai-stage__state" data-state={agentState} aria-hidden="true">
-          {props.agentMeter ?? (
-            <span className="liveai-meter">
-              <i />
-              <i />
-              <i />
-            </span>
-          )}
-          <span>{m.agentStates[agentState]}</span>
-        </span>
-      )}
-      {overlay && <div className="liveai-stage__overlay">{overlay}</div>}
+      {layer && screens && <screens.StageCallLayer part="over" {...layer} />}
+      {idle && <div className="liveai-stage__overlay">{idle}</div>}
       <AudioUnlockButton
         blocked={!!blocked}
         onUnblock={props.onUnblockAudio}
@@ -409,8 +340,7 @@ export function AvatarStageView(props: AvatarStageViewProps) {
         <Icon name="speaker" />
         <span>{m.tapToUnmute}</span>
       </AudioUnlockButton>
-      {phase === 'active' && props.expiresAt != null && <TimeLimitCountdown expiresAt={props.expiresAt} />}
-      {hint && <AgentStateAnnouncer state={agentState ?? null} />}
+      {layer && screens && <screens.StageCallLayer part="after" {...layer} />}
       {children}
     </div>
   );
@@ -449,7 +379,6 @@ export function AvatarStage(props: AvatarStageProps) {
   const audioBlocked = useSessionState((st) => st.media.audioBlocked);
   // Read only when the stage shows it: a stage with `showAgentState={false}` does not re-render on every turn.
   const agentState = useSessionState((st) => (props.showAgentState === false ? null : st.agentState.state));
-  const queue = useCallClock();
   // The visitor reads a sentence; the technical detail goes to the console (and to onError).
   useEffect(() => {
     if (error) console.warn(`liveai-kit: ${error.code}: ${error.detail}`);
@@ -462,11 +391,11 @@ export function AvatarStage(props: AvatarStageProps) {
   // After "Change look", the look the avatar has now, not the one it started with.
   const look = useCurrentLook(session);
   return (
-    <AvatarStageView
+    <StageFrame
+      connected
       phase={phase}
       videoTrack={videoTrack}
       audioBlocked={audioBlocked}
-      queue={queue}
       error={error}
       cost={cost}
       endReason={endReason}
@@ -480,25 +409,9 @@ export function AvatarStage(props: AvatarStageProps) {
       onUnblockAudio={() => void session.unblockAudio().catch(() => undefined)}
       watchVideoTrack={watchVideoTrack}
       agentState={agentState}
-      agentMeter={agentState === 'speaking' || agentState === 'listening' ? <AgentMeter state={agentState} /> : undefined}
       {...props}
       imageUrl={look ?? sessionImage ?? props.imageUrl}
     />
-  );
-}
-
-/**
- * Three bars in the agent's state label that follow a voice: the avatar's while it speaks, the visitor's microphone
- * while it listens (so the visitor sees they are heard). Only this re-renders with the level, not the stage.
- */
-function AgentMeter({ state }: { state: 'speaking' | 'listening' }) {
-  const bands = useAudioBands(state === 'speaking' ? 'avatar' : 'microphone', 3);
-  return (
-    <span className="liveai-meter" data-live="">
-      {[0, 1, 2].map((i) => (
-        <i key={i} style={{ '--liveai-level': bands[i] ?? 0 } as CSSProperties} />
-      ))}
-    </span>
   );
 }
 

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { TranscriptLine } from '../../core/index';
 import { cx } from '../format';
-import { useMessages } from '../i18n/context';
+import { useMessages } from '../i18n/use-messages';
 import { useTranscript } from '../../react';
 
 /** A layout effect in the browser, a plain effect during server rendering (where React warns about the former). */

@@ -1,6 +1,6 @@
 import type { AgentStateName } from '../../core/index';
 import { cx } from '../format';
-import { useMessages } from '../i18n/context';
+import { useMessages } from '../i18n/use-messages';
 import { useAgentState, useAudioBands, type AudioLevelSource } from '../../react';
 
 /**

@@ -11,14 +11,13 @@ import {
 } from '../../core/index';
 import { AvatarSessionProvider, useAvatarSession } from '../../react';
 import { useSessionState } from '../../react/session';
-import { AvatarStage, chromaKeyId } from '../stage/AvatarStage';
+import { AvatarStage, chromaKeyId, prefetchCallScreens } from '../stage/AvatarStage';
 import { AvatarWidgetView, type WidgetState } from './AvatarWidgetView';
-import { LiveCaptions, LiveStopTalking, MicNotice, WaitingNotice, openMicWithCall, type MicProblem } from './call-parts';
-import { TranscriptPanel } from '../transcript/TranscriptPanel';
+import { callUi, LiveCaptions, LiveStopTalking, MicNotice, WaitingNotice, openMicWithCall, type MicProblem } from './call-parts';
 import { useCurrentLook } from '../images/look';
 import { useDeadline } from '../stage/clock';
 import type { ChromaKeyOptions } from '../stage/chroma-key';
-import { MessagesProvider, useMessages } from '../i18n/context';
+import { MessagesProvider, useFirstMessages } from '../i18n/context';
 import type { MessagesOverride } from '../i18n/messages';
 
 /**
@@ -207,15 +206,11 @@ function warnMissing(proxyUrl: string | undefined, agentId: string | undefined):
   console.warn(`<AvatarWidget/> renders nothing: give it ${missing} (where createAvatarProxy is mounted, and the agent), or a session.`);
 }
 
-/** The parts of a running call (controls, chat, connection hint): one chunk, fetched before or at the Start click. */
-const loadCallUi = () => import('./call-ui');
-const CallControls = lazy(() => loadCallUi().then((m) => ({ default: m.CallControls })));
-const ChatInput = lazy(() => loadCallUi().then((m) => ({ default: m.ChatInput })));
-const ConnectionHint = lazy(() => loadCallUi().then((m) => ({ default: m.ConnectionHint })));
-/** Warms up what a call needs: the session's own downloads and the call's parts. */
+/** Warms up what a call needs: the session's own downloads, the call's parts and the stage's call screens. */
 const prefetchCall = (session: AvatarSession) => () => {
   session.prefetch();
-  void loadCallUi().catch(() => undefined);
+  void callUi.load().catch(() => undefined);
+  prefetchCallScreens();
 };
 
 /** "Change look" and its image swapper download the first time a visitor opens it. */
@@ -234,7 +229,7 @@ function AvatarWidgetBody(p: AvatarWidgetProps) {
   const phase = useSessionState((s) => s.phase);
   const activeAt = useSessionState((s) => s.activeAt);
   const variant = p.variant ?? 'floating';
-  const m = useMessages();
+  const m = useFirstMessages();
   const title = p.title ?? m.avatar;
   const [own, setOwn] = useState<WidgetState>(p.initialState ?? (variant === 'inline' ? 'active' : 'minimized'));
   const state = p.state ?? own;
@@ -262,6 +257,7 @@ function AvatarWidgetBody(p: AvatarWidgetProps) {
   const preJoin = !!p.preJoin && !joined && phase === 'idle';
   const join = useCallback(() => {
     setJoined(true);
+    prefetchCall(session)();
     void session.start().catch(() => undefined); // the error shows from the store
   }, [session]);
   // The microphone opens with the call (unless text-only, or the pre-join step chose already).
@@ -270,7 +266,7 @@ function AvatarWidgetBody(p: AvatarWidgetProps) {
   const start = () => {
     setMicProblem(null);
     if (microphone && !p.preJoin) openMicWithCall(session, setMicProblem);
-    void loadCallUi().catch(() => undefined);
+    prefetchCall(session)();
     void session.start().catch(() => undefined);
   };
   // The chat shows on the visitor's demand, or by itself when typing is the way to talk.
@@ -286,12 +282,9 @@ function AvatarWidgetBody(p: AvatarWidgetProps) {
     if (phase !== 'active') setLookOpen(false);
   }, [phase]);
   // Mounted with the live call only: while the call connects it would add a render of the frame for nothing.
-  const hint =
-    p.showConnectionHint !== false && phase === 'active' ? (
-      <Suspense fallback={null}>
-        <ConnectionHint />
-      </Suspense>
-    ) : undefined;
+  // The call's parts (their own chunk, fetched before the click): rendered in the same pass once there.
+  const ui = callUi.useModule(running);
+  const hint = ui && p.showConnectionHint !== false && phase === 'active' ? <ui.ConnectionHint /> : undefined;
 
   const caption = (p.transcriptMode ?? (variant === 'inline' ? 'conversation' : 'caption')) === 'caption';
   // The parts read the session themselves, so they are made once per change of their own props: a phase change
@@ -331,20 +324,16 @@ function AvatarWidgetBody(p: AvatarWidgetProps) {
           )}
         </AvatarStage>
       ),
-      transcript: caption ? undefined : <TranscriptPanel agentLabel={title} />,
-      chat: (
-        <Suspense fallback={null}>
-          <ChatInput />
-        </Suspense>
-      ),
+      transcript: caption || !ui ? undefined : <ui.TranscriptPanel agentLabel={title} />,
+      chat: ui ? <ui.ChatInput /> : undefined,
     }),
-    [imageUrl, previewSrc, title, stageLabel, showCost, caption, chromaKey, session, microphone, preJoin, join, stopSpeaking],
+    [imageUrl, previewSrc, title, stageLabel, showCost, caption, chromaKey, session, microphone, preJoin, join, stopSpeaking, ui],
   );
   // Made again only when what it shows changes: the controls read the call's phase themselves.
   const controls = useMemo(
-    () => (
-      <Suspense fallback={null}>
-        <CallControls
+    () =>
+      ui ? (
+        <ui.CallControls
           microphone={microphone}
           chatOpen={chatOpen}
           onChatOpenChange={chatAlways ? undefined : setChatWanted}
@@ -357,9 +346,8 @@ function AvatarWidgetBody(p: AvatarWidgetProps) {
               : undefined
           }
         />
-      </Suspense>
-    ),
-    [microphone, chatOpen, chatAlways, imageSwapper],
+      ) : undefined,
+    [microphone, chatOpen, chatAlways, imageSwapper, ui],
   );
   startLatest.current = start;
   // After "Change look", the launcher shows the look the avatar has now.

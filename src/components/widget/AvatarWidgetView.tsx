@@ -2,9 +2,9 @@ import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
 import { isRunning, type Phase } from '../../core/index';
 import { isWaiting } from '../../core/internal';
 import { Icon } from '../controls/icons';
-import { cx } from '../format';
+import { cx } from '../cx';
 import { formatClock, formatNumber } from '../i18n/messages';
-import { useMessages } from '../i18n/context';
+import { useFirstMessages } from '../i18n/context';
 
 /**
  * Visible state of the widget. `hidden` renders nothing.
@@ -59,7 +59,7 @@ export interface AvatarWidgetViewProps {
  * @public
  */
 export function AvatarWidgetView(p: AvatarWidgetViewProps) {
-  const m = useMessages();
+  const m = useFirstMessages();
   const { variant = 'floating', state, theme = 'auto', phase, title = m.avatar } = p;
   const ref = useRef<HTMLDivElement>(null);
   useFocusKeeper(ref, phase, state);

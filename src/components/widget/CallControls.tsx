@@ -1,14 +1,15 @@
-import { lazy, Suspense, useEffect, useId, useRef, useState, type CSSProperties } from 'react';
+import { useEffect, useId, useRef, useState, type CSSProperties } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { isWaiting } from '../../core/internal';
 import { useAudioLevel, useAvatarSession } from '../../react';
 import { useSessionState } from '../../react/session';
 import { Icon } from '../controls/icons';
-import { useMessages } from '../i18n/context';
+import { useMessages } from '../i18n/use-messages';
+import { onDemand } from '../on-demand';
 
 /** The options menu downloads when the visitor first opens it (or points at its button). */
-const loadMenu = () => import('./CallMenu');
-const CallMenu = lazy(() => loadMenu().then((m) => ({ default: m.CallMenu })));
+const callMenu = onDemand(() => import('./CallMenu'));
+const loadMenu = () => void callMenu.load().catch(() => undefined);
 
 /** What the widget's call controls need from the widget. */
 export interface CallControlsProps {
@@ -95,6 +96,9 @@ function MoreOptions({ onChangeLook }: { onChangeLook?: (() => void) | undefined
   const button = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLDivElement>(null);
   const id = useId();
+  // The panel shows with its rows, once the menu's chunk is there; until then the button names no panel.
+  const menu = callMenu.useModule(open);
+  const shown = open && menu !== null;
   useEffect(() => {
     if (!open) return;
     const onDown = (e: PointerEvent) => {
@@ -119,41 +123,39 @@ function MoreOptions({ onChangeLook }: { onChangeLook?: (() => void) | undefined
         aria-label={m.moreOptions}
         title={m.moreOptions}
         aria-expanded={open}
-        aria-controls={open ? id : undefined}
-        onPointerEnter={() => void loadMenu().catch(() => undefined)}
-        onFocus={() => void loadMenu().catch(() => undefined)}
+        aria-controls={shown ? id : undefined}
+        onPointerEnter={loadMenu}
+        onFocus={loadMenu}
         onClick={() => setOpen(!open)}
       >
         <Icon name="more" />
       </button>
       {/* The panel appears with its rows (the menu's chunk loads on first open): an empty panel that grows upwards
           as they arrive would shift under the visitor's eyes. */}
-      {open && (
-        <Suspense fallback={null}>
-          <div
-            ref={panel}
-            id={id}
-            className="liveai-menu"
-            role="group"
-            aria-label={m.moreOptions}
-            onKeyDown={(e) => {
-              if (e.key !== 'Escape') return;
-              e.preventDefault();
-              e.stopPropagation();
-              close(true);
-            }}
-          >
-            <CallMenu
-              onChangeLook={
-                onChangeLook &&
-                (() => {
-                  close(false);
-                  onChangeLook();
-                })
-              }
-            />
-          </div>
-        </Suspense>
+      {shown && (
+        <div
+          ref={panel}
+          id={id}
+          className="liveai-menu"
+          role="group"
+          aria-label={m.moreOptions}
+          onKeyDown={(e) => {
+            if (e.key !== 'Escape') return;
+            e.preventDefault();
+            e.stopPropagation();
+            close(true);
+          }}
+        >
+          <menu.CallMenu
+            onChangeLook={
+              onChangeLook &&
+              (() => {
+                close(false);
+                onChangeLook();
+              })
+            }
+          />
+        </div>
       )}
     </div>
   );

@@ -4,7 +4,7 @@ import { useAvatarSession } from '../../react';
 import { useSessionState } from '../../react/session';
 import { DeviceSelect } from '../devices/DeviceSelect';
 import { Icon, type IconName } from '../controls/icons';
-import { useMessages } from '../i18n/context';
+import { useMessages } from '../i18n/use-messages';
 
 /** A row that is on or off: its word always says the same thing, a check mark says it is on. */
 function MenuToggle(p: { label: string; hint?: string; icon: IconName; on: boolean; control: string; onChange: (on: boolean) => void }) {

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useCallStats } from '../../react';
 import { callQuality, type CallQuality } from '../quality/ConnectionQuality';
 import { Icon } from '../controls/icons';
-import { useMessages } from '../i18n/context';
+import { useMessages } from '../i18n/use-messages';
 
 /** Consecutive samples (2 s apart) of one kind that flip the hint: poor ones show it, good ones clear it. */
 export const HINT_SAMPLES = 2;

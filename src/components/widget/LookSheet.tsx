@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { Icon } from '../controls/icons';
-import { useMessages } from '../i18n/context';
+import { useMessages } from '../i18n/use-messages';
 
 /**
  * "Change look" in the widget, opened from "More options": a sheet over the lower part of the video, so the avatar's

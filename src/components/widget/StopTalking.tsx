@@ -1,6 +1,6 @@
 import { StopSpeakingButton } from '../primitives/StopSpeakingButton';
 import { Icon } from '../controls/icons';
-import { useMessages } from '../i18n/context';
+import { useMessages } from '../i18n/use-messages';
 
 /**
  * "Stop talking" in the widget: while the avatar speaks, a button at the top of the picture, across from the

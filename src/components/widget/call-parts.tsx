@@ -1,10 +1,16 @@
-import { lazy, Suspense } from 'react';
 import type { AvatarSession } from '../../core/index';
 import { isRunning } from '../../core/index';
 import { useSessionState } from '../../react/session';
 import { Icon } from '../controls/icons';
-import { useMessages } from '../i18n/context';
-import { TranscriptPanel } from '../transcript/TranscriptPanel';
+import { useFirstMessages } from '../i18n/context';
+import { onDemand } from '../on-demand';
+
+/**
+ * The parts of a running call (controls, chat, connection hint, transcript and captions, "Stop talking"): one chunk,
+ * fetched when Start comes into view or is pointed at, and at the latest on the click. Once there, they render in
+ * the same pass as the phase that shows them.
+ */
+export const callUi = onDemand(() => import('./call-ui'));
 
 /** Why a call runs without the microphone: the browser (or the visitor) refused it, or none could be opened. */
 export type MicProblem = 'blocked' | 'unavailable' | null;
@@ -54,7 +60,7 @@ function whenLive(session: AvatarSession, then: () => void): void {
  * what is said meanwhile (`session.preConnectAudio`, the microphone on: "Listening…"), else once the avatar is live.
  */
 export function WaitingNotice({ session }: { session: AvatarSession }) {
-  const m = useMessages();
+  const m = useFirstMessages();
   const waiting = useSessionState((s) => s.phase === 'creating' || s.phase === 'queued' || s.phase === 'connecting');
   const listening = useSessionState((s) => session.preConnectAudio && s.media.micEnabled);
   if (!waiting) return null;
@@ -68,7 +74,7 @@ export function WaitingNotice({ session }: { session: AvatarSession }) {
 
 /** A line over the video while the call runs without the microphone: why, and that typing works. */
 export function MicNotice({ problem }: { problem: Exclude<MicProblem, null> }) {
-  const m = useMessages();
+  const m = useFirstMessages();
   return (
     <div className="liveai-widget__hint" role="status" data-shown="" data-kind="mic">
       <Icon name="micOff" />
@@ -80,17 +86,13 @@ export function MicNotice({ problem }: { problem: Exclude<MicProblem, null> }) {
 /** The captions over the video: the latest words while the call is live, gone once it ends. */
 export function LiveCaptions({ agentLabel }: { agentLabel: string }) {
   const live = useSessionState((s) => s.phase === 'active');
-  return live ? <TranscriptPanel mode="caption" agentLabel={agentLabel} limit={1} /> : null;
+  const ui = callUi.useModule(live);
+  return live && ui ? <ui.TranscriptPanel mode="caption" agentLabel={agentLabel} limit={1} /> : null;
 }
-
-const StopTalking = lazy(() => import('./call-ui').then((m) => ({ default: m.StopTalking })));
 
 /** "Stop talking" over the video while the call is live (it shows itself only while the avatar speaks). */
 export function LiveStopTalking() {
   const live = useSessionState((s) => s.phase === 'active');
-  return live ? (
-    <Suspense fallback={null}>
-      <StopTalking />
-    </Suspense>
-  ) : null;
+  const ui = callUi.useModule(live);
+  return live && ui ? <ui.StopTalking /> : null;
 }

@@ -2,7 +2,7 @@ import './cleanup';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AvatarStageView, MessagesProvider, type AvatarStageViewProps } from '../../../src/components';
-import { AGENT_STATE_ANNOUNCE_MS } from '../../../src/components/stage/AvatarStage';
+import { AGENT_STATE_ANNOUNCE_MS } from '../../../src/components/stage/call-screens';
 import { ar } from '../../../src/components/i18n/translations';
 
 class FakeStream {

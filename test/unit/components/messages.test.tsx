@@ -13,7 +13,7 @@ import {
   resolveMessages,
   type Messages,
 } from '../../../src/components';
-import { TimeLimitCountdown } from '../../../src/components/stage/clock';
+import { TimeLimitCountdown } from '../../../src/components/stage/call-screens';
 import { ar, de, es, fr, ja } from '../../../src/components/i18n/translations';
 import { LiveAiError } from '../../../src/core/errors';
 

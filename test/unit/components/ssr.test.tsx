@@ -14,6 +14,8 @@ describe('server rendering', () => {
 
   it('renders the views to HTML', async () => {
     const c = await import('../../../src/components');
+    // The stage's call screens (here the progress) are their own chunk: a server renders them once it has loaded it.
+    await (await import('../../../src/components/stage/AvatarStage')).loadCallScreens();
     const html = renderToString(
       <c.AvatarWidgetView
         state="active"
