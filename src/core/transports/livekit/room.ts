@@ -1,7 +1,7 @@
 import { RoomEvent, type RemoteTrack } from 'livekit-client';
 import type { AppMessage } from '../../schemas';
 import { ATTRIBUTE_PUBLISH_ON_BEHALF, type AvatarIdentity } from '../avatar-identity';
-import { PreConnectRelay, recordMicrophone, type ByteWriterLike, type StartRecording } from './pre-connect';
+import { PreConnectRelay, recordMicrophone, type PreConnectRoom, type StartRecording } from './pre-connect';
 import type { TransportEventMap } from '../types';
 
 /** Participant attribute a LiveKit Agents agent publishes its state in (initializing, idle, listening, thinking, speaking). */
@@ -24,18 +24,7 @@ export interface RoomLike {
     performRpc?(params: { destinationIdentity: string; method: string; payload: string; responseTimeout?: number }): Promise<string>;
     /** livekit-client's publication of a source (`microphone`); absent in fakes. */
     getTrackPublication?(source: 'microphone'): LocalPublication | undefined;
-    /** livekit-client's participant events (the pre-connect audio relay); absent in fakes. */
-    on?(event: string, listener: (...args: unknown[]) => void): unknown;
-    off?(event: string, listener: (...args: unknown[]) => void): unknown;
-    /** livekit-client ≥ 2.9 byte streams (the pre-connect audio relay); absent in fakes. */
-    streamBytes?(options: {
-      name?: string;
-      topic: string;
-      mimeType?: string;
-      destinationIdentities: string[];
-      attributes: Record<string, string>;
-    }): Promise<ByteWriterLike>;
-  };
+  } & PreConnectRoom['localParticipant'];
   /** Participants in the room (livekit-client: identity → participant). */
   remoteParticipants?: Map<string, Participant>;
   /** livekit-client ≥ 2.9 text streams (e.g. `lk.transcription`); absent in fakes. */
