@@ -223,7 +223,7 @@ async function handle<Req>(ctx: ActionContext<Req>, call: ProxyCall<Req>): Promi
       const room = await ctx.spawner.spawn(call, (up) => up.createRoom(body, o));
       const { handle, issued } = await handOver(ctx, call, room, body.agent_id, 'room');
       const transport = transportOfRoomUrl(room.room_url) ?? 'rtc-b';
-      ctx.transportHint.learn(room.room_url);
+      ctx.transportHint.learn(transport, room.room_url);
       const { room_url, token, image_url, session_expires_at } = room;
       return {
         status: 201,

@@ -1,5 +1,5 @@
 import type { MediaTransport } from '../../core/index';
-import { livekitServerUrl, transportOfRoomUrl } from '../../shared/room-url';
+import { livekitServerUrl } from '../../shared/room-url';
 import type { ProxyLog } from '../logging';
 
 /** How long a browser may reuse a known answer, in seconds. */
@@ -22,8 +22,11 @@ export interface TransportHintBody {
  * could name the room; a Daily (`rtc-b`) room URL always names its room and is never advertised.
  */
 export interface TransportHint {
-  /** Notes the room URL of a room the service just created; warns once when it contradicts the options. */
-  learn(roomUrl: string | null | undefined): void;
+  /**
+   * Notes a room the service just created: its transport and its room URL (the server is learned from it); warns
+   * once when it contradicts the options.
+   */
+  learn(transport: MediaTransport, roomUrl: string | null | undefined): void;
   /** Status, JSON body and headers of the `GET /transport` answer. */
   reply(): { status: 200; body: TransportHintBody; headers: Record<string, string> };
 }
@@ -44,8 +47,7 @@ export function createTransportHint(
     log.warn(fields, message);
   };
   return {
-    learn(roomUrl) {
-      const transport = transportOfRoomUrl(roomUrl) ?? 'rtc-b';
+    learn(transport, roomUrl) {
       if (transport !== known) {
         if (configured.roomTransport)
           warnOnce(
