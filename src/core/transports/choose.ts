@@ -194,17 +194,17 @@ export function prefetchTransport(
     if (known === 'rtc-a' && url && prepare) prepare('rtc-a', url);
     return;
   }
-  // A hosted room: the proxy may say which transport (several registered) and which LiveKit server.
-  if (flow.kind !== 'room' || (known && (known !== 'rtc-a' || !prepare)) || (!known && kinds.length <= 1)) return;
-  proxyRoomHint(options.proxyUrl, options.fetch)
-    .then((hint) => {
-      const kind =
-        known ??
-        decideTransport({ registered: kinds, proxyHint: hint.transport, last: (options.transports ?? pageTransports).last(kinds) });
-      if (!known && kind) load(kind).catch(skip);
-      if (kind === 'rtc-a' && hint.transport === 'rtc-a' && hint.serverUrl && prepare) prepare('rtc-a', hint.serverUrl);
-    })
-    .catch(skip);
+  // A hosted room: the proxy may say which transport (several registered) and which LiveKit server. Both come from
+  // one `GET /transport` (its answer is shared per proxy).
+  if (flow.kind !== 'room' || (known ? known !== 'rtc-a' || !prepare : kinds.length <= 1)) return;
+  const kind = known ? Promise.resolve(known) : predictRoomTransport(options);
+  if (!known) kind.then((k) => k && load(k).catch(skip)).catch(skip);
+  if (prepare)
+    Promise.all([kind, proxyRoomHint(options.proxyUrl, options.fetch)])
+      .then(([k, hint]) => {
+        if (k === 'rtc-a' && hint.transport === 'rtc-a' && hint.serverUrl) prepare('rtc-a', hint.serverUrl);
+      })
+      .catch(skip);
 }
 
 // The transports a page registered, and how their adapters load: the only kinds `decideTransport` predicts.
