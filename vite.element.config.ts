@@ -114,12 +114,16 @@ const standaloneBuild: UserConfig = {
         // element is on the page, and on Start) goes in it too: the engine fetches the checks at once anyway. First
         // load: the script and this chunk, 2 requests, each needing only the one before it
         // (scripts/bench/element-chain.mjs).
+        // The call's screens and controls, with the strings and hooks only they use, go in it as well: the element
+        // fetches them when Start comes into view, that is at once for an element in view. In chunks of their own,
+        // the screens' chunk imported four small ones requested one round trip later (a third wave of requests), and
+        // a chunk of their own for both needed the bundler's runtime in a chunk of its own (another wave).
         codeSplitting: {
           groups: [
             { name: 'initial', tags: ['$initial'] },
             {
               name: 'call-path',
-              test: /src[\\/](core[\\/](events[\\/]read|schemas[\\/](events|call-path|common|parts|sessions|proxy)|transports[\\/]avatar-identity|session[\\/]session)|shared[\\/]outage)\.ts$|node_modules[\\/]valibot[\\/]/,
+              test: /src[\\/](core[\\/](events[\\/]read|schemas[\\/](events|call-path|common|parts|sessions|proxy)|transports[\\/]avatar-identity|session[\\/]session)|shared[\\/]outage)\.ts$|node_modules[\\/]valibot[\\/]|src[\\/](components[\\/](stage[\\/]call-screens|widget[\\/](call-ui|CallControls|ConnectionHint|StopTalking)|controls[\\/]ChatInput|transcript[\\/]\w+|i18n[\\/](en|use-messages)|format)|react[\\/](useControl|useAudioLevel))\.tsx?$/,
             },
           ],
         },
