@@ -73,6 +73,18 @@ const packageBuild: UserConfig = {
   },
 };
 
+/** What a call checks and decodes on Start, and the session engine (see the standalone build's chunks). */
+const CALL_CHECKS =
+  /src[\\/](core[\\/](events[\\/]read|schemas[\\/](events|call-path|common|parts|sessions|proxy)|transports[\\/]avatar-identity|session[\\/]session)|shared[\\/]outage)\.ts$|node_modules[\\/]valibot[\\/]/;
+/**
+ * The call's screens and controls, with the strings and hooks only they use. The element fetches them when Start
+ * comes into view, that is at once for an element in view, so they share the call-path chunk: in chunks of their
+ * own, the screens' chunk imported four small ones requested one round trip later (a third wave of requests), and
+ * one chunk of their own for both needed the bundler's runtime in yet another chunk (again a third wave).
+ */
+const CALL_UI =
+  /src[\\/](components[\\/](stage[\\/]call-screens|widget[\\/](call-ui|CallControls|ConnectionHint|StopTalking)|controls[\\/]ChatInput|transcript[\\/]\w+|i18n[\\/](en|use-messages)|format)|react[\\/](useControl|useAudioLevel))\.tsx?$/;
+
 /**
  * Standalone `<liveai-avatar>` for a plain HTML page with ONE script tag:
  *   <script type="module" src="/liveai-avatar.js"></script>
@@ -113,17 +125,13 @@ const standaloneBuild: UserConfig = {
         // after the chunk that imports them. The session engine (which the core loads with `import()` once the
         // element is on the page, and on Start) goes in it too: the engine fetches the checks at once anyway. First
         // load: the script and this chunk, 2 requests, each needing only the one before it
-        // (scripts/bench/element-chain.mjs).
-        // The call's screens and controls, with the strings and hooks only they use, go in it as well: the element
-        // fetches them when Start comes into view, that is at once for an element in view. In chunks of their own,
-        // the screens' chunk imported four small ones requested one round trip later (a third wave of requests), and
-        // a chunk of their own for both needed the bundler's runtime in a chunk of its own (another wave).
+        // (scripts/bench/element-chain.mjs). The call's screens and controls go in it as well (see `CALL_UI`).
         codeSplitting: {
           groups: [
             { name: 'initial', tags: ['$initial'] },
             {
               name: 'call-path',
-              test: /src[\\/](core[\\/](events[\\/]read|schemas[\\/](events|call-path|common|parts|sessions|proxy)|transports[\\/]avatar-identity|session[\\/]session)|shared[\\/]outage)\.ts$|node_modules[\\/]valibot[\\/]|src[\\/](components[\\/](stage[\\/]call-screens|widget[\\/](call-ui|CallControls|ConnectionHint|StopTalking)|controls[\\/]ChatInput|transcript[\\/]\w+|i18n[\\/](en|use-messages)|format)|react[\\/](useControl|useAudioLevel))\.tsx?$/,
+              test: (id: string) => CALL_CHECKS.test(id) || CALL_UI.test(id),
             },
           ],
         },
