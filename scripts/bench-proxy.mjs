@@ -92,6 +92,28 @@ const summarise = (runs) => ({
 export const cpuRatio = (runs) =>
   Math.round(median(runs.proxy.map((r, i) => (r.cpuUs.at(-1) ?? 0) / Math.max(1, runs.handwritten[i].cpuUs.at(-1) ?? 0))) * 100) / 100;
 
+/** Rounds run and dropped before the measured ones (see {@link alternateRounds}). */
+export const WARMUP_ROUNDS = 2;
+
+/**
+ * Runs `run(target)` once per target in each of `rounds` rounds, after {@link WARMUP_ROUNDS} rounds that are dropped:
+ * a process's first seconds under load (the JIT compiling its hot paths, its caches filling) cost more CPU per request
+ * than the rest, and a one-second warm-up left the first measured rounds up to 30 % off. The order is as given in
+ * even rounds and reversed in odd ones, so no target always runs first or right after the same other one.
+ * @returns {Promise<Record<string, unknown[]>>} each target's results, one per measured round
+ */
+export async function alternateRounds(targets, rounds, run) {
+  const runs = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
+  for (let i = -WARMUP_ROUNDS; i < rounds; i++) {
+    const entries = Object.entries(targets);
+    for (const [name, target] of i % 2 ? entries.reverse() : entries) {
+      const r = await run(target);
+      if (i >= 0) runs[name].push(r);
+    }
+  }
+  return runs;
+}
+
 /** The Daily room of the bench's session (never joined: rtc-b needs no media server here). */
 const BENCH_DAILY_ROOM = 'https://r.test/x';
 
@@ -154,12 +176,7 @@ export async function benchProxy({ duration = 5, connections = 10, rounds = 2 } 
         [emulator, hand],
       ],
     };
-    for (const [url, headers] of Object.values(targets)) await measure(url, headers, { duration: 1, connections }); // warm-up
-    const runs = { direct: [], proxy: [], handwritten: [] };
-    for (let i = 0; i < rounds; i++) {
-      for (const [name, [url, headers, procs]] of Object.entries(targets))
-        runs[name].push(await measure(url, headers, { duration, connections, procs }));
-    }
+    const runs = await alternateRounds(targets, rounds, ([url, headers, procs]) => measure(url, headers, { duration, connections, procs }));
     const direct = summarise(runs.direct);
     const prox = summarise(runs.proxy);
     const overheadMs = { mean: Math.round((prox.mean - direct.mean) * 100) / 100, p50: prox.p50 - direct.p50, p99: prox.p99 - direct.p99 };

@@ -210,6 +210,7 @@ async function sizes() {
 async function proxy() {
   step('2 proxy overhead (autocannon)');
   const { measureProxy } = await import('./bench/proxy.mjs');
+  const { WARMUP_ROUNDS } = await import('./bench-proxy.mjs');
   const r = await measureProxy({ duration: QUICK ? 2 : 4, connections: 10, rounds: RUNS });
   for (const [name, k] of [
     ['GET /sessions/:id', 'get'],
@@ -238,7 +239,7 @@ async function proxy() {
     );
   }
   notes.push(
-    `Proxy: ${RUNS} alternating rounds of ${QUICK ? 2 : 4} s per target; service, proxy and autocannon in three processes on a 2-core machine shared with other work, so absolute numbers are noisy; medians reported. CPU per request = user + system CPU time of the proxy process over a run ÷ requests answered (barely moved by other load on the machine, unlike req/s), the ratio the median of the rounds' ratios; the proxy runs with its defaults (origin policy, spending limits, per-session rate limit with its budget raised so the load is not refused); the hand-written route (scripts/bench-proxy.mjs) verifies a jose HS256 Bearer token and forwards with undici, with no caching, validation or limits.`,
+    `Proxy: ${RUNS} rounds of ${QUICK ? 2 : 4} s per target, in the given order in even rounds and reversed in odd ones, after ${WARMUP_ROUNDS} rounds that are dropped (a proxy's first seconds under load, while the JIT compiles its hot paths, cost up to 30 % more CPU per request); service, proxy and autocannon in three processes on a 2-core machine shared with other work, so absolute numbers are noisy; medians reported. CPU per request = user + system CPU time of the proxy process over a run ÷ requests answered (barely moved by other load on the machine, unlike req/s), the ratio the median of the rounds' ratios; the proxy runs with its defaults (origin policy, spending limits, per-session rate limit with its budget raised so the load is not refused); the hand-written route (scripts/bench-proxy.mjs) verifies a jose HS256 Bearer token and forwards with undici, with no caching, validation or limits.`,
   );
 }
 
@@ -256,7 +257,7 @@ async function metrics() {
     `errors: ${r.errors}`,
   );
   notes.push(
-    `Metrics: two proxies in their own processes, one recording every OpenTelemetry instrument into an SDK MeterProvider with the Prometheus exporter (not scraped during the runs), one with \`metrics: false\`; ${RUNS} alternating rounds of ${QUICK ? 2 : 4} s each of GET /sessions/:id; CPU per request as in row 2, the ratio the median of the rounds' ratios.`,
+    `Metrics: two proxies in their own processes, one recording every OpenTelemetry instrument into an SDK MeterProvider with the Prometheus exporter (not scraped during the runs), one with \`metrics: false\`; ${RUNS} rounds of ${QUICK ? 2 : 4} s each of GET /sessions/:id, ordered and warmed up as in row 2; CPU per request as in row 2, the ratio the median of the rounds' ratios.`,
   );
 }
 

@@ -2,7 +2,7 @@
 // browser's status poll, the proxy's most frequent request) through two proxies in their own processes: one with an
 // OpenTelemetry SDK MeterProvider recording every instrument, one with `metrics: false`. Autocannon runs alternate
 // between them; the figure is the proxy process's CPU time per request.
-import { createBenchSession, measure, serve } from '../bench-proxy.mjs';
+import { alternateRounds, createBenchSession, measure, serve } from '../bench-proxy.mjs';
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -27,12 +27,7 @@ export async function measureMetricsCost({ duration = 4, connections = 10, round
         procs: [emulator, proxy],
       };
     }
-    for (const t of Object.values(targets)) await measure(t.url, t.headers, { duration: 1, connections }); // warm-up
-    const runs = { on: [], off: [] };
-    for (let i = 0; i < rounds; i++) {
-      for (const [name, t] of Object.entries(targets))
-        runs[name].push(await measure(t.url, t.headers, { duration, connections, procs: t.procs }));
-    }
+    const runs = await alternateRounds(targets, rounds, (t) => measure(t.url, t.headers, { duration, connections, procs: t.procs }));
     const cpu = (r) => r.cpuUs.at(-1) ?? 0;
     return {
       on: median(runs.on.map(cpu)),

@@ -1,7 +1,16 @@
 // Row 2 of `npm run bench`: proxy overhead. GET /sessions/:id comes from benchProxy() (scripts/bench-proxy.mjs);
 // POST …/control (`reset-idle-timeout`, a control event that changes nothing) is measured here the same way: service
 // and proxy each in their own process (bench-proxy.mjs --serve), autocannon in this one, direct and proxied runs alternating.
-import { benchProxy, cpuRatio, createBenchSession, handwrittenToken, measure, onlyServiceSession, serve } from '../bench-proxy.mjs';
+import {
+  alternateRounds,
+  benchProxy,
+  cpuRatio,
+  createBenchSession,
+  handwrittenToken,
+  measure,
+  onlyServiceSession,
+  serve,
+} from '../bench-proxy.mjs';
 
 const API_KEY = 'dev-key-alice';
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -40,13 +49,9 @@ async function benchControl({ duration, connections, rounds }) {
         procs: [emulator, hand],
       },
     };
-    for (const t of Object.values(targets)) await measure(t.url, t.headers, { method: 'POST', body, connections, duration: 1 });
-    const runs = { direct: [], proxy: [], handwritten: [] };
-    for (let i = 0; i < rounds; i++) {
-      for (const [name, t] of Object.entries(targets))
-        runs[name].push(await measure(t.url, t.headers, { method: 'POST', body, connections, duration, procs: t.procs }));
-    }
-    return runs;
+    return await alternateRounds(targets, rounds, (t) =>
+      measure(t.url, t.headers, { method: 'POST', body, connections, duration, procs: t.procs }),
+    );
   } finally {
     await hand?.stop();
     await proxy?.stop();
