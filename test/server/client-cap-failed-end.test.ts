@@ -48,6 +48,9 @@ describe('the per-client cap while an end fails', () => {
     expect(emulator.state.session(firstId)?.session_status).toBe('ACTIVE');
 
     const second = await create();
+    // Once the faults are gone the sweep may end the first session for real (it is past its maximum length); a place
+    // freed that way is free. While the first still runs at the service, the cap must refuse.
+    const firstStillRuns = emulator.state.session(firstId)?.session_status === 'ACTIVE';
     const running = [firstId];
     if (second.status === 201) running.push(await serviceId(((await second.json()) as { session_id: string }).session_id));
     // At the service: never two sessions of this client at once.
@@ -56,6 +59,6 @@ describe('the per-client cap while an end fails', () => {
         (id) => emulator.state.session(id)?.session_status === 'ACTIVE' || emulator.state.session(id)?.session_status === 'QUEUED',
       ),
     ).toHaveLength(1);
-    expect(second.status).toBe(429);
+    if (firstStillRuns) expect(second.status).toBe(429);
   });
 });
